@@ -1,0 +1,146 @@
+// The sweep program: runs levels (Tiled maps or the built-in room), reports
+// what happened, and draws it.
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "builtin_level.hpp"
+#include "run.hpp"
+
+namespace {
+
+using namespace sweep;
+
+// Exit codes (docs/conventions.md): 2 for bad input, 1 for anything else.
+int exit_code(const Error& error) {
+    switch (error.code) {
+    case ErrorCode::invalid_input:
+    case ErrorCode::parse_error:
+    case ErrorCode::io_error:
+    case ErrorCode::unsupported:
+    case ErrorCode::limit_exceeded:
+    case ErrorCode::degenerate_shape: return 2;
+    case ErrorCode::stale_handle: break;
+    }
+    return 1;
+}
+
+int fail(const Error& error) {
+    std::fprintf(stderr, "sweep: %s\n", error.message.c_str());
+    return exit_code(error);
+}
+
+Result<io::StaticGeometry> load_level(const std::string& file, const std::vector<std::string>& solid_layers) {
+    if (file.empty()) {
+        return app::builtin_level();
+    }
+    io::TiledLoadOptions options;
+    options.solid_layers = solid_layers;
+    return io::load_tiled_map(file, options);
+}
+
+nlohmann::json to_json(const app::RunReport& r) {
+    return {{"level", r.level},
+            {"steps", r.steps},
+            {"bodies", r.bodies},
+            {"shapes_static", r.shapes_static},
+            {"solid_tiles", r.solid_tiles},
+            {"contacts_max", r.contacts_max},
+            {"tunneling_events", r.tunneling_events},
+            {"max_penetration", r.max_penetration},
+            {"linear_slop", r.linear_slop},
+            {"length_units_per_meter", r.length_units_per_meter},
+            {"subdivision_cap_hits", r.subdivision_cap_hits},
+            {"toi_events", r.toi_events},
+            {"wall_seconds", r.wall_seconds},
+            {"steps_per_second", r.steps_per_second}};
+}
+
+void print_summary(const app::RunReport& r) {
+    fmt::print("level            {}\n", r.level);
+    fmt::print("static shapes    {} (from {} solid tiles)\n", r.shapes_static, r.solid_tiles);
+    fmt::print("bodies           {}\n", r.bodies);
+    fmt::print("steps            {} in {:.2f} s ({:.0f} steps/s)\n", r.steps, r.wall_seconds, r.steps_per_second);
+    fmt::print("contacts (max)   {}\n", r.contacts_max);
+    fmt::print("TOI events       {} ({} hit the iteration cap)\n", r.toi_events, r.subdivision_cap_hits);
+    fmt::print("max penetration  {:.4f} L = {:.2f} x linear slop\n", r.max_penetration,
+               r.linear_slop > 0 ? r.max_penetration / r.linear_slop : 0.0);
+    fmt::print("tunneling events {}\n", r.tunneling_events);
+}
+
+struct Args {
+    std::string file;
+    std::vector<std::string> solid_layers;
+    app::RunOptions run;
+    bool json = false;
+    std::string png;
+};
+
+void add_run_flags(CLI::App& cmd, Args& args) {
+    cmd.add_option("file", args.file, "Tiled map (.tmx, .tmj, .json); the built-in level when omitted");
+    cmd.add_option("--steps", args.run.steps, "world steps to run")->check(CLI::NonNegativeNumber);
+    cmd.add_option("--spawn", args.run.spawn, "dynamic bodies to spawn in free space")->check(CLI::NonNegativeNumber);
+    cmd.add_option("--seed", args.run.seed, "random seed for sizes, places and velocities");
+    cmd.add_option("--solid-layer", args.solid_layers, "tile layer whose cells are solid (repeatable)");
+}
+
+int run_command(Args& args, bool draw) {
+    auto level = load_level(args.file, args.solid_layers);
+    if (!level) {
+        return fail(level.error());
+    }
+    args.run.record_paths = draw;
+    auto report = app::run_level(*level, args.run);
+    if (!report) {
+        return fail(report.error());
+    }
+    if (args.json) {
+        fmt::print("{}\n", to_json(*report).dump(2));
+    } else {
+        print_summary(*report);
+    }
+    if (draw) {
+        report->drawing.title = fmt::format("{}: {} bodies, {} steps, {} tunneling events", report->level,
+                                            report->bodies, report->steps, report->tunneling_events);
+        if (auto ok = render::render_png(report->drawing, args.png); !ok) {
+            return fail(ok.error());
+        }
+        if (!args.json) {
+            fmt::print("picture          {}\n", args.png);
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App cli{"sweep: 2D continuous collision detection and response"};
+    cli.require_subcommand(1);
+
+    Args run_args;
+    CLI::App* run = cli.add_subcommand("run", "run a level with spawned bodies and report what happened");
+    add_run_flags(*run, run_args);
+    run->add_flag("--json", run_args.json, "print one JSON object instead of the summary");
+    run->add_option("--png", run_args.png, "also draw the run to this PNG");
+
+    Args render_args;
+    CLI::App* render_cmd = cli.add_subcommand("render", "run a level and draw its geometry and trajectories");
+    add_run_flags(*render_cmd, render_args);
+    render_cmd->add_option("--out", render_args.png, "output PNG")->required();
+    render_args.run.steps = 240;
+    render_args.run.spawn = 60;
+
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = cli.exit(e);
+        return code == 0 ? 0 : 2;
+    }
+    if (run->parsed()) {
+        return run_command(run_args, !run_args.png.empty());
+    }
+    return run_command(render_args, true);
+}

@@ -1,0 +1,50 @@
+// One run of the program's main job: a level's static geometry, bodies
+// spawned in its free space, N steps of the world, and an independent
+// referee counting tunneling events.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sweep/io/tiled.hpp"
+#include "sweep/render/render.hpp"
+#include "sweep/result.hpp"
+
+namespace sweep::app {
+
+/// What to run. Speeds and sizes are in tiles (= metres = L).
+struct RunOptions {
+    int steps = 600;           ///< world steps
+    int spawn = 200;           ///< dynamic bodies (half circles, half boxes)
+    std::uint32_t seed = 1;    ///< seeds sizes, places and velocities
+    real hz = 60;              ///< steps per second
+    real min_speed_tiles = 1;  ///< slowest spawn, in tiles per step
+    real max_speed_tiles = 2;  ///< fastest spawn, in tiles per step
+    bool record_paths = false; ///< keep every body's centre per step (for pictures)
+};
+
+/// What a run did: the fields of `sweep run --json`.
+struct RunReport {
+    std::string level;
+    int steps = 0;
+    int bodies = 0;
+    std::size_t shapes_static = 0;
+    std::size_t solid_tiles = 0;
+    int contacts_max = 0;
+    int tunneling_events = 0;
+    real max_penetration = 0;  ///< world units L
+    real linear_slop = 0;      ///< world units L
+    int subdivision_cap_hits = 0; ///< TOI queries that hit their iteration cap
+    int toi_events = 0;
+    real length_units_per_meter = 1;
+    double wall_seconds = 0;
+    double steps_per_second = 0;
+    render::Drawing drawing;   ///< final poses, paths (if recorded) and tunneling events
+};
+
+/// Runs the level. Errors: fewer free cells than bodies to spawn, a world
+/// or checker error (their messages), bad options (invalid_input).
+Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& options);
+
+} // namespace sweep::app

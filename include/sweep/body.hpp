@@ -1,0 +1,53 @@
+// Bodies: how they move (static, kinematic, dynamic), where they start, and
+// the shapes and materials they carry.
+#pragma once
+
+#include <cstdint>
+
+#include "sweep/math.hpp"
+#include "sweep/shapes.hpp"
+
+namespace sweep {
+
+/// How a body moves.
+enum class BodyType {
+    static_body, ///< never moves; infinite mass
+    kinematic,   ///< moves by its velocity only; infinite mass; pushes dynamics
+    dynamic,     ///< moved by gravity and contacts
+};
+
+/// A handle to a body: an index and a generation. A handle whose body was
+/// destroyed is stale: every call taking it returns ErrorCode::stale_handle.
+struct BodyId {
+    std::int32_t index = -1;
+    std::uint32_t generation = 0;
+    friend constexpr bool operator==(BodyId, BodyId) = default;
+};
+
+/// Surface and bulk properties of a shape.
+struct Material {
+    real density = 1;     ///< mass per L^2 (>= 0; 0 on a dynamic body makes it massless: rejected)
+    real friction = real(0.6); ///< Coulomb coefficient (>= 0); pairs combine by geometric mean
+    real restitution = 0; ///< 0 (no bounce) to 1 (elastic); pairs combine by maximum
+};
+
+/// A shape attached to a body, in the body's frame.
+struct ShapeDef {
+    Shape shape;
+    Material material;
+};
+
+/// The initial state of a body. Units: L, L/s, radians, rad/s.
+struct BodyDef {
+    BodyType type = BodyType::static_body;
+    Vec2 position;          ///< body origin, world
+    real angle = 0;         ///< radians counter-clockwise
+    Vec2 linear_velocity;   ///< of the centre of mass
+    real angular_velocity = 0;
+    real gravity_scale = 1;
+    real linear_damping = 0;  ///< 1/s
+    real angular_damping = 0; ///< 1/s
+    bool fixed_rotation = false;
+};
+
+} // namespace sweep

@@ -1,0 +1,74 @@
+// Every tolerance of sweep in one place, each with its unit and why.
+//
+// Lengths are given in metres and scale with the world's length units per
+// metre L (docs/conventions.md, "Units"): a world whose L is 32 (one 32-pixel
+// tile per metre) uses a linear slop of 0.005 * 32 = 0.16 pixels. Use
+// Tolerances::for_units(L) to get them in world units.
+#pragma once
+
+#include "sweep/math.hpp"
+
+namespace sweep {
+
+/// Collision and constraint tolerance, metres. Contacts within this distance
+/// are considered resting; the solver lets shapes sink up to this deep so that
+/// contacts persist from step to step (Box2D's b2_linearSlop).
+inline constexpr real k_linear_slop = real(0.005);
+
+/// Penetration up to this depth, metres, counts as touching, not overlapping.
+/// A cast that starts within it moving inward reports t = 0 with the face
+/// normal; moving along or away reports no hit. Small against the slop so a
+/// resting box is "touching" whatever the solver's residual sinking.
+inline constexpr real k_touch_tolerance = real(0.25) * k_linear_slop;
+
+/// Contacts are created this far before shapes touch, metres, so that the
+/// solver sees them one step ahead (speculative contacts, Catto GDC 2013).
+inline constexpr real k_speculative_distance = real(4) * k_linear_slop;
+
+/// Fat AABB margin in the broadphase, metres: a proxy moving less than this
+/// does not change the tree.
+inline constexpr real k_aabb_margin = real(0.1);
+
+/// Relative normal speeds below this, metres per second, do not bounce
+/// (restitution is ignored), so resting contacts do not jitter.
+inline constexpr real k_restitution_threshold = real(1);
+
+/// The most a position iteration corrects at once, metres, so deep
+/// penetrations resolve over a few steps instead of exploding.
+inline constexpr real k_max_linear_correction = real(0.2);
+
+/// Fraction of the remaining penetration removed per position iteration.
+inline constexpr real k_baumgarte = real(0.75);
+
+/// Maximum speed of a body, metres per second (the seed's maxVelocity):
+/// keeps a broken scene from producing infinities.
+inline constexpr real k_max_translation_speed = real(400);
+
+/// Iteration cap of GJK. GJK on polygons of at most 8 vertices converges in
+/// far fewer; the cap only guards against cycling in degenerate input.
+inline constexpr int k_gjk_max_iterations = 20;
+
+/// Iteration cap of conservative advancement in time_of_impact and of the
+/// GJK ray cast in shape_cast.
+inline constexpr int k_toi_max_iterations = 64;
+
+/// The tolerances in world units for a world of L length units per metre.
+struct Tolerances {
+    real linear_slop = k_linear_slop;                     ///< L
+    real touch_tolerance = k_touch_tolerance;             ///< L
+    real speculative_distance = k_speculative_distance;   ///< L
+    real aabb_margin = k_aabb_margin;                     ///< L
+    real restitution_threshold = k_restitution_threshold; ///< L / s
+    real max_linear_correction = k_max_linear_correction; ///< L
+    real max_translation_speed = k_max_translation_speed; ///< L / s
+
+    /// Every length tolerance scaled by `length_units_per_meter` (> 0).
+    static constexpr Tolerances for_units(real length_units_per_meter) {
+        const real l = length_units_per_meter;
+        return {k_linear_slop * l,         k_touch_tolerance * l,       k_speculative_distance * l,
+                k_aabb_margin * l,         k_restitution_threshold * l, k_max_linear_correction * l,
+                k_max_translation_speed * l};
+    }
+};
+
+} // namespace sweep

@@ -1,0 +1,55 @@
+// Contact manifolds: the contact points, normal and separations between two
+// shapes, for the solver. Polygon clipping after Box2D's b2CollidePolygons
+// (Catto, "Contact Manifolds", GDC 2007); circle cases from the seed
+// "collision detection" article (circle vs circle, circle vs OBB).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "sweep/constants.hpp"
+#include "sweep/shapes.hpp"
+
+namespace sweep {
+
+/// One contact point.
+struct ManifoldPoint {
+    Vec2 point;          ///< world, midway between the two surfaces
+    Vec2 anchor_a;       ///< the contact point on A's surface, in A's local frame
+    Vec2 anchor_b;       ///< the contact point on B's surface, in B's local frame
+    real separation = 0; ///< L; negative = penetration, positive = speculative gap
+    std::uint32_t id = 0; ///< feature pair, stable while the same features touch (warm starting)
+};
+
+/// Up to two contact points sharing one normal.
+struct Manifold {
+    Vec2 normal;        ///< world unit vector from A to B
+    Vec2 local_normal;  ///< normal in the reference shape's frame, pointing away from it
+    bool reference_is_b = false; ///< the face the normal belongs to is on B (normal = -rotate(q_b, local_normal))
+    std::array<ManifoldPoint, 2> points{};
+    int count = 0;      ///< 0 when the shapes are further apart than the speculative distance
+};
+
+/// Settings shared by every collide function.
+struct CollideSettings {
+    real speculative_distance = k_speculative_distance; ///< keep points with separation below this, L
+    real linear_slop = k_linear_slop;                   ///< L; picks the reference face stably
+};
+
+/// Circle vs circle. Concentric circles get the normal +y (up).
+Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b, const Transform& xfb,
+                         const CollideSettings& settings = {});
+/// Polygon (A) vs circle (B); a circle centre inside the polygon takes the
+/// normal of the face of least penetration.
+Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b, const Transform& xfb,
+                                const CollideSettings& settings = {});
+/// Polygon vs polygon by the separating axis and clipping of the incident
+/// edge against the reference face: one or two points.
+Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
+                          const CollideSettings& settings = {});
+/// Any pair of circles and polygons (the slice's pairs); other pairs return
+/// an empty manifold until the complete kernel adds them.
+Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
+                 const CollideSettings& settings = {});
+
+} // namespace sweep

@@ -1,0 +1,118 @@
+// The shapes of the geometry kernel, in their own local frame; a Transform
+// places them in the world. Factories validate and return Result; queries
+// trust shapes made by a factory.
+#pragma once
+
+#include <array>
+#include <span>
+
+#include "sweep/math.hpp"
+#include "sweep/result.hpp"
+
+namespace sweep {
+
+/// Most vertices of a Polygon (Box2D's b2_maxPolygonVertices).
+inline constexpr int k_max_polygon_vertices = 8;
+
+/// A solid disc: centre (local frame, L) and radius (L, > 0).
+struct Circle {
+    Vec2 center;
+    real radius = 0;
+};
+
+/// A solid convex polygon with counter-clockwise vertices, outward unit
+/// normals (normals[i] is the normal of the edge vertices[i] -> vertices[i+1]),
+/// its centroid, and an optional rounding radius (the polygon grown by
+/// `radius` on every side). Make one with make_box or make_polygon.
+struct Polygon {
+    std::array<Vec2, k_max_polygon_vertices> vertices{};
+    std::array<Vec2, k_max_polygon_vertices> normals{};
+    Vec2 centroid;
+    real radius = 0;
+    int count = 0;
+};
+
+/// A two-sided line segment from p1 to p2 (L); solid on both sides.
+struct Segment {
+    Vec2 p1;
+    Vec2 p2;
+};
+
+/// One edge of a chain: collides only on its outer side, the right of
+/// p1 -> p2 (for a counter-clockwise loop that is away from the enclosed solid).
+/// ghost1 precedes p1 and ghost2 follows p2 along the chain; they let the
+/// narrowphase ignore contacts against the inner vertices (no seams).
+struct ChainSegment {
+    Vec2 ghost1;
+    Segment segment;
+    Vec2 ghost2;
+};
+
+/// A circle of radius > 0 about `center`; rejects NaN/inf and radius <= 0.
+Result<Circle> make_circle(Vec2 center, real radius);
+
+/// The box [-hx, hx] x [-hy, hy] about the origin. Errors: hx or hy not
+/// finite or not > 0 (degenerate_shape / invalid_input).
+Result<Polygon> make_box(real hx, real hy);
+
+/// A box of half-extents hx, hy centred at `center` and rotated by `angle`
+/// radians counter-clockwise (an OBB in the shape's local frame). Errors as
+/// make_box, plus non-finite center or angle.
+Result<Polygon> make_offset_box(real hx, real hy, Vec2 center, real angle);
+
+/// The convex hull of `points` (at most k_max_polygon_vertices hull vertices;
+/// more are reduced by dropping the vertex that loses least area) rounded
+/// by `radius` >= 0. Errors: fewer than 3 distinct points, collinear points,
+/// NaN/inf, negative radius.
+Result<Polygon> make_polygon(std::span<const Vec2> points, real radius = 0);
+
+/// A segment between two distinct finite points.
+Result<Segment> make_segment(Vec2 p1, Vec2 p2);
+
+/// Area, centroid (local frame) and rotational inertia about the centroid of
+/// a shape of uniform `density` (mass per L^2).
+struct MassData {
+    real mass = 0;
+    Vec2 center;
+    real rotational_inertia = 0; ///< about `center`, mass * L^2
+};
+
+/// Exact mass properties of a disc.
+MassData compute_mass(const Circle& circle, real density);
+/// Mass properties of a polygon (its rounding radius is ignored here: the
+/// slice's polygons are unrounded; the complete kernel adds it).
+MassData compute_mass(const Polygon& polygon, real density);
+
+/// The shape's bounding box under transform xf.
+Aabb compute_aabb(const Circle& circle, const Transform& xf);
+Aabb compute_aabb(const Polygon& polygon, const Transform& xf);
+Aabb compute_aabb(const Segment& segment, const Transform& xf);
+
+/// The shape types, as a tag for table dispatch.
+enum class ShapeType { circle, polygon, segment, chain_segment };
+
+/// Any one shape, tagged. Trivially copyable so bodies store them inline.
+struct Shape {
+    ShapeType type = ShapeType::circle;
+    union {
+        Circle circle;
+        Polygon polygon;
+        Segment segment;
+        ChainSegment chain_segment;
+    };
+    Shape() : circle{} {}
+    Shape(const Circle& c) : type(ShapeType::circle), circle(c) {}               // NOLINT
+    Shape(const Polygon& p) : type(ShapeType::polygon), polygon(p) {}            // NOLINT
+    Shape(const Segment& s) : type(ShapeType::segment), segment(s) {}            // NOLINT
+    Shape(const ChainSegment& c) : type(ShapeType::chain_segment), chain_segment(c) {} // NOLINT
+};
+
+/// Bounding box of any shape under xf.
+Aabb compute_aabb(const Shape& shape, const Transform& xf);
+/// Mass of any shape; segments and chains have none.
+MassData compute_mass(const Shape& shape, real density);
+/// Largest distance from `local_point` to the shape (L): bounds how fast any
+/// point of the shape moves when it turns about `local_point`.
+real max_extent(const Shape& shape, Vec2 local_point);
+
+} // namespace sweep

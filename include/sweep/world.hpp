@@ -1,0 +1,89 @@
+// The world: bodies, their shapes, and the step that moves them.
+//
+// step(dt) is the physical response of the slice: gravity, speculative
+// contacts (Catto, "Continuous Collision", GDC 2013) solved by sequential
+// impulses with restitution and Coulomb friction (the seed "collision
+// response"; Catto, "Iterative Dynamics", GDC 2005), nonlinear position
+// correction, and last a time-of-impact sweep of every dynamic body's final
+// pose against static geometry so that nothing tunnels through a wall.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "sweep/body.hpp"
+#include "sweep/constants.hpp"
+#include "sweep/result.hpp"
+
+namespace sweep {
+
+/// World settings. Lengths in L, times in seconds.
+struct WorldDef {
+    Vec2 gravity{0, -10};          ///< metres per s^2; scaled by length_units_per_meter
+    real length_units_per_meter = 1; ///< L: world units per metre (> 0); scales every tolerance
+    int velocity_iterations = 8;   ///< sequential impulse sweeps per step
+    int position_iterations = 20;  ///< most position correction sweeps per step (stops early once within the slop)
+    bool measure_penetration = false; ///< compute StepStats::max_penetration (one extra narrowphase pass)
+};
+
+/// What one step did; filled by step().
+struct StepStats {
+    int contacts = 0;             ///< manifolds with at least one point
+    int contact_points = 0;
+    int toi_events = 0;           ///< bodies stopped early by the final sweep
+    int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
+    real max_penetration = 0;     ///< deepest overlap at the end of the step, L (>= 0); needs measure_penetration
+};
+
+/// A body's state, read back from the world.
+struct BodyState {
+    BodyType type = BodyType::static_body;
+    Transform xf;        ///< body origin and rotation
+    Vec2 center;         ///< centre of mass, world
+    Vec2 linear_velocity;
+    real angular_velocity = 0;
+    real mass = 0;
+};
+
+/// A 2D world of rigid bodies. Movable, not copyable. Every call that can
+/// fail returns a Result and leaves the world unchanged when it does.
+class World {
+public:
+    /// A world with `def`. Errors: non-finite gravity, length_units_per_meter
+    /// not > 0, iteration counts < 1 (invalid_input).
+    static Result<World> make(const WorldDef& def = {});
+
+    World(World&&) noexcept;
+    World& operator=(World&&) noexcept;
+    ~World();
+
+    /// Adds a body with at least one shape. Errors: non-finite values,
+    /// a dynamic body whose shapes have no mass, an empty shape list,
+    /// shapes that are not circles or polygons on a dynamic body (invalid_input).
+    Result<BodyId> create_body(const BodyDef& def, std::span<const ShapeDef> shapes);
+    /// Removes a body. Errors: stale handle.
+    Result<void> destroy_body(BodyId id);
+    /// A body's current state. Errors: stale handle.
+    Result<BodyState> body_state(BodyId id) const;
+    /// Sets a dynamic or kinematic body's velocity. Errors: stale handle, NaN/inf.
+    Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
+
+    /// Advances the world by dt seconds in `substeps` equal parts. Errors:
+    /// dt not finite or < 0, substeps < 1 (invalid_input); dt = 0 does nothing.
+    Result<void> step(real dt, int substeps = 1);
+
+    /// Statistics of the last step (summed over substeps; max_penetration is the max).
+    const StepStats& stats() const;
+    /// Tolerances in world units for this world's L.
+    const Tolerances& tolerances() const;
+    /// Number of live bodies.
+    int body_count() const;
+
+private:
+    struct Impl;
+    explicit World(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace sweep

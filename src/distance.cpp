@@ -1,0 +1,305 @@
+// GJK after Catto, "Computing Distance" (GDC 2010), following the structure
+// of Box2D's b2Distance: the simplex is solved with barycentric coordinates
+// and the search direction points from the simplex towards the origin of the
+// Minkowski difference B - A. B is expressed in A's frame so that results far
+// from the world origin keep their precision.
+#include "sweep/distance.hpp"
+
+#include <algorithm>
+
+#include "sweep/constants.hpp"
+
+namespace sweep {
+namespace {
+
+struct SimplexVertex {
+    Vec2 wa;     // support point on A (A's frame)
+    Vec2 wb;     // support point on B (A's frame)
+    Vec2 w;      // wb - wa
+    real a = 0;  // barycentric coordinate of the closest point
+    int index_a = 0;
+    int index_b = 0;
+};
+
+struct Simplex {
+    std::array<SimplexVertex, 3> v;
+    int count = 0;
+};
+
+SimplexVertex make_vertex(const ShapeProxy& a, const ShapeProxy& b, const Transform& xf, int ia, int ib) {
+    SimplexVertex v;
+    v.index_a = ia;
+    v.index_b = ib;
+    v.wa = a.points[ia];
+    v.wb = transform_point(xf, b.points[ib]);
+    v.w = v.wb - v.wa;
+    v.a = 1;
+    return v;
+}
+
+Simplex read_cache(const SimplexCache& cache, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf) {
+    Simplex s;
+    for (int i = 0; i < cache.count; ++i) {
+        const int ia = cache.index_a[i];
+        const int ib = cache.index_b[i];
+        if (ia >= a.count || ib >= b.count) {
+            s.count = 0; // a cache from another pair: start cold
+            break;
+        }
+        s.v[s.count++] = make_vertex(a, b, xf, ia, ib);
+    }
+    if (s.count == 0) {
+        s.v[0] = make_vertex(a, b, xf, 0, 0);
+        s.count = 1;
+    }
+    return s;
+}
+
+void write_cache(SimplexCache& cache, const Simplex& s) {
+    cache.count = static_cast<std::uint16_t>(s.count);
+    for (int i = 0; i < s.count; ++i) {
+        cache.index_a[i] = static_cast<std::uint8_t>(s.v[i].index_a);
+        cache.index_b[i] = static_cast<std::uint8_t>(s.v[i].index_b);
+    }
+}
+
+// Closest point of segment w1-w2 to the origin, by barycentric coordinates.
+void solve2(Simplex& s) {
+    const Vec2 w1 = s.v[0].w;
+    const Vec2 w2 = s.v[1].w;
+    const Vec2 e12 = w2 - w1;
+    const real d12_2 = -dot(w1, e12);
+    if (d12_2 <= 0) { // region of w1
+        s.v[0].a = 1;
+        s.count = 1;
+        return;
+    }
+    const real d12_1 = dot(w2, e12);
+    if (d12_1 <= 0) { // region of w2
+        s.v[1].a = 1;
+        s.v[0] = s.v[1];
+        s.count = 1;
+        return;
+    }
+    const real inv = 1 / (d12_1 + d12_2);
+    s.v[0].a = d12_1 * inv;
+    s.v[1].a = d12_2 * inv;
+    s.count = 2;
+}
+
+// Closest point of triangle w1-w2-w3 to the origin: vertex, edge or inside.
+void solve3(Simplex& s) {
+    const Vec2 w1 = s.v[0].w;
+    const Vec2 w2 = s.v[1].w;
+    const Vec2 w3 = s.v[2].w;
+
+    const Vec2 e12 = w2 - w1;
+    const real d12_1 = dot(w2, e12);
+    const real d12_2 = -dot(w1, e12);
+    const Vec2 e13 = w3 - w1;
+    const real d13_1 = dot(w3, e13);
+    const real d13_2 = -dot(w1, e13);
+    const Vec2 e23 = w3 - w2;
+    const real d23_1 = dot(w3, e23);
+    const real d23_2 = -dot(w2, e23);
+
+    const real n123 = cross(e12, e13);
+    const real d123_1 = n123 * cross(w2, w3);
+    const real d123_2 = n123 * cross(w3, w1);
+    const real d123_3 = n123 * cross(w1, w2);
+
+    if (d12_2 <= 0 && d13_2 <= 0) {
+        s.v[0].a = 1;
+        s.count = 1;
+        return;
+    }
+    if (d12_1 > 0 && d12_2 > 0 && d123_3 <= 0) {
+        const real inv = 1 / (d12_1 + d12_2);
+        s.v[0].a = d12_1 * inv;
+        s.v[1].a = d12_2 * inv;
+        s.count = 2;
+        return;
+    }
+    if (d13_1 > 0 && d13_2 > 0 && d123_2 <= 0) {
+        const real inv = 1 / (d13_1 + d13_2);
+        s.v[0].a = d13_1 * inv;
+        s.v[2].a = d13_2 * inv;
+        s.count = 2;
+        s.v[1] = s.v[2];
+        return;
+    }
+    if (d12_1 <= 0 && d23_2 <= 0) {
+        s.v[1].a = 1;
+        s.count = 1;
+        s.v[0] = s.v[1];
+        return;
+    }
+    if (d13_1 <= 0 && d23_1 <= 0) {
+        s.v[2].a = 1;
+        s.count = 1;
+        s.v[0] = s.v[2];
+        return;
+    }
+    if (d23_1 > 0 && d23_2 > 0 && d123_1 <= 0) {
+        const real inv = 1 / (d23_1 + d23_2);
+        s.v[1].a = d23_1 * inv;
+        s.v[2].a = d23_2 * inv;
+        s.count = 2;
+        s.v[0] = s.v[2];
+        return;
+    }
+    const real inv = 1 / (d123_1 + d123_2 + d123_3);
+    s.v[0].a = d123_1 * inv;
+    s.v[1].a = d123_2 * inv;
+    s.v[2].a = d123_3 * inv;
+    s.count = 3;
+}
+
+Vec2 search_direction(const Simplex& s) {
+    if (s.count == 1) {
+        return -s.v[0].w;
+    }
+    const Vec2 e12 = s.v[1].w - s.v[0].w;
+    // The side of the edge the origin lies on.
+    return cross(e12, -s.v[0].w) > 0 ? left_perp(e12) : right_perp(e12);
+}
+
+void witness_points(const Simplex& s, Vec2& a, Vec2& b) {
+    a = {};
+    b = {};
+    for (int i = 0; i < s.count; ++i) {
+        a += s.v[i].a * s.v[i].wa;
+        b += s.v[i].a * s.v[i].wb;
+    }
+}
+
+// Runs GJK on the cores; returns false when the origin is inside the simplex
+// (the cores overlap).
+bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf, int& iterations) {
+    std::array<int, 3> saved_a{};
+    std::array<int, 3> saved_b{};
+    while (iterations < k_gjk_max_iterations) {
+        const int saved_count = s.count;
+        for (int i = 0; i < saved_count; ++i) {
+            saved_a[i] = s.v[i].index_a;
+            saved_b[i] = s.v[i].index_b;
+        }
+        if (s.count == 2) {
+            solve2(s);
+        } else if (s.count == 3) {
+            solve3(s);
+        }
+        if (s.count == 3) {
+            return false;
+        }
+        const Vec2 d = search_direction(s);
+        if (length_squared(d) < real(1e-24)) {
+            // The origin lies on the simplex: the cores touch. Treated as
+            // overlap since no separating direction is defined.
+            return false;
+        }
+        const int ia = find_support(a, -d);
+        const int ib = find_support(b, inv_rotate(xf.q, d));
+        ++iterations;
+        bool duplicate = false;
+        for (int i = 0; i < saved_count; ++i) {
+            if (saved_a[i] == ia && saved_b[i] == ib) {
+                duplicate = true;
+                break;
+            }
+        }
+        if (duplicate) {
+            break; // no progress: converged
+        }
+        s.v[s.count++] = make_vertex(a, b, xf, ia, ib);
+    }
+    return true;
+}
+
+} // namespace
+
+ShapeProxy make_proxy(std::span<const Vec2> points, real radius) {
+    ShapeProxy proxy;
+    proxy.count = static_cast<int>(std::min<std::size_t>(points.size(), k_max_polygon_vertices));
+    std::copy_n(points.begin(), proxy.count, proxy.points.begin());
+    proxy.radius = radius;
+    return proxy;
+}
+
+ShapeProxy make_proxy(const Shape& shape) {
+    switch (shape.type) {
+    case ShapeType::circle: return make_proxy(std::span(&shape.circle.center, 1), shape.circle.radius);
+    case ShapeType::polygon:
+        return make_proxy(std::span(shape.polygon.vertices.data(), shape.polygon.count), shape.polygon.radius);
+    case ShapeType::segment: {
+        const std::array<Vec2, 2> p{shape.segment.p1, shape.segment.p2};
+        return make_proxy(p, 0);
+    }
+    case ShapeType::chain_segment: {
+        const std::array<Vec2, 2> p{shape.chain_segment.segment.p1, shape.chain_segment.segment.p2};
+        return make_proxy(p, 0);
+    }
+    }
+    return {};
+}
+
+int find_support(const ShapeProxy& proxy, Vec2 direction) {
+    int best = 0;
+    real best_value = dot(proxy.points[0], direction);
+    for (int i = 1; i < proxy.count; ++i) {
+        const real value = dot(proxy.points[i], direction);
+        if (value > best_value) {
+            best = i;
+            best_value = value;
+        }
+    }
+    return best;
+}
+
+DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
+    DistanceOutput out;
+    if (!is_finite(input.xf_a) || !is_finite(input.xf_b)) {
+        out.state = DistanceState::invalid_input;
+        return out;
+    }
+    const Transform xf = inv_mul(input.xf_a, input.xf_b); // B in A's frame
+    const ShapeProxy& a = input.proxy_a;
+    const ShapeProxy& b = input.proxy_b;
+
+    Simplex s = read_cache(cache, a, b, xf);
+    const bool separated = run_gjk(s, a, b, xf, out.iterations);
+    write_cache(cache, s);
+    out.simplex_count = s.count;
+
+    Vec2 pa;
+    Vec2 pb;
+    witness_points(s, pa, pb);
+    const real core_distance = distance(pa, pb);
+    out.point_a = transform_point(input.xf_a, pa);
+    out.point_b = transform_point(input.xf_a, pb);
+    if (!separated || core_distance < real(1e-12)) {
+        out.state = DistanceState::cores_overlap;
+        out.point_b = out.point_a;
+        return out;
+    }
+    const Vec2 normal = rotate(input.xf_a.q, (real(1) / core_distance) * (pb - pa));
+    out.normal = normal;
+    out.distance = core_distance;
+    if (input.use_radii) {
+        const real ra = a.radius;
+        const real rb = b.radius;
+        if (core_distance > ra + rb) {
+            out.distance = core_distance - ra - rb;
+            out.point_a += ra * normal;
+            out.point_b -= rb * normal;
+        } else {
+            const Vec2 mid = real(0.5) * (out.point_a + ra * normal + out.point_b - rb * normal);
+            out.point_a = mid;
+            out.point_b = mid;
+            out.distance = 0;
+        }
+    }
+    return out;
+}
+
+} // namespace sweep

@@ -1,0 +1,235 @@
+#include "sweep/manifold.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace sweep {
+namespace {
+
+ManifoldPoint make_point(Vec2 on_a, Vec2 on_b, Vec2 normal, const Transform& xfa, const Transform& xfb,
+                         std::uint32_t id) {
+    ManifoldPoint mp;
+    mp.point = real(0.5) * (on_a + on_b);
+    mp.anchor_a = inv_transform_point(xfa, on_a);
+    mp.anchor_b = inv_transform_point(xfb, on_b);
+    mp.separation = dot(on_b - on_a, normal);
+    mp.id = id;
+    return mp;
+}
+
+// The edge of `p1` whose plane separates it most from `p2`, and by how much.
+struct EdgeSeparation {
+    int edge = 0;
+    real separation = -std::numeric_limits<real>::max();
+};
+
+EdgeSeparation find_max_separation(const Polygon& p1, const Transform& xf1, const Polygon& p2,
+                                   const Transform& xf2) {
+    const Transform xf = inv_mul(xf2, xf1); // p1 in p2's frame
+    EdgeSeparation best;
+    for (int i = 0; i < p1.count; ++i) {
+        const Vec2 n = rotate(xf.q, p1.normals[i]);
+        const Vec2 v1 = transform_point(xf, p1.vertices[i]);
+        real si = std::numeric_limits<real>::max();
+        for (int j = 0; j < p2.count; ++j) {
+            si = std::min(si, dot(n, p2.vertices[j] - v1));
+        }
+        if (si > best.separation) {
+            best = {i, si};
+        }
+    }
+    return best;
+}
+
+struct ClipVertex {
+    Vec2 v;
+    std::uint32_t id = 0;
+};
+
+// Keeps the part of segment `in` on the back side of the plane
+// dot(normal, x) = offset (Sutherland-Hodgman for one plane).
+int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>& in, Vec2 normal,
+                 real offset) {
+    int count = 0;
+    const real d0 = dot(normal, in[0].v) - offset;
+    const real d1 = dot(normal, in[1].v) - offset;
+    if (d0 <= 0) {
+        out[count++] = in[0];
+    }
+    if (d1 <= 0) {
+        out[count++] = in[1];
+    }
+    if (d0 * d1 < 0 && count < 2) {
+        const real t = d0 / (d0 - d1);
+        out[count].v = lerp(in[0].v, in[1].v, t);
+        out[count].id = in[d0 > 0 ? 0 : 1].id | 0x8000u; // a clipped point: new feature
+        ++count;
+    }
+    return count;
+}
+
+Manifold flip_manifold(Manifold m) {
+    m.normal = -m.normal;
+    m.reference_is_b = !m.reference_is_b;
+    for (int i = 0; i < m.count; ++i) {
+        std::swap(m.points[i].anchor_a, m.points[i].anchor_b);
+    }
+    return m;
+}
+
+} // namespace
+
+Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b, const Transform& xfb,
+                         const CollideSettings& settings) {
+    Manifold m;
+    const Vec2 ca = transform_point(xfa, a.center);
+    const Vec2 cb = transform_point(xfb, b.center);
+    const real dist = distance(ca, cb);
+    if (dist - a.radius - b.radius > settings.speculative_distance) {
+        return m;
+    }
+    m.normal = dist > real(1e-12) ? (real(1) / dist) * (cb - ca) : Vec2{0, 1};
+    m.local_normal = inv_rotate(xfa.q, m.normal);
+    m.points[0] = make_point(ca + a.radius * m.normal, cb - b.radius * m.normal, m.normal, xfa, xfb, 0);
+    m.count = 1;
+    return m;
+}
+
+Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b, const Transform& xfb,
+                                const CollideSettings& settings) {
+    Manifold m;
+    const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
+    const real total_radius = a.radius + b.radius;
+    int edge = 0;
+    real separation = -std::numeric_limits<real>::max();
+    for (int i = 0; i < a.count; ++i) {
+        const real s = dot(a.normals[i], c - a.vertices[i]);
+        if (s > separation) {
+            separation = s;
+            edge = i;
+        }
+    }
+    if (separation - total_radius > settings.speculative_distance) {
+        return m;
+    }
+    const Vec2 v1 = a.vertices[edge];
+    const Vec2 v2 = a.vertices[(edge + 1) % a.count];
+    Vec2 local_normal = a.normals[edge];
+    Vec2 closest = c - separation * local_normal; // on the face plane
+    std::uint32_t id = static_cast<std::uint32_t>(edge);
+    if (separation > 0) { // the centre is outside: it may face a vertex
+        if (dot(c - v1, v2 - v1) <= 0) {
+            closest = v1;
+            id = 0x100u | static_cast<std::uint32_t>(edge);
+        } else if (dot(c - v2, v1 - v2) <= 0) {
+            closest = v2;
+            id = 0x100u | static_cast<std::uint32_t>((edge + 1) % a.count);
+        }
+        if (closest == v1 || closest == v2) {
+            const real dist = distance(c, closest);
+            if (dist - total_radius > settings.speculative_distance) {
+                return m;
+            }
+            if (dist > real(1e-12)) {
+                local_normal = (real(1) / dist) * (c - closest);
+            }
+        }
+    }
+    m.local_normal = local_normal;
+    m.normal = rotate(xfa.q, local_normal);
+    const Vec2 on_a = transform_point(xfa, closest + a.radius * local_normal);
+    const Vec2 on_b = transform_point(xfa, c) - b.radius * m.normal;
+    m.points[0] = make_point(on_a, on_b, m.normal, xfa, xfb, id);
+    m.count = 1;
+    return m;
+}
+
+Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
+                          const CollideSettings& settings) {
+    Manifold m;
+    const real total_radius = a.radius + b.radius;
+    const EdgeSeparation sep_a = find_max_separation(a, xfa, b, xfb);
+    if (sep_a.separation - total_radius > settings.speculative_distance) {
+        return m;
+    }
+    const EdgeSeparation sep_b = find_max_separation(b, xfb, a, xfa);
+    if (sep_b.separation - total_radius > settings.speculative_distance) {
+        return m;
+    }
+    // Prefer A's face unless B's is clearly better, so the reference face
+    // does not flip between steps on nearly parallel faces.
+    const bool flip = sep_b.separation > sep_a.separation + real(0.1) * settings.linear_slop;
+    const Polygon& ref = flip ? b : a;
+    const Polygon& inc = flip ? a : b;
+    const Transform& xf_ref = flip ? xfb : xfa;
+    const Transform& xf_inc = flip ? xfa : xfb;
+    const int edge = flip ? sep_b.edge : sep_a.edge;
+
+    // Incident edge: the edge of `inc` most anti-parallel to the reference normal.
+    const Vec2 n_in_inc = inv_rotate(xf_inc.q, rotate(xf_ref.q, ref.normals[edge]));
+    int inc_edge = 0;
+    real min_dot = std::numeric_limits<real>::max();
+    for (int i = 0; i < inc.count; ++i) {
+        const real d = dot(n_in_inc, inc.normals[i]);
+        if (d < min_dot) {
+            min_dot = d;
+            inc_edge = i;
+        }
+    }
+    const int i1 = inc_edge;
+    const int i2 = (inc_edge + 1) % inc.count;
+    const std::array<ClipVertex, 2> incident{
+        ClipVertex{transform_point(xf_inc, inc.vertices[i1]), static_cast<std::uint32_t>(edge << 8 | i1)},
+        ClipVertex{transform_point(xf_inc, inc.vertices[i2]), static_cast<std::uint32_t>(edge << 8 | i2)}};
+
+    const Vec2 v11 = transform_point(xf_ref, ref.vertices[edge]);
+    const Vec2 v12 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
+    const Vec2 tangent = normalize(v12 - v11);
+    const Vec2 normal = right_perp(tangent);
+    const real front = dot(normal, v11);
+
+    std::array<ClipVertex, 2> clip1{};
+    std::array<ClipVertex, 2> clip2{};
+    if (clip_segment(clip1, incident, -tangent, -dot(tangent, v11) + total_radius) < 2 ||
+        clip_segment(clip2, clip1, tangent, dot(tangent, v12) + total_radius) < 2) {
+        return m;
+    }
+    const real r_ref = flip ? b.radius : a.radius;
+    const real r_inc = flip ? a.radius : b.radius;
+    const Vec2 normal_ab = flip ? -normal : normal;
+    for (const ClipVertex& cv : clip2) {
+        const real s = dot(normal, cv.v) - front - total_radius;
+        if (s > settings.speculative_distance) {
+            continue;
+        }
+        const Vec2 on_ref = cv.v - (dot(normal, cv.v) - front - r_ref) * normal;
+        const Vec2 on_inc = cv.v - r_inc * normal;
+        const Vec2 on_a = flip ? on_inc : on_ref;
+        const Vec2 on_b = flip ? on_ref : on_inc;
+        m.points[m.count++] = make_point(on_a, on_b, normal_ab, xfa, xfb, cv.id | (flip ? 0x10000u : 0u));
+    }
+    m.normal = normal_ab;
+    m.local_normal = ref.normals[edge];
+    m.reference_is_b = flip;
+    return m;
+}
+
+Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
+                 const CollideSettings& settings) {
+    using T = ShapeType;
+    if (a.type == T::circle && b.type == T::circle) {
+        return collide_circles(a.circle, xfa, b.circle, xfb, settings);
+    }
+    if (a.type == T::polygon && b.type == T::circle) {
+        return collide_polygon_circle(a.polygon, xfa, b.circle, xfb, settings);
+    }
+    if (a.type == T::circle && b.type == T::polygon) {
+        return flip_manifold(collide_polygon_circle(b.polygon, xfb, a.circle, xfa, settings));
+    }
+    if (a.type == T::polygon && b.type == T::polygon) {
+        return collide_polygons(a.polygon, xfa, b.polygon, xfb, settings);
+    }
+    return {};
+}
+
+} // namespace sweep

@@ -1,0 +1,60 @@
+// Conservative advancement along a translation. The distance from the origin
+// to the Minkowski difference moving on a line is convex in t, so the tangent
+// at the current t (separation minus approach speed times dt) never crosses
+// zero later than the true distance does: every advance is safe.
+#include "sweep/shape_cast.hpp"
+
+namespace sweep {
+
+CastOutput shape_cast(const ShapeCastInput& input) {
+    CastOutput out;
+    if (!is_finite(input.xf_a) || !is_finite(input.xf_b) || !is_finite(input.translation_b) ||
+        !std::isfinite(input.max_fraction) || !std::isfinite(input.target_separation)) {
+        out.state = CastState::invalid_input;
+        return out;
+    }
+    const real total_radius = input.proxy_a.radius + input.proxy_b.radius;
+    const real target = input.target_separation;
+    const real tolerance = input.touch_tolerance;
+    DistanceInput d_input{input.proxy_a, input.proxy_b, input.xf_a, input.xf_b, false};
+    SimplexCache cache;
+    real t = 0;
+    for (int iteration = 0; iteration < k_toi_max_iterations; ++iteration) {
+        d_input.xf_b.p = input.xf_b.p + t * input.translation_b;
+        const DistanceOutput d = distance(d_input, cache);
+        out.iterations = iteration + 1;
+        const real separation = d.distance - total_radius;
+        if (d.state == DistanceState::cores_overlap || separation < -tolerance) {
+            out.state = t == 0 ? CastState::overlapped : CastState::hit;
+            out.fraction = t;
+            return out;
+        }
+        const real approach = -dot(input.translation_b, d.normal);
+        if (separation < target + tolerance) {
+            if (t == 0 && approach <= 0) {
+                out.state = CastState::miss; // touching, moving along or away
+                return out;
+            }
+            out.state = CastState::hit;
+            out.fraction = t;
+            out.normal = d.normal;
+            out.point = d.point_a + input.proxy_a.radius * d.normal;
+            return out;
+        }
+        if (approach <= 0) {
+            out.state = CastState::miss; // the current separating plane holds forever
+            return out;
+        }
+        t += (separation - target) / approach;
+        if (t > input.max_fraction) {
+            out.state = CastState::miss;
+            out.fraction = input.max_fraction;
+            return out;
+        }
+    }
+    out.state = CastState::failed;
+    out.fraction = t;
+    return out;
+}
+
+} // namespace sweep

@@ -1,0 +1,204 @@
+#include "sweep/shapes.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "sweep/hull.hpp"
+
+namespace sweep {
+namespace {
+
+bool finite_positive(real v) { return std::isfinite(v) && v > 0; }
+
+Error size_error(const char* factory, const char* what) {
+    return Error{ErrorCode::degenerate_shape, std::string(factory) + ": " + what};
+}
+
+// Normals and centroid from counter-clockwise vertices.
+Polygon finish_polygon(Polygon polygon) {
+    const int n = polygon.count;
+    Vec2 area_sum{};
+    real area = 0;
+    const Vec2 origin = polygon.vertices[0];
+    for (int i = 0; i < n; ++i) {
+        const Vec2 a = polygon.vertices[i];
+        const Vec2 b = polygon.vertices[(i + 1) % n];
+        polygon.normals[i] = normalize(right_perp(b - a));
+        // Triangle fan about vertex 0 for the centroid, relative to it to
+        // keep precision for shapes far from their local origin.
+        const real tri = real(0.5) * cross(a - origin, b - origin);
+        area += tri;
+        area_sum += tri * (real(1) / 3) * ((a - origin) + (b - origin));
+    }
+    polygon.centroid = origin + (real(1) / area) * area_sum;
+    return polygon;
+}
+
+// Drops the vertex whose removal loses the least area until `hull` fits.
+void reduce_to_max_vertices(std::vector<Vec2>& hull) {
+    while (static_cast<int>(hull.size()) > k_max_polygon_vertices) {
+        const std::size_t n = hull.size();
+        std::size_t best = 0;
+        real best_area = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Vec2 prev = hull[(i + n - 1) % n];
+            const Vec2 next = hull[(i + 1) % n];
+            const real area = cross(hull[i] - prev, next - prev);
+            if (i == 0 || area < best_area) {
+                best_area = area;
+                best = i;
+            }
+        }
+        hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+}
+
+} // namespace
+
+Result<Circle> make_circle(Vec2 center, real radius) {
+    if (!is_finite(center) || !std::isfinite(radius)) {
+        return Error{ErrorCode::invalid_input, "make_circle: NaN or infinite input"};
+    }
+    if (!(radius > 0)) {
+        return size_error("make_circle", "radius must be > 0");
+    }
+    return Circle{center, radius};
+}
+
+Result<Polygon> make_box(real hx, real hy) { return make_offset_box(hx, hy, {}, 0); }
+
+Result<Polygon> make_offset_box(real hx, real hy, Vec2 center, real angle) {
+    if (!std::isfinite(hx) || !std::isfinite(hy) || !is_finite(center) || !std::isfinite(angle)) {
+        return Error{ErrorCode::invalid_input, "make_box: NaN or infinite input"};
+    }
+    if (!finite_positive(hx) || !finite_positive(hy)) {
+        return size_error("make_box", "half-extents must be > 0");
+    }
+    const Transform xf{center, Rot::from_angle(angle)};
+    Polygon box;
+    box.count = 4;
+    box.vertices[0] = transform_point(xf, {-hx, -hy});
+    box.vertices[1] = transform_point(xf, {hx, -hy});
+    box.vertices[2] = transform_point(xf, {hx, hy});
+    box.vertices[3] = transform_point(xf, {-hx, hy});
+    box.normals[0] = rotate(xf.q, {0, -1});
+    box.normals[1] = rotate(xf.q, {1, 0});
+    box.normals[2] = rotate(xf.q, {0, 1});
+    box.normals[3] = rotate(xf.q, {-1, 0});
+    box.centroid = center;
+    return box;
+}
+
+Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
+    if (!std::isfinite(radius) || radius < 0) {
+        return Error{ErrorCode::invalid_input, "make_polygon: radius must be finite and >= 0"};
+    }
+    auto hull = compute_hull(points);
+    if (!hull) {
+        return Error{hull.error().code, "make_polygon: " + hull.error().message};
+    }
+    reduce_to_max_vertices(*hull);
+    Polygon polygon;
+    polygon.count = static_cast<int>(hull->size());
+    std::copy(hull->begin(), hull->end(), polygon.vertices.begin());
+    polygon.radius = radius;
+    return finish_polygon(polygon);
+}
+
+Result<Segment> make_segment(Vec2 p1, Vec2 p2) {
+    if (!is_finite(p1) || !is_finite(p2)) {
+        return Error{ErrorCode::invalid_input, "make_segment: NaN or infinite point"};
+    }
+    if (p1 == p2) {
+        return size_error("make_segment", "the two points coincide");
+    }
+    return Segment{p1, p2};
+}
+
+MassData compute_mass(const Circle& circle, real density) {
+    const real r2 = circle.radius * circle.radius;
+    const real mass = density * k_pi * r2;
+    return {mass, circle.center, mass * real(0.5) * r2};
+}
+
+MassData compute_mass(const Polygon& polygon, real density) {
+    // Sum of triangles (centroid, v_i, v_i+1); inertia of each about the
+    // centroid by the closed form for a triangle with one vertex at the origin.
+    const Vec2 c = polygon.centroid;
+    real area = 0;
+    real inertia = 0;
+    for (int i = 0; i < polygon.count; ++i) {
+        const Vec2 e1 = polygon.vertices[i] - c;
+        const Vec2 e2 = polygon.vertices[(i + 1) % polygon.count] - c;
+        const real d = cross(e1, e2);
+        area += real(0.5) * d;
+        const real intx2 = e1.x * e1.x + e2.x * e1.x + e2.x * e2.x;
+        const real inty2 = e1.y * e1.y + e2.y * e1.y + e2.y * e2.y;
+        inertia += (real(0.25) / 3 * d) * (intx2 + inty2);
+    }
+    return {density * area, c, density * inertia};
+}
+
+Aabb compute_aabb(const Circle& circle, const Transform& xf) {
+    const Vec2 p = transform_point(xf, circle.center);
+    return {{p.x - circle.radius, p.y - circle.radius}, {p.x + circle.radius, p.y + circle.radius}};
+}
+
+Aabb compute_aabb(const Polygon& polygon, const Transform& xf) {
+    Vec2 lower = transform_point(xf, polygon.vertices[0]);
+    Vec2 upper = lower;
+    for (int i = 1; i < polygon.count; ++i) {
+        const Vec2 v = transform_point(xf, polygon.vertices[i]);
+        lower = min(lower, v);
+        upper = max(upper, v);
+    }
+    return inflate({lower, upper}, polygon.radius);
+}
+
+Aabb compute_aabb(const Segment& segment, const Transform& xf) {
+    const Vec2 a = transform_point(xf, segment.p1);
+    const Vec2 b = transform_point(xf, segment.p2);
+    return {min(a, b), max(a, b)};
+}
+
+Aabb compute_aabb(const Shape& shape, const Transform& xf) {
+    switch (shape.type) {
+    case ShapeType::circle: return compute_aabb(shape.circle, xf);
+    case ShapeType::polygon: return compute_aabb(shape.polygon, xf);
+    case ShapeType::segment: return compute_aabb(shape.segment, xf);
+    case ShapeType::chain_segment: return compute_aabb(shape.chain_segment.segment, xf);
+    }
+    return {};
+}
+
+MassData compute_mass(const Shape& shape, real density) {
+    switch (shape.type) {
+    case ShapeType::circle: return compute_mass(shape.circle, density);
+    case ShapeType::polygon: return compute_mass(shape.polygon, density);
+    case ShapeType::segment:
+    case ShapeType::chain_segment: break;
+    }
+    return {};
+}
+
+real max_extent(const Shape& shape, Vec2 local_point) {
+    switch (shape.type) {
+    case ShapeType::circle: return distance(shape.circle.center, local_point) + shape.circle.radius;
+    case ShapeType::polygon: {
+        real r = 0;
+        for (int i = 0; i < shape.polygon.count; ++i) {
+            r = std::max(r, distance(shape.polygon.vertices[i], local_point));
+        }
+        return r + shape.polygon.radius;
+    }
+    case ShapeType::segment:
+        return std::max(distance(shape.segment.p1, local_point), distance(shape.segment.p2, local_point));
+    case ShapeType::chain_segment: {
+        const Segment& s = shape.chain_segment.segment;
+        return std::max(distance(s.p1, local_point), distance(s.p2, local_point));
+    }
+    }
+    return 0;
+}
+
+} // namespace sweep

@@ -1,0 +1,675 @@
+#include "sweep/world.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "sweep/broadphase.hpp"
+#include "sweep/distance.hpp"
+#include "sweep/manifold.hpp"
+#include "sweep/toi.hpp"
+
+namespace sweep {
+namespace {
+
+struct ShapeRecord {
+    Shape shape;
+    Material material;
+    ShapeProxy proxy; // GJK proxy in the body frame
+    int body = -1;
+    ProxyId tree_proxy = k_null_proxy;
+};
+
+struct Body {
+    BodyType type = BodyType::static_body;
+    Transform xf;
+    Sweep sweep; // c1/a1: start of the step; c2/a2: current
+    Vec2 v;
+    real w = 0;
+    real inv_mass = 0;
+    real inv_inertia = 0;
+    real mass = 0;
+    real gravity_scale = 1;
+    real linear_damping = 0;
+    real angular_damping = 0;
+    real extent = 0;      // largest distance of a shape point from the centre of mass
+    real core_radius = 0; // radius of the CCD fallback circle about the centre of mass
+    std::uint32_t generation = 0;
+    bool alive = false;
+    bool stopped = false; // stopped by the final sweep this step: pinned for position correction
+    std::vector<int> shapes;
+};
+
+struct ContactPoint {
+    Vec2 ra; // anchor relative to A's centre of mass, world
+    Vec2 rb;
+    real separation = 0;
+    real normal_mass = 0;
+    real tangent_mass = 0;
+    real normal_impulse = 0;
+    real tangent_impulse = 0;
+    real target_speed = 0;      // normal speed the solver aims for: -gap/dt for a speculative point
+    real approach_speed = 0;    // normal velocity before the solve, for restitution
+    real max_normal_impulse = 0; // did this point push during the solve?
+};
+
+struct Contact {
+    int body_a = -1;
+    int body_b = -1;
+    int shape_a = -1;
+    int shape_b = -1;
+    real friction = 0;
+    real restitution = 0;
+    Manifold manifold;
+    std::array<ContactPoint, 2> points{};
+};
+
+struct CachedImpulse {
+    std::array<std::uint32_t, 2> ids{};
+    std::array<real, 2> normal{};
+    std::array<real, 2> tangent{};
+    int count = 0;
+};
+
+// Rounds of position correction and final sweep per step (see single_step).
+constexpr int k_max_sweep_rounds = 3;
+
+std::uint64_t pair_key(int shape_a, int shape_b) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 32) |
+           static_cast<std::uint32_t>(shape_b);
+}
+
+bool is_finite(const BodyDef& d) {
+    return sweep::is_finite(d.position) && std::isfinite(d.angle) && sweep::is_finite(d.linear_velocity) &&
+           std::isfinite(d.angular_velocity) && std::isfinite(d.gravity_scale) &&
+           std::isfinite(d.linear_damping) && std::isfinite(d.angular_damping);
+}
+
+Error stale() { return Error{ErrorCode::stale_handle, "body handle is stale or invalid"}; }
+
+} // namespace
+
+struct World::Impl {
+    WorldDef def;
+    Tolerances tol;
+    Vec2 gravity;
+    std::vector<Body> bodies;
+    std::vector<int> free_bodies;
+    std::vector<ShapeRecord> shapes;
+    DynamicTree static_tree;
+    DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
+    std::vector<Contact> contacts;
+    std::unordered_map<std::uint64_t, CachedImpulse> impulse_cache;
+    StepStats stats;
+    int live_bodies = 0;
+
+    explicit Impl(const WorldDef& d)
+        : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),
+          gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
+          moving_tree(tol.aabb_margin) {}
+
+    const Body* find(BodyId id) const {
+        if (id.index < 0 || id.index >= static_cast<int>(bodies.size())) {
+            return nullptr;
+        }
+        const Body& b = bodies[id.index];
+        return b.alive && b.generation == id.generation ? &b : nullptr;
+    }
+
+    Aabb swept_aabb(const Body& b, const ShapeRecord& s, real dt) const {
+        const Aabb now = compute_aabb(s.shape, b.xf);
+        const Vec2 d = dt * b.v;
+        const real turn = std::abs(dt * b.w) * b.extent; // rotation can sweep this far
+        return inflate(union_of(now, {now.lower + d, now.upper + d}), turn);
+    }
+
+    void update_moving_proxies(real dt) {
+        for (Body& b : bodies) {
+            if (!b.alive || b.type == BodyType::static_body) {
+                continue;
+            }
+            for (int si : b.shapes) {
+                ShapeRecord& s = shapes[si];
+                moving_tree.move_proxy(s.tree_proxy, swept_aabb(b, s, dt), dt * b.v);
+            }
+        }
+    }
+
+    void integrate_velocities(real dt) {
+        for (Body& b : bodies) {
+            if (!b.alive || b.type != BodyType::dynamic) {
+                continue;
+            }
+            b.v += dt * b.gravity_scale * gravity;
+            b.v *= real(1) / (real(1) + dt * b.linear_damping);
+            b.w *= real(1) / (real(1) + dt * b.angular_damping);
+            const real speed = length(b.v);
+            if (speed > tol.max_translation_speed) {
+                b.v *= tol.max_translation_speed / speed;
+            }
+        }
+    }
+
+    // Candidate pairs from the broadphase; narrowphase with a speculative
+    // distance that covers how far the pair can close this step.
+    void find_contacts(real dt) {
+        contacts.clear();
+        for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+            const Body& b = bodies[bi];
+            if (!b.alive || b.type != BodyType::dynamic) {
+                continue;
+            }
+            for (int si : b.shapes) {
+                const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
+                static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+                    add_contact(si, static_cast<int>(other), dt);
+                    return true;
+                });
+                moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+                    const int ob = shapes[other].body;
+                    const Body& o = bodies[ob];
+                    // Each dynamic pair once (from the lower index); kinematic
+                    // pairs from the dynamic side.
+                    if (ob != bi && (o.type == BodyType::kinematic || bi < ob)) {
+                        add_contact(si, static_cast<int>(other), dt);
+                    }
+                    return true;
+                });
+            }
+        }
+    }
+
+    void add_contact(int shape_a, int shape_b, real dt) {
+        const ShapeRecord& sa = shapes[shape_a];
+        const ShapeRecord& sb = shapes[shape_b];
+        const Body& a = bodies[sa.body];
+        const Body& b = bodies[sb.body];
+        const real closing = dt * (length(b.v - a.v) + std::abs(a.w) * a.extent + std::abs(b.w) * b.extent);
+        const CollideSettings settings{tol.speculative_distance + closing, tol.linear_slop};
+        Contact c;
+        c.manifold = collide(sa.shape, a.xf, sb.shape, b.xf, settings);
+        if (c.manifold.count == 0) {
+            return;
+        }
+        c.body_a = sa.body;
+        c.body_b = sb.body;
+        c.shape_a = shape_a;
+        c.shape_b = shape_b;
+        c.friction = std::sqrt(sa.material.friction * sb.material.friction);
+        c.restitution = std::max(sa.material.restitution, sb.material.restitution);
+        contacts.push_back(c);
+    }
+
+    void prepare_contacts(real dt) {
+        for (Contact& c : contacts) {
+            const Body& a = bodies[c.body_a];
+            const Body& b = bodies[c.body_b];
+            const Vec2 n = c.manifold.normal;
+            const Vec2 t = right_perp(n);
+            const auto cached = impulse_cache.find(pair_key(c.shape_a, c.shape_b));
+            for (int i = 0; i < c.manifold.count; ++i) {
+                const ManifoldPoint& mp = c.manifold.points[i];
+                ContactPoint& p = c.points[i];
+                p = {};
+                p.ra = mp.point - a.sweep.c2;
+                p.rb = mp.point - b.sweep.c2;
+                p.separation = mp.separation;
+                const real rna = cross(p.ra, n);
+                const real rnb = cross(p.rb, n);
+                const real kn = a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
+                p.normal_mass = kn > 0 ? 1 / kn : 0;
+                const real rta = cross(p.ra, t);
+                const real rtb = cross(p.rb, t);
+                const real kt = a.inv_mass + b.inv_mass + a.inv_inertia * rta * rta + b.inv_inertia * rtb * rtb;
+                p.tangent_mass = kt > 0 ? 1 / kt : 0;
+                p.approach_speed = dot(relative_velocity(a, b, p), n);
+                // A speculative point may close its gap this step, no further.
+                p.target_speed = p.separation > 0 ? -p.separation / dt : 0;
+                if (cached != impulse_cache.end()) {
+                    for (int k = 0; k < cached->second.count; ++k) {
+                        if (cached->second.ids[k] == mp.id) {
+                            p.normal_impulse = cached->second.normal[k];
+                            p.tangent_impulse = cached->second.tangent[k];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static Vec2 relative_velocity(const Body& a, const Body& b, const ContactPoint& p) {
+        return (b.v + cross(b.w, p.rb)) - (a.v + cross(a.w, p.ra));
+    }
+
+    static void apply_impulse(Body& a, Body& b, const ContactPoint& p, Vec2 impulse) {
+        a.v -= a.inv_mass * impulse;
+        a.w -= a.inv_inertia * cross(p.ra, impulse);
+        b.v += b.inv_mass * impulse;
+        b.w += b.inv_inertia * cross(p.rb, impulse);
+    }
+
+    void warm_start() {
+        for (Contact& c : contacts) {
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            const Vec2 n = c.manifold.normal;
+            const Vec2 t = right_perp(n);
+            for (int i = 0; i < c.manifold.count; ++i) {
+                const ContactPoint& p = c.points[i];
+                apply_impulse(a, b, p, p.normal_impulse * n + p.tangent_impulse * t);
+            }
+        }
+    }
+
+    void solve_velocities() {
+        for (Contact& c : contacts) {
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            const Vec2 n = c.manifold.normal;
+            const Vec2 t = right_perp(n);
+            // Friction first: the normal constraint matters more, so it goes last.
+            for (int i = 0; i < c.manifold.count; ++i) {
+                ContactPoint& p = c.points[i];
+                const real vt = dot(relative_velocity(a, b, p), t);
+                const real max_friction = c.friction * p.normal_impulse; // Coulomb's law
+                const real new_impulse = std::clamp(p.tangent_impulse - p.tangent_mass * vt, -max_friction, max_friction);
+                const real lambda = new_impulse - p.tangent_impulse;
+                p.tangent_impulse = new_impulse;
+                apply_impulse(a, b, p, lambda * t);
+            }
+            for (int i = 0; i < c.manifold.count; ++i) {
+                ContactPoint& p = c.points[i];
+                const real vn = dot(relative_velocity(a, b, p), n);
+                const real new_impulse = std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
+                const real lambda = new_impulse - p.normal_impulse;
+                p.normal_impulse = new_impulse;
+                p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
+                apply_impulse(a, b, p, lambda * n);
+            }
+        }
+    }
+
+    // Bounce after the solve, once the points that really pushed are known:
+    // a speculative point that closed its gap bounces in the same step, a
+    // point that never pushed does not (Box2D v3's b2ApplyRestitution).
+    void apply_restitution() {
+        for (Contact& c : contacts) {
+            if (c.restitution == 0) {
+                continue;
+            }
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            const Vec2 n = c.manifold.normal;
+            for (int i = 0; i < c.manifold.count; ++i) {
+                ContactPoint& p = c.points[i];
+                if (p.approach_speed > -tol.restitution_threshold || p.max_normal_impulse == 0) {
+                    continue;
+                }
+                const real vn = dot(relative_velocity(a, b, p), n);
+                const real new_impulse =
+                    std::max(p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach_speed), real(0));
+                const real lambda = new_impulse - p.normal_impulse;
+                p.normal_impulse = new_impulse;
+                apply_impulse(a, b, p, lambda * n);
+            }
+        }
+    }
+
+    void store_impulses() {
+        impulse_cache.clear();
+        for (const Contact& c : contacts) {
+            CachedImpulse& e = impulse_cache[pair_key(c.shape_a, c.shape_b)];
+            e.count = c.manifold.count;
+            for (int i = 0; i < c.manifold.count; ++i) {
+                e.ids[i] = c.manifold.points[i].id;
+                e.normal[i] = c.points[i].normal_impulse;
+                e.tangent[i] = c.points[i].tangent_impulse;
+            }
+        }
+    }
+
+    static void sync_transform(Body& b) {
+        b.xf.q = Rot::from_angle(b.sweep.a2);
+        b.xf.p = b.sweep.c2 - rotate(b.xf.q, b.sweep.local_center);
+    }
+
+    void integrate_positions(real dt) {
+        for (Body& b : bodies) {
+            if (!b.alive || b.type == BodyType::static_body) {
+                continue;
+            }
+            b.sweep.c1 = b.sweep.c2;
+            b.sweep.a1 = b.sweep.a2;
+            b.stopped = false;
+            b.sweep.c2 += dt * b.v;
+            b.sweep.a2 += dt * b.w;
+            sync_transform(b);
+        }
+    }
+
+    // Nonlinear Gauss-Seidel on the separations at the current poses
+    // (Box2D's SolvePositionConstraints), with the manifold recomputed at the
+    // current poses: fast bodies move far within a step, so the features that
+    // touch at the end are not those that were closest at the start.
+    // Returns the deepest penetration seen.
+    real solve_positions() {
+        real deepest = 0;
+        const CollideSettings settings{0, tol.linear_slop};
+        for (Contact& c : contacts) {
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            const Manifold m = collide(shapes[c.shape_a].shape, a.xf, shapes[c.shape_b].shape, b.xf, settings);
+            for (int i = 0; i < m.count; ++i) {
+                const ManifoldPoint& mp = m.points[i];
+                // Later points see the poses moved by earlier ones.
+                const Vec2 pa = transform_point(a.xf, mp.anchor_a);
+                const Vec2 pb = transform_point(b.xf, mp.anchor_b);
+                const Vec2 n = m.reference_is_b ? -rotate(b.xf.q, m.local_normal) : rotate(a.xf.q, m.local_normal);
+                const real separation = dot(pb - pa, n);
+                deepest = std::min(deepest, separation);
+                const real correction =
+                    std::clamp(k_baumgarte * (separation + tol.linear_slop), -tol.max_linear_correction, real(0));
+                if (correction == 0) {
+                    continue;
+                }
+                const Vec2 point = real(0.5) * (pa + pb);
+                const Vec2 ra = point - a.sweep.c2;
+                const Vec2 rb = point - b.sweep.c2;
+                // A body stopped by its sweep sits at a safe pose; moving it
+                // again could undo that, so only its partner yields.
+                const real ima = a.stopped ? 0 : a.inv_mass;
+                const real iia = a.stopped ? 0 : a.inv_inertia;
+                const real imb = b.stopped ? 0 : b.inv_mass;
+                const real iib = b.stopped ? 0 : b.inv_inertia;
+                const real rna = cross(ra, n);
+                const real rnb = cross(rb, n);
+                const real k = ima + imb + iia * rna * rna + iib * rnb * rnb;
+                if (k <= 0) {
+                    continue;
+                }
+                const Vec2 impulse = (-correction / k) * n;
+                a.sweep.c2 -= ima * impulse;
+                a.sweep.a2 -= iia * cross(ra, impulse);
+                b.sweep.c2 += imb * impulse;
+                b.sweep.a2 += iib * cross(rb, impulse);
+                sync_transform(a);
+                sync_transform(b);
+            }
+        }
+        return -deepest;
+    }
+
+    // The last line of defence: sweep each dynamic body from its pose at
+    // the start of the step to its final pose against static geometry, and
+    // stop it at the first time of impact.
+    int sweep_against_static() {
+        int stopped = 0;
+        for (Body& b : bodies) {
+            if (!b.alive || b.type != BodyType::dynamic) {
+                continue;
+            }
+            const real t = first_static_impact(b);
+            if (t < 1) {
+                b.sweep.c2 = lerp(b.sweep.c1, b.sweep.c2, t);
+                b.sweep.a2 = b.sweep.a1 + t * (b.sweep.a2 - b.sweep.a1);
+                sync_transform(b);
+                b.stopped = true;
+                ++stats.toi_events;
+                ++stopped;
+            }
+        }
+        return stopped;
+    }
+
+    void solve_positions_until_within_slop() {
+        for (int i = 0; i < def.position_iterations; ++i) {
+            if (solve_positions() <= real(1.5) * tol.linear_slop) {
+                break;
+            }
+        }
+    }
+
+    real first_static_impact(const Body& b) {
+        const Transform start = get_transform(b.sweep, 0);
+        real t_min = 1;
+        for (int si : b.shapes) {
+            const ShapeRecord& s = shapes[si];
+            const Aabb box = union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, b.xf));
+            static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+                t_min = std::min(t_min, static_impact(b, s.proxy, shapes[other]));
+                return true;
+            });
+        }
+        return t_min;
+    }
+
+    real static_impact(const Body& b, const ShapeProxy& proxy, const ShapeRecord& wall) {
+        const Body& w = bodies[wall.body];
+        ToiInput input;
+        input.proxy_a = wall.proxy;
+        input.proxy_b = proxy;
+        input.sweep_a = w.sweep;
+        input.sweep_b = b.sweep;
+        input.target_separation = tol.linear_slop;
+        input.touch_tolerance = tol.touch_tolerance;
+        ToiOutput out = time_of_impact(input);
+        if ((out.state == CastState::hit && out.fraction == 0) || out.state == CastState::overlapped) {
+            // Touching or overlapping at the start: sweep a small circle
+            // about the centre of mass instead, so a body sliding along a
+            // wall keeps moving while its centre still cannot cross the wall
+            // (Box2D v3's continuous fallback).
+            // If even the core touches and closes in, the body stays put.
+            const Vec2 c = b.sweep.local_center;
+            input.proxy_b = make_proxy(std::span(&c, 1), b.core_radius);
+            out = time_of_impact(input);
+        }
+        if (out.state == CastState::failed) {
+            ++stats.toi_failures;
+            return out.fraction;
+        }
+        return out.state == CastState::hit ? out.fraction : 1;
+    }
+
+    real measure_penetration() const {
+        real deepest = 0;
+        const CollideSettings settings{0, tol.linear_slop};
+        for (const Contact& c : contacts) {
+            const Manifold m = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf, shapes[c.shape_b].shape,
+                                       bodies[c.body_b].xf, settings);
+            for (int i = 0; i < m.count; ++i) {
+                deepest = std::max(deepest, -m.points[i].separation);
+            }
+        }
+        return deepest;
+    }
+
+    void single_step(real dt) {
+        integrate_velocities(dt);
+        update_moving_proxies(dt);
+        find_contacts(dt);
+        prepare_contacts(dt);
+        warm_start();
+        for (int i = 0; i < def.velocity_iterations; ++i) {
+            solve_velocities();
+        }
+        apply_restitution();
+        store_impulses();
+        integrate_positions(dt);
+        // A body stopped by its sweep lands back on its path, where another
+        // body may have moved meanwhile: correct positions again and re-sweep
+        // (always from the pose at the start of the step, so the final pose
+        // is swept whatever the corrections did).
+        for (int round = 0; round < k_max_sweep_rounds; ++round) {
+            solve_positions_until_within_slop();
+            if (sweep_against_static() == 0) {
+                break;
+            }
+        }
+        for (const Contact& c : contacts) {
+            stats.contact_points += c.manifold.count;
+        }
+        stats.contacts += static_cast<int>(contacts.size());
+        if (def.measure_penetration) {
+            stats.max_penetration = std::max(stats.max_penetration, measure_penetration());
+        }
+    }
+};
+
+World::World(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+World::~World() = default;
+
+Result<World> World::make(const WorldDef& def) {
+    if (!is_finite(def.gravity) || !std::isfinite(def.length_units_per_meter) || !(def.length_units_per_meter > 0)) {
+        return Error{ErrorCode::invalid_input, "World: gravity must be finite and length_units_per_meter > 0"};
+    }
+    if (def.velocity_iterations < 1 || def.position_iterations < 1) {
+        return Error{ErrorCode::invalid_input, "World: iteration counts must be >= 1"};
+    }
+    return World(std::make_unique<Impl>(def));
+}
+
+Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> shape_defs) {
+    Impl& w = *impl_;
+    if (!is_finite(def) || shape_defs.empty()) {
+        return Error{ErrorCode::invalid_input, "create_body: NaN/inf in the body definition or no shapes"};
+    }
+    MassData total;
+    Vec2 weighted_center;
+    for (const ShapeDef& sd : shape_defs) {
+        const bool solid = sd.shape.type == ShapeType::circle || sd.shape.type == ShapeType::polygon;
+        if (def.type != BodyType::static_body && !solid) {
+            return Error{ErrorCode::invalid_input, "create_body: moving bodies take circles and polygons only"};
+        }
+        if (!std::isfinite(sd.material.density) || sd.material.density < 0 || !(sd.material.friction >= 0) ||
+            !(sd.material.restitution >= 0)) {
+            return Error{ErrorCode::invalid_input, "create_body: density, friction and restitution must be >= 0"};
+        }
+        const MassData md = compute_mass(sd.shape, sd.material.density);
+        total.mass += md.mass;
+        weighted_center += md.mass * md.center;
+    }
+    if (def.type == BodyType::dynamic && !(total.mass > 0)) {
+        return Error{ErrorCode::invalid_input, "create_body: a dynamic body needs positive mass"};
+    }
+
+    int index;
+    if (!w.free_bodies.empty()) {
+        index = w.free_bodies.back();
+        w.free_bodies.pop_back();
+    } else {
+        index = static_cast<int>(w.bodies.size());
+        w.bodies.emplace_back();
+    }
+    Body& b = w.bodies[index];
+    const std::uint32_t generation = b.generation + 1;
+    b = Body{};
+    b.generation = generation;
+    b.alive = true;
+    b.type = def.type;
+    b.xf = {def.position, Rot::from_angle(def.angle)};
+    b.v = def.type == BodyType::static_body ? Vec2{} : def.linear_velocity;
+    b.w = def.type == BodyType::static_body || def.fixed_rotation ? 0 : def.angular_velocity;
+    b.gravity_scale = def.gravity_scale;
+    b.linear_damping = def.linear_damping;
+    b.angular_damping = def.angular_damping;
+
+    Vec2 local_center;
+    real inertia = 0;
+    if (def.type == BodyType::dynamic) {
+        local_center = (real(1) / total.mass) * weighted_center;
+        for (const ShapeDef& sd : shape_defs) {
+            const MassData md = compute_mass(sd.shape, sd.material.density);
+            inertia += md.rotational_inertia + md.mass * length_squared(md.center - local_center); // parallel axis
+        }
+        b.mass = total.mass;
+        b.inv_mass = 1 / total.mass;
+        b.inv_inertia = def.fixed_rotation || !(inertia > 0) ? 0 : 1 / inertia;
+    }
+    b.sweep.local_center = local_center;
+    b.sweep.c1 = b.sweep.c2 = transform_point(b.xf, local_center);
+    b.sweep.a1 = b.sweep.a2 = def.angle;
+
+    real min_extent = std::numeric_limits<real>::max();
+    for (const ShapeDef& sd : shape_defs) {
+        const int si = static_cast<int>(w.shapes.size());
+        ShapeRecord s{sd.shape, sd.material, make_proxy(sd.shape), index, k_null_proxy};
+        DynamicTree& tree = def.type == BodyType::static_body ? w.static_tree : w.moving_tree;
+        s.tree_proxy = tree.create_proxy(compute_aabb(sd.shape, b.xf), static_cast<std::uint64_t>(si));
+        w.shapes.push_back(s);
+        b.shapes.push_back(si);
+        b.extent = std::max(b.extent, max_extent(sd.shape, local_center));
+        const Aabb local = compute_aabb(sd.shape, k_identity);
+        const Vec2 e = extents(local);
+        min_extent = std::min({min_extent, e.x, e.y});
+    }
+    b.core_radius = real(0.25) * min_extent;
+    ++w.live_bodies;
+    return BodyId{index, generation};
+}
+
+Result<void> World::destroy_body(BodyId id) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    Body& b = w.bodies[id.index];
+    for (int si : b.shapes) {
+        ShapeRecord& s = w.shapes[si];
+        DynamicTree& tree = b.type == BodyType::static_body ? w.static_tree : w.moving_tree;
+        tree.destroy_proxy(s.tree_proxy);
+        s.tree_proxy = k_null_proxy;
+        s.body = -1;
+    }
+    b.alive = false;
+    b.shapes.clear();
+    w.free_bodies.push_back(id.index);
+    --w.live_bodies;
+    return {};
+}
+
+Result<BodyState> World::body_state(BodyId id) const {
+    const Body* b = impl_->find(id);
+    if (!b) {
+        return stale();
+    }
+    return BodyState{b->type, b->xf, b->sweep.c2, b->v, b->w, b->mass};
+}
+
+Result<void> World::set_velocity(BodyId id, Vec2 linear, real angular) {
+    if (!impl_->find(id)) {
+        return stale();
+    }
+    if (!is_finite(linear) || !std::isfinite(angular)) {
+        return Error{ErrorCode::invalid_input, "set_velocity: NaN or infinite velocity"};
+    }
+    Body& b = impl_->bodies[id.index];
+    if (b.type != BodyType::static_body) {
+        b.v = linear;
+        b.w = b.inv_inertia > 0 || b.type == BodyType::kinematic ? angular : 0;
+    }
+    return {};
+}
+
+Result<void> World::step(real dt, int substeps) {
+    if (!std::isfinite(dt) || dt < 0 || substeps < 1) {
+        return Error{ErrorCode::invalid_input, "step: dt must be finite and >= 0, substeps >= 1"};
+    }
+    impl_->stats = {};
+    if (dt == 0) {
+        return {};
+    }
+    const real h = dt / static_cast<real>(substeps);
+    for (int i = 0; i < substeps; ++i) {
+        impl_->single_step(h);
+    }
+    return {};
+}
+
+const StepStats& World::stats() const { return impl_->stats; }
+const Tolerances& World::tolerances() const { return impl_->tol; }
+int World::body_count() const { return impl_->live_bodies; }
+
+} // namespace sweep

@@ -1,0 +1,97 @@
+// The program's main job on real maps made by other people: `sweep run
+// --spawn 200 --steps 600 --json` must report no tunneling and penetration
+// within twice the linear slop, and every encoding of a map must give the
+// same static geometry.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace {
+
+const std::string k_maps = std::string(SWEEP_SHARED_DIR) + "/data/maps/";
+
+struct Output {
+    int status = -1;
+    std::string text;
+};
+
+Output run_program(const std::string& args) {
+    const std::string command = std::string(SWEEP_BIN) + " " + args + " 2>&1";
+    Output out;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) {
+        return out;
+    }
+    std::array<char, 4096> buffer{};
+    while (std::fgets(buffer.data(), buffer.size(), pipe)) {
+        out.text += buffer.data();
+    }
+    const int status = pclose(pipe);
+    out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+nlohmann::json run_json(const std::string& map) {
+    const Output out = run_program("run " + k_maps + map + " --spawn 200 --steps 600 --json");
+    EXPECT_EQ(out.status, 0) << out.text;
+    return nlohmann::json::parse(out.text, nullptr, false);
+}
+
+void expect_no_tunneling(const nlohmann::json& r) {
+    ASSERT_FALSE(r.is_discarded());
+    EXPECT_EQ(r["steps"], 600);
+    EXPECT_EQ(r["bodies"], 200);
+    EXPECT_EQ(r["tunneling_events"], 0);
+    EXPECT_LE(r["max_penetration"].get<double>(), 2 * r["linear_slop"].get<double>());
+    EXPECT_GT(r["contacts_max"].get<int>(), 0); // the bodies did meet the walls
+}
+
+TEST(Scene, IceLabyrinthGzipAndCsvRunWithoutTunneling) {
+    const nlohmann::json gzip = run_json("tmw-ice-labyrinth/maps-gzip-df429f12/031-3.tmx");
+    const nlohmann::json csv = run_json("tmw-ice-labyrinth/maps-csv-815e2a73/031-3.tmx");
+    expect_no_tunneling(gzip);
+    expect_no_tunneling(csv);
+    EXPECT_EQ(gzip["shapes_static"], csv["shapes_static"]);
+    EXPECT_EQ(gzip["solid_tiles"], 82641);
+    EXPECT_DOUBLE_EQ(gzip["linear_slop"].get<double>(), 0.005 * 32); // L = tile height = 32 px
+}
+
+TEST(Scene, ExcaliburCityInFourEncodingsRunsWithoutTunneling) {
+    const std::array<std::string, 4> variants{"gzip", "zlib", "zstd", "infinite-base64-compressed"};
+    nlohmann::json first;
+    for (const std::string& v : variants) {
+        SCOPED_TRACE(v);
+        const nlohmann::json r = run_json("excalibur-tiled/example/formats/example-city-" + v + ".tmx");
+        expect_no_tunneling(r);
+        if (first.is_null()) {
+            first = r;
+        }
+        EXPECT_EQ(r["shapes_static"], first["shapes_static"]);
+        EXPECT_EQ(r["solid_tiles"], first["solid_tiles"]);
+    }
+}
+
+TEST(Scene, BuiltInLevelRunsWithoutTunneling) {
+    const Output out = run_program("run --spawn 100 --steps 600 --json");
+    ASSERT_EQ(out.status, 0) << out.text;
+    const nlohmann::json r = nlohmann::json::parse(out.text, nullptr, false);
+    ASSERT_FALSE(r.is_discarded());
+    EXPECT_EQ(r["tunneling_events"], 0);
+    EXPECT_LE(r["max_penetration"].get<double>(), 2 * r["linear_slop"].get<double>());
+}
+
+TEST(Scene, MissingFileIsBadInputWithExitCode2) {
+    const Output out = run_program("run /nonexistent/map.tmx --json");
+    EXPECT_EQ(out.status, 2);
+    EXPECT_NE(out.text.find("/nonexistent/map.tmx"), std::string::npos) << out.text;
+}
+
+TEST(Scene, UnknownFlagIsBadInputWithExitCode2) {
+    EXPECT_EQ(run_program("run --no-such-flag").status, 2);
+}
+
+} // namespace

@@ -1,0 +1,214 @@
+// The world's step against physical laws and hand-derived values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+constexpr real k_dt = real(1) / 60;
+
+World make_world(real units = 1, Vec2 gravity = {0, -10}) {
+    WorldDef def;
+    def.length_units_per_meter = units;
+    def.gravity = gravity;
+    def.measure_penetration = true;
+    return std::move(World::make(def).value());
+}
+
+BodyId add_static_box(World& world, Vec2 center, real hx, real hy, Material material = {}) {
+    BodyDef def;
+    def.position = center;
+    const ShapeDef shape{make_box(hx, hy).value(), material};
+    return world.create_body(def, std::span(&shape, 1)).value();
+}
+
+BodyId add_dynamic(World& world, const Shape& shape, Vec2 position, Vec2 velocity = {}, Material material = {},
+                   real angular_velocity = 0) {
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = position;
+    def.linear_velocity = velocity;
+    def.angular_velocity = angular_velocity;
+    const ShapeDef sd{shape, material};
+    return world.create_body(def, std::span(&sd, 1)).value();
+}
+
+void run(World& world, int steps) {
+    for (int i = 0; i < steps; ++i) {
+        ASSERT_TRUE(world.step(k_dt).has_value());
+    }
+}
+
+TEST(World, BallComesToRestOnGroundTouchingIt) {
+    World world = make_world();
+    add_static_box(world, {0, -0.5f}, 10, 0.5f); // top face at y = 0
+    const BodyId ball = add_dynamic(world, Circle{{}, 0.5f}, {0, 3});
+    run(world, 180);
+    const BodyState s = world.body_state(ball).value();
+    // Resting: centre one radius above the floor, sunk at most the slop.
+    EXPECT_NEAR(s.center.y, 0.5f, world.tolerances().linear_slop);
+    EXPECT_LT(std::abs(s.linear_velocity.y), 0.05f);
+    EXPECT_LE(world.stats().max_penetration, 2 * world.tolerances().linear_slop);
+}
+
+TEST(World, BoxLandsFlatAndStays) {
+    World world = make_world();
+    add_static_box(world, {0, -0.5f}, 10, 0.5f);
+    const BodyId box = add_dynamic(world, make_box(0.5f, 0.25f).value(), {2, 2});
+    run(world, 240);
+    const BodyState s = world.body_state(box).value();
+    EXPECT_NEAR(s.center.y, 0.25f, world.tolerances().linear_slop);
+    EXPECT_NEAR(s.center.x, 2, 1e-3f);
+    EXPECT_NEAR(s.xf.q.angle(), 0, 1e-3f);
+}
+
+TEST(World, FreeFallFollowsSemiImplicitEuler) {
+    // v_n = -g n dt, y_n = y0 - g dt^2 n(n+1)/2 for semi-implicit Euler.
+    World world = make_world();
+    const BodyId ball = add_dynamic(world, Circle{{}, 0.5f}, {0, 100});
+    run(world, 30);
+    const BodyState s = world.body_state(ball).value();
+    const real n = 30;
+    EXPECT_NEAR(s.linear_velocity.y, -10 * n * k_dt, 1e-4f);
+    EXPECT_NEAR(s.center.y, 100 - 10 * k_dt * k_dt * n * (n + 1) / 2, 1e-3f);
+}
+
+TEST(World, ElasticBallBouncesBackNearItsHeight) {
+    World world = make_world();
+    const Material bouncy{1, 0, 1};
+    add_static_box(world, {0, -0.5f}, 10, 0.5f, bouncy);
+    const BodyId ball = add_dynamic(world, Circle{{}, 0.25f}, {0, 5}, {}, bouncy);
+    // Falls 4.75 m: impact after sqrt(2*4.75/10) ~ 0.97 s; back up after ~1.95 s.
+    real highest_after_bounce = 0;
+    bool bounced = false;
+    for (int i = 0; i < 180; ++i) {
+        ASSERT_TRUE(world.step(k_dt).has_value());
+        const BodyState s = world.body_state(ball).value();
+        bounced = bounced || s.linear_velocity.y > 0;
+        if (bounced) {
+            highest_after_bounce = std::max(highest_after_bounce, s.center.y);
+        }
+    }
+    EXPECT_TRUE(bounced);
+    EXPECT_GT(highest_after_bounce, 5 * 0.9f); // energy mostly kept
+    EXPECT_LT(highest_after_bounce, 5 * 1.05f); // and not created
+}
+
+TEST(World, InelasticBallDoesNotBounce) {
+    World world = make_world();
+    add_static_box(world, {0, -0.5f}, 10, 0.5f);
+    const BodyId ball = add_dynamic(world, Circle{{}, 0.25f}, {0, 5});
+    real highest_after_impact = -1;
+    for (int i = 0; i < 180; ++i) {
+        ASSERT_TRUE(world.step(k_dt).has_value());
+        const BodyState s = world.body_state(ball).value();
+        if (s.center.y < 0.3f) {
+            highest_after_impact = std::max(highest_after_impact, s.center.y);
+        }
+    }
+    EXPECT_LT(highest_after_impact, 0.26f);
+}
+
+TEST(World, SlidingBoxStopsAtCoulombDistance) {
+    // A box sliding at v0 on a floor with friction mu decelerates at mu g and
+    // stops after v0^2 / (2 mu g) = 25 / (2 * 0.5 * 10) = 2.5 m.
+    World world = make_world();
+    const Material rough{1, 0.5f, 0};
+    add_static_box(world, {0, -0.5f}, 50, 0.5f, rough);
+    const BodyId box = add_dynamic(world, make_box(0.5f, 0.5f).value(), {0, 0.5f}, {5, 0}, rough);
+    run(world, 120);
+    const BodyState s = world.body_state(box).value();
+    EXPECT_NEAR(s.center.x, 2.5f, 0.15f);
+    EXPECT_NEAR(s.linear_velocity.x, 0, 1e-3f);
+}
+
+TEST(World, EqualCirclesExchangeVelocitiesInElasticHeadOnCollision) {
+    World world = make_world(1, {0, 0});
+    const Material elastic{1, 0, 1};
+    const BodyId a = add_dynamic(world, Circle{{}, 0.5f}, {-2, 0}, {3, 0}, elastic);
+    const BodyId b = add_dynamic(world, Circle{{}, 0.5f}, {2, 0}, {-3, 0}, elastic);
+    run(world, 60);
+    const BodyState sa = world.body_state(a).value();
+    const BodyState sb = world.body_state(b).value();
+    EXPECT_NEAR(sa.linear_velocity.x, -3, 0.05f);
+    EXPECT_NEAR(sb.linear_velocity.x, 3, 0.05f);
+    // Momentum is conserved exactly by equal and opposite impulses.
+    EXPECT_NEAR(sa.mass * sa.linear_velocity.x + sb.mass * sb.linear_velocity.x, 0, 1e-4f);
+}
+
+TEST(World, BulletStopsAtThinWallAtAnySpeed) {
+    for (real speed : {50.0f, 200.0f, 400.0f}) {
+        World world = make_world(1, {0, 0});
+        add_static_box(world, {5, 0}, 0.05f, 3); // a wall 0.1 thick at x in [4.95, 5.05]
+        const BodyId bullet = add_dynamic(world, Circle{{}, 0.05f}, {0, 0}, {speed, 0});
+        for (int i = 0; i < 30; ++i) {
+            ASSERT_TRUE(world.step(k_dt).has_value());
+            EXPECT_LT(world.body_state(bullet).value().center.x, 4.95f) << "speed " << speed;
+        }
+    }
+}
+
+TEST(World, SpinningBarDoesNotPassThroughThinWall) {
+    World world = make_world(1, {0, 0});
+    add_static_box(world, {3, 0}, 0.05f, 5);
+    // 3 turns per second at 60 Hz: 18 degrees per step, moving at 20 m/s.
+    const BodyId bar = add_dynamic(world, make_box(1, 0.05f).value(), {0, 0}, {20, 0}, {}, 6 * k_pi);
+    for (int i = 0; i < 60; ++i) {
+        ASSERT_TRUE(world.step(k_dt).has_value());
+        EXPECT_LT(world.body_state(bar).value().center.x, 2.95f);
+    }
+}
+
+TEST(World, ToleranceScalesWithLengthUnits) {
+    World world = make_world(32);
+    EXPECT_FLOAT_EQ(world.tolerances().linear_slop, 0.005f * 32);
+    // The same drop, scaled by 32, rests 32 times higher.
+    add_static_box(world, {0, -16}, 320, 16);
+    const BodyId ball = add_dynamic(world, Circle{{}, 16}, {0, 96}, {}, {1.0f / (32 * 32), 0.6f, 0});
+    run(world, 180);
+    EXPECT_NEAR(world.body_state(ball).value().center.y, 16, world.tolerances().linear_slop);
+}
+
+TEST(World, RejectsBadInputAndChangesNothing) {
+    World world = make_world();
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = {std::nanf(""), 0};
+    const ShapeDef shape{Circle{{}, 1}, {}};
+    auto bad = world.create_body(def, std::span(&shape, 1));
+    ASSERT_FALSE(bad.has_value());
+    EXPECT_EQ(bad.error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.body_count(), 0);
+
+    def.position = {};
+    const ShapeDef massless{Circle{{}, 1}, {0, 0.5f, 0}};
+    EXPECT_FALSE(world.create_body(def, std::span(&massless, 1)).has_value());
+    EXPECT_FALSE(world.create_body(def, {}).has_value());
+    EXPECT_EQ(world.body_count(), 0);
+
+    EXPECT_EQ(world.step(-1).error().code, ErrorCode::invalid_input);
+    EXPECT_FALSE(world.step(std::numeric_limits<real>::infinity()).has_value());
+    EXPECT_FALSE(world.step(k_dt, 0).has_value());
+    EXPECT_FALSE(World::make(WorldDef{{0, -10}, 0}).has_value());
+}
+
+TEST(World, DestroyedBodyHandleIsStale) {
+    World world = make_world();
+    const BodyId a = add_dynamic(world, Circle{{}, 1}, {0, 0});
+    ASSERT_TRUE(world.destroy_body(a).has_value());
+    EXPECT_EQ(world.body_state(a).error().code, ErrorCode::stale_handle);
+    EXPECT_EQ(world.destroy_body(a).error().code, ErrorCode::stale_handle);
+    // The slot is reused with a new generation; the old handle stays stale.
+    const BodyId b = add_dynamic(world, Circle{{}, 1}, {0, 0});
+    EXPECT_EQ(b.index, a.index);
+    EXPECT_NE(b.generation, a.generation);
+    EXPECT_FALSE(world.body_state(a).has_value());
+    EXPECT_TRUE(world.body_state(b).has_value());
+    EXPECT_FALSE(world.set_velocity(b, {std::nanf(""), 0}, 0).has_value());
+}
+
+} // namespace
+} // namespace sweep
