@@ -73,7 +73,7 @@ struct CachedImpulse {
 };
 
 // Rounds of position correction and final sweep per step (see single_step).
-constexpr int k_max_sweep_rounds = 3;
+constexpr int k_max_sweep_rounds = 6;
 
 std::uint64_t pair_key(int shape_a, int shape_b) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 32) |
