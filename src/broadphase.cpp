@@ -32,7 +32,9 @@ void require(bool condition, const char* what, ProxyId node) {
     }
 }
 
-std::size_t index(ProxyId id) { return static_cast<std::size_t>(id); }
+std::size_t index(ProxyId id) {
+    return static_cast<std::size_t>(id);
+}
 
 /// The min-heap order of branch-and-bound candidates (std heaps are max-heaps).
 /// A function object rather than a function so that the heap calls inline.
@@ -55,7 +57,9 @@ inline void prefetch(const void* address) {
 
 } // namespace
 
-DynamicTree::DynamicTree(real margin) : margin_(margin) { assert(margin >= real(0)); }
+DynamicTree::DynamicTree(real margin) : margin_(margin) {
+    assert(margin >= real(0));
+}
 
 bool DynamicTree::is_live_proxy(ProxyId id) const {
     return id >= 0 && index(id) < nodes_.size() && nodes_[index(id)].height == 0;
@@ -386,8 +390,8 @@ int DynamicTree::validate_subtree(ProxyId id, ProxyId expected_parent, int& leaf
 // centres along their longer extent (binned SAH, Wald 2007). Cost of a side:
 // leaf count times perimeter of its box, the expected number of leaves a
 // random query visits there.
-void DynamicTree::partition_leaves(std::vector<ProxyId>& leaves, std::size_t begin,
-                                   std::size_t end, std::size_t& split) const {
+void DynamicTree::partition_leaves(std::vector<ProxyId>& leaves, std::size_t begin, std::size_t end,
+                                   std::size_t& split) const {
     constexpr int k_bins = 16;
     const auto centre_of = [&](ProxyId id) { return center(nodes_[index(id)].aabb); };
 

@@ -68,6 +68,20 @@ int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>
     return count;
 }
 
+// A segment as a degenerate polygon: two vertices, two opposite normals.
+// The clipping and separating-axis code then handles it unchanged (as Box2D
+// v3 does with a zero-radius capsule).
+Polygon segment_polygon(const Segment& segment) {
+    Polygon p;
+    p.count = 2;
+    p.vertices[0] = segment.p1;
+    p.vertices[1] = segment.p2;
+    p.normals[0] = normalize(right_perp(segment.p2 - segment.p1));
+    p.normals[1] = -p.normals[0];
+    p.centroid = lerp(segment.p1, segment.p2, real(0.5));
+    return p;
+}
+
 Manifold flip_manifold(Manifold m) {
     m.normal = -m.normal;
     m.reference_is_b = !m.reference_is_b;
@@ -214,22 +228,58 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     return m;
 }
 
-Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
-                 const CollideSettings& settings) {
-    using T = ShapeType;
-    if (a.type == T::circle && b.type == T::circle) {
+namespace {
+
+// A solid (circle or polygon) against a solid, with the polygon forms of
+// segments and chain segments.
+Manifold collide_solids(const Shape& a, const Polygon* poly_a, const Transform& xfa, const Shape& b,
+                        const Polygon* poly_b, const Transform& xfb, const CollideSettings& settings) {
+    if (!poly_a && !poly_b) {
         return collide_circles(a.circle, xfa, b.circle, xfb, settings);
     }
-    if (a.type == T::polygon && b.type == T::circle) {
-        return collide_polygon_circle(a.polygon, xfa, b.circle, xfb, settings);
+    if (poly_a && !poly_b) {
+        return collide_polygon_circle(*poly_a, xfa, b.circle, xfb, settings);
     }
-    if (a.type == T::circle && b.type == T::polygon) {
-        return flip_manifold(collide_polygon_circle(b.polygon, xfb, a.circle, xfa, settings));
+    if (!poly_a) {
+        return flip_manifold(collide_polygon_circle(*poly_b, xfb, a.circle, xfa, settings));
     }
-    if (a.type == T::polygon && b.type == T::polygon) {
-        return collide_polygons(a.polygon, xfa, b.polygon, xfb, settings);
+    return collide_polygons(*poly_a, xfa, *poly_b, xfb, settings);
+}
+
+// The polygon form of a shape, or null for a circle.
+const Polygon* as_polygon(const Shape& shape, Polygon& storage) {
+    switch (shape.type) {
+    case ShapeType::circle: return nullptr;
+    case ShapeType::polygon: return &shape.polygon;
+    case ShapeType::segment: storage = segment_polygon(shape.segment); return &storage;
+    case ShapeType::chain_segment: storage = segment_polygon(shape.chain_segment.segment); return &storage;
     }
-    return {};
+    return nullptr;
+}
+
+// A chain segment collides only on its outer side: a contact whose normal
+// points into the solid it bounds is dropped.
+bool behind_chain(const Shape& chain, const Transform& xf, Vec2 normal_away_from_chain) {
+    return chain.type == ShapeType::chain_segment &&
+           dot(rotate(xf.q, outward_normal(chain.chain_segment)), normal_away_from_chain) <= 0;
+}
+
+} // namespace
+
+Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
+                 const CollideSettings& settings) {
+    const bool a_edge = a.type == ShapeType::segment || a.type == ShapeType::chain_segment;
+    const bool b_edge = b.type == ShapeType::segment || b.type == ShapeType::chain_segment;
+    if (a_edge && b_edge) {
+        return {}; // edges are static geometry: they never meet each other
+    }
+    Polygon storage_a;
+    Polygon storage_b;
+    const Manifold m = collide_solids(a, as_polygon(a, storage_a), xfa, b, as_polygon(b, storage_b), xfb, settings);
+    if (m.count > 0 && (behind_chain(a, xfa, m.normal) || behind_chain(b, xfb, -m.normal))) {
+        return {};
+    }
+    return m;
 }
 
 } // namespace sweep

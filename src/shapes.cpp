@@ -59,6 +59,10 @@ Result<Circle> make_circle(Vec2 center, real radius) {
     if (!is_finite(center) || !std::isfinite(radius)) {
         return Error{ErrorCode::invalid_input, "make_circle: NaN or infinite input"};
     }
+    // result.hpp: a negative size is invalid input, a zero one a degenerate shape.
+    if (radius < 0) {
+        return Error{ErrorCode::invalid_input, "make_circle: radius must not be negative"};
+    }
     if (!(radius > 0)) {
         return size_error("make_circle", "radius must be > 0");
     }
@@ -70,6 +74,10 @@ Result<Polygon> make_box(real hx, real hy) { return make_offset_box(hx, hy, {}, 
 Result<Polygon> make_offset_box(real hx, real hy, Vec2 center, real angle) {
     if (!std::isfinite(hx) || !std::isfinite(hy) || !is_finite(center) || !std::isfinite(angle)) {
         return Error{ErrorCode::invalid_input, "make_box: NaN or infinite input"};
+    }
+    // result.hpp: a negative size is invalid input, a zero one a degenerate shape.
+    if (hx < 0 || hy < 0) {
+        return Error{ErrorCode::invalid_input, "make_box: half-extents must not be negative"};
     }
     if (!finite_positive(hx) || !finite_positive(hy)) {
         return size_error("make_box", "half-extents must be > 0");
@@ -113,6 +121,28 @@ Result<Segment> make_segment(Vec2 p1, Vec2 p2) {
         return size_error("make_segment", "the two points coincide");
     }
     return Segment{p1, p2};
+}
+
+Result<std::vector<ChainSegment>> make_chain_loop(std::span<const Vec2> points) {
+    const std::size_t n = points.size();
+    if (n < 3) {
+        return size_error("make_chain_loop", "a loop needs at least 3 points");
+    }
+    std::vector<ChainSegment> chain;
+    chain.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        auto segment = make_segment(points[i], points[(i + 1) % n]);
+        if (!segment) {
+            return Error{segment.error().code, "make_chain_loop: point " + std::to_string(i) + ": " +
+                                                   segment.error().message};
+        }
+        chain.push_back({points[(i + n - 1) % n], *segment, points[(i + 2) % n]});
+    }
+    return chain;
+}
+
+Vec2 outward_normal(const ChainSegment& chain) {
+    return normalize(right_perp(chain.segment.p2 - chain.segment.p1));
 }
 
 MassData compute_mass(const Circle& circle, real density) {

@@ -9,6 +9,7 @@
 // 2013); AVL-style rotations on the way up keep the height logarithmic.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -45,7 +46,7 @@ std::vector<std::int32_t>& node_stack_spill();
 /// height. The depth a traversal needs is about the tree height plus one,
 /// and the AVL rotations keep the height below 1.44 log2(n).
 template <int Capacity = 256> class NodeStack {
-public:
+  public:
     NodeStack() = default;
     NodeStack(const NodeStack&) = delete;
     NodeStack& operator=(const NodeStack&) = delete;
@@ -82,7 +83,7 @@ public:
         return local_[--size_];
     }
 
-private:
+  private:
     std::int32_t local_[Capacity]; // left uninitialised: only pushed entries are read
     int size_ = 0;
     int spilled_ = 0;
@@ -155,7 +156,7 @@ inline bool ray_hits_box(const SlabRay& ray, const Aabb& box, real max_t) {
 /// create_proxy and move_proxy when the node array or the insertion scratch
 /// grows (amortised), and rebuild.
 class DynamicTree {
-public:
+  public:
     /// An empty tree whose proxies are stored grown by `margin` world units L
     /// on every side (>= 0; Box2D's b2_aabbExtension).
     explicit DynamicTree(real margin = k_aabb_margin);
@@ -201,12 +202,12 @@ public:
     /// that is by box + t * translation for some t in [0, 1], and whose
     /// category_bits & mask is not zero; in no particular order. Returning
     /// false stops the cast. A zero-size box is a ray cast; a zero translation
-    /// is query(box). Each node is tested exactly: the centre of `box` as a ray
+    /// is query(box). `box` must be valid and `translation` finite (asserted
+    /// in debug builds). Each node is tested exactly: the centre of `box` as a ray
     /// against the node grown by the box's half extents (the Minkowski sum),
     /// with a slab test. Allocates nothing.
     template <class Callback>
-    void box_cast(const Aabb& box, Vec2 translation, std::uint64_t mask,
-                  Callback&& callback) const;
+    void box_cast(const Aabb& box, Vec2 translation, std::uint64_t mask, Callback&& callback) const;
 
     /// box_cast for closest-hit searches: `callback(ProxyId, std::uint64_t
     /// user_data, real max_fraction) -> real` returns the fraction of the
@@ -240,7 +241,7 @@ public:
     /// 2007). Ids and fat AABBs are kept. O(n log n); allocates scratch.
     void rebuild();
 
-private:
+  private:
     struct Node {
         Aabb aabb;                   ///< fat AABB of a leaf; union of the children otherwise
         std::uint64_t category_bits; ///< a leaf's bits; the OR of the children's otherwise
@@ -319,6 +320,7 @@ void DynamicTree::cast(const Aabb& box, Vec2 translation, std::uint64_t mask,
     if (root_ == k_null_proxy) {
         return;
     }
+    assert(is_valid(box) && is_finite(translation));
     const Vec2 half = extents(box);
     detail::SlabRay ray{center(box), translation, {}};
     ray.inv_direction.x = translation.x != real(0) ? real(1) / translation.x : real(0);

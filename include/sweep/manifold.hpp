@@ -47,8 +47,12 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
 /// edge against the reference face: one or two points.
 Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
                           const CollideSettings& settings = {});
-/// Any pair of circles and polygons (the slice's pairs); other pairs return
-/// an empty manifold until the complete kernel adds them.
+/// Any shape pair with at least one circle or polygon. Segments collide on
+/// both sides; a chain segment only on its outer side (its outward_normal),
+/// so a shape behind or inside the solid a chain bounds gets no contact. Two
+/// edges (segments or chain segments) never collide: they are static
+/// geometry. Ghost vertices are not consulted yet (the complete kernel uses
+/// them to drop contacts on inner vertices).
 Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                  const CollideSettings& settings = {});
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <span>
+#include <vector>
 
 #include "sweep/math.hpp"
 #include "sweep/result.hpp"
@@ -68,6 +69,17 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius = 0);
 
 /// A segment between two distinct finite points.
 Result<Segment> make_segment(Vec2 p1, Vec2 p2);
+
+/// The chain segments of a closed loop through `points` (at least 3, no two
+/// consecutive points equal, all finite), each with its neighbours as ghost
+/// vertices. A counter-clockwise loop encloses solid ground: every segment
+/// collides on its right, away from the enclosed area (docs/conventions.md).
+/// Allocates; for level loading, not hot loops.
+Result<std::vector<ChainSegment>> make_chain_loop(std::span<const Vec2> points);
+
+/// The unit normal of the side a chain segment collides on: right_perp of
+/// p1 -> p2.
+Vec2 outward_normal(const ChainSegment& chain);
 
 /// Area, centroid (local frame) and rotational inertia about the centroid of
 /// a shape of uniform `density` (mass per L^2).

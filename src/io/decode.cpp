@@ -17,7 +17,9 @@
 namespace sweep::io::detail {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 /// A byte for a message: itself when printable, else its hex code.
 std::string describe_char(char c) {
@@ -52,13 +54,13 @@ int base64_value(char c) {
 
 Error size_mismatch(std::size_t got, std::size_t expected, std::string_view what) {
     if (got > expected) {
-        return make_error(ErrorCode::limit_exceeded,
-                          std::string(what) + " gives more than " + std::to_string(expected) +
-                              " bytes (width*height*4)");
+        return make_error(ErrorCode::limit_exceeded, std::string(what) + " gives more than " +
+                                                         std::to_string(expected) +
+                                                         " bytes (width*height*4)");
     }
     return make_error(ErrorCode::parse_error, std::string(what) + " gives " + std::to_string(got) +
-                                                  " bytes, expected " +
-                                                  std::to_string(expected) + " (width*height*4)");
+                                                  " bytes, expected " + std::to_string(expected) +
+                                                  " (width*height*4)");
 }
 
 /// zlib or gzip (the header is detected: window bits 15 + 32), because
@@ -119,9 +121,8 @@ Result<std::string> unzstd_bytes(const std::string& bytes, std::size_t expected)
         const std::size_t out_before = sink.pos;
         remaining = ZSTD_decompressStream(context.get(), &sink, &in);
         if (ZSTD_isError(remaining)) {
-            return make_error(ErrorCode::parse_error,
-                              std::string("zstd: corrupt stream (") +
-                                  ZSTD_getErrorName(remaining) + ")");
+            return make_error(ErrorCode::parse_error, std::string("zstd: corrupt stream (") +
+                                                          ZSTD_getErrorName(remaining) + ")");
         }
         if (sink.pos > expected) {
             return size_mismatch(sink.pos, expected, "zstd");
@@ -160,8 +161,9 @@ Result<std::string> decode_base64(std::string_view text) {
         const int value = base64_value(c);
         if (value < 0 || padding > 0) {
             return make_error(ErrorCode::parse_error,
-                              "base64: " + (value < 0 ? "invalid character " + describe_char(c)
-                                                      : std::string("data after padding")) +
+                              "base64: " +
+                                  (value < 0 ? "invalid character " + describe_char(c)
+                                             : std::string("data after padding")) +
                                   " at offset " + std::to_string(i));
         }
         bits = (bits << 6) | static_cast<std::uint32_t>(value);
@@ -235,13 +237,13 @@ Result<std::vector<std::uint32_t>> parse_csv(std::string_view text, std::size_t 
                 break;
             }
             const std::size_t stop = text.find(',', i);
-            return make_error(ErrorCode::parse_error,
-                              "csv: value " + std::to_string(gids.size() + 1) + " at offset " +
-                                  std::to_string(start) +
-                                  (at_end || text[i] == ','
-                                       ? std::string(" is empty")
-                                       : " is not a tile id: " +
-                                             in_quotes(text.substr(i, stop - i))));
+            return make_error(
+                ErrorCode::parse_error,
+                "csv: value " + std::to_string(gids.size() + 1) + " at offset " +
+                    std::to_string(start) +
+                    (at_end || text[i] == ','
+                         ? std::string(" is empty")
+                         : " is not a tile id: " + in_quotes(text.substr(i, stop - i))));
         }
         if (!at_end && text[i] != ',') {
             return make_error(ErrorCode::parse_error,
@@ -261,8 +263,8 @@ Result<std::vector<std::uint32_t>> parse_csv(std::string_view text, std::size_t 
     }
     if (gids.size() != count) {
         return make_error(ErrorCode::parse_error, "csv: " + std::to_string(gids.size()) +
-                                                      " values, expected " +
-                                                      std::to_string(count) + " (width*height)");
+                                                      " values, expected " + std::to_string(count) +
+                                                      " (width*height)");
     }
     return gids;
 }

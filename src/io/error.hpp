@@ -11,7 +11,9 @@
 namespace sweep::io::detail {
 
 /// An Error with the given code and message.
-inline Error make_error(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
+inline Error make_error(ErrorCode code, std::string message) {
+    return Error{code, std::move(message)};
+}
 
 /// The error with `where` and ": " put in front of its message.
 inline Error in_context(Error error, std::string_view where) {

@@ -9,12 +9,14 @@
 namespace sweep::io::detail {
 namespace {
 
-char to_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char to_lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(),
-                      [](char x, char y) { return to_lower(x) == to_lower(y); });
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return to_lower(x) == to_lower(y);
+           });
 }
 
 template <std::size_t N>
@@ -37,8 +39,7 @@ TileExtent union_of(const TileExtent& a, const TileExtent& b) {
     if (b.empty()) {
         return a;
     }
-    return {std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1),
-            std::max(a.y1, b.y1)};
+    return {std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1), std::max(a.y1, b.y1)};
 }
 
 TileExtent extent_of(const ChunkSource& chunk) {
@@ -153,8 +154,8 @@ Result<TileGrid> empty_grid(const MapSource& map,
 } // namespace
 
 bool is_collision_name(std::string_view name) {
-    static constexpr std::array<std::string_view, 6> k_names = {
-        "collision", "collisions", "solid", "solids", "wall", "walls"};
+    static constexpr std::array<std::string_view, 6> k_names = {"collision", "collisions", "solid",
+                                                                "solids",    "wall",       "walls"};
     return is_one_of(name, k_names);
 }
 

@@ -16,10 +16,11 @@
 namespace sweep::io::detail {
 
 /// Budgets of the loader (see load_tiled_map).
-inline constexpr std::int64_t k_max_cells = 64ll * 1024 * 1024;     ///< per layer, chunk, grid and in total
-inline constexpr std::int64_t k_max_coordinate = 1ll << 28;        ///< |tile coordinate|, tiles
-inline constexpr std::int64_t k_max_tile_pixels = 65536;           ///< tile width/height, pixels
-inline constexpr std::int64_t k_max_file_bytes = 1ll << 30;        ///< map file size
+inline constexpr std::int64_t k_max_cells =
+    64ll * 1024 * 1024;                                     ///< per layer, chunk, grid and in total
+inline constexpr std::int64_t k_max_coordinate = 1ll << 28; ///< |tile coordinate|, tiles
+inline constexpr std::int64_t k_max_tile_pixels = 65536;    ///< tile width/height, pixels
+inline constexpr std::int64_t k_max_file_bytes = 1ll << 30; ///< map file size
 
 /// A rectangle of cells with its data: the whole layer of a fixed-size map,
 /// or one <chunk> of an infinite map. Coordinates in tiles, row down.
@@ -43,9 +44,9 @@ struct TileLayerSource {
 
 /// A map as read from the file, before any tile data is decoded.
 struct MapSource {
-    std::string file;     ///< the path, for messages and StaticGeometry::source
-    int tile_width = 0;   ///< pixels, validated positive
-    int tile_height = 0;  ///< pixels, validated positive
+    std::string file;                         ///< the path, for messages and StaticGeometry::source
+    int tile_width = 0;                       ///< pixels, validated positive
+    int tile_height = 0;                      ///< pixels, validated positive
     std::vector<TileLayerSource> tile_layers; ///< in file order, groups flattened
 };
 

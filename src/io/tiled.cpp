@@ -34,8 +34,9 @@ Result<std::string> read_file(const std::filesystem::path& path, const std::stri
     errno = 0;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        return make_error(ErrorCode::io_error, name + ": cannot open: " +
-                                                   (errno ? std::strerror(errno) : "unknown error"));
+        return make_error(ErrorCode::io_error,
+                          name +
+                              ": cannot open: " + (errno ? std::strerror(errno) : "unknown error"));
     }
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad()) {
@@ -61,9 +62,12 @@ Result<StaticGeometry> load(const std::filesystem::path& path, const std::string
         return text.error();
     }
     switch (first_significant(*text)) {
-    case '<': return detail::load_tmx(*text, name, options);
-    case '{': return detail::load_tmj(*text, name, options);
-    case '\0': return make_error(ErrorCode::parse_error, name + ": empty file");
+    case '<':
+        return detail::load_tmx(*text, name, options);
+    case '{':
+        return detail::load_tmj(*text, name, options);
+    case '\0':
+        return make_error(ErrorCode::parse_error, name + ": empty file");
     default:
         return make_error(ErrorCode::parse_error,
                           name + ": neither a TMX (XML) nor a Tiled JSON map");

@@ -25,7 +25,9 @@ using Json = nlohmann::json;
 constexpr int k_max_group_depth = 64;
 
 /// A JSON value for a message, cut short.
-std::string shown(const Json& value) { return in_quotes(value.dump()); }
+std::string shown(const Json& value) {
+    return in_quotes(value.dump());
+}
 
 /// An integral JSON number (integral floats such as 16.0 included).
 std::optional<std::int64_t> as_integer(const Json& value) {
@@ -126,8 +128,8 @@ std::optional<bool> solid_property(const Json& layer) {
 Result<std::vector<std::uint32_t>> array_gids(const Json& data, std::size_t count) {
     if (data.size() != count) {
         return make_error(ErrorCode::parse_error, std::to_string(data.size()) +
-                                                      " values, expected " +
-                                                      std::to_string(count) + " (width*height)");
+                                                      " values, expected " + std::to_string(count) +
+                                                      " (width*height)");
     }
     std::vector<std::uint32_t> gids;
     gids.reserve(count);
@@ -193,8 +195,8 @@ Result<std::vector<ChunkSource>> read_chunks(const Json& layer, const std::strin
         if (auto ok = check_cell_count(*w, *h, at); !ok) {
             return ok.error();
         }
-        const std::string place = where + ": chunk (x=" + std::to_string(*x) +
-                                  ", y=" + std::to_string(*y) + "): data";
+        const std::string place =
+            where + ": chunk (x=" + std::to_string(*x) + ", y=" + std::to_string(*y) + "): data";
         out.push_back(make_chunk(*x, *y, *w, *h, chunk, layer, place));
     }
     return out;
@@ -255,10 +257,11 @@ Result<void> read_layers(const Json& parent, const LayerScope& scope,
                          std::vector<TileLayerSource>& out) {
     const auto layers = parent.find("layers");
     if (layers == parent.end() || !layers->is_array()) {
-        return make_error(ErrorCode::parse_error,
-                          scope.file + ": " + (groups.empty() ? std::string("map")
-                                                              : "group " + in_quotes(groups.back())) +
-                              ": missing \"layers\" array");
+        return make_error(
+            ErrorCode::parse_error,
+            scope.file + ": " +
+                (groups.empty() ? std::string("map") : "group " + in_quotes(groups.back())) +
+                ": missing \"layers\" array");
     }
     if (depth > k_max_group_depth) {
         return make_error(ErrorCode::limit_exceeded,
@@ -297,8 +300,8 @@ Result<int> tile_size(const Json& map, const char* key, const std::string& where
         return value.error();
     }
     if (*value <= 0) {
-        return make_error(ErrorCode::parse_error, where + ": " + key + ": must be positive, not " +
-                                                      std::to_string(*value));
+        return make_error(ErrorCode::parse_error,
+                          where + ": " + key + ": must be positive, not " + std::to_string(*value));
     }
     if (*value > k_max_tile_pixels) {
         return make_error(ErrorCode::limit_exceeded, where + ": " + key + ": " +
@@ -313,11 +316,11 @@ Result<MapSource> read_map(const Json& map, const std::string& file) {
     if (!map.is_object()) {
         return make_error(ErrorCode::parse_error, where + ": the document is not a JSON object");
     }
-    const std::string orientation = map.contains("orientation")
-                                        ? string_field(map, "orientation")
-                                        : std::string("orthogonal");
+    const std::string orientation =
+        map.contains("orientation") ? string_field(map, "orientation") : std::string("orthogonal");
     if (orientation != "orthogonal") {
-        return make_error(ErrorCode::unsupported, where + ": orientation " + in_quotes(orientation) +
+        return make_error(ErrorCode::unsupported, where + ": orientation " +
+                                                      in_quotes(orientation) +
                                                       " is not supported (orthogonal only)");
     }
     MapSource source;

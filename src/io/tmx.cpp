@@ -53,8 +53,8 @@ Result<std::int64_t> int_attribute(pugi::xml_node node, const char* name,
     }
     const auto value = parse_integer(attribute.value());
     if (!value) {
-        return make_error(ErrorCode::parse_error,
-                          where + ": " + name + ": not an integer: " + in_quotes(attribute.value()));
+        return make_error(ErrorCode::parse_error, where + ": " + name + ": not an integer: " +
+                                                      in_quotes(attribute.value()));
     }
     return *value;
 }
@@ -107,9 +107,9 @@ Result<std::vector<std::uint32_t>> xml_tile_gids(pugi::xml_node holder, std::siz
         const pugi::xml_attribute gid = tile.attribute("gid");
         const auto value = gid ? parse_integer(gid.value()) : std::optional<std::int64_t>(0);
         if (!value || *value < 0 || *value > 0xFFFFFFFFll) {
-            return make_error(ErrorCode::parse_error, "<tile> " + std::to_string(gids.size() + 1) +
-                                                          ": gid is not a tile id: " +
-                                                          in_quotes(gid.value()));
+            return make_error(ErrorCode::parse_error,
+                              "<tile> " + std::to_string(gids.size() + 1) +
+                                  ": gid is not a tile id: " + in_quotes(gid.value()));
         }
         gids.push_back(static_cast<std::uint32_t>(*value));
     }
@@ -129,10 +129,10 @@ ChunkSource make_chunk(int x, int y, int width, int height, pugi::xml_node holde
     auto decode = [holder, data, count,
                    where = std::move(where)]() -> Result<std::vector<std::uint32_t>> {
         const std::string encoding = data.attribute("encoding").value();
-        auto gids = encoding.empty() ? xml_tile_gids(holder, count)
-                                     : decode_tile_data(encoding,
-                                                        data.attribute("compression").value(),
-                                                        text_of(holder), count);
+        auto gids = encoding.empty()
+                        ? xml_tile_gids(holder, count)
+                        : decode_tile_data(encoding, data.attribute("compression").value(),
+                                           text_of(holder), count);
         if (!gids) {
             return in_context(gids.error(), where);
         }
@@ -157,8 +157,8 @@ Result<std::vector<ChunkSource>> read_chunks(pugi::xml_node data, const std::str
         if (auto ok = check_cell_count(*w, *h, at); !ok) {
             return ok.error();
         }
-        const std::string place = where + ": chunk (x=" + std::to_string(*x) +
-                                  ", y=" + std::to_string(*y) + "): data";
+        const std::string place =
+            where + ": chunk (x=" + std::to_string(*x) + ", y=" + std::to_string(*y) + "): data";
         chunks.push_back(make_chunk(*x, *y, *w, *h, chunk, data, place));
     }
     return chunks;
@@ -251,9 +251,11 @@ Result<void> read_layers(pugi::xml_node parent, const LayerScope& scope,
 std::string line_and_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     const std::string_view before = text.substr(0, offset);
-    const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t line =
+        1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
     const std::size_t line_start = before.rfind('\n');
-    const std::size_t column = offset - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+    const std::size_t column =
+        offset - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
@@ -261,7 +263,8 @@ Result<MapSource> read_map(pugi::xml_node map, const std::string& file) {
     const std::string where = file + ": <map>";
     const std::string orientation = map.attribute("orientation").as_string("orthogonal");
     if (orientation != "orthogonal") {
-        return make_error(ErrorCode::unsupported, where + ": orientation " + in_quotes(orientation) +
+        return make_error(ErrorCode::unsupported, where + ": orientation " +
+                                                      in_quotes(orientation) +
                                                       " is not supported (orthogonal only)");
     }
     MapSource source;
@@ -273,12 +276,14 @@ Result<MapSource> read_map(pugi::xml_node map, const std::string& file) {
             return value.error();
         }
         if (*value <= 0) {
-            return make_error(ErrorCode::parse_error,
-                              where + ": " + name + ": must be positive, not " + std::to_string(*value));
+            return make_error(ErrorCode::parse_error, where + ": " + name +
+                                                          ": must be positive, not " +
+                                                          std::to_string(*value));
         }
         if (*value > k_max_tile_pixels) {
-            return make_error(ErrorCode::limit_exceeded,
-                              where + ": " + name + ": " + std::to_string(*value) + " pixels is over 65536");
+            return make_error(ErrorCode::limit_exceeded, where + ": " + name + ": " +
+                                                             std::to_string(*value) +
+                                                             " pixels is over 65536");
         }
         *field = static_cast<int>(*value);
     }

@@ -113,8 +113,14 @@ bool is_finite(Pixel p) {
     return std::isfinite(p.x) && std::isfinite(p.y);
 }
 
-/// Clips the segment a-b to `rect` (Liang-Barsky); false when nothing is left.
-bool clip_segment(Pixel& a, Pixel& b, const PixelRect& rect) {
+/// A segment in image pixels.
+struct PixelSegment {
+    Pixel a, b;
+};
+
+/// The part of the segment a-b inside `rect` (Liang-Barsky); nothing when the
+/// segment misses it.
+std::optional<PixelSegment> clip_segment(Pixel a, Pixel b, const PixelRect& rect) {
     double t0 = 0;
     double t1 = 1;
     const double dx = b.x - a.x;
@@ -124,7 +130,7 @@ bool clip_segment(Pixel& a, Pixel& b, const PixelRect& rect) {
     for (int i = 0; i < 4; ++i) {
         if (p[i] == 0) {
             if (q[i] < 0) {
-                return false; // parallel to this edge and outside it
+                return std::nullopt; // parallel to this edge and outside it
             }
             continue;
         }
@@ -136,13 +142,9 @@ bool clip_segment(Pixel& a, Pixel& b, const PixelRect& rect) {
         }
     }
     if (t0 > t1) {
-        return false;
+        return std::nullopt;
     }
-    const Pixel start{a.x + t0 * dx, a.y + t0 * dy};
-    const Pixel end{a.x + t1 * dx, a.y + t1 * dy};
-    a = start;
-    b = end;
-    return true;
+    return PixelSegment{{a.x + t0 * dx, a.y + t0 * dy}, {a.x + t1 * dx, a.y + t1 * dy}};
 }
 
 /// Adds the polyline through `points` (world) to the current path, clipped to
@@ -152,22 +154,19 @@ void add_polyline(cairo_t* cr, const Viewport& vp, const std::vector<Vec2>& poin
     const std::size_t segments = n > 0 ? n - 1 : 0;
     bool pen_down = false; // whether the path currently ends at the segment's start
     for (std::size_t i = 0; i < segments; ++i) {
-        Pixel a = vp.to_image(points[i]);
-        Pixel b = vp.to_image(points[i + 1]);
-        if (!is_finite(a) || !is_finite(b)) {
-            pen_down = false;
-            continue;
-        }
-        const Pixel original_b = b;
-        if (!clip_segment(a, b, vp.clip_rect())) {
+        const Pixel a = vp.to_image(points[i]);
+        const Pixel b = vp.to_image(points[i + 1]);
+        const std::optional<PixelSegment> visible =
+            is_finite(a) && is_finite(b) ? clip_segment(a, b, vp.clip_rect()) : std::nullopt;
+        if (!visible) {
             pen_down = false;
             continue;
         }
         if (!pen_down) {
-            cairo_move_to(cr, a.x, a.y);
+            cairo_move_to(cr, visible->a.x, visible->a.y);
         }
-        cairo_line_to(cr, b.x, b.y);
-        pen_down = b.x == original_b.x && b.y == original_b.y; // not clipped at the far end
+        cairo_line_to(cr, visible->b.x, visible->b.y);
+        pen_down = visible->b.x == b.x && visible->b.y == b.y; // not clipped at the far end
     }
 }
 

@@ -73,8 +73,9 @@ struct StaticGeometry {
     int tile_height = 0;             ///< map tile height, pixels
     Aabb bounds;   ///< extent of all tile layers (infinite chunks included), world units
     TileGrid grid; ///< the raw solid cells
-    std::size_t solid_tiles = 0; ///< solid cells before merging (cells solid in several layers count once)
-    std::vector<Aabb> boxes;     ///< solid cells merged greedily into disjoint rectangles, world units
+    std::size_t solid_tiles =
+        0; ///< solid cells before merging (cells solid in several layers count once)
+    std::vector<Aabb> boxes; ///< solid cells merged greedily into disjoint rectangles, world units
     std::vector<std::string> solid_layer_names; ///< the tile layers taken as solid, in file order
     /// Non-empty cells of each solid layer, in the order of solid_layer_names.
     std::vector<std::pair<std::string, std::size_t>> solid_layer_counts;
