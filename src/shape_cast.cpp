@@ -4,6 +4,8 @@
 // zero later than the true distance does: every advance is safe.
 #include "sweep/shape_cast.hpp"
 
+#include "core_separation.hpp"
+
 namespace sweep {
 
 CastOutput shape_cast(const ShapeCastInput& input) {
@@ -23,13 +25,29 @@ CastOutput shape_cast(const ShapeCastInput& input) {
         d_input.xf_b.p = input.xf_b.p + t * input.translation_b;
         const DistanceOutput d = distance(d_input, cache);
         out.iterations = iteration + 1;
-        const real separation = d.distance - total_radius;
-        if (d.state == DistanceState::cores_overlap || separation < -tolerance) {
+        real separation = d.distance - total_radius;
+        Vec2 normal = d.normal;
+        Vec2 point = d.point_a + input.proxy_a.radius * d.normal;
+        if (d.state == DistanceState::cores_overlap) {
+            // GJK only says that the cores meet. Whether that is touching or
+            // overlapping depends on the depth (docs/conventions.md): without
+            // it, unrounded shapes sunk by less than the touch tolerance (a
+            // box resting on a floor) were reported overlapped and could not
+            // slide. Measure the depth on the separating axes.
+            const detail::CoreSeparation core =
+                detail::core_separation(input.proxy_a, input.xf_a, input.proxy_b, d_input.xf_b);
+            separation = core.separation - total_radius;
+            normal = core.normal;
+            point = core.point_a + input.proxy_a.radius * core.normal;
+        }
+        if (separation < -tolerance) {
             out.state = t == 0 ? CastState::overlapped : CastState::hit;
             out.fraction = t;
+            out.normal = normal;
+            out.point = point;
             return out;
         }
-        const real approach = -dot(input.translation_b, d.normal);
+        const real approach = -dot(input.translation_b, normal);
         if (separation < target + tolerance) {
             if (t == 0 && approach <= 0) {
                 out.state = CastState::miss; // touching, moving along or away
@@ -37,8 +55,8 @@ CastOutput shape_cast(const ShapeCastInput& input) {
             }
             out.state = CastState::hit;
             out.fraction = t;
-            out.normal = d.normal;
-            out.point = d.point_a + input.proxy_a.radius * d.normal;
+            out.normal = normal;
+            out.point = point;
             return out;
         }
         if (approach <= 0) {

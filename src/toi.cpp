@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core_separation.hpp"
+
 namespace sweep {
 namespace {
 
@@ -57,18 +59,30 @@ ToiOutput time_of_impact(const ToiInput& input) {
         d_input.xf_b = get_transform(sb, t);
         const DistanceOutput d = distance(d_input, cache);
         out.iterations = iteration + 1;
-        const real separation = d.distance - total_radius;
-        if (d.state == DistanceState::cores_overlap || separation < -tolerance) {
+        real separation = d.distance - total_radius;
+        Vec2 normal = d.normal;
+        if (d.state == DistanceState::cores_overlap) {
+            // Touching versus overlapping depends on the depth
+            // (docs/conventions.md), which GJK does not give: without this,
+            // unrounded shapes sunk by less than the touch tolerance (a box
+            // resting on a floor) were reported overlapped. Measure it on the
+            // separating axes.
+            const detail::CoreSeparation core =
+                detail::core_separation(input.proxy_a, d_input.xf_a, input.proxy_b, d_input.xf_b);
+            separation = core.separation - total_radius;
+            normal = core.normal;
+        }
+        if (separation < -tolerance) {
             out.state = t == 0 ? CastState::overlapped : CastState::hit;
             out.fraction = t;
-            out.normal = d.normal;
+            out.normal = normal;
             return out;
         }
-        const real bound = -dot(linear, d.normal) + angular;
+        const real bound = -dot(linear, normal) + angular;
         if (separation < target + tolerance) {
             out.state = (t == 0 && bound <= 0) ? CastState::miss : CastState::hit;
             out.fraction = t;
-            out.normal = d.normal;
+            out.normal = normal;
             return out;
         }
         if (bound <= 0) {

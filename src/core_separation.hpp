@@ -1,0 +1,89 @@
+// Private to shape_cast.cpp and toi.cpp: how deep two overlapping cores are.
+//
+// GJK (distance.cpp) reports only that two cores overlap, not by how much.
+// The casts need the depth to tell touching from overlapping
+// (docs/conventions.md): unrounded shapes sunk within the touch tolerance,
+// such as a box resting on a floor after the solver's last step, must count
+// as touching so that they can slide, not as overlapping.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include "sweep/distance.hpp"
+
+namespace sweep::detail {
+
+/// The separating-axis value of two cores: the largest gap between them along
+/// an edge normal of either (negative: the penetration depth of convex
+/// cores), that axis from A to B, and the point of A's core that is deepest
+/// along it (world frame).
+struct CoreSeparation {
+    real separation = 0;
+    Vec2 normal{0, 1};
+    Vec2 point_a;
+};
+
+/// Separating axis test on the edge normals of both proxies (a proxy of two
+/// points has both normals of its segment; of one point, none). For two
+/// single points (concentric circles) the depth is 0 and the normal +y, as
+/// in collide_circles.
+inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a,
+                                      const ShapeProxy& b, const Transform& xf_b) {
+    std::array<Vec2, k_max_polygon_vertices> wa{};
+    std::array<Vec2, k_max_polygon_vertices> wb{};
+    for (int i = 0; i < a.count; ++i) {
+        wa[i] = transform_point(xf_a, a.points[i]);
+    }
+    for (int i = 0; i < b.count; ++i) {
+        wb[i] = transform_point(xf_b, b.points[i]);
+    }
+    CoreSeparation best;
+    best.separation = -std::numeric_limits<real>::max();
+    bool found = false;
+    // Axes from the edges of `ref`; `sign` = +1 when ref is A, -1 when it is B
+    // (the axis from A to B is then the opposite of ref's outward normal).
+    const auto test_edges = [&](const std::array<Vec2, k_max_polygon_vertices>& ref, int ref_count,
+                                const std::array<Vec2, k_max_polygon_vertices>& other,
+                                int other_count, real sign) {
+        if (ref_count < 2) {
+            return;
+        }
+        for (int i = 0; i < ref_count; ++i) {
+            const Vec2 n = normalize(right_perp(ref[(i + 1) % ref_count] - ref[i]));
+            if (n == Vec2{}) {
+                continue;
+            }
+            real ref_max = -std::numeric_limits<real>::max();
+            for (int j = 0; j < ref_count; ++j) {
+                ref_max = std::max(ref_max, dot(n, ref[j]));
+            }
+            real other_min = std::numeric_limits<real>::max();
+            int deepest = 0;
+            for (int j = 0; j < other_count; ++j) {
+                const real d = dot(n, other[j]);
+                if (d < other_min) {
+                    other_min = d;
+                    deepest = j;
+                }
+            }
+            const real gap = other_min - ref_max;
+            if (!found || gap > best.separation) {
+                found = true;
+                best.separation = gap;
+                best.normal = sign * n;
+                // On A: A's deepest point, or B's deepest point moved back onto A's face.
+                best.point_a = sign > 0 ? other[deepest] - gap * n : other[deepest];
+            }
+        }
+    };
+    test_edges(wa, a.count, wb, b.count, real(1));
+    test_edges(wb, b.count, wa, a.count, real(-1));
+    if (!found) {
+        best = {0, {0, 1}, a.count > 0 ? wa[0] : Vec2{}};
+    }
+    return best;
+}
+
+} // namespace sweep::detail

@@ -1,0 +1,160 @@
+// compute_hull and make_polygon against brute force on random point clouds
+// (fixed seeds): the hull is right when every input point is inside it and
+// every hull vertex is an input point (then it is the convex hull: it holds
+// the hull and is held by it).
+#include "sweep/hull.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "../support/property.hpp"
+#include "printers.hpp"
+#include "reference_geometry.hpp"
+#include "sweep/shapes.hpp"
+
+namespace sweep {
+namespace {
+
+using test::uniform;
+using test::uniform_int;
+
+/// One of four kinds of cloud: uniform in a square; on a circle (every point
+/// a hull vertex); on a small integer lattice (many exactly collinear and
+/// repeated points); a few clusters with exact duplicates.
+std::vector<Vec2> random_cloud(std::mt19937& rng, int kind) {
+    const int n = uniform_int(rng, 1, 40);
+    std::vector<Vec2> points;
+    for (int i = 0; i < n; ++i) {
+        switch (kind) {
+        case 0:
+            points.push_back({real(uniform(rng, -5, 5)), real(uniform(rng, -5, 5))});
+            break;
+        case 1: {
+            const double a = uniform(rng, 0, 6.283185307179586);
+            points.push_back({real(3 * std::cos(a)), real(3 * std::sin(a))});
+            break;
+        }
+        case 2:
+            points.push_back({real(uniform_int(rng, -2, 2)), real(uniform_int(rng, -2, 2))});
+            break;
+        default:
+            if (!points.empty() && uniform_int(rng, 0, 2) == 0) {
+                points.push_back(points[uniform_int(rng, 0, int(points.size()) - 1)]);
+            } else {
+                points.push_back({real(uniform(rng, -1, 1)), real(uniform(rng, -1, 1))});
+            }
+        }
+    }
+    return points;
+}
+
+/// Brute force: true when the points span a triangle of non-zero area (in
+/// exact arithmetic for the lattice; in double otherwise, with a threshold
+/// far above rounding and far below any random triangle's area).
+bool spans_a_triangle(const std::vector<Vec2>& p) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        for (std::size_t j = i + 1; j < p.size(); ++j) {
+            for (std::size_t k = j + 1; k < p.size(); ++k) {
+                const test::D2 a = test::to_d2(p[i]);
+                if (std::abs(test::cross(test::to_d2(p[j]) - a, test::to_d2(p[k]) - a)) > 1e-6) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/// The hull checks shared by compute_hull and make_polygon (<= 8 vertices).
+void expect_is_hull_of(const std::vector<Vec2>& hull, const std::vector<Vec2>& points,
+                       bool all_inside) {
+    const std::size_t n = hull.size();
+    ASSERT_GE(n, 3u);
+    for (std::size_t i = 0; i < n; ++i) {
+        // Every vertex is one of the input points, exactly.
+        EXPECT_NE(std::find(points.begin(), points.end(), hull[i]), points.end());
+        // Strictly convex and counter-clockwise: no collinear or repeated vertex.
+        const test::D2 a = test::to_d2(hull[i]);
+        const test::D2 b = test::to_d2(hull[(i + 1) % n]);
+        const test::D2 c = test::to_d2(hull[(i + 2) % n]);
+        EXPECT_GT(test::cross(b - a, c - b), 0);
+        if (!all_inside) {
+            continue;
+        }
+        // Every input point is on the inner side of edge a-b (up to the weld
+        // distance 1e-5, by which a merged point may stick out).
+        const double len = test::norm(b - a);
+        for (Vec2 p : points) {
+            EXPECT_GE(test::cross(b - a, test::to_d2(p) - a) / len, -2e-5);
+        }
+    }
+}
+
+TEST(ComputeHullProperty, EveryInputPointInsideAndEveryVertexAnInputPoint) {
+    std::mt19937 rng(20240601);
+    const int cases = test::property_cases(4000);
+    int hulls = 0;
+    for (int c = 0; c < cases; ++c) {
+        const int kind = c % 4;
+        const std::vector<Vec2> points = random_cloud(rng, kind);
+        auto hull = compute_hull(points);
+        if (!hull) {
+            // Only degenerate clouds may be refused, and with the right code.
+            EXPECT_EQ(hull.error().code, ErrorCode::degenerate_shape);
+            EXPECT_FALSE(spans_a_triangle(points)) << "case " << c;
+            continue;
+        }
+        ++hulls;
+        SCOPED_TRACE("case " + std::to_string(c));
+        expect_is_hull_of(*hull, points, true);
+    }
+    EXPECT_GT(hulls, cases / 2); // the generator mostly makes proper clouds
+}
+
+TEST(MakePolygonProperty, IsTheHullCappedAtEightVerticesWithOutwardNormals) {
+    std::mt19937 rng(7);
+    const int cases = test::property_cases(2000);
+    for (int c = 0; c < cases; ++c) {
+        const std::vector<Vec2> points = random_cloud(rng, c % 4);
+        auto hull = compute_hull(points);
+        auto polygon = make_polygon(points);
+        ASSERT_EQ(bool(hull), bool(polygon));
+        if (!polygon) {
+            continue;
+        }
+        SCOPED_TRACE("case " + std::to_string(c));
+        const std::vector<Vec2> vertices(polygon->vertices.begin(),
+                                         polygon->vertices.begin() + polygon->count);
+        const bool fits = hull->size() <= std::size_t(k_max_polygon_vertices);
+        EXPECT_EQ(polygon->count, fits ? int(hull->size()) : k_max_polygon_vertices);
+        // Capped polygons drop hull points, which then lie outside.
+        expect_is_hull_of(vertices, points, fits);
+        double area2 = 0;
+        test::D2 centroid_sum{};
+        for (int i = 0; i < polygon->count; ++i) {
+            const Vec2 a = polygon->vertices[i];
+            const Vec2 b = polygon->vertices[(i + 1) % polygon->count];
+            const Vec2 n = polygon->normals[i];
+            EXPECT_NEAR(length(n), 1, 1e-5);
+            EXPECT_NEAR(dot(n, b - a) / length(b - a), 0, 1e-5);
+            // Outward: every vertex lies behind the face (convex polygon).
+            for (int j = 0; j < polygon->count; ++j) {
+                EXPECT_LE(dot(n, polygon->vertices[j] - a), 1e-5)
+                    << "normal " << i << " points inward";
+            }
+            const double w = test::cross(test::to_d2(a), test::to_d2(b));
+            area2 += w;
+            centroid_sum = centroid_sum + (w / 3) * (test::to_d2(a) + test::to_d2(b));
+        }
+        // Centroid by the shoelace formula in double.
+        EXPECT_NEAR(polygon->centroid.x, centroid_sum.x / area2, 1e-4);
+        EXPECT_NEAR(polygon->centroid.y, centroid_sum.y / area2, 1e-4);
+    }
+}
+
+} // namespace
+} // namespace sweep

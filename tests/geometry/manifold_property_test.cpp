@@ -1,0 +1,200 @@
+// Contact manifolds on random pairs of circles and polygons (fixed seeds),
+// checked against the reference geometry: anchors on the surfaces, point
+// separations consistent with their anchors, no contact missed within the
+// speculative distance, no point deeper than the penetration depth, and
+// normals that resolve the overlap.
+#include "sweep/manifold.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../support/property.hpp"
+#include "printers.hpp"
+#include "reference_geometry.hpp"
+#include "sweep/distance.hpp"
+
+namespace sweep {
+namespace {
+
+using test::k_length_eps;
+
+/// Distance from a world point to a shape's core (0 inside).
+double distance_to_core(Vec2 point, const Shape& shape, const Transform& xf) {
+    const std::vector<test::D2> one{test::to_d2(point)};
+    return test::convex_distance(one, test::world_points(make_proxy(shape), xf));
+}
+
+double radius_of(const Shape& s) {
+    return s.type == ShapeType::circle ? s.circle.radius : s.polygon.radius;
+}
+
+/// Brute force separating-axis value of two sharp polygons: the largest, over
+/// every face normal of either, of the gap between them along it (negative:
+/// the penetration depth).
+double max_face_separation(const Polygon& a, const Transform& xfa, const Polygon& b,
+                           const Transform& xfb) {
+    const auto world = [](const Polygon& p, const Transform& xf) {
+        std::vector<test::D2> v;
+        for (int i = 0; i < p.count; ++i) {
+            v.push_back(test::apply(xf, test::to_d2(p.vertices[i])));
+        }
+        return v;
+    };
+    const std::vector<test::D2> va = world(a, xfa);
+    const std::vector<test::D2> vb = world(b, xfb);
+    double best = -std::numeric_limits<double>::infinity();
+    const auto faces = [&best](const std::vector<test::D2>& ref,
+                               const std::vector<test::D2>& other) {
+        for (std::size_t i = 0; i < ref.size(); ++i) {
+            const test::D2 e = ref[(i + 1) % ref.size()] - ref[i];
+            const test::D2 n = (1 / test::norm(e)) * test::D2{e.y, -e.x};
+            double s = std::numeric_limits<double>::infinity();
+            for (test::D2 v : other) {
+                s = std::min(s, test::dot(n, v - ref[i]));
+            }
+            best = std::max(best, s);
+        }
+    };
+    faces(va, vb);
+    faces(vb, va);
+    return best;
+}
+
+Shape random_solid(std::mt19937& rng, int kind) {
+    return test::random_shape(rng, kind % 3);
+}
+
+TEST(CollideProperty, PointsSitBetweenTheSurfacesAndMatchTheirAnchors) {
+    std::mt19937 rng(314);
+    const int cases = test::property_cases(6000);
+    int contacts = 0;
+    for (int c = 0; c < cases; ++c) {
+        const Shape a = random_solid(rng, c);
+        const Shape b = random_solid(rng, c / 3);
+        const Transform xfa = test::to_transform(test::random_pose(rng, 0.5));
+        const Transform xfb = test::to_transform(test::random_pose(rng, 2));
+        const CollideSettings settings;
+        const Manifold m = collide(a, xfa, b, xfb, settings);
+        const double core = test::core_distance(make_proxy(a), xfa, make_proxy(b), xfb);
+        const double gap = core - radius_of(a) - radius_of(b);
+        SCOPED_TRACE("case " + std::to_string(c) + ", reference gap " + std::to_string(gap));
+        ASSERT_GE(m.count, 0);
+        ASSERT_LE(m.count, 2);
+        // No contact missed: shapes within the speculative distance get points.
+        if (gap < double(settings.speculative_distance) - 1e-3) {
+            EXPECT_GE(m.count, 1);
+        }
+        if (m.count == 0) {
+            continue;
+        }
+        ++contacts;
+        EXPECT_NEAR(length(m.normal), 1, 1e-5);
+        for (int i = 0; i < m.count; ++i) {
+            const ManifoldPoint& p = m.points[i];
+            const Vec2 wa = transform_point(xfa, p.anchor_a);
+            const Vec2 wb = transform_point(xfb, p.anchor_b);
+            EXPECT_NEAR(p.separation, dot(wb - wa, m.normal), k_length_eps);
+            EXPECT_NEAR(p.point.x, 0.5 * (wa.x + wb.x), k_length_eps);
+            EXPECT_NEAR(p.point.y, 0.5 * (wa.y + wb.y), k_length_eps);
+            EXPECT_LE(p.separation, settings.speculative_distance + k_length_eps);
+            // On the surfaces. (Not checked with a rounded polygon in the pair:
+            // like Box2D, the clipping side planes are then pushed out by the
+            // total radius, so a point may lie on the face's plane beyond the
+            // face, where the rounded corner is.)
+            const bool rounded_polygon = (a.type == ShapeType::polygon && radius_of(a) > 0) ||
+                                         (b.type == ShapeType::polygon && radius_of(b) > 0);
+            if (!rounded_polygon) {
+                EXPECT_NEAR(distance_to_core(wa, a, xfa), radius_of(a), k_length_eps);
+                EXPECT_NEAR(distance_to_core(wb, b, xfb), radius_of(b), k_length_eps);
+            }
+        }
+        if (m.count == 2) {
+            EXPECT_NE(m.points[0].id, m.points[1].id);
+        }
+    }
+    EXPECT_GT(contacts, cases / 10); // the generator makes enough contacts
+}
+
+TEST(CollideProperty, PolygonPointsAreNeverDeeperThanThePenetrationDepth) {
+    // Every point's separation is at least the best separating-axis value
+    // (minus the reference-face hysteresis 0.1 * slop); overlapping polygons
+    // always get a point at least that deep plus nothing.
+    std::mt19937 rng(315);
+    const int cases = test::property_cases(6000);
+    for (int c = 0; c < cases; ++c) {
+        const Polygon a =
+            test::random_polygon(rng, test::uniform_int(rng, 3, 8), test::uniform(rng, 0.2, 1.5));
+        const Polygon b =
+            test::random_polygon(rng, test::uniform_int(rng, 3, 8), test::uniform(rng, 0.2, 1.5));
+        const Transform xfa = test::to_transform(test::random_pose(rng, 0.5));
+        const Transform xfb = test::to_transform(test::random_pose(rng, 2));
+        const Manifold m = collide_polygons(a, xfa, b, xfb);
+        const double sat = max_face_separation(a, xfa, b, xfb);
+        SCOPED_TRACE("case " + std::to_string(c) + ", separating-axis value " +
+                     std::to_string(sat));
+        for (int i = 0; i < m.count; ++i) {
+            EXPECT_GE(m.points[i].separation, sat - 0.1 * double(k_linear_slop) - k_length_eps);
+        }
+        if (sat < -1e-3) {
+            ASSERT_GE(m.count, 1);
+        }
+    }
+}
+
+TEST(CollideProperty, CirclePairsMoveApartAlongTheNormalByTheSeparation) {
+    // For a circle against a circle or a polygon the manifold is exact:
+    // moving B by -separation along the normal leaves the shapes just touching.
+    std::mt19937 rng(316);
+    const int cases = test::property_cases(4000);
+    for (int c = 0; c < cases; ++c) {
+        const Shape a = random_solid(rng, c); // polygon, rounded polygon or circle
+        const Shape b = test::random_shape(rng, 2);
+        const Transform xfa = test::to_transform(test::random_pose(rng, 0.5));
+        Transform xfb = test::to_transform(test::random_pose(rng, 2));
+        const Manifold m = collide(a, xfa, b, xfb);
+        if (m.count == 0) {
+            continue;
+        }
+        ASSERT_EQ(m.count, 1);
+        SCOPED_TRACE("case " + std::to_string(c));
+        xfb.p -= m.points[0].separation * m.normal;
+        const double gap = test::core_distance(make_proxy(a), xfa, make_proxy(b), xfb) -
+                           radius_of(a) - radius_of(b);
+        // Also with the centre inside the polygon: moved out along the face
+        // of least penetration it stays behind every other face.
+        EXPECT_NEAR(gap, 0, k_length_eps);
+    }
+}
+
+TEST(CollideProperty, SwappingCircleAndPolygonFlipsTheNormalOnly) {
+    std::mt19937 rng(317);
+    const int cases = test::property_cases(3000);
+    for (int c = 0; c < cases; ++c) {
+        const Shape polygon = random_solid(rng, c % 2);
+        const Shape circle = test::random_shape(rng, 2);
+        const Transform xf_polygon = test::to_transform(test::random_pose(rng, 0.5));
+        const Transform xf_circle = test::to_transform(test::random_pose(rng, 2));
+        const Manifold pc = collide(polygon, xf_polygon, circle, xf_circle);
+        const Manifold cp = collide(circle, xf_circle, polygon, xf_polygon);
+        SCOPED_TRACE("case " + std::to_string(c));
+        ASSERT_EQ(pc.count, cp.count);
+        if (pc.count == 0) {
+            continue;
+        }
+        EXPECT_NEAR(cp.normal.x, -pc.normal.x, 1e-6);
+        EXPECT_NEAR(cp.normal.y, -pc.normal.y, 1e-6);
+        EXPECT_NEAR(cp.points[0].separation, pc.points[0].separation, 1e-6);
+        EXPECT_NEAR(cp.points[0].point.x, pc.points[0].point.x, 1e-6);
+        EXPECT_NEAR(cp.points[0].point.y, pc.points[0].point.y, 1e-6);
+        EXPECT_EQ(cp.points[0].id, pc.points[0].id);
+    }
+}
+
+} // namespace
+} // namespace sweep

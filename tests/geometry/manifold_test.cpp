@@ -1,0 +1,345 @@
+// Contact manifolds, hand-derived cases (manifold.hpp). Normals point from A
+// to B; separations are negative when penetrating; a point's position is
+// midway between the two surfaces.
+#include "sweep/manifold.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "printers.hpp"
+
+namespace sweep {
+namespace {
+
+constexpr double k_eps = std::is_same_v<real, float> ? 2e-5 : 1e-9;
+
+void expect_vec_near(Vec2 actual, double x, double y, double eps = k_eps) {
+    EXPECT_NEAR(actual.x, x, eps);
+    EXPECT_NEAR(actual.y, y, eps);
+}
+
+Transform at(real x, real y, real angle = 0) {
+    return {{x, y}, Rot::from_angle(angle)};
+}
+Polygon box(real hx, real hy) {
+    return make_box(hx, hy).value();
+}
+
+/// The two points sorted by x, so tests need not depend on clipping order.
+std::array<ManifoldPoint, 2> by_x(const Manifold& m) {
+    std::array<ManifoldPoint, 2> p = m.points;
+    if (p[1].point.x < p[0].point.x) {
+        std::swap(p[0], p[1]);
+    }
+    return p;
+}
+
+// The ground: [-2, 2] x [-0.5, 0.5] at the origin; its top face is y = 0.5.
+const Polygon k_ground = box(2, real(0.5));
+
+TEST(CollidePolygons, BoxRestingOnBoxHasTwoPointsWithTheGroundNormal) {
+    // A unit box (half 0.5) centred at (0.3, 0.99): its bottom y = 0.49 is
+    // 0.01 below the ground's top. The ground's top face is the reference;
+    // the incident bottom edge spans x in [-0.2, 0.8], inside the face, so
+    // both ends stay: separation -0.01, midway y = (0.5 + 0.49) / 2 = 0.495.
+    const Manifold m = collide_polygons(k_ground, k_identity, box(real(0.5), real(0.5)),
+                                        at(real(0.3), real(0.99)));
+    ASSERT_EQ(m.count, 2);
+    expect_vec_near(m.normal, 0, 1);
+    EXPECT_FALSE(m.reference_is_b);
+    expect_vec_near(m.local_normal, 0, 1);
+    const auto p = by_x(m);
+    expect_vec_near(p[0].point, -0.2, 0.495);
+    expect_vec_near(p[1].point, 0.8, 0.495);
+    EXPECT_NEAR(p[0].separation, -0.01, k_eps);
+    EXPECT_NEAR(p[1].separation, -0.01, k_eps);
+    // Anchors: on the ground's top face in its frame, on B's bottom corners in B's.
+    expect_vec_near(p[0].anchor_a, -0.2, 0.5);
+    expect_vec_near(p[0].anchor_b, -0.5, -0.5);
+    expect_vec_near(p[1].anchor_b, 0.5, -0.5);
+    EXPECT_NE(p[0].id, p[1].id);
+}
+
+TEST(CollidePolygons, BoxHangingOverTheEdgeIsClippedToTheFace) {
+    // Centred at (1.8, 0.99): the bottom edge spans x in [1.3, 2.3]; the side
+    // plane x = 2 of the ground's top face clips it at x = 2.
+    const Manifold m = collide_polygons(k_ground, k_identity, box(real(0.5), real(0.5)),
+                                        at(real(1.8), real(0.99)));
+    ASSERT_EQ(m.count, 2);
+    const auto p = by_x(m);
+    expect_vec_near(p[0].point, 1.3, 0.495);
+    expect_vec_near(p[1].point, 2.0, 0.495);
+    EXPECT_NEAR(p[1].separation, -0.01, k_eps);
+}
+
+TEST(CollidePolygons, BoxCornerOnBoxHasOnePoint) {
+    // The unit box turned 45 degrees has its lowest corner sqrt(0.5) below its
+    // centre; centred at y = 0.5 + sqrt(0.5) - 0.01 that corner is 0.01 deep at
+    // x = 0. The other end of the incident edge is sqrt(0.5) higher: far
+    // beyond the speculative distance, so it is dropped.
+    const real y = real(0.5 + std::sqrt(0.5) - 0.01);
+    const Manifold m =
+        collide_polygons(k_ground, k_identity, box(real(0.5), real(0.5)), at(0, y, k_pi / 4));
+    ASSERT_EQ(m.count, 1);
+    expect_vec_near(m.normal, 0, 1);
+    EXPECT_NEAR(m.points[0].separation, -0.01, k_eps);
+    expect_vec_near(m.points[0].point, 0, 0.495);
+}
+
+TEST(CollidePolygons, ReferenceFaceOnBKeepsTheNormalFromAToB) {
+    // The same tilted box as A above a ground B: the ground's face is the
+    // reference (reference_is_b), its local normal is +y in B's frame, and
+    // the normal from A (above) to B (below) is -y.
+    const real y = real(0.5 + std::sqrt(0.5) - 0.01);
+    const Manifold m =
+        collide_polygons(box(real(0.5), real(0.5)), at(0, y, k_pi / 4), k_ground, k_identity);
+    ASSERT_EQ(m.count, 1);
+    EXPECT_TRUE(m.reference_is_b);
+    expect_vec_near(m.normal, 0, -1);
+    expect_vec_near(m.local_normal, 0, 1);
+    EXPECT_NEAR(m.points[0].separation, -0.01, k_eps);
+}
+
+TEST(CollidePolygons, RestingOnATiltedGroundUsesItsFaceNormal) {
+    // Ground turned 30 degrees about the origin: its top normal is
+    // (-sin 30, cos 30) = (-0.5, 0.866). A unit box centred 0.5 + 0.5 - 0.01
+    // along that normal (same angle) rests 0.01 deep over its whole face.
+    const double c = std::sqrt(3.0) / 2;
+    const real d = real(0.99);
+    const Manifold m = collide_polygons(k_ground, at(0, 0, k_pi / 6), box(real(0.5), real(0.5)),
+                                        at(real(-0.5 * d), real(c * d), k_pi / 6));
+    ASSERT_EQ(m.count, 2);
+    expect_vec_near(m.normal, -0.5, c);
+    EXPECT_NEAR(m.points[0].separation, -0.01, 1e-4);
+    EXPECT_NEAR(m.points[1].separation, -0.01, 1e-4);
+}
+
+TEST(CollidePolygons, SpeculativePointsUpToTheSpeculativeDistance) {
+    // Gap 0.9 x and 1.1 x the speculative distance (0.02) above the ground.
+    const real spec = k_speculative_distance;
+    const Manifold near = collide_polygons(k_ground, k_identity, box(real(0.5), real(0.5)),
+                                           at(0, real(1) + real(0.9) * spec));
+    ASSERT_EQ(near.count, 2);
+    EXPECT_NEAR(near.points[0].separation, 0.9 * spec, k_eps);
+    EXPECT_NEAR(near.points[1].separation, 0.9 * spec, k_eps);
+    const Manifold far = collide_polygons(k_ground, k_identity, box(real(0.5), real(0.5)),
+                                          at(0, real(1) + real(1.1) * spec));
+    EXPECT_EQ(far.count, 0);
+}
+
+TEST(CollidePolygons, TiltedBoxKeepsOnlyThePointWithinTheSpeculativeDistance) {
+    // Turned by 0.02 rad, the bottom edge (length 1) has one end
+    // sin(0.02) = 0.02 higher than the other. With the low corner 0.01 above
+    // the ground, the high end is ~0.03 above: beyond 0.02, dropped.
+    const real a = real(0.02);
+    const real low = real(0.01);
+    // Lowest corner: centre y - (0.5 cos a + 0.5 sin a).
+    const real y = real(0.5) + low + real(0.5) * (std::cos(a) + std::sin(a));
+    const Manifold m =
+        collide_polygons(k_ground, k_identity, box(real(0.5), real(0.5)), at(0, y, a));
+    ASSERT_EQ(m.count, 1);
+    EXPECT_NEAR(m.points[0].separation, 0.01, 1e-4);
+}
+
+TEST(CollidePolygonCircle, CircleOnTheFace) {
+    // Box [-1,1]^2, circle r = 0.5 at (0.3, 1.4): 0.1 into the top face.
+    // Surface points (0.3, 1) and (0.3, 0.9); midway (0.3, 0.95).
+    const Manifold m = collide_polygon_circle(box(1, 1), k_identity, Circle{{0, 0}, real(0.5)},
+                                              at(real(0.3), real(1.4)));
+    ASSERT_EQ(m.count, 1);
+    expect_vec_near(m.normal, 0, 1);
+    EXPECT_NEAR(m.points[0].separation, -0.1, k_eps);
+    expect_vec_near(m.points[0].point, 0.3, 0.95);
+    expect_vec_near(m.points[0].anchor_a, 0.3, 1);
+    expect_vec_near(m.points[0].anchor_b, 0, -0.5);
+}
+
+TEST(CollidePolygonCircle, CircleInTheVertexRegion) {
+    // Circle r = 0.6 at (1.3, 1.4), beyond the corner (1, 1): the centre is
+    // (0.3, 0.4) from it, length 0.5, so separation 0.5 - 0.6 = -0.1 along
+    // (0.6, 0.8). Surface points (1, 1) and (1.3, 1.4) - 0.6 (0.6, 0.8) =
+    // (0.94, 0.92); midway (0.97, 0.96).
+    const Manifold m = collide_polygon_circle(box(1, 1), k_identity, Circle{{0, 0}, real(0.6)},
+                                              at(real(1.3), real(1.4)));
+    ASSERT_EQ(m.count, 1);
+    expect_vec_near(m.normal, 0.6, 0.8);
+    EXPECT_NEAR(m.points[0].separation, -0.1, k_eps);
+    expect_vec_near(m.points[0].point, 0.97, 0.96);
+    expect_vec_near(m.points[0].anchor_a, 1, 1);
+}
+
+TEST(CollidePolygonCircle, VertexRegionUsesTheDistanceToTheCornerForTheSpeculativeTest) {
+    // Centre (1.3, 1.4) again, radius 0.5 - 0.9 * 0.02 (gap 0.018: kept) and
+    // 0.5 - 1.1 * 0.02 (gap 0.022: dropped), although the face separation
+    // 0.4 - r would pass both times.
+    const real spec = k_speculative_distance;
+    const Manifold near =
+        collide_polygon_circle(box(1, 1), k_identity, Circle{{0, 0}, real(0.5) - real(0.9) * spec},
+                               at(real(1.3), real(1.4)));
+    ASSERT_EQ(near.count, 1);
+    EXPECT_NEAR(near.points[0].separation, 0.9 * spec, k_eps);
+    const Manifold far =
+        collide_polygon_circle(box(1, 1), k_identity, Circle{{0, 0}, real(0.5) - real(1.1) * spec},
+                               at(real(1.3), real(1.4)));
+    EXPECT_EQ(far.count, 0);
+}
+
+TEST(CollidePolygonCircle, CentreInsideTakesTheFaceOfLeastPenetration) {
+    // Box [-2,2] x [-1,1], circle r = 0.25 at (1.5, 0.2): the centre is 0.5
+    // inside the right face, 0.8 inside the top, 1.2 the bottom, 3.5 the left.
+    // Normal +x; separation -0.5 - 0.25 = -0.75; surface points (2, 0.2) and
+    // (1.25, 0.2), midway (1.625, 0.2).
+    const Manifold m = collide_polygon_circle(box(2, 1), k_identity, Circle{{0, 0}, real(0.25)},
+                                              at(real(1.5), real(0.2)));
+    ASSERT_EQ(m.count, 1);
+    expect_vec_near(m.normal, 1, 0);
+    EXPECT_NEAR(m.points[0].separation, -0.75, k_eps);
+    expect_vec_near(m.points[0].point, 1.625, 0.2);
+}
+
+TEST(CollidePolygonCircle, SpeculativeGapOverTheFace) {
+    const real spec = k_speculative_distance;
+    const Manifold near = collide_polygon_circle(box(1, 1), k_identity, Circle{{0, 0}, real(0.5)},
+                                                 at(0, real(1.5) + real(0.9) * spec));
+    ASSERT_EQ(near.count, 1);
+    EXPECT_NEAR(near.points[0].separation, 0.9 * spec, k_eps);
+    EXPECT_EQ(collide_polygon_circle(box(1, 1), k_identity, Circle{{0, 0}, real(0.5)},
+                                     at(0, real(1.5) + real(1.1) * spec))
+                  .count,
+              0);
+}
+
+TEST(CollideCircles, OverlapAlongTheCentreLine) {
+    // r = 1 at the origin and r = 0.5 at (0.84, 1.12): centres 1.4 apart
+    // along (0.6, 0.8), separation 1.4 - 1.5 = -0.1. Surface points
+    // (0.6, 0.8) and (0.84, 1.12) - 0.5 (0.6, 0.8) = (0.54, 0.72).
+    const Manifold m = collide_circles(Circle{{0, 0}, 1}, k_identity, Circle{{0, 0}, real(0.5)},
+                                       at(real(0.84), real(1.12)));
+    ASSERT_EQ(m.count, 1);
+    expect_vec_near(m.normal, 0.6, 0.8);
+    EXPECT_NEAR(m.points[0].separation, -0.1, k_eps);
+    expect_vec_near(m.points[0].point, 0.57, 0.76);
+}
+
+TEST(CollideCircles, ConcentricCirclesGetTheUpNormal) {
+    // No centre line: the normal is +y by convention; separation -(1 + 0.5).
+    const Manifold m =
+        collide_circles(Circle{{0, 0}, 1}, at(3, 4), Circle{{0, 0}, real(0.5)}, at(3, 4));
+    ASSERT_EQ(m.count, 1);
+    expect_vec_near(m.normal, 0, 1);
+    EXPECT_NEAR(m.points[0].separation, -1.5, k_eps);
+}
+
+TEST(CollideCircles, SpeculativeDistanceBoundary) {
+    const real spec = k_speculative_distance;
+    EXPECT_EQ(collide_circles(Circle{{0, 0}, 1}, k_identity, Circle{{0, 0}, 1},
+                              at(2 + real(0.9) * spec, 0))
+                  .count,
+              1);
+    EXPECT_EQ(collide_circles(Circle{{0, 0}, 1}, k_identity, Circle{{0, 0}, 1},
+                              at(2 + real(1.1) * spec, 0))
+                  .count,
+              0);
+}
+
+TEST(Collide, SwappingCircleAndBoxFlipsTheNormalOnly) {
+    // collide(box, circle) has normal +y (box to circle); collide(circle, box)
+    // must give -y, the same separation and point, and swapped anchors.
+    const Shape b = box(1, 1);
+    const Shape c = Circle{{0, 0}, real(0.5)};
+    const Transform xf_box = at(real(0.2), real(-0.1), real(0.1));
+    const Transform xf_circle = at(real(0.4), real(1.3));
+    const Manifold ab = collide(b, xf_box, c, xf_circle);
+    const Manifold ba = collide(c, xf_circle, b, xf_box);
+    ASSERT_EQ(ab.count, 1);
+    ASSERT_EQ(ba.count, 1);
+    expect_vec_near(ba.normal, -ab.normal.x, -ab.normal.y);
+    EXPECT_NEAR(ba.points[0].separation, ab.points[0].separation, k_eps);
+    expect_vec_near(ba.points[0].point, ab.points[0].point.x, ab.points[0].point.y);
+    expect_vec_near(ba.points[0].anchor_a, ab.points[0].anchor_b.x, ab.points[0].anchor_b.y);
+    expect_vec_near(ba.points[0].anchor_b, ab.points[0].anchor_a.x, ab.points[0].anchor_a.y);
+    EXPECT_TRUE(ba.reference_is_b);
+    // The box's face normal +y turned by 0.1 rad: (-sin 0.1, cos 0.1).
+    expect_vec_near(ab.normal, -std::sin(0.1), std::cos(0.1));
+}
+
+TEST(Collide, DispatchesEachPairLikeTheTypedFunctions) {
+    const Shape b = box(1, 1);
+    const Shape c = Circle{{0, 0}, real(0.5)};
+    EXPECT_EQ(collide(c, k_identity, c, at(real(0.9), 0)).count, 1);
+    EXPECT_NEAR(collide(c, k_identity, c, at(real(0.9), 0)).points[0].separation, -0.1, k_eps);
+    EXPECT_EQ(collide(b, k_identity, b, at(real(1.99), 0)).count, 2);
+    EXPECT_NEAR(collide(b, k_identity, b, at(real(1.99), 0)).points[0].separation, -0.01, k_eps);
+}
+
+// The ground as a segment from (-2, 0) to (2, 0), and a unit box 0.01 into it
+// from above (centre y = 0.49) or from below (centre y = -0.49).
+const Shape k_segment = Segment{{-2, 0}, {2, 0}};
+
+TEST(Collide, SegmentCollidesOnBothSides) {
+    // From above: the segment's upward face is the reference (the box's bottom
+    // face ties, and A's face is preferred); its bottom edge x in [-0.2, 0.8]
+    // gives two points 0.01 deep, midway at y = -0.005.
+    const Manifold above =
+        collide(k_segment, k_identity, box(real(0.5), real(0.5)), at(real(0.3), real(0.49)));
+    ASSERT_EQ(above.count, 2);
+    expect_vec_near(above.normal, 0, 1);
+    const auto p = by_x(above);
+    expect_vec_near(p[0].point, -0.2, -0.005);
+    expect_vec_near(p[1].point, 0.8, -0.005);
+    EXPECT_NEAR(p[0].separation, -0.01, k_eps);
+    EXPECT_NEAR(p[1].separation, -0.01, k_eps);
+    // From below: the same contact mirrored.
+    const Manifold below =
+        collide(k_segment, k_identity, box(real(0.5), real(0.5)), at(real(0.3), real(-0.49)));
+    ASSERT_EQ(below.count, 2);
+    expect_vec_near(below.normal, 0, -1);
+    EXPECT_NEAR(below.points[0].separation, -0.01, k_eps);
+}
+
+TEST(Collide, CircleAgainstASegmentEndMeetsTheEndPoint) {
+    // Circle r = 0.5 at (2.3, 0.4): beyond the end (2, 0) by (0.3, 0.4),
+    // length 0.5: just touching, along (0.6, 0.8).
+    const Manifold m =
+        collide(k_segment, k_identity, Circle{{0, 0}, real(0.5)}, at(real(2.3), real(0.4)));
+    ASSERT_EQ(m.count, 1);
+    expect_vec_near(m.normal, 0.6, 0.8);
+    EXPECT_NEAR(m.points[0].separation, 0, k_eps);
+}
+
+TEST(Collide, ChainSegmentCollidesOnlyOnItsOuterSide) {
+    // p1 = (2, 0) -> p2 = (-2, 0): outward normal right_perp((-4, 0)) = +y, the
+    // top of a counter-clockwise loop around solid ground below it.
+    const Shape chain = ChainSegment{{2, -1}, Segment{{2, 0}, {-2, 0}}, {-2, -1}};
+    const Manifold outside =
+        collide(chain, k_identity, box(real(0.5), real(0.5)), at(real(0.3), real(0.49)));
+    ASSERT_EQ(outside.count, 2);
+    expect_vec_near(outside.normal, 0, 1);
+    // Inside the solid the chain bounds: no contact.
+    EXPECT_EQ(
+        collide(chain, k_identity, box(real(0.5), real(0.5)), at(real(0.3), real(-0.49))).count, 0);
+    // The same with the chain as B: the normal from the box (above) is -y.
+    const Manifold swapped =
+        collide(box(real(0.5), real(0.5)), at(real(0.3), real(0.49)), chain, k_identity);
+    ASSERT_EQ(swapped.count, 2);
+    expect_vec_near(swapped.normal, 0, -1);
+    EXPECT_EQ(
+        collide(box(real(0.5), real(0.5)), at(real(0.3), real(-0.49)), chain, k_identity).count, 0);
+    // A circle too.
+    EXPECT_EQ(collide(chain, k_identity, Circle{{0, 0}, real(0.5)}, at(0, real(0.49))).count, 1);
+    EXPECT_EQ(collide(chain, k_identity, Circle{{0, 0}, real(0.5)}, at(0, real(-0.49))).count, 0);
+}
+
+TEST(Collide, TwoEdgesNeverCollide) {
+    // Edges are static geometry.
+    const Shape crossing = Segment{{0, -1}, {0, 1}};
+    EXPECT_EQ(collide(k_segment, k_identity, crossing, k_identity).count, 0);
+    const Shape chain = ChainSegment{{2, -1}, Segment{{2, 0}, {-2, 0}}, {-2, -1}};
+    EXPECT_EQ(collide(chain, k_identity, crossing, k_identity).count, 0);
+}
+
+} // namespace
+} // namespace sweep

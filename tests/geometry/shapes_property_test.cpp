@@ -1,0 +1,112 @@
+// Mass properties of random convex polygons against a fine numerical
+// integration (fixed seeds): the polygon is cut into thin horizontal strips;
+// on each strip the x-extent is exact (intersection with every edge) and the
+// moments in x are integrated in closed form, in y by the midpoint rule.
+#include "sweep/shapes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "../support/property.hpp"
+#include "printers.hpp"
+#include "reference_geometry.hpp"
+
+namespace sweep {
+namespace {
+
+struct Moments {
+    double area = 0;
+    test::D2 centroid;
+    double polar_about_centroid = 0; ///< integral of |x - c|^2 dA
+};
+
+Moments integrate(const Polygon& polygon, int strips) {
+    double y_min = std::numeric_limits<double>::infinity();
+    double y_max = -y_min;
+    for (int i = 0; i < polygon.count; ++i) {
+        y_min = std::min(y_min, double(polygon.vertices[i].y));
+        y_max = std::max(y_max, double(polygon.vertices[i].y));
+    }
+    const double h = (y_max - y_min) / strips;
+    double area = 0, mx = 0, my = 0, ixx = 0, iyy = 0;
+    for (int k = 0; k < strips; ++k) {
+        const double y = y_min + (k + 0.5) * h;
+        double x_lo = std::numeric_limits<double>::infinity();
+        double x_hi = -x_lo;
+        for (int i = 0; i < polygon.count; ++i) {
+            const test::D2 a = test::to_d2(polygon.vertices[i]);
+            const test::D2 b = test::to_d2(polygon.vertices[(i + 1) % polygon.count]);
+            if ((a.y - y) * (b.y - y) > 0 || a.y == b.y) {
+                continue; // the edge does not cross this line
+            }
+            const double x = a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x);
+            x_lo = std::min(x_lo, x);
+            x_hi = std::max(x_hi, x);
+        }
+        if (!(x_hi > x_lo)) {
+            continue;
+        }
+        const double w = x_hi - x_lo;
+        area += w * h;
+        mx += 0.5 * (x_hi * x_hi - x_lo * x_lo) * h;
+        my += y * w * h;
+        ixx += (x_hi * x_hi * x_hi - x_lo * x_lo * x_lo) / 3 * h;
+        iyy += y * y * w * h;
+    }
+    Moments m;
+    m.area = area;
+    m.centroid = {mx / area, my / area};
+    // Parallel axis theorem: about the centroid.
+    m.polar_about_centroid = ixx + iyy - area * test::dot(m.centroid, m.centroid);
+    return m;
+}
+
+TEST(ComputeMassProperty, RandomConvexPolygonMatchesNumericalIntegration) {
+    std::mt19937 rng(1234);
+    const int cases = test::property_cases(200);
+    for (int c = 0; c < cases; ++c) {
+        const Polygon polygon =
+            test::random_polygon(rng, test::uniform_int(rng, 3, 12), test::uniform(rng, 0.2, 3));
+        const double density = test::uniform(rng, 0.1, 10);
+        const MassData mass = compute_mass(polygon, real(density));
+        const Moments ref = integrate(polygon, 20000);
+        SCOPED_TRACE("case " + std::to_string(c));
+        EXPECT_NEAR(mass.mass, density * ref.area, 1e-4 * density * ref.area);
+        EXPECT_NEAR(mass.center.x, ref.centroid.x, 1e-4);
+        EXPECT_NEAR(mass.center.y, ref.centroid.y, 1e-4);
+        EXPECT_NEAR(mass.rotational_inertia, density * ref.polar_about_centroid,
+                    2e-4 * density * ref.polar_about_centroid);
+        // The centroid of make_polygon is the centre of mass.
+        EXPECT_NEAR(polygon.centroid.x, ref.centroid.x, 1e-4);
+        EXPECT_NEAR(polygon.centroid.y, ref.centroid.y, 1e-4);
+    }
+}
+
+TEST(ComputeMassProperty, RotatedOffsetBoxesMatchTheClosedForm) {
+    // m = 4 hx hy rho and I = m (w^2 + h^2) / 12 wherever the box is.
+    std::mt19937 rng(99);
+    const int cases = test::property_cases(500);
+    for (int c = 0; c < cases; ++c) {
+        const double hx = test::uniform(rng, 0.05, 4);
+        const double hy = test::uniform(rng, 0.05, 4);
+        const double rho = test::uniform(rng, 0.1, 5);
+        const test::D2 center{test::uniform(rng, -10, 10), test::uniform(rng, -10, 10)};
+        auto box = make_offset_box(real(hx), real(hy), {real(center.x), real(center.y)},
+                                   real(test::uniform(rng, -7, 7)));
+        ASSERT_TRUE(box);
+        const MassData mass = compute_mass(*box, real(rho));
+        const double m = 4 * hx * hy * rho;
+        EXPECT_NEAR(mass.mass, m, 1e-4 * m);
+        EXPECT_NEAR(mass.rotational_inertia, m * (4 * hx * hx + 4 * hy * hy) / 12,
+                    2e-4 * m * (hx * hx + hy * hy));
+        EXPECT_NEAR(mass.center.x, center.x, 1e-4);
+        EXPECT_NEAR(mass.center.y, center.y, 1e-4);
+    }
+}
+
+} // namespace
+} // namespace sweep
