@@ -86,4 +86,23 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
     return best;
 }
 
+/// The signed separation of two rounded proxies (L; negative = penetration),
+/// its normal from A to B and the point of A's surface on it: GJK while the
+/// cores are apart, the separating axes when they meet. GJK only says that
+/// cores meet; whether that is touching or overlapping depends on the depth
+/// (docs/conventions.md): without it, unrounded shapes sunk by less than the
+/// touch tolerance (a box resting on a floor) would count as overlapped and
+/// could not slide.
+inline CoreSeparation signed_separation(const ShapeProxy& a, const Transform& xf_a,
+                                        const ShapeProxy& b, const Transform& xf_b,
+                                        SimplexCache& cache) {
+    const DistanceOutput d = distance({a, b, xf_a, xf_b, false}, cache);
+    CoreSeparation s = d.state == DistanceState::cores_overlap
+                           ? core_separation(a, xf_a, b, xf_b)
+                           : CoreSeparation{d.distance, d.normal, d.point_a};
+    s.separation -= a.radius + b.radius;
+    s.point_a += a.radius * s.normal;
+    return s;
+}
+
 } // namespace sweep::detail

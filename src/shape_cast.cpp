@@ -15,31 +15,19 @@ CastOutput shape_cast(const ShapeCastInput& input) {
         out.state = CastState::invalid_input;
         return out;
     }
-    const real total_radius = input.proxy_a.radius + input.proxy_b.radius;
     const real target = input.target_separation;
     const real tolerance = input.touch_tolerance;
-    DistanceInput d_input{input.proxy_a, input.proxy_b, input.xf_a, input.xf_b, false};
+    Transform xf_b = input.xf_b;
     SimplexCache cache;
     real t = 0;
     for (int iteration = 0; iteration < k_toi_max_iterations; ++iteration) {
-        d_input.xf_b.p = input.xf_b.p + t * input.translation_b;
-        const DistanceOutput d = distance(d_input, cache);
+        xf_b.p = input.xf_b.p + t * input.translation_b;
+        const detail::CoreSeparation s =
+            detail::signed_separation(input.proxy_a, input.xf_a, input.proxy_b, xf_b, cache);
         out.iterations = iteration + 1;
-        real separation = d.distance - total_radius;
-        Vec2 normal = d.normal;
-        Vec2 point = d.point_a + input.proxy_a.radius * d.normal;
-        if (d.state == DistanceState::cores_overlap) {
-            // GJK only says that the cores meet. Whether that is touching or
-            // overlapping depends on the depth (docs/conventions.md): without
-            // it, unrounded shapes sunk by less than the touch tolerance (a
-            // box resting on a floor) were reported overlapped and could not
-            // slide. Measure the depth on the separating axes.
-            const detail::CoreSeparation core =
-                detail::core_separation(input.proxy_a, input.xf_a, input.proxy_b, d_input.xf_b);
-            separation = core.separation - total_radius;
-            normal = core.normal;
-            point = core.point_a + input.proxy_a.radius * core.normal;
-        }
+        const real separation = s.separation;
+        const Vec2 normal = s.normal;
+        const Vec2 point = s.point_a;
         if (separation < -tolerance) {
             out.state = t == 0 ? CastState::overlapped : CastState::hit;
             out.fraction = t;

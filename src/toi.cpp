@@ -37,8 +37,8 @@ Transform get_transform(const Sweep& sweep, real t) {
 
 ToiOutput time_of_impact(const ToiInput& input) {
     ToiOutput out;
-    if (!is_finite(input.sweep_a) || !is_finite(input.sweep_b) || !std::isfinite(input.max_fraction) ||
-        !std::isfinite(input.target_separation)) {
+    if (!is_finite(input.sweep_a) || !is_finite(input.sweep_b) ||
+        !std::isfinite(input.max_fraction) || !std::isfinite(input.target_separation)) {
         out.state = CastState::invalid_input;
         return out;
     }
@@ -47,31 +47,17 @@ ToiOutput time_of_impact(const ToiInput& input) {
     const Vec2 linear = (sb.c2 - sb.c1) - (sa.c2 - sa.c1); // B relative to A over the step
     const real angular = std::abs(sa.a2 - sa.a1) * core_extent(input.proxy_a, sa.local_center) +
                          std::abs(sb.a2 - sb.a1) * core_extent(input.proxy_b, sb.local_center);
-    const real total_radius = input.proxy_a.radius + input.proxy_b.radius;
     const real target = input.target_separation;
     const real tolerance = input.touch_tolerance;
 
-    DistanceInput d_input{input.proxy_a, input.proxy_b, {}, {}, false};
     SimplexCache cache;
     real t = 0;
     for (int iteration = 0; iteration < k_toi_max_iterations; ++iteration) {
-        d_input.xf_a = get_transform(sa, t);
-        d_input.xf_b = get_transform(sb, t);
-        const DistanceOutput d = distance(d_input, cache);
+        const detail::CoreSeparation s = detail::signed_separation(
+            input.proxy_a, get_transform(sa, t), input.proxy_b, get_transform(sb, t), cache);
         out.iterations = iteration + 1;
-        real separation = d.distance - total_radius;
-        Vec2 normal = d.normal;
-        if (d.state == DistanceState::cores_overlap) {
-            // Touching versus overlapping depends on the depth
-            // (docs/conventions.md), which GJK does not give: without this,
-            // unrounded shapes sunk by less than the touch tolerance (a box
-            // resting on a floor) were reported overlapped. Measure it on the
-            // separating axes.
-            const detail::CoreSeparation core =
-                detail::core_separation(input.proxy_a, d_input.xf_a, input.proxy_b, d_input.xf_b);
-            separation = core.separation - total_radius;
-            normal = core.normal;
-        }
+        const real separation = s.separation;
+        const Vec2 normal = s.normal;
         if (separation < -tolerance) {
             out.state = t == 0 ? CastState::overlapped : CastState::hit;
             out.fraction = t;
