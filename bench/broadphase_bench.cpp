@@ -259,10 +259,9 @@ template <class Run> void add_case(const std::string& name, Run run) {
     const auto add = [&](auto tree_type) {
         using Tree = typename decltype(tree_type)::type;
         const std::string full = "Broadphase/" + name + "/" + Tree::k_name;
-        benchmark::RegisterBenchmark(
-            full.c_str(),
-            [run](benchmark::State& state) { run(std::type_identity<Tree>{}, state); })
-            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(full.c_str(), [run](benchmark::State& state) {
+            run(std::type_identity<Tree>{}, state);
+        })->Unit(benchmark::kMicrosecond);
     };
     add(std::type_identity<SweepTree>{});
     add(std::type_identity<Box2dTree>{});

@@ -126,7 +126,8 @@ void Narrowphase_TimeOfImpact_box2d(benchmark::State& state) {
     input.tMax = 1;
     for (auto _ : state) {
         for (const auto& [a, b] : pairs()) {
-            input.sweepB = {b2Vec2(0, 0), b2Vec2(0, b.y), b2Vec2(6 + 2 * b.x, b.y), a.angle, a.angle + b.angle, 0};
+            input.sweepB = {b2Vec2(0, 0), b2Vec2(0, b.y),    b2Vec2(6 + 2 * b.x, b.y),
+                            a.angle,      a.angle + b.angle, 0};
             b2TOIOutput output;
             b2TimeOfImpact(&output, &input);
             benchmark::DoNotOptimize(output);

@@ -32,8 +32,8 @@ std::vector<Spawn> make_spawns(int count) {
     const int columns = static_cast<int>(2 * (k_room - 1));
     for (int i = 0; i < count; ++i) {
         // On a grid so nothing starts overlapping; sizes vary.
-        spawns.push_back({-k_room + 1.5f + static_cast<float>(i % columns), 1.5f + static_cast<float>(i / columns),
-                          size(rng), i % 2 == 0});
+        spawns.push_back({-k_room + 1.5f + static_cast<float>(i % columns),
+                          1.5f + static_cast<float>(i / columns), size(rng), i % 2 == 0});
     }
     return spawns;
 }

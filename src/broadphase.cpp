@@ -32,9 +32,7 @@ void require(bool condition, const char* what, ProxyId node) {
     }
 }
 
-std::size_t index(ProxyId id) {
-    return static_cast<std::size_t>(id);
-}
+std::size_t index(ProxyId id) { return static_cast<std::size_t>(id); }
 
 /// The min-heap order of branch-and-bound candidates (std heaps are max-heaps).
 /// A function object rather than a function so that the heap calls inline.
@@ -57,9 +55,7 @@ inline void prefetch(const void* address) {
 
 } // namespace
 
-DynamicTree::DynamicTree(real margin) : margin_(margin) {
-    assert(margin >= real(0));
-}
+DynamicTree::DynamicTree(real margin) : margin_(margin) { assert(margin >= real(0)); }
 
 bool DynamicTree::is_live_proxy(ProxyId id) const {
     return id >= 0 && index(id) < nodes_.size() && nodes_[index(id)].height == 0;
@@ -143,9 +139,7 @@ std::uint64_t DynamicTree::category_bits(ProxyId id) const {
     return nodes_[index(id)].category_bits;
 }
 
-int DynamicTree::height() const {
-    return root_ == k_null_proxy ? 0 : nodes_[index(root_)].height;
-}
+int DynamicTree::height() const { return root_ == k_null_proxy ? 0 : nodes_[index(root_)].height; }
 
 real DynamicTree::area_ratio() const {
     if (root_ == k_null_proxy) {

@@ -13,10 +13,10 @@ namespace sweep {
 namespace {
 
 struct SimplexVertex {
-    Vec2 wa;     // support point on A (A's frame)
-    Vec2 wb;     // support point on B (A's frame)
-    Vec2 w;      // wb - wa
-    real a = 0;  // barycentric coordinate of the closest point
+    Vec2 wa;    // support point on A (A's frame)
+    Vec2 wb;    // support point on B (A's frame)
+    Vec2 w;     // wb - wa
+    real a = 0; // barycentric coordinate of the closest point
     int index_a = 0;
     int index_b = 0;
 };
@@ -26,7 +26,8 @@ struct Simplex {
     int count = 0;
 };
 
-SimplexVertex make_vertex(const ShapeProxy& a, const ShapeProxy& b, const Transform& xf, int ia, int ib) {
+SimplexVertex make_vertex(const ShapeProxy& a, const ShapeProxy& b, const Transform& xf, int ia,
+                          int ib) {
     SimplexVertex v;
     v.index_a = ia;
     v.index_b = ib;
@@ -37,7 +38,8 @@ SimplexVertex make_vertex(const ShapeProxy& a, const ShapeProxy& b, const Transf
     return v;
 }
 
-Simplex read_cache(const SimplexCache& cache, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf) {
+Simplex read_cache(const SimplexCache& cache, const ShapeProxy& a, const ShapeProxy& b,
+                   const Transform& xf) {
     Simplex s;
     for (int i = 0; i < cache.count; ++i) {
         const int ia = cache.index_a[i];
@@ -175,7 +177,8 @@ void witness_points(const Simplex& s, Vec2& a, Vec2& b) {
 
 // Runs GJK on the cores; returns false when the origin is inside the simplex
 // (the cores overlap).
-bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf, int& iterations) {
+bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf,
+             int& iterations) {
     std::array<int, 3> saved_a{};
     std::array<int, 3> saved_b{};
     while (iterations < k_gjk_max_iterations) {
@@ -228,9 +231,11 @@ ShapeProxy make_proxy(std::span<const Vec2> points, real radius) {
 
 ShapeProxy make_proxy(const Shape& shape) {
     switch (shape.type) {
-    case ShapeType::circle: return make_proxy(std::span(&shape.circle.center, 1), shape.circle.radius);
+    case ShapeType::circle:
+        return make_proxy(std::span(&shape.circle.center, 1), shape.circle.radius);
     case ShapeType::polygon:
-        return make_proxy(std::span(shape.polygon.vertices.data(), shape.polygon.count), shape.polygon.radius);
+        return make_proxy(std::span(shape.polygon.vertices.data(), shape.polygon.count),
+                          shape.polygon.radius);
     case ShapeType::segment: {
         const std::array<Vec2, 2> p{shape.segment.p1, shape.segment.p2};
         return make_proxy(p, 0);

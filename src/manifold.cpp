@@ -6,8 +6,8 @@
 namespace sweep {
 namespace {
 
-ManifoldPoint make_point(Vec2 on_a, Vec2 on_b, Vec2 normal, const Transform& xfa, const Transform& xfb,
-                         std::uint32_t id) {
+ManifoldPoint make_point(Vec2 on_a, Vec2 on_b, Vec2 normal, const Transform& xfa,
+                         const Transform& xfb, std::uint32_t id) {
     ManifoldPoint mp;
     mp.point = real(0.5) * (on_a + on_b);
     mp.anchor_a = inv_transform_point(xfa, on_a);
@@ -93,8 +93,8 @@ Manifold flip_manifold(Manifold m) {
 
 } // namespace
 
-Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b, const Transform& xfb,
-                         const CollideSettings& settings) {
+Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b,
+                         const Transform& xfb, const CollideSettings& settings) {
     Manifold m;
     const Vec2 ca = transform_point(xfa, a.center);
     const Vec2 cb = transform_point(xfb, b.center);
@@ -104,13 +104,14 @@ Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b,
     }
     m.normal = dist > real(1e-12) ? (real(1) / dist) * (cb - ca) : Vec2{0, 1};
     m.local_normal = inv_rotate(xfa.q, m.normal);
-    m.points[0] = make_point(ca + a.radius * m.normal, cb - b.radius * m.normal, m.normal, xfa, xfb, 0);
+    m.points[0] =
+        make_point(ca + a.radius * m.normal, cb - b.radius * m.normal, m.normal, xfa, xfb, 0);
     m.count = 1;
     return m;
 }
 
-Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b, const Transform& xfb,
-                                const CollideSettings& settings) {
+Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
+                                const Transform& xfb, const CollideSettings& settings) {
     Manifold m;
     const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
     const real total_radius = a.radius + b.radius;
@@ -158,8 +159,8 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
     return m;
 }
 
-Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
-                          const CollideSettings& settings) {
+Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
+                          const Transform& xfb, const CollideSettings& settings) {
     Manifold m;
     const real total_radius = a.radius + b.radius;
     const EdgeSeparation sep_a = find_max_separation(a, xfa, b, xfb);
@@ -193,8 +194,10 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     const int i1 = inc_edge;
     const int i2 = (inc_edge + 1) % inc.count;
     const std::array<ClipVertex, 2> incident{
-        ClipVertex{transform_point(xf_inc, inc.vertices[i1]), static_cast<std::uint32_t>(edge << 8 | i1)},
-        ClipVertex{transform_point(xf_inc, inc.vertices[i2]), static_cast<std::uint32_t>(edge << 8 | i2)}};
+        ClipVertex{transform_point(xf_inc, inc.vertices[i1]),
+                   static_cast<std::uint32_t>(edge << 8 | i1)},
+        ClipVertex{transform_point(xf_inc, inc.vertices[i2]),
+                   static_cast<std::uint32_t>(edge << 8 | i2)}};
 
     const Vec2 v11 = transform_point(xf_ref, ref.vertices[edge]);
     const Vec2 v12 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
@@ -220,7 +223,8 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         const Vec2 on_inc = cv.v - r_inc * normal;
         const Vec2 on_a = flip ? on_inc : on_ref;
         const Vec2 on_b = flip ? on_ref : on_inc;
-        m.points[m.count++] = make_point(on_a, on_b, normal_ab, xfa, xfb, cv.id | (flip ? 0x10000u : 0u));
+        m.points[m.count++] =
+            make_point(on_a, on_b, normal_ab, xfa, xfb, cv.id | (flip ? 0x10000u : 0u));
     }
     m.normal = normal_ab;
     m.local_normal = ref.normals[edge];
@@ -233,7 +237,8 @@ namespace {
 // A solid (circle or polygon) against a solid, with the polygon forms of
 // segments and chain segments.
 Manifold collide_solids(const Shape& a, const Polygon* poly_a, const Transform& xfa, const Shape& b,
-                        const Polygon* poly_b, const Transform& xfb, const CollideSettings& settings) {
+                        const Polygon* poly_b, const Transform& xfb,
+                        const CollideSettings& settings) {
     if (!poly_a && !poly_b) {
         return collide_circles(a.circle, xfa, b.circle, xfb, settings);
     }
@@ -249,10 +254,16 @@ Manifold collide_solids(const Shape& a, const Polygon* poly_a, const Transform& 
 // The polygon form of a shape, or null for a circle.
 const Polygon* as_polygon(const Shape& shape, Polygon& storage) {
     switch (shape.type) {
-    case ShapeType::circle: return nullptr;
-    case ShapeType::polygon: return &shape.polygon;
-    case ShapeType::segment: storage = segment_polygon(shape.segment); return &storage;
-    case ShapeType::chain_segment: storage = segment_polygon(shape.chain_segment.segment); return &storage;
+    case ShapeType::circle:
+        return nullptr;
+    case ShapeType::polygon:
+        return &shape.polygon;
+    case ShapeType::segment:
+        storage = segment_polygon(shape.segment);
+        return &storage;
+    case ShapeType::chain_segment:
+        storage = segment_polygon(shape.chain_segment.segment);
+        return &storage;
     }
     return nullptr;
 }
@@ -275,7 +286,8 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     }
     Polygon storage_a;
     Polygon storage_b;
-    const Manifold m = collide_solids(a, as_polygon(a, storage_a), xfa, b, as_polygon(b, storage_b), xfb, settings);
+    const Manifold m = collide_solids(a, as_polygon(a, storage_a), xfa, b, as_polygon(b, storage_b),
+                                      xfb, settings);
     if (m.count > 0 && (behind_chain(a, xfa, m.normal) || behind_chain(b, xfb, -m.normal))) {
         return {};
     }

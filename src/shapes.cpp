@@ -133,8 +133,8 @@ Result<std::vector<ChainSegment>> make_chain_loop(std::span<const Vec2> points) 
     for (std::size_t i = 0; i < n; ++i) {
         auto segment = make_segment(points[i], points[(i + 1) % n]);
         if (!segment) {
-            return Error{segment.error().code, "make_chain_loop: point " + std::to_string(i) + ": " +
-                                                   segment.error().message};
+            return Error{segment.error().code, "make_chain_loop: point " + std::to_string(i) +
+                                                   ": " + segment.error().message};
         }
         chain.push_back({points[(i + n - 1) % n], *segment, points[(i + 2) % n]});
     }
@@ -193,27 +193,35 @@ Aabb compute_aabb(const Segment& segment, const Transform& xf) {
 
 Aabb compute_aabb(const Shape& shape, const Transform& xf) {
     switch (shape.type) {
-    case ShapeType::circle: return compute_aabb(shape.circle, xf);
-    case ShapeType::polygon: return compute_aabb(shape.polygon, xf);
-    case ShapeType::segment: return compute_aabb(shape.segment, xf);
-    case ShapeType::chain_segment: return compute_aabb(shape.chain_segment.segment, xf);
+    case ShapeType::circle:
+        return compute_aabb(shape.circle, xf);
+    case ShapeType::polygon:
+        return compute_aabb(shape.polygon, xf);
+    case ShapeType::segment:
+        return compute_aabb(shape.segment, xf);
+    case ShapeType::chain_segment:
+        return compute_aabb(shape.chain_segment.segment, xf);
     }
     return {};
 }
 
 MassData compute_mass(const Shape& shape, real density) {
     switch (shape.type) {
-    case ShapeType::circle: return compute_mass(shape.circle, density);
-    case ShapeType::polygon: return compute_mass(shape.polygon, density);
+    case ShapeType::circle:
+        return compute_mass(shape.circle, density);
+    case ShapeType::polygon:
+        return compute_mass(shape.polygon, density);
     case ShapeType::segment:
-    case ShapeType::chain_segment: break;
+    case ShapeType::chain_segment:
+        break;
     }
     return {};
 }
 
 real max_extent(const Shape& shape, Vec2 local_point) {
     switch (shape.type) {
-    case ShapeType::circle: return distance(shape.circle.center, local_point) + shape.circle.radius;
+    case ShapeType::circle:
+        return distance(shape.circle.center, local_point) + shape.circle.radius;
     case ShapeType::polygon: {
         real r = 0;
         for (int i = 0; i < shape.polygon.count; ++i) {
@@ -222,7 +230,8 @@ real max_extent(const Shape& shape, Vec2 local_point) {
         return r + shape.polygon.radius;
     }
     case ShapeType::segment:
-        return std::max(distance(shape.segment.p1, local_point), distance(shape.segment.p2, local_point));
+        return std::max(distance(shape.segment.p1, local_point),
+                        distance(shape.segment.p2, local_point));
     case ShapeType::chain_segment: {
         const Segment& s = shape.chain_segment.segment;
         return std::max(distance(s.p1, local_point), distance(s.p2, local_point));

@@ -49,8 +49,8 @@ struct ContactPoint {
     real tangent_mass = 0;
     real normal_impulse = 0;
     real tangent_impulse = 0;
-    real target_speed = 0;      // normal speed the solver aims for: -gap/dt for a speculative point
-    real approach_speed = 0;    // normal velocity before the solve, for restitution
+    real target_speed = 0;   // normal speed the solver aims for: -gap/dt for a speculative point
+    real approach_speed = 0; // normal velocity before the solve, for restitution
     real max_normal_impulse = 0; // did this point push during the solve?
 };
 
@@ -85,9 +85,10 @@ std::uint64_t pair_key(int shape_a, int shape_b) {
 }
 
 bool is_finite(const BodyDef& d) {
-    return sweep::is_finite(d.position) && std::isfinite(d.angle) && sweep::is_finite(d.linear_velocity) &&
-           std::isfinite(d.angular_velocity) && std::isfinite(d.gravity_scale) &&
-           std::isfinite(d.linear_damping) && std::isfinite(d.angular_damping);
+    return sweep::is_finite(d.position) && std::isfinite(d.angle) &&
+           sweep::is_finite(d.linear_velocity) && std::isfinite(d.angular_velocity) &&
+           std::isfinite(d.gravity_scale) && std::isfinite(d.linear_damping) &&
+           std::isfinite(d.angular_damping);
 }
 
 Error stale() { return Error{ErrorCode::stale_handle, "body handle is stale or invalid"}; }
@@ -189,7 +190,8 @@ struct World::Impl {
         const ShapeRecord& sb = shapes[shape_b];
         const Body& a = bodies[sa.body];
         const Body& b = bodies[sb.body];
-        const real closing = dt * (length(b.v - a.v) + std::abs(a.w) * a.extent + std::abs(b.w) * b.extent);
+        const real closing =
+            dt * (length(b.v - a.v) + std::abs(a.w) * a.extent + std::abs(b.w) * b.extent);
         const CollideSettings settings{tol.speculative_distance + closing, tol.linear_slop};
         Contact c;
         c.manifold = collide(sa.shape, a.xf, sb.shape, b.xf, settings);
@@ -221,11 +223,13 @@ struct World::Impl {
                 p.separation = mp.separation;
                 const real rna = cross(p.ra, n);
                 const real rnb = cross(p.rb, n);
-                const real kn = a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
+                const real kn =
+                    a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
                 p.normal_mass = kn > 0 ? 1 / kn : 0;
                 const real rta = cross(p.ra, t);
                 const real rtb = cross(p.rb, t);
-                const real kt = a.inv_mass + b.inv_mass + a.inv_inertia * rta * rta + b.inv_inertia * rtb * rtb;
+                const real kt =
+                    a.inv_mass + b.inv_mass + a.inv_inertia * rta * rta + b.inv_inertia * rtb * rtb;
                 p.tangent_mass = kt > 0 ? 1 / kt : 0;
                 p.approach_speed = dot(relative_velocity(a, b, p), n);
                 // A speculative point may close its gap this step, no further.
@@ -277,7 +281,8 @@ struct World::Impl {
                 ContactPoint& p = c.points[i];
                 const real vt = dot(relative_velocity(a, b, p), t);
                 const real max_friction = c.friction * p.normal_impulse; // Coulomb's law
-                const real new_impulse = std::clamp(p.tangent_impulse - p.tangent_mass * vt, -max_friction, max_friction);
+                const real new_impulse = std::clamp(p.tangent_impulse - p.tangent_mass * vt,
+                                                    -max_friction, max_friction);
                 const real lambda = new_impulse - p.tangent_impulse;
                 p.tangent_impulse = new_impulse;
                 apply_impulse(a, b, p, lambda * t);
@@ -285,7 +290,8 @@ struct World::Impl {
             for (int i = 0; i < c.manifold.count; ++i) {
                 ContactPoint& p = c.points[i];
                 const real vn = dot(relative_velocity(a, b, p), n);
-                const real new_impulse = std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
+                const real new_impulse =
+                    std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
                 const real lambda = new_impulse - p.normal_impulse;
                 p.normal_impulse = new_impulse;
                 p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
@@ -311,8 +317,9 @@ struct World::Impl {
                     continue;
                 }
                 const real vn = dot(relative_velocity(a, b, p), n);
-                const real new_impulse =
-                    std::max(p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach_speed), real(0));
+                const real new_impulse = std::max(
+                    p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach_speed),
+                    real(0));
                 const real lambda = new_impulse - p.normal_impulse;
                 p.normal_impulse = new_impulse;
                 apply_impulse(a, b, p, lambda * n);
@@ -358,8 +365,8 @@ struct World::Impl {
     void refresh_position_manifolds() {
         const CollideSettings settings{tol.linear_slop, tol.linear_slop};
         for (Contact& c : contacts) {
-            c.position_manifold = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf, shapes[c.shape_b].shape,
-                                          bodies[c.body_b].xf, settings);
+            c.position_manifold = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf,
+                                          shapes[c.shape_b].shape, bodies[c.body_b].xf, settings);
         }
     }
 
@@ -377,11 +384,12 @@ struct World::Impl {
                 // Later points see the poses moved by earlier ones.
                 const Vec2 pa = transform_point(a.xf, mp.anchor_a);
                 const Vec2 pb = transform_point(b.xf, mp.anchor_b);
-                const Vec2 n = m.reference_is_b ? -rotate(b.xf.q, m.local_normal) : rotate(a.xf.q, m.local_normal);
+                const Vec2 n = m.reference_is_b ? -rotate(b.xf.q, m.local_normal)
+                                                : rotate(a.xf.q, m.local_normal);
                 const real separation = dot(pb - pa, n);
                 deepest = std::min(deepest, separation);
-                const real correction =
-                    std::clamp(k_baumgarte * (separation + tol.linear_slop), -tol.max_linear_correction, real(0));
+                const real correction = std::clamp(k_baumgarte * (separation + tol.linear_slop),
+                                                   -tol.max_linear_correction, real(0));
                 if (correction == 0) {
                     continue;
                 }
@@ -473,7 +481,8 @@ struct World::Impl {
         input.target_separation = tol.linear_slop;
         input.touch_tolerance = tol.touch_tolerance;
         ToiOutput out = time_of_impact(input);
-        if ((out.state == CastState::hit && out.fraction == 0) || out.state == CastState::overlapped) {
+        if ((out.state == CastState::hit && out.fraction == 0) ||
+            out.state == CastState::overlapped) {
             // Touching or overlapping at the start: sweep a small circle
             // about the centre of mass instead, so a body sliding along a
             // wall keeps moving while its centre still cannot cross the wall
@@ -494,8 +503,8 @@ struct World::Impl {
         real deepest = 0;
         const CollideSettings settings{0, tol.linear_slop};
         for (const Contact& c : contacts) {
-            const Manifold m = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf, shapes[c.shape_b].shape,
-                                       bodies[c.body_b].xf, settings);
+            const Manifold m = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf,
+                                       shapes[c.shape_b].shape, bodies[c.body_b].xf, settings);
             for (int i = 0; i < m.count; ++i) {
                 deepest = std::max(deepest, -m.points[i].separation);
             }
@@ -541,8 +550,10 @@ World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
 Result<World> World::make(const WorldDef& def) {
-    if (!is_finite(def.gravity) || !std::isfinite(def.length_units_per_meter) || !(def.length_units_per_meter > 0)) {
-        return Error{ErrorCode::invalid_input, "World: gravity must be finite and length_units_per_meter > 0"};
+    if (!is_finite(def.gravity) || !std::isfinite(def.length_units_per_meter) ||
+        !(def.length_units_per_meter > 0)) {
+        return Error{ErrorCode::invalid_input,
+                     "World: gravity must be finite and length_units_per_meter > 0"};
     }
     if (def.velocity_iterations < 1 || def.position_iterations < 1) {
         return Error{ErrorCode::invalid_input, "World: iteration counts must be >= 1"};
@@ -553,18 +564,22 @@ Result<World> World::make(const WorldDef& def) {
 Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> shape_defs) {
     Impl& w = *impl_;
     if (!is_finite(def) || shape_defs.empty()) {
-        return Error{ErrorCode::invalid_input, "create_body: NaN/inf in the body definition or no shapes"};
+        return Error{ErrorCode::invalid_input,
+                     "create_body: NaN/inf in the body definition or no shapes"};
     }
     MassData total;
     Vec2 weighted_center;
     for (const ShapeDef& sd : shape_defs) {
-        const bool solid = sd.shape.type == ShapeType::circle || sd.shape.type == ShapeType::polygon;
+        const bool solid =
+            sd.shape.type == ShapeType::circle || sd.shape.type == ShapeType::polygon;
         if (def.type != BodyType::static_body && !solid) {
-            return Error{ErrorCode::invalid_input, "create_body: moving bodies take circles and polygons only"};
+            return Error{ErrorCode::invalid_input,
+                         "create_body: moving bodies take circles and polygons only"};
         }
-        if (!std::isfinite(sd.material.density) || sd.material.density < 0 || !(sd.material.friction >= 0) ||
-            !(sd.material.restitution >= 0)) {
-            return Error{ErrorCode::invalid_input, "create_body: density, friction and restitution must be >= 0"};
+        if (!std::isfinite(sd.material.density) || sd.material.density < 0 ||
+            !(sd.material.friction >= 0) || !(sd.material.restitution >= 0)) {
+            return Error{ErrorCode::invalid_input,
+                         "create_body: density, friction and restitution must be >= 0"};
         }
         const MassData md = compute_mass(sd.shape, sd.material.density);
         total.mass += md.mass;
@@ -601,7 +616,8 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         local_center = (real(1) / total.mass) * weighted_center;
         for (const ShapeDef& sd : shape_defs) {
             const MassData md = compute_mass(sd.shape, sd.material.density);
-            inertia += md.rotational_inertia + md.mass * length_squared(md.center - local_center); // parallel axis
+            inertia += md.rotational_inertia +
+                       md.mass * length_squared(md.center - local_center); // parallel axis
         }
         b.mass = total.mass;
         b.inv_mass = 1 / total.mass;
@@ -616,7 +632,8 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         const int si = static_cast<int>(w.shapes.size());
         ShapeRecord s{sd.shape, sd.material, make_proxy(sd.shape), index, k_null_proxy};
         DynamicTree& tree = def.type == BodyType::static_body ? w.static_tree : w.moving_tree;
-        s.tree_proxy = tree.create_proxy(compute_aabb(sd.shape, b.xf), static_cast<std::uint64_t>(si));
+        s.tree_proxy =
+            tree.create_proxy(compute_aabb(sd.shape, b.xf), static_cast<std::uint64_t>(si));
         w.shapes.push_back(s);
         b.shapes.push_back(si);
         b.extent = std::max(b.extent, max_extent(sd.shape, local_center));

@@ -21,8 +21,10 @@ int exit_code(const Error& error) {
     case ErrorCode::io_error:
     case ErrorCode::unsupported:
     case ErrorCode::limit_exceeded:
-    case ErrorCode::degenerate_shape: return 2;
-    case ErrorCode::stale_handle: break;
+    case ErrorCode::degenerate_shape:
+        return 2;
+    case ErrorCode::stale_handle:
+        break;
     }
     return 1;
 }
@@ -32,7 +34,8 @@ int fail(const Error& error) {
     return exit_code(error);
 }
 
-Result<io::StaticGeometry> load_level(const std::string& file, const std::vector<std::string>& solid_layers) {
+Result<io::StaticGeometry> load_level(const std::string& file,
+                                      const std::vector<std::string>& solid_layers) {
     if (file.empty()) {
         return app::builtin_level();
     }
@@ -62,9 +65,11 @@ void print_summary(const app::RunReport& r) {
     fmt::print("level            {}\n", r.level);
     fmt::print("static shapes    {} (from {} solid tiles)\n", r.shapes_static, r.solid_tiles);
     fmt::print("bodies           {}\n", r.bodies);
-    fmt::print("steps            {} in {:.2f} s ({:.0f} steps/s)\n", r.steps, r.wall_seconds, r.steps_per_second);
+    fmt::print("steps            {} in {:.2f} s ({:.0f} steps/s)\n", r.steps, r.wall_seconds,
+               r.steps_per_second);
     fmt::print("contacts (max)   {}\n", r.contacts_max);
-    fmt::print("TOI events       {} ({} hit the iteration cap)\n", r.toi_events, r.subdivision_cap_hits);
+    fmt::print("TOI events       {} ({} hit the iteration cap)\n", r.toi_events,
+               r.subdivision_cap_hits);
     fmt::print("max penetration  {:.4f} L = {:.2f} x linear slop\n", r.max_penetration,
                r.linear_slop > 0 ? r.max_penetration / r.linear_slop : 0.0);
     fmt::print("tunneling events {}\n", r.tunneling_events);
@@ -79,11 +84,14 @@ struct Args {
 };
 
 void add_run_flags(CLI::App& cmd, Args& args) {
-    cmd.add_option("file", args.file, "Tiled map (.tmx, .tmj, .json); the built-in level when omitted");
+    cmd.add_option("file", args.file,
+                   "Tiled map (.tmx, .tmj, .json); the built-in level when omitted");
     cmd.add_option("--steps", args.run.steps, "world steps to run")->check(CLI::NonNegativeNumber);
-    cmd.add_option("--spawn", args.run.spawn, "dynamic bodies to spawn in free space")->check(CLI::NonNegativeNumber);
+    cmd.add_option("--spawn", args.run.spawn, "dynamic bodies to spawn in free space")
+        ->check(CLI::NonNegativeNumber);
     cmd.add_option("--seed", args.run.seed, "random seed for sizes, places and velocities");
-    cmd.add_option("--solid-layer", args.solid_layers, "tile layer whose cells are solid (repeatable)");
+    cmd.add_option("--solid-layer", args.solid_layers,
+                   "tile layer whose cells are solid (repeatable)");
 }
 
 int run_command(Args& args, bool draw) {
@@ -102,8 +110,9 @@ int run_command(Args& args, bool draw) {
         print_summary(*report);
     }
     if (draw) {
-        report->drawing.title = fmt::format("{}: {} bodies, {} steps, {} tunneling events", report->level,
-                                            report->bodies, report->steps, report->tunneling_events);
+        report->drawing.title =
+            fmt::format("{}: {} bodies, {} steps, {} tunneling events", report->level,
+                        report->bodies, report->steps, report->tunneling_events);
         if (auto ok = render::render_png(report->drawing, args.png); !ok) {
             return fail(ok.error());
         }
@@ -121,13 +130,15 @@ int main(int argc, char** argv) {
     cli.require_subcommand(1);
 
     Args run_args;
-    CLI::App* run = cli.add_subcommand("run", "run a level with spawned bodies and report what happened");
+    CLI::App* run =
+        cli.add_subcommand("run", "run a level with spawned bodies and report what happened");
     add_run_flags(*run, run_args);
     run->add_flag("--json", run_args.json, "print one JSON object instead of the summary");
     run->add_option("--png", run_args.png, "also draw the run to this PNG");
 
     Args render_args;
-    CLI::App* render_cmd = cli.add_subcommand("render", "run a level and draw its geometry and trajectories");
+    CLI::App* render_cmd =
+        cli.add_subcommand("render", "run a level and draw its geometry and trajectories");
     add_run_flags(*render_cmd, render_args);
     render_cmd->add_option("--out", render_args.png, "output PNG")->required();
     render_args.run.steps = 240;

@@ -56,11 +56,13 @@ Result<void> add_static_geometry(World& world, const io::StaticGeometry& level) 
     return {};
 }
 
-Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry& level, const RunOptions& options) {
+Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry& level,
+                                          const RunOptions& options) {
     std::vector<Vec2> points = spawn_points(level);
     if (static_cast<int>(points.size()) < options.spawn) {
-        return Error{ErrorCode::invalid_input, "run: the level has room for only " + std::to_string(points.size()) +
-                                                   " bodies, asked for " + std::to_string(options.spawn)};
+        return Error{ErrorCode::invalid_input,
+                     "run: the level has room for only " + std::to_string(points.size()) +
+                         " bodies, asked for " + std::to_string(options.spawn)};
     }
     std::mt19937 rng(options.seed);
     std::shuffle(points.begin(), points.end(), rng);
@@ -89,7 +91,8 @@ Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry
         const Rot heading = Rot::from_angle(angle(rng));
         def.linear_velocity = speed(rng) * Vec2{heading.c, heading.s};
         def.angular_velocity = real(4) * (unit(rng) - real(0.5));
-        const ShapeDef sd{shape, {real(1) / (l * l), real(0.2) + real(0.6) * unit(rng), real(0.5) * unit(rng)}};
+        const ShapeDef sd{
+            shape, {real(1) / (l * l), real(0.2) + real(0.6) * unit(rng), real(0.5) * unit(rng)}};
         auto id = world.create_body(def, std::span(&sd, 1));
         if (!id) {
             return id.error();
@@ -167,7 +170,8 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
         }
         ++report.steps;
     }
-    report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     report.steps_per_second = report.wall_seconds > 0 ? report.steps / report.wall_seconds : 0;
     for (std::size_t i = 0; i < spawned->size(); ++i) {
         report.drawing.bodies[i].shape = (*spawned)[i].shape;

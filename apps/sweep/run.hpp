@@ -33,14 +33,14 @@ struct RunReport {
     std::size_t solid_tiles = 0;
     int contacts_max = 0;
     int tunneling_events = 0;
-    real max_penetration = 0;  ///< world units L
-    real linear_slop = 0;      ///< world units L
+    real max_penetration = 0;     ///< world units L
+    real linear_slop = 0;         ///< world units L
     int subdivision_cap_hits = 0; ///< TOI queries that hit their iteration cap
     int toi_events = 0;
     real length_units_per_meter = 1;
     double wall_seconds = 0;
     double steps_per_second = 0;
-    render::Drawing drawing;   ///< final poses, paths (if recorded) and tunneling events
+    render::Drawing drawing; ///< final poses, paths (if recorded) and tunneling events
 };
 
 /// Runs the level. Errors: fewer free cells than bodies to spawn, a world

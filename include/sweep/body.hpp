@@ -26,9 +26,9 @@ struct BodyId {
 
 /// Surface and bulk properties of a shape.
 struct Material {
-    real density = 1;     ///< mass per L^2 (>= 0; 0 on a dynamic body makes it massless: rejected)
+    real density = 1; ///< mass per L^2 (>= 0; 0 on a dynamic body makes it massless: rejected)
     real friction = real(0.6); ///< Coulomb coefficient (>= 0); pairs combine by geometric mean
-    real restitution = 0; ///< 0 (no bounce) to 1 (elastic); pairs combine by maximum
+    real restitution = 0;      ///< 0 (no bounce) to 1 (elastic); pairs combine by maximum
 };
 
 /// A shape attached to a body, in the body's frame.
@@ -40,9 +40,9 @@ struct ShapeDef {
 /// The initial state of a body. Units: L, L/s, radians, rad/s.
 struct BodyDef {
     BodyType type = BodyType::static_body;
-    Vec2 position;          ///< body origin, world
-    real angle = 0;         ///< radians counter-clockwise
-    Vec2 linear_velocity;   ///< of the centre of mass
+    Vec2 position;        ///< body origin, world
+    real angle = 0;       ///< radians counter-clockwise
+    Vec2 linear_velocity; ///< of the centre of mass
     real angular_velocity = 0;
     real gravity_scale = 1;
     real linear_damping = 0;  ///< 1/s

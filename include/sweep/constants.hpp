@@ -65,8 +65,9 @@ struct Tolerances {
     /// Every length tolerance scaled by `length_units_per_meter` (> 0).
     static constexpr Tolerances for_units(real length_units_per_meter) {
         const real l = length_units_per_meter;
-        return {k_linear_slop * l,         k_touch_tolerance * l,       k_speculative_distance * l,
-                k_aabb_margin * l,         k_restitution_threshold * l, k_max_linear_correction * l,
+        return {k_linear_slop * l,           k_touch_tolerance * l,
+                k_speculative_distance * l,  k_aabb_margin * l,
+                k_restitution_threshold * l, k_max_linear_correction * l,
                 k_max_translation_speed * l};
     }
 };

@@ -14,6 +14,7 @@ namespace sweep {
 /// repeated points (points closer than `weld_distance` L are one point).
 /// Errors: NaN/inf (invalid_input); fewer than 3 distinct points or all
 /// points collinear (degenerate_shape). Allocates; not for hot loops.
-Result<std::vector<Vec2>> compute_hull(std::span<const Vec2> points, real weld_distance = real(1e-5));
+Result<std::vector<Vec2>> compute_hull(std::span<const Vec2> points,
+                                       real weld_distance = real(1e-5));
 
 } // namespace sweep

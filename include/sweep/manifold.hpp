@@ -14,39 +14,41 @@ namespace sweep {
 
 /// One contact point.
 struct ManifoldPoint {
-    Vec2 point;          ///< world, midway between the two surfaces
-    Vec2 anchor_a;       ///< the contact point on A's surface, in A's local frame
-    Vec2 anchor_b;       ///< the contact point on B's surface, in B's local frame
-    real separation = 0; ///< L; negative = penetration, positive = speculative gap
+    Vec2 point;           ///< world, midway between the two surfaces
+    Vec2 anchor_a;        ///< the contact point on A's surface, in A's local frame
+    Vec2 anchor_b;        ///< the contact point on B's surface, in B's local frame
+    real separation = 0;  ///< L; negative = penetration, positive = speculative gap
     std::uint32_t id = 0; ///< feature pair, stable while the same features touch (warm starting)
 };
 
 /// Up to two contact points sharing one normal.
 struct Manifold {
-    Vec2 normal;        ///< world unit vector from A to B
-    Vec2 local_normal;  ///< normal in the reference shape's frame, pointing away from it
-    bool reference_is_b = false; ///< the face the normal belongs to is on B (normal = -rotate(q_b, local_normal))
+    Vec2 normal;       ///< world unit vector from A to B
+    Vec2 local_normal; ///< normal in the reference shape's frame, pointing away from it
+    bool reference_is_b =
+        false; ///< the face the normal belongs to is on B (normal = -rotate(q_b, local_normal))
     std::array<ManifoldPoint, 2> points{};
-    int count = 0;      ///< 0 when the shapes are further apart than the speculative distance
+    int count = 0; ///< 0 when the shapes are further apart than the speculative distance
 };
 
 /// Settings shared by every collide function.
 struct CollideSettings {
-    real speculative_distance = k_speculative_distance; ///< keep points with separation below this, L
-    real linear_slop = k_linear_slop;                   ///< L; picks the reference face stably
+    real speculative_distance =
+        k_speculative_distance;       ///< keep points with separation below this, L
+    real linear_slop = k_linear_slop; ///< L; picks the reference face stably
 };
 
 /// Circle vs circle. Concentric circles get the normal +y (up).
-Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b, const Transform& xfb,
-                         const CollideSettings& settings = {});
+Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b,
+                         const Transform& xfb, const CollideSettings& settings = {});
 /// Polygon (A) vs circle (B); a circle centre inside the polygon takes the
 /// normal of the face of least penetration.
-Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b, const Transform& xfb,
-                                const CollideSettings& settings = {});
+Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
+                                const Transform& xfb, const CollideSettings& settings = {});
 /// Polygon vs polygon by the separating axis and clipping of the incident
 /// edge against the reference face: one or two points.
-Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
-                          const CollideSettings& settings = {});
+Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
+                          const Transform& xfb, const CollideSettings& settings = {});
 /// Any shape pair with at least one circle or polygon. Segments collide on
 /// both sides; a chain segment only on its outer side (its outward_normal),
 /// so a shape behind or inside the solid a chain bounds gets no contact. Two

@@ -26,9 +26,21 @@ struct Vec2 {
     real x = 0; ///< x coordinate (right)
     real y = 0; ///< y coordinate (up)
 
-    constexpr Vec2& operator+=(Vec2 v) { x += v.x; y += v.y; return *this; }
-    constexpr Vec2& operator-=(Vec2 v) { x -= v.x; y -= v.y; return *this; }
-    constexpr Vec2& operator*=(real s) { x *= s; y *= s; return *this; }
+    constexpr Vec2& operator+=(Vec2 v) {
+        x += v.x;
+        y += v.y;
+        return *this;
+    }
+    constexpr Vec2& operator-=(Vec2 v) {
+        x -= v.x;
+        y -= v.y;
+        return *this;
+    }
+    constexpr Vec2& operator*=(real s) {
+        x *= s;
+        y *= s;
+        return *this;
+    }
     friend constexpr bool operator==(Vec2, Vec2) = default;
 };
 
@@ -53,7 +65,9 @@ constexpr Vec2 left_perp(Vec2 v) { return {-v.y, v.x}; }
 constexpr Vec2 right_perp(Vec2 v) { return {v.y, -v.x}; }
 constexpr Vec2 min(Vec2 a, Vec2 b) { return {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y}; }
 constexpr Vec2 max(Vec2 a, Vec2 b) { return {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y}; }
-constexpr Vec2 lerp(Vec2 a, Vec2 b, real t) { return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}; }
+constexpr Vec2 lerp(Vec2 a, Vec2 b, real t) {
+    return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
+}
 constexpr real length_squared(Vec2 v) { return v.x * v.x + v.y * v.y; }
 inline real length(Vec2 v) { return std::sqrt(v.x * v.x + v.y * v.y); }
 inline real distance(Vec2 a, Vec2 b) { return length(b - a); }
@@ -105,7 +119,9 @@ inline constexpr Transform k_identity{};
 /// Maps a local point to the world.
 constexpr Vec2 transform_point(const Transform& xf, Vec2 v) { return rotate(xf.q, v) + xf.p; }
 /// Maps a world point to the local frame of xf.
-constexpr Vec2 inv_transform_point(const Transform& xf, Vec2 v) { return inv_rotate(xf.q, v - xf.p); }
+constexpr Vec2 inv_transform_point(const Transform& xf, Vec2 v) {
+    return inv_rotate(xf.q, v - xf.p);
+}
 /// The transform b then a: a * b.
 constexpr Transform mul(const Transform& a, const Transform& b) {
     return {rotate(a.q, b.p) + a.p, mul(a.q, b.q)};
@@ -137,7 +153,9 @@ constexpr bool contains(const Aabb& a, const Aabb& b) {
            b.upper.y <= a.upper.y;
 }
 /// The smallest box holding a and b.
-constexpr Aabb union_of(const Aabb& a, const Aabb& b) { return {min(a.lower, b.lower), max(a.upper, b.upper)}; }
+constexpr Aabb union_of(const Aabb& a, const Aabb& b) {
+    return {min(a.lower, b.lower), max(a.upper, b.upper)};
+}
 /// The box grown by `margin` on every side.
 constexpr Aabb inflate(const Aabb& a, real margin) {
     return {{a.lower.x - margin, a.lower.y - margin}, {a.upper.x + margin, a.upper.y + margin}};
@@ -145,10 +163,13 @@ constexpr Aabb inflate(const Aabb& a, real margin) {
 constexpr Vec2 center(const Aabb& a) { return real(0.5) * (a.lower + a.upper); }
 constexpr Vec2 extents(const Aabb& a) { return real(0.5) * (a.upper - a.lower); }
 /// Perimeter: the surface-area measure of a 2D box used by tree heuristics.
-constexpr real perimeter(const Aabb& a) { return real(2) * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y)); }
+constexpr real perimeter(const Aabb& a) {
+    return real(2) * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y));
+}
 /// True when finite and lower <= upper.
 inline bool is_valid(const Aabb& a) {
-    return is_finite(a.lower) && is_finite(a.upper) && a.lower.x <= a.upper.x && a.lower.y <= a.upper.y;
+    return is_finite(a.lower) && is_finite(a.upper) && a.lower.x <= a.upper.x &&
+           a.lower.y <= a.upper.y;
 }
 
 } // namespace sweep

@@ -23,13 +23,20 @@ enum class ErrorCode {
 /// The name of an error code, for messages.
 constexpr const char* to_string(ErrorCode code) {
     switch (code) {
-    case ErrorCode::invalid_input: return "invalid input";
-    case ErrorCode::degenerate_shape: return "degenerate shape";
-    case ErrorCode::parse_error: return "parse error";
-    case ErrorCode::io_error: return "I/O error";
-    case ErrorCode::unsupported: return "unsupported";
-    case ErrorCode::limit_exceeded: return "limit exceeded";
-    case ErrorCode::stale_handle: return "stale handle";
+    case ErrorCode::invalid_input:
+        return "invalid input";
+    case ErrorCode::degenerate_shape:
+        return "degenerate shape";
+    case ErrorCode::parse_error:
+        return "parse error";
+    case ErrorCode::io_error:
+        return "I/O error";
+    case ErrorCode::unsupported:
+        return "unsupported";
+    case ErrorCode::limit_exceeded:
+        return "limit exceeded";
+    case ErrorCode::stale_handle:
+        return "stale handle";
     }
     return "error";
 }
@@ -43,37 +50,52 @@ struct Error {
 /// Either a T or an Error. Check has_value() (or convert to bool) before
 /// value(); reading the wrong alternative is a programming error (asserts).
 template <class T> class [[nodiscard]] Result {
-public:
-    Result(T value) : data_(std::move(value)) {}         // NOLINT: implicit by design
-    Result(Error error) : data_(std::move(error)) {}     // NOLINT: implicit by design
+  public:
+    Result(T value) : data_(std::move(value)) {}     // NOLINT: implicit by design
+    Result(Error error) : data_(std::move(error)) {} // NOLINT: implicit by design
 
     bool has_value() const { return data_.index() == 0; }
     explicit operator bool() const { return has_value(); }
 
-    T& value() & { assert(has_value()); return std::get<0>(data_); }
-    const T& value() const& { assert(has_value()); return std::get<0>(data_); }
-    T&& value() && { assert(has_value()); return std::get<0>(std::move(data_)); }
+    T& value() & {
+        assert(has_value());
+        return std::get<0>(data_);
+    }
+    const T& value() const& {
+        assert(has_value());
+        return std::get<0>(data_);
+    }
+    T&& value() && {
+        assert(has_value());
+        return std::get<0>(std::move(data_));
+    }
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
 
-    const Error& error() const { assert(!has_value()); return std::get<1>(data_); }
+    const Error& error() const {
+        assert(!has_value());
+        return std::get<1>(data_);
+    }
 
-private:
+  private:
     std::variant<T, Error> data_;
 };
 
 /// A Result with no value: success or an Error.
 template <> class [[nodiscard]] Result<void> {
-public:
+  public:
     Result() = default;
     Result(Error error) : error_(std::move(error)), ok_(false) {} // NOLINT: implicit by design
     bool has_value() const { return ok_; }
     explicit operator bool() const { return ok_; }
-    const Error& error() const { assert(!ok_); return error_; }
+    const Error& error() const {
+        assert(!ok_);
+        return error_;
+    }
 
-private:
+  private:
     Error error_;
     bool ok_ = true;
 };

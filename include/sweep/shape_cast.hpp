@@ -17,9 +17,9 @@ struct ShapeCastInput {
     Transform xf_a;
     Transform xf_b;
     Vec2 translation_b;
-    real max_fraction = 1;                       ///< only hits at t <= this count
-    real target_separation = k_linear_slop;      ///< stop this far from contact, L (>= 0)
-    real touch_tolerance = k_touch_tolerance;    ///< touching band, L (see conventions)
+    real max_fraction = 1;                    ///< only hits at t <= this count
+    real target_separation = k_linear_slop;   ///< stop this far from contact, L (>= 0)
+    real touch_tolerance = k_touch_tolerance; ///< touching band, L (see conventions)
 };
 
 /// How a cast or TOI query ended.

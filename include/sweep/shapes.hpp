@@ -113,9 +113,9 @@ struct Shape {
         ChainSegment chain_segment;
     };
     Shape() : circle{} {}
-    Shape(const Circle& c) : type(ShapeType::circle), circle(c) {}               // NOLINT
-    Shape(const Polygon& p) : type(ShapeType::polygon), polygon(p) {}            // NOLINT
-    Shape(const Segment& s) : type(ShapeType::segment), segment(s) {}            // NOLINT
+    Shape(const Circle& c) : type(ShapeType::circle), circle(c) {}                     // NOLINT
+    Shape(const Polygon& p) : type(ShapeType::polygon), polygon(p) {}                  // NOLINT
+    Shape(const Segment& s) : type(ShapeType::segment), segment(s) {}                  // NOLINT
     Shape(const ChainSegment& c) : type(ShapeType::chain_segment), chain_segment(c) {} // NOLINT
 };
 

@@ -34,9 +34,10 @@ struct ToiInput {
 
 /// Result of time_of_impact().
 struct ToiOutput {
-    CastState state = CastState::miss; ///< hit, miss ("separated"), overlapped, failed, invalid_input
-    real fraction = 0;                 ///< time of the hit; for failed, the last safe time
-    Vec2 normal;                       ///< from A to B at the hit (world)
+    CastState state =
+        CastState::miss; ///< hit, miss ("separated"), overlapped, failed, invalid_input
+    real fraction = 0;   ///< time of the hit; for failed, the last safe time
+    Vec2 normal;         ///< from A to B at the hit (world)
     int iterations = 0;
 };
 

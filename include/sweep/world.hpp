@@ -20,27 +20,30 @@ namespace sweep {
 
 /// World settings. Lengths in L, times in seconds.
 struct WorldDef {
-    Vec2 gravity{0, -10};          ///< metres per s^2; scaled by length_units_per_meter
+    Vec2 gravity{0, -10};            ///< metres per s^2; scaled by length_units_per_meter
     real length_units_per_meter = 1; ///< L: world units per metre (> 0); scales every tolerance
-    int velocity_iterations = 8;   ///< sequential impulse sweeps per step
-    int position_iterations = 60;  ///< most position correction sweeps per step (stops early once within the slop)
-    bool measure_penetration = false; ///< compute StepStats::max_penetration (one extra narrowphase pass)
+    int velocity_iterations = 8;     ///< sequential impulse sweeps per step
+    int position_iterations =
+        60; ///< most position correction sweeps per step (stops early once within the slop)
+    bool measure_penetration =
+        false; ///< compute StepStats::max_penetration (one extra narrowphase pass)
 };
 
 /// What one step did; filled by step().
 struct StepStats {
-    int contacts = 0;             ///< manifolds with at least one point
+    int contacts = 0; ///< manifolds with at least one point
     int contact_points = 0;
-    int toi_events = 0;           ///< bodies stopped early by the final sweep
-    int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
-    real max_penetration = 0;     ///< deepest overlap at the end of the step, L (>= 0); needs measure_penetration
+    int toi_events = 0;   ///< bodies stopped early by the final sweep
+    int toi_failures = 0; ///< TOI queries that hit their iteration cap (safe time used)
+    real max_penetration =
+        0; ///< deepest overlap at the end of the step, L (>= 0); needs measure_penetration
 };
 
 /// A body's state, read back from the world.
 struct BodyState {
     BodyType type = BodyType::static_body;
-    Transform xf;        ///< body origin and rotation
-    Vec2 center;         ///< centre of mass, world
+    Transform xf; ///< body origin and rotation
+    Vec2 center;  ///< centre of mass, world
     Vec2 linear_velocity;
     real angular_velocity = 0;
     real mass = 0;
@@ -49,7 +52,7 @@ struct BodyState {
 /// A 2D world of rigid bodies. Movable, not copyable. Every call that can
 /// fail returns a Result and leaves the world unchanged when it does.
 class World {
-public:
+  public:
     /// A world with `def`. Errors: non-finite gravity, length_units_per_meter
     /// not > 0, iteration counts < 1 (invalid_input).
     static Result<World> make(const WorldDef& def = {});
@@ -80,7 +83,7 @@ public:
     /// Number of live bodies.
     int body_count() const;
 
-private:
+  private:
     struct Impl;
     explicit World(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;

@@ -22,9 +22,7 @@ constexpr std::int32_t k_solid = -1;
 /// than listed in each bucket, so one huge box cannot blow up the grid.
 constexpr std::int64_t k_max_buckets_per_box = 16;
 
-Error invalid(std::string message) {
-    return Error{ErrorCode::invalid_input, std::move(message)};
-}
+Error invalid(std::string message) { return Error{ErrorCode::invalid_input, std::move(message)}; }
 
 bool has_interior(const Aabb& box) {
     return box.lower.x < box.upper.x && box.lower.y < box.upper.y;

@@ -17,9 +17,7 @@
 namespace sweep::io::detail {
 namespace {
 
-bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 /// A byte for a message: itself when printable, else its hex code.
 std::string describe_char(char c) {

@@ -18,9 +18,7 @@ namespace sweep::io::detail {
 inline constexpr std::uint32_t k_gid_flag_bits = 0xF0000000u;
 
 /// The global tile id with its flag bits cleared; 0 means an empty cell.
-constexpr std::uint32_t tile_id(std::uint32_t gid) {
-    return gid & ~k_gid_flag_bits;
-}
+constexpr std::uint32_t tile_id(std::uint32_t gid) { return gid & ~k_gid_flag_bits; }
 
 /// Standard base64 (RFC 4648, section 4) to bytes. Whitespace is skipped;
 /// padding may be left out. parse_error names the offending offset.

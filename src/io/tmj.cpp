@@ -25,9 +25,7 @@ using Json = nlohmann::json;
 constexpr int k_max_group_depth = 64;
 
 /// A JSON value for a message, cut short.
-std::string shown(const Json& value) {
-    return in_quotes(value.dump());
-}
+std::string shown(const Json& value) { return in_quotes(value.dump()); }
 
 /// An integral JSON number (integral floats such as 16.0 included).
 std::optional<std::int64_t> as_integer(const Json& value) {

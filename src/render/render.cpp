@@ -109,9 +109,7 @@ void set_colour(cairo_t* cr, Rgb c, double alpha = 1) {
     cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha);
 }
 
-bool is_finite(Pixel p) {
-    return std::isfinite(p.x) && std::isfinite(p.y);
-}
+bool is_finite(Pixel p) { return std::isfinite(p.x) && std::isfinite(p.y); }
 
 /// A segment in image pixels.
 struct PixelSegment {

@@ -12,9 +12,7 @@
 namespace sweep {
 namespace {
 
-Aabb box(real x0, real y0, real x1, real y1) {
-    return {{x0, y0}, {x1, y1}};
-}
+Aabb box(real x0, real y0, real x1, real y1) { return {{x0, y0}, {x1, y1}}; }
 
 /// The user data of every proxy a query reports, sorted.
 std::vector<std::uint64_t> query_all(const DynamicTree& tree, const Aabb& aabb,

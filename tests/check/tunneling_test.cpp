@@ -24,9 +24,7 @@ using sweep::Vec2;
 using sweep::check::TunnelingChecker;
 using Verdict = TunnelingChecker::Verdict;
 
-Aabb box(real x0, real y0, real x1, real y1) {
-    return {{x0, y0}, {x1, y1}};
-}
+Aabb box(real x0, real y0, real x1, real y1) { return {{x0, y0}, {x1, y1}}; }
 
 const Aabb k_room_bounds = box(0, 0, 20, 10);
 

@@ -36,12 +36,8 @@ using test::uniform;
 
 static_assert(std::is_same_v<real, float>, "the Box2D oracle compares single-precision builds");
 
-b2Vec2 to_b2(Vec2 v) {
-    return {v.x, v.y};
-}
-Vec2 from_b2(b2Vec2 v) {
-    return {v.x, v.y};
-}
+b2Vec2 to_b2(Vec2 v) { return {v.x, v.y}; }
+Vec2 from_b2(b2Vec2 v) { return {v.x, v.y}; }
 
 b2Transform to_b2(const Transform& xf) {
     b2Transform out;

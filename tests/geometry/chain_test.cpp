@@ -49,7 +49,8 @@ TEST(Chain, RejectsDegenerateLoops) {
 TEST(Chain, CircleOnTopOfGroundTouchesTheTopSegment) {
     const auto chain = make_chain_loop(k_ground).value();
     // Circle of radius 0.5 centred at (2, 1.4): 0.1 below contact -> -0.1.
-    const Manifold m = collide(Shape(chain[2]), k_identity, Shape(Circle{{2, 1.4f}, 0.5f}), k_identity);
+    const Manifold m =
+        collide(Shape(chain[2]), k_identity, Shape(Circle{{2, 1.4f}, 0.5f}), k_identity);
     ASSERT_EQ(m.count, 1);
     EXPECT_NEAR(m.normal.y, 1, 1e-6f);
     EXPECT_NEAR(m.points[0].separation, -0.1f, 1e-5f);
@@ -59,16 +60,20 @@ TEST(Chain, ShapesInsideTheSolidGetNoContactFromTheOneSidedSegment) {
     const auto chain = make_chain_loop(k_ground).value();
     // The circle's centre is inside the ground, below the top segment: the
     // top segment's contact would push it down into the solid, so none.
-    const Manifold m = collide(Shape(chain[2]), k_identity, Shape(Circle{{2, 0.7f}, 0.5f}), k_identity);
+    const Manifold m =
+        collide(Shape(chain[2]), k_identity, Shape(Circle{{2, 0.7f}, 0.5f}), k_identity);
     EXPECT_EQ(m.count, 0);
     // Argument order does not matter.
-    EXPECT_EQ(collide(Shape(Circle{{2, 0.7f}, 0.5f}), k_identity, Shape(chain[2]), k_identity).count, 0);
+    EXPECT_EQ(
+        collide(Shape(Circle{{2, 0.7f}, 0.5f}), k_identity, Shape(chain[2]), k_identity).count, 0);
 }
 
 TEST(Chain, TwoSidedSegmentCollidesFromBothSides) {
     const Segment wall = make_segment({0, 0}, {4, 0}).value();
-    const Manifold above = collide(Shape(wall), k_identity, Shape(Circle{{2, 0.4f}, 0.5f}), k_identity);
-    const Manifold below = collide(Shape(wall), k_identity, Shape(Circle{{2, -0.4f}, 0.5f}), k_identity);
+    const Manifold above =
+        collide(Shape(wall), k_identity, Shape(Circle{{2, 0.4f}, 0.5f}), k_identity);
+    const Manifold below =
+        collide(Shape(wall), k_identity, Shape(Circle{{2, -0.4f}, 0.5f}), k_identity);
     ASSERT_EQ(above.count, 1);
     ASSERT_EQ(below.count, 1);
     EXPECT_NEAR(above.normal.y, 1, 1e-6f);

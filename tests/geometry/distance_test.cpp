@@ -21,13 +21,9 @@ void expect_vec_near(Vec2 actual, double x, double y, double eps = k_eps) {
     EXPECT_NEAR(actual.y, y, eps);
 }
 
-Polygon box(real hx, real hy) {
-    return make_box(hx, hy).value();
-}
+Polygon box(real hx, real hy) { return make_box(hx, hy).value(); }
 
-Transform at(real x, real y, real angle = 0) {
-    return {{x, y}, Rot::from_angle(angle)};
-}
+Transform at(real x, real y, real angle = 0) { return {{x, y}, Rot::from_angle(angle)}; }
 
 DistanceOutput run(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                    bool use_radii = true) {

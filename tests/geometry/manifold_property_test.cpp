@@ -66,9 +66,7 @@ double max_face_separation(const Polygon& a, const Transform& xfa, const Polygon
     return best;
 }
 
-Shape random_solid(std::mt19937& rng, int kind) {
-    return test::random_shape(rng, kind % 3);
-}
+Shape random_solid(std::mt19937& rng, int kind) { return test::random_shape(rng, kind % 3); }
 
 TEST(CollideProperty, PointsSitBetweenTheSurfacesAndMatchTheirAnchors) {
     std::mt19937 rng(314);

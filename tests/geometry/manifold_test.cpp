@@ -21,12 +21,8 @@ void expect_vec_near(Vec2 actual, double x, double y, double eps = k_eps) {
     EXPECT_NEAR(actual.y, y, eps);
 }
 
-Transform at(real x, real y, real angle = 0) {
-    return {{x, y}, Rot::from_angle(angle)};
-}
-Polygon box(real hx, real hy) {
-    return make_box(hx, hy).value();
-}
+Transform at(real x, real y, real angle = 0) { return {{x, y}, Rot::from_angle(angle)}; }
+Polygon box(real hx, real hy) { return make_box(hx, hy).value(); }
 
 /// The two points sorted by x, so tests need not depend on clipping order.
 std::array<ManifoldPoint, 2> by_x(const Manifold& m) {

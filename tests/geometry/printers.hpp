@@ -12,13 +12,9 @@
 
 namespace sweep {
 
-inline void PrintTo(Vec2 v, std::ostream* os) {
-    *os << "(" << v.x << ", " << v.y << ")";
-}
+inline void PrintTo(Vec2 v, std::ostream* os) { *os << "(" << v.x << ", " << v.y << ")"; }
 
-inline void PrintTo(ErrorCode code, std::ostream* os) {
-    *os << to_string(code);
-}
+inline void PrintTo(ErrorCode code, std::ostream* os) { *os << to_string(code); }
 
 inline void PrintTo(CastState state, std::ostream* os) {
     switch (state) {

@@ -35,27 +35,13 @@ struct D2 {
     double y = 0;
 };
 
-inline D2 operator+(D2 a, D2 b) {
-    return {a.x + b.x, a.y + b.y};
-}
-inline D2 operator-(D2 a, D2 b) {
-    return {a.x - b.x, a.y - b.y};
-}
-inline D2 operator*(double s, D2 v) {
-    return {s * v.x, s * v.y};
-}
-inline double dot(D2 a, D2 b) {
-    return a.x * b.x + a.y * b.y;
-}
-inline double cross(D2 a, D2 b) {
-    return a.x * b.y - a.y * b.x;
-}
-inline double norm(D2 v) {
-    return std::hypot(v.x, v.y);
-}
-inline D2 to_d2(Vec2 v) {
-    return {double(v.x), double(v.y)};
-}
+inline D2 operator+(D2 a, D2 b) { return {a.x + b.x, a.y + b.y}; }
+inline D2 operator-(D2 a, D2 b) { return {a.x - b.x, a.y - b.y}; }
+inline D2 operator*(double s, D2 v) { return {s * v.x, s * v.y}; }
+inline double dot(D2 a, D2 b) { return a.x * b.x + a.y * b.y; }
+inline double cross(D2 a, D2 b) { return a.x * b.y - a.y * b.x; }
+inline double norm(D2 v) { return std::hypot(v.x, v.y); }
+inline D2 to_d2(Vec2 v) { return {double(v.x), double(v.y)}; }
 
 /// A rigid placement in double precision: rotate by `angle`, then move by p.
 struct Pose {

@@ -21,9 +21,7 @@ void expect_vec_near(Vec2 actual, double x, double y, double eps = k_eps) {
     EXPECT_NEAR(actual.y, y, eps);
 }
 
-Transform at(real x, real y, real angle = 0) {
-    return {{x, y}, Rot::from_angle(angle)};
-}
+Transform at(real x, real y, real angle = 0) { return {{x, y}, Rot::from_angle(angle)}; }
 
 ShapeCastInput cast(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                     Vec2 translation) {

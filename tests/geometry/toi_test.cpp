@@ -15,9 +15,7 @@ namespace {
 constexpr double k_eps = std::is_same_v<real, float> ? 2e-5 : 1e-9;
 constexpr double k_pi_d = 3.14159265358979323846;
 
-Sweep still(Vec2 c, real angle = 0) {
-    return {{0, 0}, c, c, angle, angle};
-}
+Sweep still(Vec2 c, real angle = 0) { return {{0, 0}, c, c, angle, angle}; }
 
 ToiInput toi(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb) {
     ToiInput input;

@@ -87,9 +87,7 @@ std::size_t count_of(const StaticGeometry& g, const std::string& layer) {
     return 0;
 }
 
-real area(const Aabb& b) {
-    return (b.upper.x - b.lower.x) * (b.upper.y - b.lower.y);
-}
+real area(const Aabb& b) { return (b.upper.x - b.lower.x) * (b.upper.y - b.lower.y); }
 
 // --- The Mana World, Ice Labyrinth: 320x320 tiles of 32 px, CSV and gzip twins.
 

@@ -16,9 +16,7 @@
 /// LeakSanitizer hook: fontconfig, which cairo uses to find the title's font,
 /// keeps its parsed configuration for the life of the process and never frees
 /// it. Unused outside sanitizer builds.
-extern "C" const char* __lsan_default_suppressions() {
-    return "leak:libfontconfig.so\n";
-}
+extern "C" const char* __lsan_default_suppressions() { return "leak:libfontconfig.so\n"; }
 
 namespace {
 

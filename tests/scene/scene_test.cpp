@@ -65,7 +65,8 @@ TEST(Scene, ExcaliburCityInFourEncodingsRunsWithoutTunneling) {
     nlohmann::json first;
     for (const std::string& v : variants) {
         SCOPED_TRACE(v);
-        const nlohmann::json r = run_json("excalibur-tiled/example/formats/example-city-" + v + ".tmx");
+        const nlohmann::json r =
+            run_json("excalibur-tiled/example/formats/example-city-" + v + ".tmx");
         expect_no_tunneling(r);
         if (first.is_null()) {
             first = r;

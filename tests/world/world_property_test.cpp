@@ -38,7 +38,8 @@ TEST(WorldProperty, FastBodiesNeverLeaveAClosedBox) {
             def.linear_velocity = speed * Vec2{std::cos(heading), std::sin(heading)};
             def.angular_velocity = 40 * (unit(rng) - 0.5f);
             const real size = 0.05f + 0.3f * unit(rng);
-            const Shape shape = i % 2 ? Shape(Circle{{}, size}) : Shape(make_box(size, 0.5f * size).value());
+            const Shape shape =
+                i % 2 ? Shape(Circle{{}, size}) : Shape(make_box(size, 0.5f * size).value());
             const ShapeDef sd{shape, {1, unit(rng), unit(rng)}};
             bodies.push_back(world.create_body(def, std::span(&sd, 1)).value());
         }

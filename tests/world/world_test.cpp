@@ -25,8 +25,8 @@ BodyId add_static_box(World& world, Vec2 center, real hx, real hy, Material mate
     return world.create_body(def, std::span(&shape, 1)).value();
 }
 
-BodyId add_dynamic(World& world, const Shape& shape, Vec2 position, Vec2 velocity = {}, Material material = {},
-                   real angular_velocity = 0) {
+BodyId add_dynamic(World& world, const Shape& shape, Vec2 position, Vec2 velocity = {},
+                   Material material = {}, real angular_velocity = 0) {
     BodyDef def;
     def.type = BodyType::dynamic;
     def.position = position;
@@ -93,7 +93,7 @@ TEST(World, ElasticBallBouncesBackNearItsHeight) {
         }
     }
     EXPECT_TRUE(bounced);
-    EXPECT_GT(highest_after_bounce, 5 * 0.9f); // energy mostly kept
+    EXPECT_GT(highest_after_bounce, 5 * 0.9f);  // energy mostly kept
     EXPECT_LT(highest_after_bounce, 5 * 1.05f); // and not created
 }
 
@@ -155,7 +155,8 @@ TEST(World, SpinningBarDoesNotPassThroughThinWall) {
     World world = make_world(1, {0, 0});
     add_static_box(world, {3, 0}, 0.05f, 5);
     // 3 turns per second at 60 Hz: 18 degrees per step, moving at 20 m/s.
-    const BodyId bar = add_dynamic(world, make_box(1, 0.05f).value(), {0, 0}, {20, 0}, {}, 6 * k_pi);
+    const BodyId bar =
+        add_dynamic(world, make_box(1, 0.05f).value(), {0, 0}, {20, 0}, {}, 6 * k_pi);
     for (int i = 0; i < 60; ++i) {
         ASSERT_TRUE(world.step(k_dt).has_value());
         EXPECT_LT(world.body_state(bar).value().center.x, 2.95f);
@@ -167,7 +168,8 @@ TEST(World, ToleranceScalesWithLengthUnits) {
     EXPECT_FLOAT_EQ(world.tolerances().linear_slop, 0.005f * 32);
     // The same drop, scaled by 32, rests 32 times higher.
     add_static_box(world, {0, -16}, 320, 16);
-    const BodyId ball = add_dynamic(world, Circle{{}, 16}, {0, 96}, {}, {1.0f / (32 * 32), 0.6f, 0});
+    const BodyId ball =
+        add_dynamic(world, Circle{{}, 16}, {0, 96}, {}, {1.0f / (32 * 32), 0.6f, 0});
     run(world, 180);
     EXPECT_NEAR(world.body_state(ball).value().center.y, 16, world.tolerances().linear_slop);
 }
