@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 
 #include "sweep/broadphase.hpp"
 #include "sweep/distance.hpp"
@@ -66,7 +65,10 @@ struct Contact {
     std::array<ContactPoint, 2> points{};
 };
 
+// Impulses of last step's contact points, by shape pair and feature id, to
+// warm start this step's solve.
 struct CachedImpulse {
+    std::uint64_t key = 0; // pair_key of the two shapes
     std::array<std::uint32_t, 2> ids{};
     std::array<real, 2> normal{};
     std::array<real, 2> tangent{};
@@ -74,7 +76,7 @@ struct CachedImpulse {
 };
 
 // Rounds of position correction and final sweep per step (see single_step).
-constexpr int k_max_sweep_rounds = 6;
+constexpr int k_max_sweep_rounds = 12;
 
 // Position iterations between recomputing the manifolds at the current poses.
 constexpr int k_position_refresh_interval = 4;
@@ -105,7 +107,7 @@ struct World::Impl {
     DynamicTree static_tree;
     DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
     std::vector<Contact> contacts;
-    std::unordered_map<std::uint64_t, CachedImpulse> impulse_cache;
+    std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     StepStats stats;
     int live_bodies = 0;
 
@@ -213,7 +215,7 @@ struct World::Impl {
             const Body& b = bodies[c.body_b];
             const Vec2 n = c.manifold.normal;
             const Vec2 t = right_perp(n);
-            const auto cached = impulse_cache.find(pair_key(c.shape_a, c.shape_b));
+            const CachedImpulse* cached = find_cached(pair_key(c.shape_a, c.shape_b));
             for (int i = 0; i < c.manifold.count; ++i) {
                 const ManifoldPoint& mp = c.manifold.points[i];
                 ContactPoint& p = c.points[i];
@@ -234,12 +236,10 @@ struct World::Impl {
                 p.approach_speed = dot(relative_velocity(a, b, p), n);
                 // A speculative point may close its gap this step, no further.
                 p.target_speed = p.separation > 0 ? -p.separation / dt : 0;
-                if (cached != impulse_cache.end()) {
-                    for (int k = 0; k < cached->second.count; ++k) {
-                        if (cached->second.ids[k] == mp.id) {
-                            p.normal_impulse = cached->second.normal[k];
-                            p.tangent_impulse = cached->second.tangent[k];
-                        }
+                for (int k = 0; cached && k < cached->count; ++k) {
+                    if (cached->ids[k] == mp.id) {
+                        p.normal_impulse = cached->normal[k];
+                        p.tangent_impulse = cached->tangent[k];
                     }
                 }
             }
@@ -327,17 +327,28 @@ struct World::Impl {
         }
     }
 
+    const CachedImpulse* find_cached(std::uint64_t key) const {
+        const auto it =
+            std::lower_bound(impulse_cache.begin(), impulse_cache.end(), key,
+                             [](const CachedImpulse& e, std::uint64_t k) { return e.key < k; });
+        return it != impulse_cache.end() && it->key == key ? &*it : nullptr;
+    }
+
     void store_impulses() {
         impulse_cache.clear();
         for (const Contact& c : contacts) {
-            CachedImpulse& e = impulse_cache[pair_key(c.shape_a, c.shape_b)];
+            CachedImpulse e;
+            e.key = pair_key(c.shape_a, c.shape_b);
             e.count = c.manifold.count;
             for (int i = 0; i < c.manifold.count; ++i) {
                 e.ids[i] = c.manifold.points[i].id;
                 e.normal[i] = c.points[i].normal_impulse;
                 e.tangent[i] = c.points[i].tangent_impulse;
             }
+            impulse_cache.push_back(e);
         }
+        std::sort(impulse_cache.begin(), impulse_cache.end(),
+                  [](const CachedImpulse& x, const CachedImpulse& y) { return x.key < y.key; });
     }
 
     static void sync_transform(Body& b) {
@@ -373,7 +384,7 @@ struct World::Impl {
     // Nonlinear Gauss-Seidel on the separations of the position manifolds'
     // anchors (Box2D's SolvePositionConstraints). Returns the deepest
     // penetration seen before correcting.
-    real solve_positions() {
+    real solve_positions(bool pin_stopped) {
         real deepest = 0;
         for (Contact& c : contacts) {
             Body& a = bodies[c.body_a];
@@ -398,10 +409,12 @@ struct World::Impl {
                 const Vec2 rb = point - b.sweep.c2;
                 // A body stopped by its sweep sits at a safe pose; moving it
                 // again could undo that, so only its partner yields.
-                const real ima = a.stopped ? 0 : a.inv_mass;
-                const real iia = a.stopped ? 0 : a.inv_inertia;
-                const real imb = b.stopped ? 0 : b.inv_mass;
-                const real iib = b.stopped ? 0 : b.inv_inertia;
+                const bool pin_a = pin_stopped && a.stopped;
+                const bool pin_b = pin_stopped && b.stopped;
+                const real ima = pin_a ? 0 : a.inv_mass;
+                const real iia = pin_a ? 0 : a.inv_inertia;
+                const real imb = pin_b ? 0 : b.inv_mass;
+                const real iib = pin_b ? 0 : b.inv_inertia;
                 const real rna = cross(ra, n);
                 const real rnb = cross(rb, n);
                 const real k = ima + imb + iia * rna * rna + iib * rnb * rnb;
@@ -430,7 +443,12 @@ struct World::Impl {
                 continue;
             }
             const real t = first_static_impact(b);
-            if (t < 1) {
+            // A body already resting where its sweep stops (a re-sweep of a
+            // stopped body ends within the touch band, a hair before t = 1)
+            // need not move: only a real pull-back counts.
+            const real pull_back = (1 - t) * (distance(b.sweep.c1, b.sweep.c2) +
+                                              std::abs(b.sweep.a2 - b.sweep.a1) * b.extent);
+            if (pull_back > tol.touch_tolerance) {
                 b.sweep.c2 = lerp(b.sweep.c1, b.sweep.c2, t);
                 b.sweep.a2 = b.sweep.a1 + t * (b.sweep.a2 - b.sweep.a1);
                 sync_transform(b);
@@ -444,17 +462,33 @@ struct World::Impl {
 
     // Iterates until the deepest penetration, measured on freshly collided
     // manifolds, is within 1.5 slop: the margin keeps the end-of-step
-    // penetration under 2 slop after the anchors drift.
-    void solve_positions_until_within_slop() {
+    // penetration under 2 slop after the anchors drift. Returns whether it got
+    // there.
+    bool solve_positions_until_within_slop(bool pin_stopped) {
         for (int i = 0; i < def.position_iterations; ++i) {
             const bool fresh = i % k_position_refresh_interval == 0;
             if (fresh) {
                 refresh_position_manifolds();
             }
-            if (solve_positions() <= real(1.5) * tol.linear_slop && fresh) {
-                break;
+            if (solve_positions(pin_stopped) <= real(1.5) * tol.linear_slop && fresh) {
+                return true;
             }
         }
+        return false;
+    }
+
+    // Position correction for one round. Bodies stopped by the sweep are
+    // pinned first so that their swept poses stand; if that cannot resolve
+    // the overlaps (a body squeezed between a pinned one and a wall), they
+    // yield too and are swept again.
+    void correct_positions() {
+        if (solve_positions_until_within_slop(true)) {
+            return;
+        }
+        for (Body& b : bodies) {
+            b.stopped = false;
+        }
+        solve_positions_until_within_slop(false);
     }
 
     real first_static_impact(const Body& b) {
@@ -528,9 +562,13 @@ struct World::Impl {
         // body may have moved meanwhile: correct positions again and re-sweep
         // (always from the pose at the start of the step, so the final pose
         // is swept whatever the corrections did).
-        for (int round = 0; round < k_max_sweep_rounds; ++round) {
-            solve_positions_until_within_slop();
+        for (int round = 0;; ++round) {
+            correct_positions();
             if (sweep_against_static() == 0) {
+                break;
+            }
+            if (round + 1 == k_max_sweep_rounds) {
+                ++stats.sweep_round_cap_hits; // the sweep had the last word; overlap may remain
                 break;
             }
         }

@@ -155,7 +155,7 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
         const StepStats& stats = world->stats();
         report.contacts_max = std::max(report.contacts_max, stats.contacts);
         report.max_penetration = std::max(report.max_penetration, stats.max_penetration);
-        report.subdivision_cap_hits += stats.toi_failures;
+        report.subdivision_cap_hits += stats.toi_failures + stats.sweep_round_cap_hits;
         report.toi_events += stats.toi_events;
         for (std::size_t i = 0; i < spawned->size(); ++i) {
             const Vec2 c = world->body_state((*spawned)[i].id)->center;

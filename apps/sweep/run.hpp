@@ -35,7 +35,7 @@ struct RunReport {
     int tunneling_events = 0;
     real max_penetration = 0;     ///< world units L
     real linear_slop = 0;         ///< world units L
-    int subdivision_cap_hits = 0; ///< TOI queries that hit their iteration cap
+    int subdivision_cap_hits = 0; ///< TOI iteration caps plus steps whose sweep rounds hit their cap
     int toi_events = 0;
     real length_units_per_meter = 1;
     double wall_seconds = 0;

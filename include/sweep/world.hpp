@@ -33,8 +33,9 @@ struct WorldDef {
 struct StepStats {
     int contacts = 0; ///< manifolds with at least one point
     int contact_points = 0;
-    int toi_events = 0;   ///< bodies stopped early by the final sweep
-    int toi_failures = 0; ///< TOI queries that hit their iteration cap (safe time used)
+    int toi_events = 0;           ///< bodies stopped early by the final sweep
+    int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
+    int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     real max_penetration =
         0; ///< deepest overlap at the end of the step, L (>= 0); needs measure_penetration
 };
