@@ -214,3 +214,57 @@ TEST(World, DestroyedBodyHandleIsStale) {
 
 } // namespace
 } // namespace sweep
+
+namespace sweep {
+namespace {
+
+TEST(World, KinematicBodyMovesAtItsVelocityAndPushesDynamics) {
+    World world = make_world(1, {0, 0});
+    BodyDef def;
+    def.type = BodyType::kinematic;
+    def.position = {0, 0};
+    def.linear_velocity = {2, 0};
+    const ShapeDef paddle{make_box(0.5f, 1).value(), {}};
+    const BodyId kinematic = world.create_body(def, std::span(&paddle, 1)).value();
+    const BodyId ball = add_dynamic(world, Circle{{}, 0.25f}, {1.5f, 0});
+    run(world, 60);
+    // x = 2 m/s * 1 s, untouched by the contact (infinite mass).
+    EXPECT_NEAR(world.body_state(kinematic).value().xf.p.x, 2, 1e-4f);
+    // The ball was pushed ahead of the paddle's face (x = 2.5 after 1 s).
+    EXPECT_GE(world.body_state(ball).value().center.x, 2.5f + 0.25f - world.tolerances().linear_slop);
+}
+
+TEST(World, BallRestsOnChainLoopGround) {
+    World world = make_world();
+    // Counter-clockwise loop: solid ground below y = 0 (docs/conventions.md).
+    const std::array<Vec2, 4> ground{{{-5, -1}, {5, -1}, {5, 0}, {-5, 0}}};
+    const auto chain = make_chain_loop(ground).value();
+    std::vector<ShapeDef> shapes;
+    for (const ChainSegment& segment : chain) {
+        shapes.push_back({segment, {}});
+    }
+    ASSERT_TRUE(world.create_body({}, shapes).has_value());
+    const BodyId ball = add_dynamic(world, Circle{{}, 0.5f}, {0, 3});
+    run(world, 180);
+    EXPECT_NEAR(world.body_state(ball).value().center.y, 0.5f, world.tolerances().linear_slop);
+}
+
+TEST(World, FastBallDoesNotTunnelThroughChainGround) {
+    World world = make_world(1, {0, 0});
+    const std::array<Vec2, 4> ground{{{-5, -1}, {5, -1}, {5, 0}, {-5, 0}}};
+    const auto chain = make_chain_loop(ground).value();
+    std::vector<ShapeDef> shapes;
+    for (const ChainSegment& segment : chain) {
+        shapes.push_back({segment, {}});
+    }
+    ASSERT_TRUE(world.create_body({}, shapes).has_value());
+    // 300 m/s straight down: 5 m per step, far more than the ground is thick.
+    const BodyId ball = add_dynamic(world, Circle{{}, 0.1f}, {0, 3}, {0, -300});
+    for (int i = 0; i < 10; ++i) {
+        ASSERT_TRUE(world.step(k_dt).has_value());
+        EXPECT_GT(world.body_state(ball).value().center.y, 0);
+    }
+}
+
+} // namespace
+} // namespace sweep
