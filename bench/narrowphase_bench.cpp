@@ -39,7 +39,7 @@ const std::vector<std::pair<Pose, Pose>>& pairs() {
 sweep::Transform to_sweep(const Pose& p) { return {{p.x, p.y}, sweep::Rot::from_angle(p.angle)}; }
 b2Transform to_box2d(const Pose& p) { return b2Transform(b2Vec2(p.x, p.y), b2Rot(p.angle)); }
 
-void Narrowphase_Distance_sweep(benchmark::State& state) {
+void Distance_BoxBox_sweep(benchmark::State& state) {
     const sweep::Shape box = sweep::make_box(0.5f, 0.5f).value();
     sweep::DistanceInput input{sweep::make_proxy(box), sweep::make_proxy(box), {}, {}, true};
     for (auto _ : state) {
@@ -53,7 +53,7 @@ void Narrowphase_Distance_sweep(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pairs().size()));
 }
 
-void Narrowphase_Distance_box2d(benchmark::State& state) {
+void Distance_BoxBox_box2d(benchmark::State& state) {
     b2PolygonShape box;
     box.SetAsBox(0.5f, 0.5f);
     b2DistanceInput input;
@@ -74,7 +74,7 @@ void Narrowphase_Distance_box2d(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pairs().size()));
 }
 
-void Narrowphase_CollidePolygons_sweep(benchmark::State& state) {
+void Manifold_BoxBox_sweep(benchmark::State& state) {
     const sweep::Polygon box = sweep::make_box(0.5f, 0.5f).value();
     for (auto _ : state) {
         for (const auto& [a, b] : pairs()) {
@@ -84,7 +84,7 @@ void Narrowphase_CollidePolygons_sweep(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pairs().size()));
 }
 
-void Narrowphase_CollidePolygons_box2d(benchmark::State& state) {
+void Manifold_BoxBox_box2d(benchmark::State& state) {
     b2PolygonShape box;
     box.SetAsBox(0.5f, 0.5f);
     for (auto _ : state) {
@@ -98,7 +98,7 @@ void Narrowphase_CollidePolygons_box2d(benchmark::State& state) {
 }
 
 // A box spinning and flying at a wall: half the cases hit.
-void Narrowphase_TimeOfImpact_sweep(benchmark::State& state) {
+void TimeOfImpact_SpinningBar_sweep(benchmark::State& state) {
     const sweep::Shape wall = sweep::make_box(0.1f, 4).value();
     const sweep::Shape bar = sweep::make_box(1, 0.1f).value();
     sweep::ToiInput input;
@@ -114,7 +114,7 @@ void Narrowphase_TimeOfImpact_sweep(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pairs().size()));
 }
 
-void Narrowphase_TimeOfImpact_box2d(benchmark::State& state) {
+void TimeOfImpact_SpinningBar_box2d(benchmark::State& state) {
     b2PolygonShape wall;
     wall.SetAsBox(0.1f, 4);
     b2PolygonShape bar;
@@ -138,9 +138,9 @@ void Narrowphase_TimeOfImpact_box2d(benchmark::State& state) {
 
 } // namespace
 
-BENCHMARK(Narrowphase_Distance_sweep)->Name("Narrowphase/distance/sweep");
-BENCHMARK(Narrowphase_Distance_box2d)->Name("Narrowphase/distance/box2d");
-BENCHMARK(Narrowphase_CollidePolygons_sweep)->Name("Narrowphase/collide_polygons/sweep");
-BENCHMARK(Narrowphase_CollidePolygons_box2d)->Name("Narrowphase/collide_polygons/box2d");
-BENCHMARK(Narrowphase_TimeOfImpact_sweep)->Name("Narrowphase/time_of_impact/sweep");
-BENCHMARK(Narrowphase_TimeOfImpact_box2d)->Name("Narrowphase/time_of_impact/box2d");
+BENCHMARK(Distance_BoxBox_sweep)->Name("Distance/box_box/sweep");
+BENCHMARK(Distance_BoxBox_box2d)->Name("Distance/box_box/box2d");
+BENCHMARK(Manifold_BoxBox_sweep)->Name("Manifold/box_box/sweep");
+BENCHMARK(Manifold_BoxBox_box2d)->Name("Manifold/box_box/box2d");
+BENCHMARK(TimeOfImpact_SpinningBar_sweep)->Name("TimeOfImpact/spinning_bar_wall/sweep");
+BENCHMARK(TimeOfImpact_SpinningBar_box2d)->Name("TimeOfImpact/spinning_bar_wall/box2d");
