@@ -7,7 +7,9 @@
 #include <array>
 #include <cassert>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace sweep {
 
@@ -163,46 +165,72 @@ real DynamicTree::area_ratio() const {
 // perimeter(S u L), plus the growth of every ancestor of S, which is S's
 // "inherited" cost. S's descendants cost at least their own inherited cost
 // (S's plus S's growth) plus perimeter(L), so whole subtrees are pruned once
-// that bound reaches the best cost found. Children are costed as soon as
-// their parent is expanded, so good siblings tighten the bound early; only
-// internal nodes that may still hold a better sibling wait in the min-heap,
-// keyed by their children's inherited cost.
+// that bound reaches the best cost found. The search is depth first with a
+// small explicit stack, the more promising child popped first, so that it
+// runs down the greedy path (Box2D v3's b2FindBestSibling) at once and the
+// bound is tight before any other subtree is opened; every child is costed
+// when its parent is expanded. It finds the same minimum as a best-first
+// search without a heap's bookkeeping.
 ProxyId DynamicTree::find_best_sibling(const Aabb& leaf_aabb) {
     const real leaf_perimeter = perimeter(leaf_aabb);
-    const Node& root = nodes_[index(root_)];
+    const Node* nodes = nodes_.data();
     ProxyId best = root_;
-    real best_cost = perimeter(union_of(root.aabb, leaf_aabb));
-    if (root.is_leaf()) {
+    real best_cost = perimeter(union_of(nodes[index(root_)].aabb, leaf_aabb));
+    if (nodes[index(root_)].is_leaf()) {
         return best;
     }
-    candidates_.clear();
-    candidates_.push_back({best_cost - perimeter(root.aabb), root_});
-    while (!candidates_.empty()) {
-        std::pop_heap(candidates_.begin(), candidates_.end(), Costlier{});
-        const Candidate parent = candidates_.back();
-        candidates_.pop_back();
-        if (parent.inherited_cost + leaf_perimeter >= best_cost) {
-            break; // the cheapest candidate left cannot win, so none can
+    detail::NodeStack<> stack;
+    std::array<real, 256> stacked_cost; // the inherited cost of each entry in `stack` below 256
+    int depth = 0;
+    const auto push = [&](ProxyId id, real inherited) {
+        if (depth < static_cast<int>(stacked_cost.size())) {
+            stacked_cost[static_cast<std::size_t>(depth)] = inherited;
         }
-        const Node& node = nodes_[index(parent.node)];
-        for (const ProxyId id : {node.child1, node.child2}) {
-            const Node& child = nodes_[index(id)];
-            const real direct = perimeter(union_of(child.aabb, leaf_aabb));
-            const real cost = parent.inherited_cost + direct;
-            if (cost < best_cost) {
-                best = id;
-                best_cost = cost;
+        ++depth;
+        stack.push(id);
+    };
+    push(root_, best_cost - perimeter(nodes[index(root_)].aabb));
+    while (!stack.empty()) {
+        --depth;
+        const ProxyId id = stack.pop();
+        // Beyond the array (a degenerate tree) the bound is recomputed as 0:
+        // weaker pruning, same result.
+        const real inherited = depth < static_cast<int>(stacked_cost.size())
+                                   ? stacked_cost[static_cast<std::size_t>(depth)]
+                                   : real(0);
+        if (inherited + leaf_perimeter >= best_cost) {
+            continue;
+        }
+        const Node& node = nodes[index(id)];
+        const Node& a = nodes[index(node.child1)];
+        const Node& b = nodes[index(node.child2)];
+        const real cost_a = inherited + perimeter(union_of(a.aabb, leaf_aabb));
+        const real cost_b = inherited + perimeter(union_of(b.aabb, leaf_aabb));
+        if (cost_a < best_cost) {
+            best = node.child1;
+            best_cost = cost_a;
+        }
+        if (cost_b < best_cost) {
+            best = node.child2;
+            best_cost = cost_b;
+        }
+        const real inherited_a = a.is_leaf() ? best_cost : cost_a - perimeter(a.aabb);
+        const real inherited_b = b.is_leaf() ? best_cost : cost_b - perimeter(b.aabb);
+        const bool open_a = inherited_a + leaf_perimeter < best_cost;
+        const bool open_b = inherited_b + leaf_perimeter < best_cost;
+        // Push the worse child first so that the better one is searched first.
+        if (open_a && open_b) {
+            if (inherited_a <= inherited_b) {
+                push(node.child2, inherited_b);
+                push(node.child1, inherited_a);
+            } else {
+                push(node.child1, inherited_a);
+                push(node.child2, inherited_b);
             }
-            if (child.is_leaf()) {
-                continue;
-            }
-            const real inherited = cost - perimeter(child.aabb);
-            if (inherited + leaf_perimeter < best_cost) {
-                prefetch(&nodes_[index(child.child1)]);
-                prefetch(&nodes_[index(child.child2)]);
-                candidates_.push_back({inherited, id});
-                std::push_heap(candidates_.begin(), candidates_.end(), Costlier{});
-            }
+        } else if (open_a) {
+            push(node.child1, inherited_a);
+        } else if (open_b) {
+            push(node.child2, inherited_b);
         }
     }
     return best;
@@ -270,9 +298,68 @@ void DynamicTree::replace_child(ProxyId parent, ProxyId old_child, ProxyId new_c
 // children, rotating where one side has grown two levels taller.
 void DynamicTree::refit_and_balance_from(ProxyId node) {
     for (ProxyId id = node; id != k_null_proxy; id = nodes_[index(id)].parent) {
-        id = balance(id);
-        refresh(id);
+        const ProxyId balanced = balance(id);
+        if (balanced == id) {
+            refresh(id);
+            rotate_for_area(id);
+        } else {
+            id = balanced;
+            refresh(id);
+        }
     }
+}
+
+// A tree rotation for quality, after Catto, GDC 2019 (Box2D v3's
+// b2RotateNodes): node A keeps its box, but swapping one child with a
+// grandchild on the other side can shrink the box of the other child. Of the
+// (up to) four swaps, the one that lowers the total perimeter most is done,
+// provided both changed nodes stay AVL-balanced, so the height bound holds.
+void DynamicTree::rotate_for_area(ProxyId a) {
+    Node* nodes = nodes_.data();
+    const Node& node = nodes[index(a)];
+    if (node.height < 2) {
+        return;
+    }
+    real best_gain = 0;
+    ProxyId best_moved = k_null_proxy; // the child of A that goes down
+    ProxyId best_lifted = k_null_proxy; // the grandchild that comes up
+    for (const ProxyId side : {node.child1, node.child2}) {
+        const ProxyId other = side == node.child1 ? node.child2 : node.child1;
+        const Node& o = nodes[index(other)];
+        if (o.is_leaf()) {
+            continue;
+        }
+        const Node& moved = nodes[index(side)];
+        const real old_area = perimeter(o.aabb);
+        for (const ProxyId lifted : {o.child1, o.child2}) {
+            const ProxyId stays = lifted == o.child1 ? o.child2 : o.child1;
+            const Node& y = nodes[index(stays)];
+            const real gain = old_area - perimeter(union_of(moved.aabb, y.aabb));
+            if (gain <= best_gain) {
+                continue;
+            }
+            const int new_height = 1 + std::max(moved.height, y.height);
+            if (std::abs(moved.height - y.height) > 1 ||
+                std::abs(nodes[index(lifted)].height - new_height) > 1) {
+                continue;
+            }
+            best_gain = gain;
+            best_moved = side;
+            best_lifted = lifted;
+        }
+    }
+    if (best_moved == k_null_proxy) {
+        return;
+    }
+    Node& parent = nodes[index(a)];
+    const ProxyId other = parent.child1 == best_moved ? parent.child2 : parent.child1;
+    // A: (moved, other(lifted, stays)) becomes A: (lifted, other(moved, stays)).
+    replace_child(a, best_moved, best_lifted);
+    replace_child(other, best_lifted, best_moved);
+    nodes[index(best_lifted)].parent = a;
+    nodes[index(best_moved)].parent = other;
+    refresh(other);
+    refresh(a);
 }
 
 void DynamicTree::refresh(ProxyId id) {

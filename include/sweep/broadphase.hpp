@@ -269,6 +269,7 @@ class DynamicTree {
     void refit_and_balance_from(ProxyId node);
     void refresh(ProxyId node);
     ProxyId balance(ProxyId node);
+    void rotate_for_area(ProxyId node);
     ProxyId rotate_up(ProxyId node, ProxyId child);
     void replace_child(ProxyId parent, ProxyId old_child, ProxyId new_child);
     void partition_leaves(std::vector<ProxyId>& leaves, std::size_t begin, std::size_t end,

@@ -14,6 +14,7 @@
 
 #include "sweep/body.hpp"
 #include "sweep/constants.hpp"
+#include "sweep/mover.hpp"
 #include "sweep/result.hpp"
 
 namespace sweep {
@@ -73,6 +74,20 @@ class World {
     /// Sets a dynamic or kinematic body's velocity. Errors: stale handle, NaN/inf.
     Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
 
+    /// Moves a kinematic or dynamic body by `translation` (world, L) with
+    /// collide-and-slide (mover.hpp): sweeps its shapes along what remains,
+    /// stops at the earliest contact, responds as `filter` says for that body
+    /// (slide by default), and repeats with the rest of the timeslice, at
+    /// most k_max_move_iterations times. Contacts tied with the earliest
+    /// (time difference x distance <= linear slop) are ordered by surface
+    /// area (faces before corners: the crack problem), then normal, then
+    /// id, and the motion is clipped against the face planes among them. A
+    /// body that starts overlapping is first pushed out along the minimum
+    /// translation (never back along its motion). Teleports the body (its
+    /// velocity is unchanged) and changes no other body. Errors: stale handle,
+    /// a static body, non-finite translation (invalid_input).
+    Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
+
     /// Advances the world by dt seconds in `substeps` equal parts. Errors:
     /// dt not finite or < 0, substeps < 1 (invalid_input); dt = 0 does nothing.
     Result<void> step(real dt, int substeps = 1);
@@ -84,8 +99,10 @@ class World {
     /// Number of live bodies.
     int body_count() const;
 
-  private:
+      /// The world's state; opaque (defined in a private header of src/).
     struct Impl;
+
+private:
     explicit World(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

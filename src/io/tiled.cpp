@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <new>
+#include <string_view>
 #include <system_error>
 
 namespace sweep::io {
@@ -55,23 +56,33 @@ char first_significant(std::string_view text) {
     return at == std::string_view::npos ? '\0' : text[at];
 }
 
-Result<StaticGeometry> load(const std::filesystem::path& path, const std::string& name,
-                            const TiledLoadOptions& options) {
-    auto text = read_file(path, name);
-    if (!text) {
-        return text.error();
+/// Dispatches `text` to the TMX or the JSON reader; `name` names it in messages.
+Result<StaticGeometry> parse(std::string_view text, const std::string& name,
+                             const TiledLoadOptions& options) {
+    if (text.size() > static_cast<std::size_t>(detail::k_max_file_bytes)) {
+        return make_error(ErrorCode::limit_exceeded, name + ": " + std::to_string(text.size()) +
+                                                         " bytes, over the 1 GiB budget");
     }
-    switch (first_significant(*text)) {
+    switch (first_significant(text)) {
     case '<':
-        return detail::load_tmx(*text, name, options);
+        return detail::load_tmx(text, name, options);
     case '{':
-        return detail::load_tmj(*text, name, options);
+        return detail::load_tmj(text, name, options);
     case '\0':
         return make_error(ErrorCode::parse_error, name + ": empty file");
     default:
         return make_error(ErrorCode::parse_error,
                           name + ": neither a TMX (XML) nor a Tiled JSON map");
     }
+}
+
+Result<StaticGeometry> load(const std::filesystem::path& path, const std::string& name,
+                            const TiledLoadOptions& options) {
+    auto text = read_file(path, name);
+    if (!text) {
+        return text.error();
+    }
+    return parse(*text, name, options);
 }
 
 } // namespace
@@ -88,6 +99,21 @@ Result<StaticGeometry> load_tiled_map(const std::filesystem::path& file,
         return make_error(ErrorCode::parse_error, name + ": " + e.what());
     } catch (...) {
         return make_error(ErrorCode::parse_error, name + ": unknown error");
+    }
+}
+
+Result<StaticGeometry> load_tiled_map_from_memory(std::string_view text, std::string_view name,
+                                                  const TiledLoadOptions& options) {
+    std::string file;
+    try {
+        file = std::string(name);
+        return parse(text, file, options);
+    } catch (const std::bad_alloc&) {
+        return make_error(ErrorCode::limit_exceeded, file + ": out of memory");
+    } catch (const std::exception& e) {
+        return make_error(ErrorCode::parse_error, file + ": " + e.what());
+    } catch (...) {
+        return make_error(ErrorCode::parse_error, file + ": unknown error");
     }
 }
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -104,6 +105,19 @@ struct StaticGeometry {
 ///   that decodes to more than width*height*4 bytes.
 Result<StaticGeometry> load_tiled_map(const std::filesystem::path& file,
                                       const TiledLoadOptions& options = {});
+
+/// Loads the static collision geometry of a Tiled map held in memory: the
+/// same as load_tiled_map on a file whose contents are `text`, for maps that
+/// come from an archive, a network or a fuzzer instead of a file.
+///
+/// `name` stands for the file in every message and becomes
+/// StaticGeometry::source; it is never opened (nor is anything else: the
+/// loader opens no tilesets or templates). `text` is read, not kept.
+///
+/// Errors as load_tiled_map, without io_error: limit_exceeded for text over
+/// 1 GiB, parse_error for empty text or text that is neither TMX nor JSON.
+Result<StaticGeometry> load_tiled_map_from_memory(std::string_view text, std::string_view name,
+                                                  const TiledLoadOptions& options = {});
 
 /// Merges the solid cells of `grid` greedily into disjoint rectangles that
 /// cover every solid cell exactly once, in absolute tile coordinates.

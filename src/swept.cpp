@@ -1,0 +1,325 @@
+// Closed-form continuous tests from the seed articles: swept AABB (Sacred
+// Software, "Collisions, Part 1"), Cramer's-rule segment intersection and
+// swept spheres by a quadratic ("Predictive Collision Detection").
+#include "sweep/swept.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace sweep {
+namespace {
+
+constexpr real k_inf = std::numeric_limits<real>::infinity();
+
+bool is_finite(real v) { return std::isfinite(v); }
+
+/// Snaps a face gap within the touching band to exactly zero.
+real snap(real gap, real tolerance) { return std::abs(gap) <= tolerance ? real(0) : gap; }
+
+/// One axis of the swept AABB: the moving interval [a0, a1] translates by v
+/// against the still interval [b0, b1]. Gaps within the touch band count as
+/// zero (docs/conventions.md). Returns false when this axis alone rules out
+/// any overlap (no motion and no interior overlap).
+struct Slab {
+    real entry = -k_inf;
+    real exit = k_inf;
+    real speed = 0; ///< closing speed |v|
+};
+
+bool slab(real a0, real a1, real v, real b0, real b1, real tolerance, Slab& out) {
+    const real gap_right = snap(b0 - a1, tolerance); // B beyond A on the + side
+    const real gap_left = snap(a0 - b1, tolerance);  // B beyond A on the - side
+    out.speed = std::abs(v);
+    if (v > 0) {
+        out.entry = gap_right / v;
+        out.exit = -gap_left / v;
+    } else if (v < 0) {
+        out.entry = gap_left / -v;
+        out.exit = -gap_right / -v;
+    } else {
+        // No motion on this axis: the projections must overlap with positive
+        // length (touching faces only slide along each other).
+        return gap_right < 0 && gap_left < 0;
+    }
+    return true;
+}
+
+template <class V> struct SphereSweep {
+    CastState state = CastState::miss;
+    real t = 0;
+    real exit = 0;
+    V normal{};
+    V point{};
+};
+
+real dot3(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+Vec3 add(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+Vec3 sub(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+Vec3 scale(real s, Vec3 a) { return {s * a.x, s * a.y, s * a.z}; }
+bool finite3(Vec3 v) { return is_finite(v.x) && is_finite(v.y) && is_finite(v.z); }
+real dot2(Vec2 a, Vec2 b) { return dot(a, b); }
+Vec2 add(Vec2 a, Vec2 b) { return a + b; }
+Vec2 sub(Vec2 a, Vec2 b) { return a - b; }
+Vec2 scale(real s, Vec2 a) { return s * a; }
+
+/// The quadratic of "Predictive Collision Detection" for points moving on
+/// lines: |dp + t dv|^2 = R^2, earliest root in [0, 1]. `Dot` is the inner
+/// product of V.
+template <class V, class Dot>
+SphereSweep<V> sweep_spheres(V c0a, V c1a, real ra, V c0b, V c1b, real rb, real tolerance,
+                             Dot dot_v) {
+    SphereSweep<V> out;
+    const V dp = sub(c0b, c0a);
+    const V dv = sub(sub(c1b, c0b), sub(c1a, c0a));
+    const real radius = ra + rb;
+    const real a = dot_v(dv, dv);
+    const real half_b = dot_v(dp, dv);
+    const real center_distance = std::sqrt(dot_v(dp, dp));
+    const real gap = center_distance - radius; // signed distance of the surfaces at t = 0
+    // c = |dp|^2 - R^2 written as a product: no cancellation near contact.
+    const real c = gap * (center_distance + radius);
+
+    const auto later_root = [&]() -> real {
+        if (a <= 0) {
+            return k_inf;
+        }
+        const real disc = std::max(real(0), half_b * half_b - a * c);
+        const real root = std::sqrt(disc);
+        // q = -(b' + sign(b') sqrt(disc)): the roots are q / a and c / q.
+        const real q = half_b >= 0 ? -(half_b + root) : -half_b + root;
+        const real r1 = q / a;
+        const real r2 = q != 0 ? c / q : r1;
+        return std::max(r1, r2);
+    };
+    const auto hit_at = [&](real t) {
+        out.state = CastState::hit;
+        out.t = t;
+        out.exit = later_root();
+        const V ca = add(c0a, scale(t, sub(c1a, c0a)));
+        const V cb = add(c0b, scale(t, sub(c1b, c0b)));
+        const V d = sub(cb, ca);
+        const real len = std::sqrt(dot_v(d, d));
+        out.normal = len > 0 ? scale(real(1) / len, d) : V{};
+        out.point = add(ca, scale(ra, out.normal));
+    };
+
+    if (gap < -tolerance) {
+        out.state = CastState::overlapped;
+        out.exit = later_root();
+        return out;
+    }
+    if (gap <= tolerance) {
+        // Touching: the distance closes iff d|dp + t dv|/dt = dp.dv / |dp| < 0.
+        if (half_b < 0) {
+            hit_at(0);
+        }
+        return out;
+    }
+    // Separated (c > 0): a hit needs approach (b' < 0) and real roots.
+    if (a <= 0 || half_b >= 0) {
+        return out;
+    }
+    const real disc = half_b * half_b - a * c;
+    if (disc < 0) {
+        return out;
+    }
+    const real q = -half_b + std::sqrt(disc); // > 0
+    const real t = c / q;                     // the smaller root, stable
+    if (t > 1) {
+        return out;
+    }
+    hit_at(std::max(real(0), t));
+    return out;
+}
+
+} // namespace
+
+SweptAabbResult swept_aabb(const Aabb& moving, Vec2 displacement, const Aabb& target,
+                           real touch_tolerance) {
+    SweptAabbResult out;
+    if (!is_valid(moving) || !is_valid(target) || !sweep::is_finite(displacement) ||
+        !is_finite(touch_tolerance) || touch_tolerance < 0) {
+        out.state = CastState::invalid_input;
+        return out;
+    }
+    const Aabb& a = moving;
+    const Aabb& b = target;
+    // Overlapped at t = 0: the least-penetrating axis is deeper than the band.
+    const real gap_x = std::max(b.lower.x - a.upper.x, a.lower.x - b.upper.x);
+    const real gap_y = std::max(b.lower.y - a.upper.y, a.lower.y - b.upper.y);
+    Slab sx;
+    Slab sy;
+    const bool can_x = slab(a.lower.x, a.upper.x, displacement.x, b.lower.x, b.upper.x,
+                            touch_tolerance, sx);
+    const bool can_y = slab(a.lower.y, a.upper.y, displacement.y, b.lower.y, b.upper.y,
+                            touch_tolerance, sy);
+    if (std::max(gap_x, gap_y) < -touch_tolerance) {
+        out.state = CastState::overlapped;
+        out.exit = std::min(sx.exit, sy.exit);
+        return out;
+    }
+    if (!can_x || !can_y) {
+        return out;
+    }
+    const real entry = std::max(sx.entry, sy.entry);
+    const real exit = std::min(sx.exit, sy.exit);
+    // The article's test: the latest entry before the earliest exit, in [0, 1].
+    // Not overlapped means one snapped gap is >= 0, so entry >= 0 on a hit;
+    // exit > 0 rejects motion away from a touching face.
+    if (!(entry < exit) || entry > 1 || exit <= 0) {
+        return out;
+    }
+    int axis = 0;
+    if (sy.entry > sx.entry || (sy.entry == sx.entry && sy.speed > sx.speed)) {
+        axis = 1;
+    }
+    out.state = CastState::hit;
+    out.entry = std::max(real(0), entry);
+    out.exit = exit;
+    out.axis = axis;
+    const real v = axis == 0 ? displacement.x : displacement.y;
+    const real sign = v > 0 ? real(1) : real(-1);
+    out.normal = axis == 0 ? Vec2{sign, 0} : Vec2{0, sign};
+    // Sacred Software's "surface area": overlap of the other axis' extents.
+    const Vec2 d = out.entry * displacement;
+    if (axis == 0) {
+        out.contact_length =
+            std::max(real(0), std::min(a.upper.y + d.y, b.upper.y) - std::max(a.lower.y + d.y,
+                                                                                b.lower.y));
+    } else {
+        out.contact_length =
+            std::max(real(0), std::min(a.upper.x + d.x, b.upper.x) - std::max(a.lower.x + d.x,
+                                                                                b.lower.x));
+    }
+    return out;
+}
+
+SegmentIntersection intersect_segments(Vec2 p0, Vec2 p1, Vec2 q0, Vec2 q1) {
+    using State = SegmentIntersectionState;
+    SegmentIntersection out;
+    if (!sweep::is_finite(p0) || !sweep::is_finite(p1) || !sweep::is_finite(q0) ||
+        !sweep::is_finite(q1)) {
+        out.state = State::invalid_input;
+        return out;
+    }
+    constexpr real eps = real(8) * std::numeric_limits<real>::epsilon();
+    const Vec2 dp = p1 - p0;
+    const Vec2 dq = q1 - q0;
+    const Vec2 w = q0 - p0;
+    const real d = cross(dp, dq);
+    const real lp = length(dp);
+    const real lq = length(dq);
+
+    const auto set_point = [&](real t, real s) {
+        out.state = State::point;
+        out.t = out.t_end = t;
+        out.s = out.s_end = s;
+        out.point = p0 + t * dp;
+    };
+
+    if (std::abs(d) > eps * lp * lq) {
+        // Cramer's rule on t dp - s dq = w.
+        const real t = cross(w, dq) / d;
+        const real s = cross(w, dp) / d;
+        if (t < -eps || t > 1 + eps || s < -eps || s > 1 + eps) {
+            out.state = State::disjoint;
+            return out;
+        }
+        set_point(std::clamp(t, real(0), real(1)), std::clamp(s, real(0), real(1)));
+        return out;
+    }
+
+    // Parallel (or a segment of zero length). Measure along the longer one.
+    const real scale = std::max({std::abs(p0.x), std::abs(p0.y), std::abs(p1.x), std::abs(p1.y),
+                                 std::abs(q0.x), std::abs(q0.y), std::abs(q1.x), std::abs(q1.y),
+                                 real(1)});
+    const real line_tolerance = eps * (std::max(lp, lq) + scale);
+    if (lp == 0 && lq == 0) {
+        if (length(w) <= line_tolerance) {
+            set_point(0, 0);
+        }
+        return out;
+    }
+    const bool along_p = lp >= lq;
+    const Vec2 base = along_p ? p0 : q0;
+    const Vec2 u = (real(1) / (along_p ? lp : lq)) * (along_p ? dp : dq);
+    const Vec2 other = along_p ? q0 : p0;
+    const Vec2 other_end = along_p ? q1 : p1;
+    if (std::abs(cross(u, other - base)) > line_tolerance ||
+        std::abs(cross(u, other_end - base)) > line_tolerance) {
+        out.state = State::parallel;
+        return out;
+    }
+    // Collinear: intersect the projections on u, expressed as parameters of P.
+    const real pa = dot(p0 - base, u);
+    const real pb = dot(p1 - base, u);
+    const real qa = dot(q0 - base, u);
+    const real qb = dot(q1 - base, u);
+    const real lo = std::max(std::min(pa, pb), std::min(qa, qb));
+    const real hi = std::min(std::max(pa, pb), std::max(qa, qb));
+    if (lo > hi + line_tolerance) {
+        out.state = State::disjoint;
+        return out;
+    }
+    const auto param = [](real x, real from, real to) {
+        return to != from ? std::clamp((x - from) / (to - from), real(0), real(1)) : real(0);
+    };
+    const real mid_hi = std::max(lo, hi);
+    real t0 = param(lo, pa, pb);
+    real t1 = param(mid_hi, pa, pb);
+    real s0 = param(lo, qa, qb);
+    real s1 = param(mid_hi, qa, qb);
+    if (t1 < t0 || (t0 == t1 && pa == pb && s1 < s0)) {
+        std::swap(t0, t1);
+        std::swap(s0, s1);
+    }
+    if (lp == 0 || lq == 0 || mid_hi - lo <= line_tolerance) {
+        set_point(t0, s0);
+        return out;
+    }
+    out.state = State::collinear;
+    out.t = t0;
+    out.t_end = t1;
+    out.s = s0;
+    out.s_end = s1;
+    out.point = p0 + t0 * dp;
+    return out;
+}
+
+SweptCircleResult swept_circles(Vec2 c0a, Vec2 c1a, real ra, Vec2 c0b, Vec2 c1b, real rb,
+                                real touch_tolerance) {
+    SweptCircleResult out;
+    if (!sweep::is_finite(c0a) || !sweep::is_finite(c1a) || !sweep::is_finite(c0b) ||
+        !sweep::is_finite(c1b) || !is_finite(ra) || !is_finite(rb) || ra < 0 || rb < 0 ||
+        !is_finite(touch_tolerance) || touch_tolerance < 0) {
+        out.state = CastState::invalid_input;
+        return out;
+    }
+    const auto r = sweep_spheres<Vec2>(c0a, c1a, ra, c0b, c1b, rb, touch_tolerance, dot2);
+    out.state = r.state;
+    out.t = r.t;
+    out.exit = r.exit;
+    out.normal = r.normal;
+    out.point = r.point;
+    return out;
+}
+
+SweptSphereResult swept_spheres(Vec3 c0a, Vec3 c1a, real ra, Vec3 c0b, Vec3 c1b, real rb,
+                                real touch_tolerance) {
+    SweptSphereResult out;
+    if (!finite3(c0a) || !finite3(c1a) || !finite3(c0b) || !finite3(c1b) || !is_finite(ra) ||
+        !is_finite(rb) || ra < 0 || rb < 0 || !is_finite(touch_tolerance) ||
+        touch_tolerance < 0) {
+        out.state = CastState::invalid_input;
+        return out;
+    }
+    const auto r = sweep_spheres<Vec3>(c0a, c1a, ra, c0b, c1b, rb, touch_tolerance, dot3);
+    out.state = r.state;
+    out.t = r.t;
+    out.exit = r.exit;
+    out.normal = r.normal;
+    out.point = r.point;
+    return out;
+}
+
+} // namespace sweep

@@ -1,0 +1,592 @@
+// Private to the world: the bodies, shapes, contacts and the step's
+// phases, shared by world.cpp (bodies and step) and mover.cpp (move).
+#pragma once
+
+#include "sweep/world.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sweep/broadphase.hpp"
+#include "sweep/distance.hpp"
+#include "sweep/manifold.hpp"
+#include "sweep/toi.hpp"
+
+namespace sweep {
+namespace detail {
+
+struct ShapeRecord {
+    Shape shape;
+    Material material;
+    ShapeProxy proxy; // GJK proxy in the body frame
+    int body = -1;
+    ProxyId tree_proxy = k_null_proxy;
+};
+
+struct Body {
+    BodyType type = BodyType::static_body;
+    Transform xf;
+    Sweep sweep; // c1/a1: start of the step; c2/a2: current
+    Vec2 v;
+    real w = 0;
+    real inv_mass = 0;
+    real inv_inertia = 0;
+    real mass = 0;
+    real gravity_scale = 1;
+    real linear_damping = 0;
+    real angular_damping = 0;
+    real extent = 0;      // largest distance of a shape point from the centre of mass
+    real core_radius = 0; // radius of the CCD fallback circle about the centre of mass
+    std::uint32_t generation = 0;
+    bool alive = false;
+    bool stopped = false; // stopped by the final sweep this step: pinned for position correction
+    std::vector<int> shapes;
+};
+
+struct ContactPoint {
+    Vec2 ra; // anchor relative to A's centre of mass, world
+    Vec2 rb;
+    real separation = 0;
+    real normal_mass = 0;
+    real tangent_mass = 0;
+    real normal_impulse = 0;
+    real tangent_impulse = 0;
+    real target_speed = 0;   // normal speed the solver aims for: -gap/dt for a speculative point
+    real approach_speed = 0; // normal velocity before the solve, for restitution
+    real max_normal_impulse = 0; // did this point push during the solve?
+};
+
+struct Contact {
+    int body_a = -1;
+    int body_b = -1;
+    int shape_a = -1;
+    int shape_b = -1;
+    real friction = 0;
+    real restitution = 0;
+    Manifold manifold;          // at the start of the step, for the velocity solver
+    Manifold position_manifold; // at the current poses, refreshed during position correction
+    std::array<ContactPoint, 2> points{};
+};
+
+// Impulses of last step's contact points, by shape pair and feature id, to
+// warm start this step's solve.
+struct CachedImpulse {
+    std::uint64_t key = 0; // pair_key of the two shapes
+    std::array<std::uint32_t, 2> ids{};
+    std::array<real, 2> normal{};
+    std::array<real, 2> tangent{};
+    int count = 0;
+};
+
+// Rounds of position correction and final sweep per step (see single_step).
+constexpr int k_max_sweep_rounds = 12;
+
+// Position iterations between recomputing the manifolds at the current poses.
+constexpr int k_position_refresh_interval = 4;
+
+inline std::uint64_t pair_key(int shape_a, int shape_b) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 32) |
+           static_cast<std::uint32_t>(shape_b);
+}
+
+inline bool is_finite(const BodyDef& d) {
+    return sweep::is_finite(d.position) && std::isfinite(d.angle) &&
+           sweep::is_finite(d.linear_velocity) && std::isfinite(d.angular_velocity) &&
+           std::isfinite(d.gravity_scale) && std::isfinite(d.linear_damping) &&
+           std::isfinite(d.angular_damping);
+}
+
+inline Error stale() { return Error{ErrorCode::stale_handle, "body handle is stale or invalid"}; }
+
+} // namespace detail
+
+using namespace detail;
+
+struct World::Impl {
+    WorldDef def;
+    Tolerances tol;
+    Vec2 gravity;
+    std::vector<Body> bodies;
+    std::vector<int> free_bodies;
+    std::vector<ShapeRecord> shapes;
+    DynamicTree static_tree;
+    DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
+    std::vector<Contact> contacts;
+    std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
+    StepStats stats;
+    int live_bodies = 0;
+
+    explicit Impl(const WorldDef& d)
+        : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),
+          gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
+          moving_tree(tol.aabb_margin) {}
+
+    const Body* find(BodyId id) const {
+        if (id.index < 0 || id.index >= static_cast<int>(bodies.size())) {
+            return nullptr;
+        }
+        const Body& b = bodies[id.index];
+        return b.alive && b.generation == id.generation ? &b : nullptr;
+    }
+
+    Aabb swept_aabb(const Body& b, const ShapeRecord& s, real dt) const {
+        const Aabb now = compute_aabb(s.shape, b.xf);
+        const Vec2 d = dt * b.v;
+        const real turn = std::abs(dt * b.w) * b.extent; // rotation can sweep this far
+        return inflate(union_of(now, {now.lower + d, now.upper + d}), turn);
+    }
+
+    void update_moving_proxies(real dt) {
+        for (Body& b : bodies) {
+            if (!b.alive || b.type == BodyType::static_body) {
+                continue;
+            }
+            for (int si : b.shapes) {
+                ShapeRecord& s = shapes[si];
+                moving_tree.move_proxy(s.tree_proxy, swept_aabb(b, s, dt), dt * b.v);
+            }
+        }
+    }
+
+    void integrate_velocities(real dt) {
+        for (Body& b : bodies) {
+            if (!b.alive || b.type != BodyType::dynamic) {
+                continue;
+            }
+            b.v += dt * b.gravity_scale * gravity;
+            b.v *= real(1) / (real(1) + dt * b.linear_damping);
+            b.w *= real(1) / (real(1) + dt * b.angular_damping);
+            const real speed = length(b.v);
+            if (speed > tol.max_translation_speed) {
+                b.v *= tol.max_translation_speed / speed;
+            }
+        }
+    }
+
+    // Candidate pairs from the broadphase; narrowphase with a speculative
+    // distance that covers how far the pair can close this step.
+    void find_contacts(real dt) {
+        contacts.clear();
+        for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+            const Body& b = bodies[bi];
+            if (!b.alive || b.type != BodyType::dynamic) {
+                continue;
+            }
+            for (int si : b.shapes) {
+                const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
+                static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+                    add_contact(si, static_cast<int>(other), dt);
+                    return true;
+                });
+                moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+                    const int ob = shapes[other].body;
+                    const Body& o = bodies[ob];
+                    // Each dynamic pair once (from the lower index); kinematic
+                    // pairs from the dynamic side.
+                    if (ob != bi && (o.type == BodyType::kinematic || bi < ob)) {
+                        add_contact(si, static_cast<int>(other), dt);
+                    }
+                    return true;
+                });
+            }
+        }
+    }
+
+    void add_contact(int shape_a, int shape_b, real dt) {
+        const ShapeRecord& sa = shapes[shape_a];
+        const ShapeRecord& sb = shapes[shape_b];
+        const Body& a = bodies[sa.body];
+        const Body& b = bodies[sb.body];
+        const real closing =
+            dt * (length(b.v - a.v) + std::abs(a.w) * a.extent + std::abs(b.w) * b.extent);
+        const CollideSettings settings{tol.speculative_distance + closing, tol.linear_slop};
+        Contact c;
+        c.manifold = collide(sa.shape, a.xf, sb.shape, b.xf, settings);
+        if (c.manifold.count == 0) {
+            return;
+        }
+        c.body_a = sa.body;
+        c.body_b = sb.body;
+        c.shape_a = shape_a;
+        c.shape_b = shape_b;
+        c.friction = std::sqrt(sa.material.friction * sb.material.friction);
+        c.restitution = std::max(sa.material.restitution, sb.material.restitution);
+        contacts.push_back(c);
+    }
+
+    void prepare_contacts(real dt) {
+        for (Contact& c : contacts) {
+            const Body& a = bodies[c.body_a];
+            const Body& b = bodies[c.body_b];
+            const Vec2 n = c.manifold.normal;
+            const Vec2 t = right_perp(n);
+            const CachedImpulse* cached = find_cached(pair_key(c.shape_a, c.shape_b));
+            for (int i = 0; i < c.manifold.count; ++i) {
+                const ManifoldPoint& mp = c.manifold.points[i];
+                ContactPoint& p = c.points[i];
+                p = {};
+                p.ra = mp.point - a.sweep.c2;
+                p.rb = mp.point - b.sweep.c2;
+                p.separation = mp.separation;
+                const real rna = cross(p.ra, n);
+                const real rnb = cross(p.rb, n);
+                const real kn =
+                    a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
+                p.normal_mass = kn > 0 ? 1 / kn : 0;
+                const real rta = cross(p.ra, t);
+                const real rtb = cross(p.rb, t);
+                const real kt =
+                    a.inv_mass + b.inv_mass + a.inv_inertia * rta * rta + b.inv_inertia * rtb * rtb;
+                p.tangent_mass = kt > 0 ? 1 / kt : 0;
+                p.approach_speed = dot(relative_velocity(a, b, p), n);
+                // A speculative point may close its gap this step, no further.
+                p.target_speed = p.separation > 0 ? -p.separation / dt : 0;
+                for (int k = 0; cached && k < cached->count; ++k) {
+                    if (cached->ids[k] == mp.id) {
+                        p.normal_impulse = cached->normal[k];
+                        p.tangent_impulse = cached->tangent[k];
+                    }
+                }
+            }
+        }
+    }
+
+    static Vec2 relative_velocity(const Body& a, const Body& b, const ContactPoint& p) {
+        return (b.v + cross(b.w, p.rb)) - (a.v + cross(a.w, p.ra));
+    }
+
+    static void apply_impulse(Body& a, Body& b, const ContactPoint& p, Vec2 impulse) {
+        a.v -= a.inv_mass * impulse;
+        a.w -= a.inv_inertia * cross(p.ra, impulse);
+        b.v += b.inv_mass * impulse;
+        b.w += b.inv_inertia * cross(p.rb, impulse);
+    }
+
+    void warm_start() {
+        for (Contact& c : contacts) {
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            const Vec2 n = c.manifold.normal;
+            const Vec2 t = right_perp(n);
+            for (int i = 0; i < c.manifold.count; ++i) {
+                const ContactPoint& p = c.points[i];
+                apply_impulse(a, b, p, p.normal_impulse * n + p.tangent_impulse * t);
+            }
+        }
+    }
+
+    void solve_velocities() {
+        for (Contact& c : contacts) {
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            const Vec2 n = c.manifold.normal;
+            const Vec2 t = right_perp(n);
+            // Friction first: the normal constraint matters more, so it goes last.
+            for (int i = 0; i < c.manifold.count; ++i) {
+                ContactPoint& p = c.points[i];
+                const real vt = dot(relative_velocity(a, b, p), t);
+                const real max_friction = c.friction * p.normal_impulse; // Coulomb's law
+                const real new_impulse = std::clamp(p.tangent_impulse - p.tangent_mass * vt,
+                                                    -max_friction, max_friction);
+                const real lambda = new_impulse - p.tangent_impulse;
+                p.tangent_impulse = new_impulse;
+                apply_impulse(a, b, p, lambda * t);
+            }
+            for (int i = 0; i < c.manifold.count; ++i) {
+                ContactPoint& p = c.points[i];
+                const real vn = dot(relative_velocity(a, b, p), n);
+                const real new_impulse =
+                    std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
+                const real lambda = new_impulse - p.normal_impulse;
+                p.normal_impulse = new_impulse;
+                p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
+                apply_impulse(a, b, p, lambda * n);
+            }
+        }
+    }
+
+    // Bounce after the solve, once the points that really pushed are known:
+    // a speculative point that closed its gap bounces in the same step, a
+    // point that never pushed does not (Box2D v3's b2ApplyRestitution).
+    void apply_restitution() {
+        for (Contact& c : contacts) {
+            if (c.restitution == 0) {
+                continue;
+            }
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            const Vec2 n = c.manifold.normal;
+            for (int i = 0; i < c.manifold.count; ++i) {
+                ContactPoint& p = c.points[i];
+                if (p.approach_speed > -tol.restitution_threshold || p.max_normal_impulse == 0) {
+                    continue;
+                }
+                const real vn = dot(relative_velocity(a, b, p), n);
+                const real new_impulse = std::max(
+                    p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach_speed),
+                    real(0));
+                const real lambda = new_impulse - p.normal_impulse;
+                p.normal_impulse = new_impulse;
+                apply_impulse(a, b, p, lambda * n);
+            }
+        }
+    }
+
+    const CachedImpulse* find_cached(std::uint64_t key) const {
+        const auto it =
+            std::lower_bound(impulse_cache.begin(), impulse_cache.end(), key,
+                             [](const CachedImpulse& e, std::uint64_t k) { return e.key < k; });
+        return it != impulse_cache.end() && it->key == key ? &*it : nullptr;
+    }
+
+    void store_impulses() {
+        impulse_cache.clear();
+        for (const Contact& c : contacts) {
+            CachedImpulse e;
+            e.key = pair_key(c.shape_a, c.shape_b);
+            e.count = c.manifold.count;
+            for (int i = 0; i < c.manifold.count; ++i) {
+                e.ids[i] = c.manifold.points[i].id;
+                e.normal[i] = c.points[i].normal_impulse;
+                e.tangent[i] = c.points[i].tangent_impulse;
+            }
+            impulse_cache.push_back(e);
+        }
+        std::sort(impulse_cache.begin(), impulse_cache.end(),
+                  [](const CachedImpulse& x, const CachedImpulse& y) { return x.key < y.key; });
+    }
+
+    static void sync_transform(Body& b) {
+        b.xf.q = Rot::from_angle(b.sweep.a2);
+        b.xf.p = b.sweep.c2 - rotate(b.xf.q, b.sweep.local_center);
+    }
+
+    void integrate_positions(real dt) {
+        for (Body& b : bodies) {
+            if (!b.alive || b.type == BodyType::static_body) {
+                continue;
+            }
+            b.sweep.c1 = b.sweep.c2;
+            b.sweep.a1 = b.sweep.a2;
+            b.stopped = false;
+            b.sweep.c2 += dt * b.v;
+            b.sweep.a2 += dt * b.w;
+            sync_transform(b);
+        }
+    }
+
+    // Fast bodies end a step far from where their speculative manifold was
+    // made, so position correction works on manifolds recomputed at the
+    // current poses (refreshed every few iterations as the poses move).
+    void refresh_position_manifolds() {
+        const CollideSettings settings{tol.linear_slop, tol.linear_slop};
+        for (Contact& c : contacts) {
+            c.position_manifold = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf,
+                                          shapes[c.shape_b].shape, bodies[c.body_b].xf, settings);
+        }
+    }
+
+    // Nonlinear Gauss-Seidel on the separations of the position manifolds'
+    // anchors (Box2D's SolvePositionConstraints). Returns the deepest
+    // penetration seen before correcting.
+    real solve_positions(bool pin_stopped) {
+        real deepest = 0;
+        for (Contact& c : contacts) {
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            const Manifold& m = c.position_manifold;
+            for (int i = 0; i < m.count; ++i) {
+                const ManifoldPoint& mp = m.points[i];
+                // Later points see the poses moved by earlier ones.
+                const Vec2 pa = transform_point(a.xf, mp.anchor_a);
+                const Vec2 pb = transform_point(b.xf, mp.anchor_b);
+                const Vec2 n = m.reference_is_b ? -rotate(b.xf.q, m.local_normal)
+                                                : rotate(a.xf.q, m.local_normal);
+                const real separation = dot(pb - pa, n);
+                deepest = std::min(deepest, separation);
+                const real correction = std::clamp(k_baumgarte * (separation + tol.linear_slop),
+                                                   -tol.max_linear_correction, real(0));
+                if (correction == 0) {
+                    continue;
+                }
+                const Vec2 point = real(0.5) * (pa + pb);
+                const Vec2 ra = point - a.sweep.c2;
+                const Vec2 rb = point - b.sweep.c2;
+                // A body stopped by its sweep sits at a safe pose; moving it
+                // again could undo that, so only its partner yields.
+                const bool pin_a = pin_stopped && a.stopped;
+                const bool pin_b = pin_stopped && b.stopped;
+                const real ima = pin_a ? 0 : a.inv_mass;
+                const real iia = pin_a ? 0 : a.inv_inertia;
+                const real imb = pin_b ? 0 : b.inv_mass;
+                const real iib = pin_b ? 0 : b.inv_inertia;
+                const real rna = cross(ra, n);
+                const real rnb = cross(rb, n);
+                const real k = ima + imb + iia * rna * rna + iib * rnb * rnb;
+                if (k <= 0) {
+                    continue;
+                }
+                const Vec2 impulse = (-correction / k) * n;
+                a.sweep.c2 -= ima * impulse;
+                a.sweep.a2 -= iia * cross(ra, impulse);
+                b.sweep.c2 += imb * impulse;
+                b.sweep.a2 += iib * cross(rb, impulse);
+                sync_transform(a);
+                sync_transform(b);
+            }
+        }
+        return -deepest;
+    }
+
+    // The last line of defence: sweep each dynamic body from its pose at
+    // the start of the step to its final pose against static geometry, and
+    // stop it at the first time of impact.
+    int sweep_against_static() {
+        int stopped = 0;
+        for (Body& b : bodies) {
+            if (!b.alive || b.type != BodyType::dynamic) {
+                continue;
+            }
+            const real t = first_static_impact(b);
+            // A body already resting where its sweep stops (a re-sweep of a
+            // stopped body ends within the touch band, a hair before t = 1)
+            // need not move: only a real pull-back counts.
+            const real pull_back = (1 - t) * (distance(b.sweep.c1, b.sweep.c2) +
+                                              std::abs(b.sweep.a2 - b.sweep.a1) * b.extent);
+            if (pull_back > tol.touch_tolerance) {
+                b.sweep.c2 = lerp(b.sweep.c1, b.sweep.c2, t);
+                b.sweep.a2 = b.sweep.a1 + t * (b.sweep.a2 - b.sweep.a1);
+                sync_transform(b);
+                b.stopped = true;
+                ++stats.toi_events;
+                ++stopped;
+            }
+        }
+        return stopped;
+    }
+
+    // Iterates until the deepest penetration, measured on freshly collided
+    // manifolds, is within 1.5 slop: the margin keeps the end-of-step
+    // penetration under 2 slop after the anchors drift. Returns whether it got
+    // there.
+    bool solve_positions_until_within_slop(bool pin_stopped) {
+        for (int i = 0; i < def.position_iterations; ++i) {
+            const bool fresh = i % k_position_refresh_interval == 0;
+            if (fresh) {
+                refresh_position_manifolds();
+            }
+            if (solve_positions(pin_stopped) <= real(1.5) * tol.linear_slop && fresh) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // Position correction for one round. Bodies stopped by the sweep are
+    // pinned first so that their swept poses stand; if that cannot resolve
+    // the overlaps (a body squeezed between a pinned one and a wall), they
+    // yield too and are swept again.
+    void correct_positions() {
+        if (solve_positions_until_within_slop(true)) {
+            return;
+        }
+        for (Body& b : bodies) {
+            b.stopped = false;
+        }
+        solve_positions_until_within_slop(false);
+    }
+
+    real first_static_impact(const Body& b) {
+        const Transform start = get_transform(b.sweep, 0);
+        real t_min = 1;
+        for (int si : b.shapes) {
+            const ShapeRecord& s = shapes[si];
+            const Aabb box = union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, b.xf));
+            static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+                t_min = std::min(t_min, static_impact(b, s.proxy, shapes[other]));
+                return true;
+            });
+        }
+        return t_min;
+    }
+
+    real static_impact(const Body& b, const ShapeProxy& proxy, const ShapeRecord& wall) {
+        const Body& w = bodies[wall.body];
+        ToiInput input;
+        input.proxy_a = wall.proxy;
+        input.proxy_b = proxy;
+        input.sweep_a = w.sweep;
+        input.sweep_b = b.sweep;
+        input.target_separation = tol.linear_slop;
+        input.touch_tolerance = tol.touch_tolerance;
+        ToiOutput out = time_of_impact(input);
+        if ((out.state == CastState::hit && out.fraction == 0) ||
+            out.state == CastState::overlapped) {
+            // Touching or overlapping at the start: sweep a small circle
+            // about the centre of mass instead, so a body sliding along a
+            // wall keeps moving while its centre still cannot cross the wall
+            // (Box2D v3's continuous fallback).
+            // If even the core touches and closes in, the body stays put.
+            const Vec2 c = b.sweep.local_center;
+            input.proxy_b = make_proxy(std::span(&c, 1), b.core_radius);
+            out = time_of_impact(input);
+        }
+        if (out.state == CastState::failed) {
+            ++stats.toi_failures;
+            return out.fraction;
+        }
+        return out.state == CastState::hit ? out.fraction : 1;
+    }
+
+    real measure_penetration() const {
+        real deepest = 0;
+        const CollideSettings settings{0, tol.linear_slop};
+        for (const Contact& c : contacts) {
+            const Manifold m = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf,
+                                       shapes[c.shape_b].shape, bodies[c.body_b].xf, settings);
+            for (int i = 0; i < m.count; ++i) {
+                deepest = std::max(deepest, -m.points[i].separation);
+            }
+        }
+        return deepest;
+    }
+
+    void single_step(real dt) {
+        integrate_velocities(dt);
+        update_moving_proxies(dt);
+        find_contacts(dt);
+        prepare_contacts(dt);
+        warm_start();
+        for (int i = 0; i < def.velocity_iterations; ++i) {
+            solve_velocities();
+        }
+        apply_restitution();
+        store_impulses();
+        integrate_positions(dt);
+        // A body stopped by its sweep lands back on its path, where another
+        // body may have moved meanwhile: correct positions again and re-sweep
+        // (always from the pose at the start of the step, so the final pose
+        // is swept whatever the corrections did).
+        for (int round = 0;; ++round) {
+            correct_positions();
+            if (sweep_against_static() == 0) {
+                break;
+            }
+            if (round + 1 == k_max_sweep_rounds) {
+                ++stats.sweep_round_cap_hits; // the sweep had the last word; overlap may remain
+                break;
+            }
+        }
+        for (const Contact& c : contacts) {
+            stats.contact_points += c.manifold.count;
+        }
+        stats.contacts += static_cast<int>(contacts.size());
+        if (def.measure_penetration) {
+            stats.max_penetration = std::max(stats.max_penetration, measure_penetration());
+        }
+    }
+};
+
+
+} // namespace sweep

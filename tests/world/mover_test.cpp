@@ -1,0 +1,191 @@
+// World::move, collide-and-slide, against hand-derived positions and the
+// seeds' scenarios (the crack problem, inner corners, the four responses).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+World make_world() { return std::move(World::make({}).value()); }
+
+BodyId add_static_box(World& world, Vec2 center, real hx, real hy) {
+    BodyDef def;
+    def.position = center;
+    const ShapeDef shape{make_box(hx, hy).value(), {}};
+    return world.create_body(def, std::span(&shape, 1)).value();
+}
+
+BodyId add_character(World& world, Vec2 position, const Shape& shape) {
+    BodyDef def;
+    def.type = BodyType::kinematic;
+    def.position = position;
+    const ShapeDef sd{shape, {}};
+    return world.create_body(def, std::span(&sd, 1)).value();
+}
+
+const Shape k_box = make_box(0.4f, 0.4f).value();
+
+TEST(Move, FreeMotionGoesAllTheWay) {
+    World world = make_world();
+    const BodyId c = add_character(world, {0, 0}, k_box);
+    const MoveResult r = world.move(c, {3, 4}).value();
+    EXPECT_EQ(r.position, (Vec2{3, 4}));
+    EXPECT_TRUE(r.contacts.empty());
+    EXPECT_EQ(world.body_state(c).value().xf.p, (Vec2{3, 4}));
+}
+
+TEST(Move, BoxDroppedOnFloorTouchesItAndThenSlidesWithoutOverlap) {
+    World world = make_world();
+    const BodyId floor = add_static_box(world, {0, -0.5f}, 20, 0.5f); // top at y = 0
+    const BodyId c = add_character(world, {0, 3}, k_box);
+    const MoveResult drop = world.move(c, {0, -10}).value();
+    // Bottom edge (y - 0.4) on the floor's top edge (y = 0).
+    // Exactly: the box's half height above the floor's top, not a slop off.
+    EXPECT_EQ(drop.position.y, real(0.4f));
+    ASSERT_EQ(drop.contacts.size(), 1u);
+    EXPECT_EQ(drop.contacts[0].other, floor);
+    EXPECT_NEAR(drop.contacts[0].normal.y, 1, 1e-5f);
+    EXPECT_NEAR(drop.contacts[0].time, 2.6f / 10, 1e-3f); // 2.6 of the 10 units fallen
+    EXPECT_NEAR(drop.contacts[0].surface_area, 0.8f, 1e-4f); // the whole bottom edge
+    const MoveResult walk = world.move(c, {5, 0}).value();
+    // Starts touching, not overlapping: no push-out, no contact, full motion.
+    EXPECT_FALSE(walk.started_overlapping);
+    EXPECT_TRUE(walk.contacts.empty());
+    EXPECT_NEAR(walk.position.x, 5, 1e-5f);
+    EXPECT_EQ(walk.position.y, drop.position.y);
+}
+
+TEST(Move, DiagonalSlideAlongAFloorOfSeparateTilesNeverCatchesOnASeam) {
+    // The crack problem: 50 unmerged 1 x 1 tiles, their seams at integer x.
+    World world = make_world();
+    for (int i = 0; i < 50; ++i) {
+        add_static_box(world, {i + 0.5f, -0.5f}, 0.5f, 0.5f);
+    }
+    const BodyId c = add_character(world, {1, 0.4f}, k_box); // resting on the tiles
+    // Down and to the right: the floor takes the downward part, so the box
+    // must travel the full 40 units in x, as it would on one long floor.
+    const MoveResult r = world.move(c, {40, -3}).value();
+    EXPECT_NEAR(r.position.x, 41, 1e-4f);
+    EXPECT_NEAR(r.position.y, 0.4f, world.tolerances().touch_tolerance);
+    EXPECT_FALSE(r.iteration_cap_hit);
+}
+
+TEST(Move, DiagonalSlideAlongAWallOfSeparateTilesNeverCatchesOnASeam) {
+    World world = make_world();
+    for (int i = 0; i < 50; ++i) {
+        add_static_box(world, {-0.5f, i + 0.5f}, 0.5f, 0.5f); // wall face at x = 0
+    }
+    const BodyId c = add_character(world, {0.4f, 1}, k_box);
+    const MoveResult r = world.move(c, {-2, 30}).value();
+    EXPECT_NEAR(r.position.y, 31, 1e-4f);
+    EXPECT_NEAR(r.position.x, 0.4f, world.tolerances().touch_tolerance);
+}
+
+TEST(Move, InnerCornerStopsTouchingBothWalls) {
+    World world = make_world();
+    add_static_box(world, {0, -0.5f}, 10, 0.5f); // floor, top y = 0
+    add_static_box(world, {5.5f, 5}, 0.5f, 5);   // wall, face x = 5
+    const BodyId c = add_character(world, {0, 2}, k_box);
+    const MoveResult r = world.move(c, {20, -20}).value();
+    EXPECT_NEAR(r.position.x, 5 - 0.4f, world.tolerances().touch_tolerance);
+    EXPECT_NEAR(r.position.y, 0.4f, world.tolerances().touch_tolerance);
+    EXPECT_FALSE(r.iteration_cap_hit);
+    EXPECT_LE(r.iterations, 4);
+}
+
+TEST(Move, FastMoveStopsAtAThinWall) {
+    World world = make_world();
+    add_static_box(world, {50, 0}, 0.05f, 5); // face at x = 49.95
+    const BodyId c = add_character(world, {0, 0}, Circle{{}, 0.25f});
+    const MoveResult r = world.move(c, {10000, 0}).value();
+    EXPECT_NEAR(r.position.x, 49.95f - 0.25f, 1e-3f);
+}
+
+TEST(Move, ResponsesComeFromTheFilter) {
+    // A fresh world per response: the box starts at the origin, the wall's
+    // face is at x = 5, the move is (8, 1).
+    const auto with = [](MoveResponse response) {
+        World world = make_world();
+        const BodyId wall = add_static_box(world, {5.5f, 0}, 0.5f, 5);
+        const BodyId c = add_character(world, {0, 0}, k_box);
+        return world.move(c, {8, 1}, [&](BodyId other) { return other == wall ? response : MoveResponse::slide; })
+            .value();
+    };
+    // touch: stops at contact (x = 4.6), at t = 4.6 / 8 of the way: y = 0.575.
+    const MoveResult touch = with(MoveResponse::touch);
+    EXPECT_NEAR(touch.position.x, 4.6f, 1e-3f);
+    EXPECT_NEAR(touch.position.y, 0.575f, 1e-3f);
+    // slide: x stops, y goes on to 1.
+    const MoveResult slide = with(MoveResponse::slide);
+    EXPECT_NEAR(slide.position.x, 4.6f, 1e-3f);
+    EXPECT_NEAR(slide.position.y, 1, 1e-3f);
+    // bounce: the 3.4 left in x comes back: x = 4.6 - 3.4 = 1.2.
+    const MoveResult bounce = with(MoveResponse::bounce);
+    EXPECT_NEAR(bounce.position.x, 1.2f, 1e-3f);
+    EXPECT_NEAR(bounce.position.y, 1, 1e-3f);
+    // cross: passes through, reported.
+    const MoveResult cross = with(MoveResponse::cross);
+    EXPECT_NEAR(cross.position.x, 8, 1e-5f);
+    ASSERT_EQ(cross.contacts.size(), 1u);
+    EXPECT_EQ(cross.contacts[0].response, MoveResponse::cross);
+    // ignore: passes through, not reported.
+    const MoveResult ignore = with(MoveResponse::ignore);
+    EXPECT_NEAR(ignore.position.x, 8, 1e-5f);
+    EXPECT_TRUE(ignore.contacts.empty());
+}
+
+TEST(Move, OverlappingStartIsPushedOutAlongTheMinimumTranslationNotBackwards) {
+    World world = make_world();
+    add_static_box(world, {0, -0.5f}, 20, 0.5f);
+    const BodyId c = add_character(world, {0, 0.2f}, k_box); // 0.2 deep in the floor
+    const MoveResult r = world.move(c, {3, 0}).value();
+    EXPECT_TRUE(r.started_overlapping);
+    EXPECT_NEAR(r.pushout.x, 0, 1e-5f);
+    EXPECT_NEAR(r.pushout.y, 0.2f, 1e-4f);
+    EXPECT_NEAR(r.position.x, 3, 1e-4f); // never thrown back along -x
+    EXPECT_NEAR(r.position.y, 0.4f, 1e-4f);
+}
+
+TEST(Move, BouncingBetweenCloseWallsHitsTheCapAndSaysSo) {
+    World world = make_world();
+    add_static_box(world, {-1, 0}, 0.5f, 5); // face at x = -0.5
+    add_static_box(world, {1, 0}, 0.5f, 5);  // face at x = 0.5
+    const BodyId c = add_character(world, {0, 0}, Circle{{}, 0.25f});
+    // 0.5 of free play between faces: 1000 units of bouncing need ~2000 hits.
+    const MoveResult r = world.move(c, {1000, 0}, [](BodyId) { return MoveResponse::bounce; }).value();
+    EXPECT_TRUE(r.iteration_cap_hit);
+    EXPECT_EQ(r.iterations, k_max_move_iterations);
+    EXPECT_LE(std::abs(r.position.x), 0.25f + 1e-3f); // still between the walls
+}
+
+TEST(Move, ChangesNoOtherBody) {
+    World world = make_world();
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = {3, 0};
+    const ShapeDef crate{make_box(0.5f, 0.5f).value(), {}};
+    const BodyId other = world.create_body(def, std::span(&crate, 1)).value();
+    const BodyId c = add_character(world, {0, 0}, k_box);
+    const MoveResult r = world.move(c, {5, 0}).value();
+    EXPECT_NEAR(r.position.x, 3 - 0.5f - 0.4f, 1e-3f);
+    EXPECT_EQ(world.body_state(other).value().xf.p, (Vec2{3, 0}));
+    ASSERT_EQ(r.contacts.size(), 1u);
+    EXPECT_EQ(r.contacts[0].other, other);
+}
+
+TEST(Move, RejectsBadCallsAndChangesNothing) {
+    World world = make_world();
+    const BodyId wall = add_static_box(world, {0, 0}, 1, 1);
+    const BodyId c = add_character(world, {5, 0}, k_box);
+    EXPECT_EQ(world.move(wall, {1, 0}).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.move(c, {std::nanf(""), 0}).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.body_state(c).value().xf.p, (Vec2{5, 0}));
+    ASSERT_TRUE(world.destroy_body(c).has_value());
+    EXPECT_EQ(world.move(c, {1, 0}).error().code, ErrorCode::stale_handle);
+}
+
+} // namespace
+} // namespace sweep
