@@ -381,6 +381,7 @@ Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& fi
     if (b.type == BodyType::static_body) {
         return Error{ErrorCode::invalid_input, "move: static bodies do not move"};
     }
+    impl_->rebuild_static_tree_if_dirty();
     const Vec2 start = b.xf.p;
     MoveResult result = Mover(*impl_, id.index, filter).run(translation);
     for (int si : b.shapes) {

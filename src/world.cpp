@@ -90,6 +90,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         const int si = static_cast<int>(w.shapes.size());
         ShapeRecord s{sd.shape, sd.material, make_proxy(sd.shape), index, k_null_proxy};
         DynamicTree& tree = def.type == BodyType::static_body ? w.static_tree : w.moving_tree;
+        w.static_tree_dirty = w.static_tree_dirty || def.type == BodyType::static_body;
         s.tree_proxy =
             tree.create_proxy(compute_aabb(sd.shape, b.xf), static_cast<std::uint64_t>(si));
         w.shapes.push_back(s);
@@ -155,6 +156,7 @@ Result<void> World::step(real dt, int substeps) {
     if (dt == 0) {
         return {};
     }
+    impl_->rebuild_static_tree_if_dirty();
     const real h = dt / static_cast<real>(substeps);
     for (int i = 0; i < substeps; ++i) {
         impl_->single_step(h);

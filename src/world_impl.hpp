@@ -116,6 +116,17 @@ struct World::Impl {
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     StepStats stats;
     int live_bodies = 0;
+    bool static_tree_dirty = false; // static shapes changed since the last rebuild
+
+    // Static geometry usually arrives all at once (a level); incremental
+    // insertion builds a poorer tree than a full binned-SAH rebuild, and
+    // every query of every step pays for it. Rebuild before the first use.
+    void rebuild_static_tree_if_dirty() {
+        if (static_tree_dirty) {
+            static_tree.rebuild();
+            static_tree_dirty = false;
+        }
+    }
 
     explicit Impl(const WorldDef& d)
         : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),
@@ -587,6 +598,5 @@ struct World::Impl {
         }
     }
 };
-
 
 } // namespace sweep

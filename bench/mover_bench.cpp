@@ -1,0 +1,79 @@
+// World::move throughput on issue 5's character scene: 1000 12x12 characters
+// moving toward random goals within +-8 px every frame on a 200x200 map of
+// 16x16 tiles, 70% of them solid (each tile its own static box, as bump.lua
+// keeps them). Reported as moves per second; Box2D has no equivalent, so
+// there is no pair (bump.lua under LuaJIT managed about 35,000 per second).
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "sweep/world.hpp"
+
+namespace {
+
+constexpr int k_map = 200;
+constexpr float k_tile = 16;
+
+// One tile per metre, as the Tiled loader sets it (docs/conventions.md).
+sweep::WorldDef world_def() {
+    sweep::WorldDef def;
+    def.length_units_per_meter = k_tile;
+    return def;
+}
+
+struct Scene {
+    sweep::World world = sweep::World::make(world_def()).value();
+    std::vector<sweep::BodyId> characters;
+};
+
+Scene make_scene(int characters) {
+    Scene scene;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> unit(0, 1);
+    std::vector<bool> solid(k_map * k_map);
+    const sweep::ShapeDef tile{sweep::make_box(k_tile / 2, k_tile / 2).value(), {}};
+    std::vector<sweep::Vec2> free_cells;
+    for (int y = 0; y < k_map; ++y) {
+        for (int x = 0; x < k_map; ++x) {
+            const sweep::Vec2 center{(x + 0.5f) * k_tile, (y + 0.5f) * k_tile};
+            if (unit(rng) < 0.7f) {
+                sweep::BodyDef def;
+                def.position = center;
+                (void)scene.world.create_body(def, std::span(&tile, 1));
+            } else {
+                free_cells.push_back(center);
+            }
+        }
+    }
+    std::shuffle(free_cells.begin(), free_cells.end(), rng);
+    const sweep::ShapeDef body{sweep::make_box(6, 6).value(), {}};
+    for (int i = 0; i < characters; ++i) {
+        sweep::BodyDef def;
+        def.type = sweep::BodyType::kinematic;
+        def.position = free_cells[static_cast<std::size_t>(i)];
+        scene.characters.push_back(scene.world.create_body(def, std::span(&body, 1)).value());
+    }
+    return scene;
+}
+
+void Move_Characters(benchmark::State& state) {
+    Scene scene = make_scene(1000);
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> goal(-8, 8);
+    std::int64_t moves = 0;
+    for (auto _ : state) {
+        for (sweep::BodyId id : scene.characters) {
+            benchmark::DoNotOptimize(scene.world.move(id, {goal(rng), goal(rng)}));
+        }
+        moves += static_cast<std::int64_t>(scene.characters.size());
+    }
+    state.counters["moves_per_second"] =
+        benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+}
+
+} // namespace
+
+BENCHMARK(Move_Characters)
+    ->Name("Move/characters_1000_on_200x200_tiles/sweep")
+    ->Unit(benchmark::kMillisecond);
