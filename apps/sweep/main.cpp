@@ -81,6 +81,7 @@ struct Args {
     app::RunOptions run;
     bool json = false;
     std::string png;
+    double dt = 1.0 / 60;
 };
 
 void add_run_flags(CLI::App& cmd, Args& args) {
@@ -90,6 +91,9 @@ void add_run_flags(CLI::App& cmd, Args& args) {
     cmd.add_option("--spawn", args.run.spawn, "dynamic bodies to spawn in free space")
         ->check(CLI::NonNegativeNumber);
     cmd.add_option("--seed", args.run.seed, "random seed for sizes, places and velocities");
+    cmd.add_option("--dt", args.dt, "seconds per step, 1e-6 to 1 (default 1/60)")->check(CLI::Range(1e-6, 1.0));
+    cmd.add_option("--trace", args.run.trace,
+                   "write one JSON line per step with every body's state");
     cmd.add_option("--solid-layer", args.solid_layers,
                    "tile layer whose cells are solid (repeatable)");
 }
@@ -100,6 +104,7 @@ int run_command(Args& args, bool draw) {
         return fail(level.error());
     }
     args.run.record_paths = draw;
+    args.run.hz = static_cast<real>(1 / args.dt);
     auto report = app::run_level(*level, args.run);
     if (!report) {
         return fail(report.error());
@@ -128,6 +133,7 @@ int run_command(Args& args, bool draw) {
 int main(int argc, char** argv) {
     CLI::App cli{"sweep: 2D continuous collision detection and response"};
     cli.require_subcommand(1);
+    cli.set_version_flag("--version", std::string("sweep ") + SWEEP_VERSION);
 
     Args run_args;
     CLI::App* run =

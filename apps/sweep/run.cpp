@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <random>
 
 #include "sweep/check/tunneling.hpp"
@@ -102,6 +103,20 @@ Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry
     return spawned;
 }
 
+// One JSON object per line: {"step":N,"bodies":[[id,x,y,angle,vx,vy,w],...]}
+// (centre of mass, radians, L/s), written by hand to keep the trace cheap.
+void write_trace_line(std::ostream& out, int step, const World& world,
+                      const std::vector<Spawned>& bodies) {
+    out << "{\"step\":" << step + 1 << ",\"bodies\":[";
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const BodyState b = world.body_state(bodies[i].id).value();
+        out << (i ? ",[" : "[") << bodies[i].id.index << ',' << b.center.x << ',' << b.center.y
+            << ',' << b.xf.q.angle() << ',' << b.linear_velocity.x << ',' << b.linear_velocity.y
+            << ',' << b.angular_velocity << ']';
+    }
+    out << "]}\n";
+}
+
 } // namespace
 
 Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& options) {
@@ -146,6 +161,14 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
             report.drawing.bodies[i].trajectory.push_back(centers[i]);
         }
     }
+    std::ofstream trace;
+    if (!options.trace.empty()) {
+        trace.open(options.trace);
+        if (!trace) {
+            return Error{ErrorCode::io_error,
+                         options.trace + ": cannot open the trace file for writing"};
+        }
+    }
     const real dt = real(1) / options.hz;
     const auto start = std::chrono::steady_clock::now();
     for (int s = 0; s < options.steps; ++s) {
@@ -169,6 +192,9 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
             }
         }
         ++report.steps;
+        if (trace) {
+            write_trace_line(trace, s, *world, *spawned);
+        }
     }
     report.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -22,6 +22,7 @@ struct RunOptions {
     real min_speed_tiles = 1;  ///< slowest spawn, in tiles per step
     real max_speed_tiles = 2;  ///< fastest spawn, in tiles per step
     bool record_paths = false; ///< keep every body's centre per step (for pictures)
+    std::string trace; ///< if set, a JSON-lines file: one line per step with every body's state
 };
 
 /// What a run did: the fields of `sweep run --json`.
@@ -33,9 +34,10 @@ struct RunReport {
     std::size_t solid_tiles = 0;
     int contacts_max = 0;
     int tunneling_events = 0;
-    real max_penetration = 0;     ///< world units L
-    real linear_slop = 0;         ///< world units L
-    int subdivision_cap_hits = 0; ///< TOI iteration caps plus steps whose sweep rounds hit their cap
+    real max_penetration = 0; ///< world units L
+    real linear_slop = 0;     ///< world units L
+    int subdivision_cap_hits =
+        0; ///< TOI iteration caps plus steps whose sweep rounds hit their cap
     int toi_events = 0;
     real length_units_per_meter = 1;
     double wall_seconds = 0;

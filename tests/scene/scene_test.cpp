@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -83,6 +85,31 @@ TEST(Scene, BuiltInLevelRunsWithoutTunneling) {
     ASSERT_FALSE(r.is_discarded());
     EXPECT_EQ(r["tunneling_events"], 0);
     EXPECT_LE(r["max_penetration"].get<double>(), 2 * r["linear_slop"].get<double>());
+}
+
+TEST(Scene, TraceHasOneLinePerStepWithEveryBody) {
+    const std::filesystem::path trace =
+        std::filesystem::temp_directory_path() / "sweep_scene_trace.jsonl";
+    const Output out = run_program("run --spawn 7 --steps 25 --trace " + trace.string());
+    ASSERT_EQ(out.status, 0) << out.text;
+    std::ifstream in(trace);
+    std::string line;
+    int lines = 0;
+    while (std::getline(in, line)) {
+        const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        ASSERT_FALSE(j.is_discarded()) << line;
+        EXPECT_EQ(j["step"], lines + 1);
+        EXPECT_EQ(j["bodies"].size(), 7u);
+        ++lines;
+    }
+    EXPECT_EQ(lines, 25);
+    std::filesystem::remove(trace);
+}
+
+TEST(Scene, VersionIsPrinted) {
+    const Output out = run_program("--version");
+    EXPECT_EQ(out.status, 0);
+    EXPECT_EQ(out.text.rfind("sweep 0.", 0), 0u) << out.text;
 }
 
 TEST(Scene, MissingFileIsBadInputWithExitCode2) {
