@@ -1,5 +1,6 @@
-// Broadphase benchmarks: sweep::DynamicTree next to Box2D 2.4.1's
-// b2DynamicTree on the same inputs, in one process.
+// Broadphase benchmarks: sweep::DynamicTree, and sweep::UniformGrid in the
+// grid_* cases, next to Box2D 2.4.1's b2DynamicTree on the same inputs, in
+// one process.
 //
 // Every case is registered twice, Broadphase/<case>/sweep and
 // Broadphase/<case>/box2d. Inputs come from one fixed-seed generator, so both
@@ -108,6 +109,39 @@ struct SweepTree {
         const sweep::Vec2 to{sweep::real(ray.upper_x), sweep::real(ray.upper_y)};
         int hits = 0;
         tree.box_cast({from, from}, to - from, ~0ull, [&](sweep::ProxyId, std::uint64_t) {
+            ++hits;
+            return true;
+        });
+        return hits;
+    }
+};
+
+/// sweep::UniformGrid behind the same adapter, registered as "sweep" in the
+/// grid_* cases (whose "box2d" entries are b2DynamicTree on the same inputs).
+/// The grid sizes its cells from the first proxy (twice its fat extent).
+struct SweepGrid {
+    static constexpr const char* k_name = "sweep";
+    sweep::UniformGrid grid;
+
+    int create(const Box& b, int index) {
+        return grid.create_proxy(to_aabb(b), static_cast<std::uint64_t>(index));
+    }
+    bool move(int id, const Box& b, float dx, float dy) {
+        return grid.move_proxy(id, to_aabb(b), {sweep::real(dx), sweep::real(dy)});
+    }
+    int query(const Box& b) const {
+        int hits = 0;
+        grid.query(to_aabb(b), ~0ull, [&](sweep::ProxyId, std::uint64_t) {
+            ++hits;
+            return true;
+        });
+        return hits;
+    }
+    int ray_cast(const Box& ray) const {
+        const sweep::Vec2 from{sweep::real(ray.lower_x), sweep::real(ray.lower_y)};
+        const sweep::Vec2 to{sweep::real(ray.upper_x), sweep::real(ray.upper_y)};
+        int hits = 0;
+        grid.box_cast({from, from}, to - from, ~0ull, [&](sweep::ProxyId, std::uint64_t) {
             ++hits;
             return true;
         });
@@ -253,9 +287,9 @@ template <class Tree> void bench_ray_cast(benchmark::State& state, int count) {
         benchmark::Counter(static_cast<double>(hits) / static_cast<double>(rays));
 }
 
-/// Registers Broadphase/<name>/sweep and Broadphase/<name>/box2d; `run` is
-/// called as run(std::type_identity<Tree>{}, state).
-template <class Run> void add_case(const std::string& name, Run run) {
+/// Registers Broadphase/<name>/sweep (`Ours`: the tree or the grid) and
+/// Broadphase/<name>/box2d; `run` is called as run(std::type_identity<Tree>{}, state).
+template <class Ours = SweepTree, class Run> void add_case(const std::string& name, Run run) {
     const auto add = [&](auto tree_type) {
         using Tree = typename decltype(tree_type)::type;
         const std::string full = "Broadphase/" + name + "/" + Tree::k_name;
@@ -263,7 +297,7 @@ template <class Run> void add_case(const std::string& name, Run run) {
             run(std::type_identity<Tree>{}, state);
         })->Unit(benchmark::kMicrosecond);
     };
-    add(std::type_identity<SweepTree>{});
+    add(std::type_identity<Ours>{});
     add(std::type_identity<Box2dTree>{});
 }
 
@@ -283,6 +317,19 @@ bool register_cases() {
     });
     add_case("ray_cast_1000x20_in_100k",
              [](auto t, benchmark::State& s) { bench_ray_cast<TreeOf<decltype(t)>>(s, 100'000); });
+    // The uniform grid against Box2D's tree on the same inputs.
+    add_case<SweepGrid>("grid_build_100k", [](auto t, benchmark::State& s) {
+        bench_build<TreeOf<decltype(t)>>(s, 100'000);
+    });
+    add_case<SweepGrid>("grid_move_10pct_of_100k", [](auto t, benchmark::State& s) {
+        bench_move<TreeOf<decltype(t)>>(s, 100'000);
+    });
+    add_case<SweepGrid>("grid_query_1000x2x2_in_100k", [](auto t, benchmark::State& s) {
+        bench_query<TreeOf<decltype(t)>>(s, 100'000, false);
+    });
+    add_case<SweepGrid>("grid_ray_cast_1000x20_in_100k", [](auto t, benchmark::State& s) {
+        bench_ray_cast<TreeOf<decltype(t)>>(s, 100'000);
+    });
     // Ours only: the same queries after DynamicTree::rebuild (binned SAH).
     benchmark::RegisterBenchmark(
         "Broadphase/query_1000x2x2_in_100k_rebuilt/sweep",

@@ -28,8 +28,8 @@ inline void require(bool ok, const char* what) {
 }
 
 inline bool is_finite(const Aabb& box) {
-    return std::isfinite(box.lower.x) && std::isfinite(box.lower.y) &&
-           std::isfinite(box.upper.x) && std::isfinite(box.upper.y);
+    return std::isfinite(box.lower.x) && std::isfinite(box.lower.y) && std::isfinite(box.upper.x) &&
+           std::isfinite(box.upper.y);
 }
 
 /// True when the interiors of a and b overlap (sharing an edge is fine).
@@ -54,16 +54,15 @@ inline void check_geometry(const io::StaticGeometry& g) {
     require(grid.width >= 0 && grid.height >= 0, "grid size is not negative");
     const std::size_t cells = static_cast<std::size_t>(grid.width) * std::size_t(grid.height);
     require(grid.solid.size() == cells, "grid.solid holds width*height cells");
-    require(std::all_of(grid.solid.begin(), grid.solid.end(),
-                        [](std::uint8_t c) { return c <= 1; }),
-            "grid cells are 0 or 1");
-    const auto solid = static_cast<std::size_t>(
-        std::count(grid.solid.begin(), grid.solid.end(), std::uint8_t{1}));
+    require(
+        std::all_of(grid.solid.begin(), grid.solid.end(), [](std::uint8_t c) { return c <= 1; }),
+        "grid cells are 0 or 1");
+    const auto solid =
+        static_cast<std::size_t>(std::count(grid.solid.begin(), grid.solid.end(), std::uint8_t{1}));
     require(solid == g.solid_tiles, "solid_tiles equals the grid count");
 
     require(!g.solid_layer_names.empty(), "a successful load has a solid layer");
-    require(g.solid_layer_names.size() == g.solid_layer_counts.size(),
-            "one count per solid layer");
+    require(g.solid_layer_names.size() == g.solid_layer_counts.size(), "one count per solid layer");
     std::size_t painted = 0;
     for (std::size_t i = 0; i < g.solid_layer_names.size(); ++i) {
         require(g.solid_layer_counts[i].first == g.solid_layer_names[i],

@@ -9,9 +9,11 @@
 
 #include <sweep/io/tiled.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sweep::fuzz {

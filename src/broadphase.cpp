@@ -1,4 +1,4 @@
-// The dynamic AABB tree: insertion by branch and bound on the surface-area
+// The dynamic AABB tree: insertion by a bounded greedy descent on the surface-area
 // heuristic, removal, AVL-style rebalancing, validation and a binned-SAH
 // rebuild. See broadphase.hpp for the sources.
 #include "sweep/broadphase.hpp"
@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -36,17 +36,7 @@ void require(bool condition, const char* what, ProxyId node) {
 
 std::size_t index(ProxyId id) { return static_cast<std::size_t>(id); }
 
-/// The min-heap order of branch-and-bound candidates (std heaps are max-heaps).
-/// A function object rather than a function so that the heap calls inline.
-struct Costlier {
-    template <class Candidate> bool operator()(const Candidate& a, const Candidate& b) const {
-        return a.inherited_cost > b.inherited_cost;
-    }
-};
-
-/// Asks for a node's cache line ahead of use: the insertion search knows
-/// which nodes it may read next long before it reads them, and on large
-/// trees it is bound by those cache misses.
+/// Asks for a node's cache line ahead of use.
 inline void prefetch(const void* address) {
 #if defined(__GNUC__) || defined(__clang__)
     __builtin_prefetch(address);
@@ -160,77 +150,59 @@ real DynamicTree::area_ratio() const {
     return total / root_perimeter;
 }
 
-// Branch and bound after Bittner et al. 2013 and Catto, GDC 2019. Making
-// node S the leaf's sibling costs the perimeter of the new parent,
-// perimeter(S u L), plus the growth of every ancestor of S, which is S's
-// "inherited" cost. S's descendants cost at least their own inherited cost
-// (S's plus S's growth) plus perimeter(L), so whole subtrees are pruned once
-// that bound reaches the best cost found. The search is depth first with a
-// small explicit stack, the more promising child popped first, so that it
-// runs down the greedy path (Box2D v3's b2FindBestSibling) at once and the
-// bound is tight before any other subtree is opened; every child is costed
-// when its parent is expanded. It finds the same minimum as a best-first
-// search without a heap's bookkeeping.
-ProxyId DynamicTree::find_best_sibling(const Aabb& leaf_aabb) {
+// The surface-area heuristic after Bittner et al. 2013 and Catto, GDC 2019
+// ("Dynamic Bounding Volume Hierarchies"). Making node S the leaf's sibling
+// costs the perimeter of the new parent, perimeter(S u L), plus the growth of
+// every ancestor of S, which is S's "inherited" cost; S's descendants cost at
+// least their own inherited cost (S's plus S's growth) plus perimeter(L).
+//
+// One greedy descent, as Box2D v3's b2FindBestSibling: at each node both
+// children are costed, the walk goes on into the child with the lower bound
+// (on a tie, typically when both contain the leaf, the nearer centre) and
+// stops when that bound cannot beat the best sibling found. A full branch
+// and bound (best first over every subtree whose bound may win) builds a
+// tree with a few percent less total perimeter but costs two to three times
+// as much per insertion; the rotations in refit_and_balance_from win most of
+// that quality back.
+ProxyId DynamicTree::find_best_sibling(const Aabb& leaf_aabb) const {
     const real leaf_perimeter = perimeter(leaf_aabb);
+    const Vec2 leaf_centre = center(leaf_aabb);
     const Node* nodes = nodes_.data();
+    const Node& root = nodes[index(root_)];
     ProxyId best = root_;
-    real best_cost = perimeter(union_of(nodes[index(root_)].aabb, leaf_aabb));
-    if (nodes[index(root_)].is_leaf()) {
-        return best;
-    }
-    detail::NodeStack<> stack;
-    std::array<real, 256> stacked_cost; // the inherited cost of each entry in `stack` below 256
-    int depth = 0;
-    const auto push = [&](ProxyId id, real inherited) {
-        if (depth < static_cast<int>(stacked_cost.size())) {
-            stacked_cost[static_cast<std::size_t>(depth)] = inherited;
-        }
-        ++depth;
-        stack.push(id);
-    };
-    push(root_, best_cost - perimeter(nodes[index(root_)].aabb));
-    while (!stack.empty()) {
-        --depth;
-        const ProxyId id = stack.pop();
-        // Beyond the array (a degenerate tree) the bound is recomputed as 0:
-        // weaker pruning, same result.
-        const real inherited = depth < static_cast<int>(stacked_cost.size())
-                                   ? stacked_cost[static_cast<std::size_t>(depth)]
-                                   : real(0);
-        if (inherited + leaf_perimeter >= best_cost) {
-            continue;
-        }
-        const Node& node = nodes[index(id)];
+    real best_cost = perimeter(union_of(root.aabb, leaf_aabb));
+    Candidate current{best_cost - perimeter(root.aabb), root_};
+    while (!nodes[index(current.node)].is_leaf() &&
+           current.inherited_cost + leaf_perimeter < best_cost) {
+        const Node& node = nodes[index(current.node)];
         const Node& a = nodes[index(node.child1)];
         const Node& b = nodes[index(node.child2)];
-        const real cost_a = inherited + perimeter(union_of(a.aabb, leaf_aabb));
-        const real cost_b = inherited + perimeter(union_of(b.aabb, leaf_aabb));
-        if (cost_a < best_cost) {
-            best = node.child1;
-            best_cost = cost_a;
+        const real cost_a = current.inherited_cost + perimeter(union_of(a.aabb, leaf_aabb));
+        const real cost_b = current.inherited_cost + perimeter(union_of(b.aabb, leaf_aabb));
+        // Selects rather than branches: which child wins is a coin toss to
+        // the branch predictor.
+        const bool a_better = cost_a < best_cost;
+        best = a_better ? node.child1 : best;
+        best_cost = a_better ? cost_a : best_cost;
+        const bool b_better = cost_b < best_cost;
+        best = b_better ? node.child2 : best;
+        best_cost = b_better ? cost_b : best_cost;
+        // A leaf has no descendants to search: its bound is "cannot win".
+        const real bound_a = a.is_leaf() ? best_cost : cost_a - perimeter(a.aabb);
+        const real bound_b = b.is_leaf() ? best_cost : cost_b - perimeter(b.aabb);
+        bool take_b = bound_b < bound_a;
+        if (bound_b == bound_a && !b.is_leaf()) {
+            take_b = length_squared(center(b.aabb) - leaf_centre) <
+                     length_squared(center(a.aabb) - leaf_centre);
         }
-        if (cost_b < best_cost) {
-            best = node.child2;
-            best_cost = cost_b;
-        }
-        const real inherited_a = a.is_leaf() ? best_cost : cost_a - perimeter(a.aabb);
-        const real inherited_b = b.is_leaf() ? best_cost : cost_b - perimeter(b.aabb);
-        const bool open_a = inherited_a + leaf_perimeter < best_cost;
-        const bool open_b = inherited_b + leaf_perimeter < best_cost;
-        // Push the worse child first so that the better one is searched first.
-        if (open_a && open_b) {
-            if (inherited_a <= inherited_b) {
-                push(node.child2, inherited_b);
-                push(node.child1, inherited_a);
-            } else {
-                push(node.child1, inherited_a);
-                push(node.child2, inherited_b);
-            }
-        } else if (open_a) {
-            push(node.child1, inherited_a);
-        } else if (open_b) {
-            push(node.child2, inherited_b);
+        current.inherited_cost = take_b ? bound_b : bound_a;
+        current.node = take_b ? node.child2 : node.child1;
+        // On large trees the descent waits on memory: ask for the next
+        // level's two children while this one finishes.
+        const Node& next = take_b ? b : a;
+        if (!next.is_leaf()) {
+            prefetch(&nodes[index(next.child1)]);
+            prefetch(&nodes[index(next.child2)]);
         }
     }
     return best;
@@ -296,16 +268,29 @@ void DynamicTree::replace_child(ProxyId parent, ProxyId old_child, ProxyId new_c
 
 // Walks to the root restoring each ancestor's box, mask and height from its
 // children, rotating where one side has grown two levels taller.
+// Walks towards the root restoring each ancestor's box, mask and height from
+// its children, rotating where one side has grown two levels taller (AVL) or
+// where a rotation shrinks the total perimeter. Above the first ancestor
+// whose box, mask and height come out unchanged nothing can change, so the
+// walk stops there (Box2D 2.4 always walks to the root).
 void DynamicTree::refit_and_balance_from(ProxyId node) {
     for (ProxyId id = node; id != k_null_proxy; id = nodes_[index(id)].parent) {
         const ProxyId balanced = balance(id);
-        if (balanced == id) {
-            refresh(id);
-            rotate_for_area(id);
-        } else {
+        if (balanced != id) {
             id = balanced;
             refresh(id);
+            continue;
         }
+        const Node& current = nodes_[index(id)];
+        const Aabb old_box = current.aabb;
+        const std::uint64_t old_bits = current.category_bits;
+        const std::int32_t old_height = current.height;
+        refresh(id);
+        if (id != node && current.aabb == old_box && current.category_bits == old_bits &&
+            current.height == old_height) {
+            break;
+        }
+        rotate_for_area(id);
     }
 }
 
@@ -321,7 +306,7 @@ void DynamicTree::rotate_for_area(ProxyId a) {
         return;
     }
     real best_gain = 0;
-    ProxyId best_moved = k_null_proxy; // the child of A that goes down
+    ProxyId best_moved = k_null_proxy;  // the child of A that goes down
     ProxyId best_lifted = k_null_proxy; // the grandchild that comes up
     for (const ProxyId side : {node.child1, node.child2}) {
         const ProxyId other = side == node.child1 ? node.child2 : node.child1;

@@ -58,6 +58,16 @@ Vec3 sub(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 Vec3 scale(real s, Vec3 a) { return {s * a.x, s * a.y, s * a.z}; }
 bool finite3(Vec3 v) { return is_finite(v.x) && is_finite(v.y) && is_finite(v.z); }
 real dot2(Vec2 a, Vec2 b) { return dot(a, b); }
+real cross_squared2(Vec2 a, Vec2 b) {
+    const real c = cross(a, b);
+    return c * c;
+}
+real cross_squared3(Vec3 a, Vec3 b) {
+    const real x = a.y * b.z - a.z * b.y;
+    const real y = a.z * b.x - a.x * b.z;
+    const real z = a.x * b.y - a.y * b.x;
+    return x * x + y * y + z * z;
+}
 Vec2 add(Vec2 a, Vec2 b) { return a + b; }
 Vec2 sub(Vec2 a, Vec2 b) { return a - b; }
 Vec2 scale(real s, Vec2 a) { return s * a; }
@@ -65,36 +75,39 @@ Vec2 scale(real s, Vec2 a) { return s * a; }
 /// The quadratic of "Predictive Collision Detection" for points moving on
 /// lines: |dp + t dv|^2 = R^2, earliest root in [0, 1]. `Dot` is the inner
 /// product of V.
-template <class V, class Dot>
+template <class V, class Dot, class Cross2>
 SphereSweep<V> sweep_spheres(V c0a, V c1a, real ra, V c0b, V c1b, real rb, real tolerance,
-                             Dot dot_v) {
+                             Dot dot_v, Cross2 cross_squared) {
     SphereSweep<V> out;
     const V dp = sub(c0b, c0a);
     const V dv = sub(sub(c1b, c0b), sub(c1a, c0a));
     const real radius = ra + rb;
     const real a = dot_v(dv, dv);
     const real half_b = dot_v(dp, dv);
-    const real center_distance = std::sqrt(dot_v(dp, dp));
-    const real gap = center_distance - radius; // signed distance of the surfaces at t = 0
-    // c = |dp|^2 - R^2 written as a product: no cancellation near contact.
-    const real c = gap * (center_distance + radius);
+    const real dd = dot_v(dp, dp);
+    // c = |dp|^2 - R^2. Its rounding near contact is about eps R^2, a length
+    // error of eps R / 2: harmless, and it spares a square root.
+    const real c = dd - radius * radius;
+    // The discriminant b'^2 - ac by Lagrange's identity, |dp|^2 |dv|^2 -
+    // (dp.dv)^2 = |dp x dv|^2: a R^2 - |dp x dv|^2, with no cancellation
+    // for a fast head-on approach (where b'^2 and ac nearly agree).
+    const real disc = radius * radius * a - cross_squared(dp, dv);
 
-    const auto later_root = [&]() -> real {
+    // The later root (when they part): with q = -(b' + sign(b') sqrt(D)) the
+    // roots are q / a and c / q.
+    const auto later_root = [&](real root) -> real {
         if (a <= 0) {
             return k_inf;
         }
-        const real disc = std::max(real(0), half_b * half_b - a * c);
-        const real root = std::sqrt(disc);
-        // q = -(b' + sign(b') sqrt(disc)): the roots are q / a and c / q.
         const real q = half_b >= 0 ? -(half_b + root) : -half_b + root;
         const real r1 = q / a;
         const real r2 = q != 0 ? c / q : r1;
         return std::max(r1, r2);
     };
-    const auto hit_at = [&](real t) {
+    const auto hit_at = [&](real t, real root) {
         out.state = CastState::hit;
         out.t = t;
-        out.exit = later_root();
+        out.exit = later_root(root);
         const V ca = add(c0a, scale(t, sub(c1a, c0a)));
         const V cb = add(c0b, scale(t, sub(c1b, c0b)));
         const V d = sub(cb, ca);
@@ -103,32 +116,32 @@ SphereSweep<V> sweep_spheres(V c0a, V c1a, real ra, V c0b, V c1b, real rb, real 
         out.point = add(ca, scale(ra, out.normal));
     };
 
-    if (gap < -tolerance) {
+    // The touching band |(|dp| - R)| <= tolerance, compared in squares.
+    const real inner = std::max(real(0), radius - tolerance);
+    const real outer = radius + tolerance;
+    if (dd < inner * inner) {
         out.state = CastState::overlapped;
-        out.exit = later_root();
+        out.exit = later_root(std::sqrt(std::max(real(0), disc)));
         return out;
     }
-    if (gap <= tolerance) {
+    if (dd <= outer * outer) {
         // Touching: the distance closes iff d|dp + t dv|/dt = dp.dv / |dp| < 0.
         if (half_b < 0) {
-            hit_at(0);
+            hit_at(0, std::sqrt(std::max(real(0), disc)));
         }
         return out;
     }
     // Separated (c > 0): a hit needs approach (b' < 0) and real roots.
-    if (a <= 0 || half_b >= 0) {
+    if (a <= 0 || half_b >= 0 || disc < 0) {
         return out;
     }
-    const real disc = half_b * half_b - a * c;
-    if (disc < 0) {
-        return out;
-    }
-    const real q = -half_b + std::sqrt(disc); // > 0
-    const real t = c / q;                     // the smaller root, stable
+    const real root = std::sqrt(disc);
+    const real q = -half_b + root; // > 0
+    const real t = c / q;          // the smaller root, without cancellation
     if (t > 1) {
         return out;
     }
-    hit_at(std::max(real(0), t));
+    hit_at(std::max(real(0), t), root);
     return out;
 }
 
@@ -149,10 +162,10 @@ SweptAabbResult swept_aabb(const Aabb& moving, Vec2 displacement, const Aabb& ta
     const real gap_y = std::max(b.lower.y - a.upper.y, a.lower.y - b.upper.y);
     Slab sx;
     Slab sy;
-    const bool can_x = slab(a.lower.x, a.upper.x, displacement.x, b.lower.x, b.upper.x,
-                            touch_tolerance, sx);
-    const bool can_y = slab(a.lower.y, a.upper.y, displacement.y, b.lower.y, b.upper.y,
-                            touch_tolerance, sy);
+    const bool can_x =
+        slab(a.lower.x, a.upper.x, displacement.x, b.lower.x, b.upper.x, touch_tolerance, sx);
+    const bool can_y =
+        slab(a.lower.y, a.upper.y, displacement.y, b.lower.y, b.upper.y, touch_tolerance, sy);
     if (std::max(gap_x, gap_y) < -touch_tolerance) {
         out.state = CastState::overlapped;
         out.exit = std::min(sx.exit, sy.exit);
@@ -183,13 +196,11 @@ SweptAabbResult swept_aabb(const Aabb& moving, Vec2 displacement, const Aabb& ta
     // Sacred Software's "surface area": overlap of the other axis' extents.
     const Vec2 d = out.entry * displacement;
     if (axis == 0) {
-        out.contact_length =
-            std::max(real(0), std::min(a.upper.y + d.y, b.upper.y) - std::max(a.lower.y + d.y,
-                                                                                b.lower.y));
+        out.contact_length = std::max(real(0), std::min(a.upper.y + d.y, b.upper.y) -
+                                                   std::max(a.lower.y + d.y, b.lower.y));
     } else {
-        out.contact_length =
-            std::max(real(0), std::min(a.upper.x + d.x, b.upper.x) - std::max(a.lower.x + d.x,
-                                                                                b.lower.x));
+        out.contact_length = std::max(real(0), std::min(a.upper.x + d.x, b.upper.x) -
+                                                   std::max(a.lower.x + d.x, b.lower.x));
     }
     return out;
 }
@@ -230,9 +241,9 @@ SegmentIntersection intersect_segments(Vec2 p0, Vec2 p1, Vec2 q0, Vec2 q1) {
     }
 
     // Parallel (or a segment of zero length). Measure along the longer one.
-    const real scale = std::max({std::abs(p0.x), std::abs(p0.y), std::abs(p1.x), std::abs(p1.y),
-                                 std::abs(q0.x), std::abs(q0.y), std::abs(q1.x), std::abs(q1.y),
-                                 real(1)});
+    const real scale =
+        std::max({std::abs(p0.x), std::abs(p0.y), std::abs(p1.x), std::abs(p1.y), std::abs(q0.x),
+                  std::abs(q0.y), std::abs(q1.x), std::abs(q1.y), real(1)});
     const real line_tolerance = eps * (std::max(lp, lq) + scale);
     if (lp == 0 && lq == 0) {
         if (length(w) <= line_tolerance) {
@@ -295,7 +306,8 @@ SweptCircleResult swept_circles(Vec2 c0a, Vec2 c1a, real ra, Vec2 c0b, Vec2 c1b,
         out.state = CastState::invalid_input;
         return out;
     }
-    const auto r = sweep_spheres<Vec2>(c0a, c1a, ra, c0b, c1b, rb, touch_tolerance, dot2);
+    const auto r =
+        sweep_spheres<Vec2>(c0a, c1a, ra, c0b, c1b, rb, touch_tolerance, dot2, cross_squared2);
     out.state = r.state;
     out.t = r.t;
     out.exit = r.exit;
@@ -308,12 +320,12 @@ SweptSphereResult swept_spheres(Vec3 c0a, Vec3 c1a, real ra, Vec3 c0b, Vec3 c1b,
                                 real touch_tolerance) {
     SweptSphereResult out;
     if (!finite3(c0a) || !finite3(c1a) || !finite3(c0b) || !finite3(c1b) || !is_finite(ra) ||
-        !is_finite(rb) || ra < 0 || rb < 0 || !is_finite(touch_tolerance) ||
-        touch_tolerance < 0) {
+        !is_finite(rb) || ra < 0 || rb < 0 || !is_finite(touch_tolerance) || touch_tolerance < 0) {
         out.state = CastState::invalid_input;
         return out;
     }
-    const auto r = sweep_spheres<Vec3>(c0a, c1a, ra, c0b, c1b, rb, touch_tolerance, dot3);
+    const auto r =
+        sweep_spheres<Vec3>(c0a, c1a, ra, c0b, c1b, rb, touch_tolerance, dot3, cross_squared3);
     out.state = r.state;
     out.t = r.t;
     out.exit = r.exit;

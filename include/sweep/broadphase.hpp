@@ -3,15 +3,26 @@
 //
 // After Box2D 2.4's b2DynamicTree and Erin Catto, "Dynamic Bounding Volume
 // Hierarchies", GDC 2019: nodes live in one array with a free list; a leaf is
-// inserted beside the sibling that minimises the total perimeter of the tree
-// (the surface-area heuristic in 2D), found by branch and bound (Bittner et
-// al., "Fast Insertion-Based Optimization of Bounding Volume Hierarchies",
-// 2013); AVL-style rotations on the way up keep the height logarithmic.
+// inserted beside a sibling chosen by the surface-area heuristic (perimeter
+// in 2D; Bittner et al., "Fast Insertion-Based Optimization of Bounding
+// Volume Hierarchies", 2013) in one greedy descent with a bound, as Box2D
+// v3's b2FindBestSibling; on the way up, AVL-style rotations keep the height
+// logarithmic and Catto's tree rotations shrink the total perimeter.
+//
+// UniformGrid, for many proxies of about one size (tiles, crowds of small
+// bodies): a hash of square cells, each listing the proxies whose fat AABB
+// overlaps it (Ericson, "Real-Time Collision Detection", 2005, ch. 7), with
+// the same proxy interface and queries as DynamicTree; rays walk the cells in
+// order (Amanatides and Woo, "A fast voxel traversal algorithm", 1987).
 #pragma once
 
+#include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -99,6 +110,17 @@ bool report_proxy(Callback& callback, ProxyId id, std::uint64_t user_data) {
         return true;
     } else {
         return static_cast<bool>(callback(id, user_data));
+    }
+}
+
+/// Calls a pair callback and returns whether the search goes on; a callback
+/// returning void always goes on.
+template <class Callback> bool report_pair(Callback& callback, ProxyId a, ProxyId b) {
+    if constexpr (std::is_void_v<std::invoke_result_t<Callback&, ProxyId, ProxyId>>) {
+        callback(a, b);
+        return true;
+    } else {
+        return static_cast<bool>(callback(a, b));
     }
 }
 
@@ -218,6 +240,20 @@ class DynamicTree {
     void box_cast_clipped(const Aabb& box, Vec2 translation, std::uint64_t mask,
                           Callback&& callback) const;
 
+    /// Calls `callback(ProxyId a, ProxyId b)`, with a < b, once for every pair
+    /// of distinct live proxies whose fat AABBs overlap (touching counts) and
+    /// of which at least one is listed in `moved` (ids of live proxies, such
+    /// as those whose move_proxy returned true; repeats are ignored). The
+    /// order is deterministic: moved proxies in the order listed (first
+    /// occurrence), each one's partners in traversal order; a pair of two
+    /// moved proxies is reported with the first of them that is listed. The
+    /// callback returns bool, false stops (a void callback sees all pairs),
+    /// and must not modify this tree. As b2BroadPhase::UpdatePairs, without
+    /// its pair buffer: nothing is allocated once the scratch flags have grown
+    /// to the node count.
+    template <class Callback>
+    void find_pairs(const std::vector<ProxyId>& moved, Callback&& callback);
+
     /// The number of live proxies.
     int proxy_count() const { return proxy_count_; }
     /// The height of the tree: 0 when empty or a single leaf.
@@ -254,16 +290,16 @@ class DynamicTree {
         bool is_leaf() const { return child1 == k_null_proxy; }
     };
 
-    /// An internal node whose children the insertion search may still visit.
+    /// A node on the insertion search's path and the bound on its subtree.
     struct Candidate {
-        real inherited_cost; ///< perimeter growth of the node and its ancestors
+        real inherited_cost; ///< perimeter growth of the node's ancestors and the node
         ProxyId node;
     };
 
     bool is_live_proxy(ProxyId id) const;
     ProxyId allocate_node();
     void free_node(ProxyId id);
-    ProxyId find_best_sibling(const Aabb& leaf_aabb);
+    ProxyId find_best_sibling(const Aabb& leaf_aabb) const;
     void insert_leaf(ProxyId leaf);
     void remove_leaf(ProxyId leaf);
     void refit_and_balance_from(ProxyId node);
@@ -282,7 +318,9 @@ class DynamicTree {
     void cast(const Aabb& box, Vec2 translation, std::uint64_t mask, Callback& callback) const;
 
     std::vector<Node> nodes_;
-    std::vector<Candidate> candidates_; ///< scratch heap of find_best_sibling, kept to reuse
+    /// find_pairs' scratch, by node: 1 for a moved proxy not yet processed,
+    /// 2 once processed; all 0 between calls.
+    std::vector<std::uint8_t> pair_marks_;
     ProxyId root_ = k_null_proxy;
     ProxyId free_list_ = k_null_proxy;
     int proxy_count_ = 0;
@@ -312,6 +350,38 @@ void DynamicTree::query(const Aabb& aabb, std::uint64_t mask, Callback&& callbac
             stack.push(node.child2);
             stack.push(node.child1);
         }
+    }
+}
+
+template <class Callback>
+void DynamicTree::find_pairs(const std::vector<ProxyId>& moved, Callback&& callback) {
+    if (pair_marks_.size() < nodes_.size()) {
+        pair_marks_.resize(nodes_.size(), 0);
+    }
+    for (const ProxyId id : moved) {
+        assert(is_live_proxy(id));
+        pair_marks_[static_cast<std::size_t>(id)] = 1;
+    }
+    bool go_on = true;
+    for (const ProxyId id : moved) {
+        std::uint8_t& mark = pair_marks_[static_cast<std::size_t>(id)];
+        if (!go_on || mark != 1) {
+            continue; // a repeat, or stopped: only clearing the marks is left
+        }
+        mark = 2;
+        query(nodes_[static_cast<std::size_t>(id)].aabb, ~0ull, [&](ProxyId other, std::uint64_t) {
+            // Skip itself and partners that report (or reported) this pair.
+            if (other == id || pair_marks_[static_cast<std::size_t>(other)] == 2) {
+                return true;
+            }
+            const bool more = other < id ? detail::report_pair(callback, other, id)
+                                         : detail::report_pair(callback, id, other);
+            go_on = more;
+            return more;
+        });
+    }
+    for (const ProxyId id : moved) {
+        pair_marks_[static_cast<std::size_t>(id)] = 0;
     }
 }
 
@@ -373,6 +443,313 @@ void DynamicTree::box_cast(const Aabb& box, Vec2 translation, std::uint64_t mask
 
 template <class Callback>
 void DynamicTree::box_cast_clipped(const Aabb& box, Vec2 translation, std::uint64_t mask,
+                                   Callback&& callback) const {
+    auto clip = [&](ProxyId id, std::uint64_t user_data, real max_t) {
+        return static_cast<real>(callback(id, user_data, max_t));
+    };
+    cast(box, translation, mask, clip);
+}
+
+/// A hashed uniform grid of square cells over "fat" AABBs: the broadphase for
+/// many proxies of about one size, with DynamicTree's proxy interface and
+/// queries (ids, fat boxes, margins, motion prediction and masks behave the
+/// same, so the two are interchangeable).
+///
+/// Each proxy is listed in every cell its fat AABB overlaps, so a query costs
+/// the cells it covers plus the proxies listed there. A proxy that would
+/// cover more than k_max_cells_per_proxy cells (a huge one) is kept in a
+/// separate list that every query tests directly. A proxy seen in several
+/// cells is reported once: from the first cell (lowest x, then lowest y) that
+/// it shares with the query. Cell size: given to the constructor or, when 0,
+/// twice the larger side of the first proxy's fat box, and rebuild() can
+/// re-derive it from all live proxies. Coordinates are world units L. Not
+/// thread-safe for writes; concurrent const queries are fine. Queries
+/// allocate nothing; create_proxy and move_proxy allocate when a cell's list
+/// or the hash grows.
+class UniformGrid {
+  public:
+    /// The most cells one proxy is listed in; larger proxies are tested by
+    /// every query instead.
+    static constexpr int k_max_cells_per_proxy = 64;
+
+    /// An empty grid of cells `cell_size` world units L wide (0: derive it
+    /// from the proxies, see above; otherwise > 0) whose proxies are stored
+    /// grown by `margin` L (>= 0).
+    explicit UniformGrid(real cell_size = 0, real margin = k_aabb_margin);
+
+    /// As DynamicTree::create_proxy.
+    ProxyId create_proxy(const Aabb& aabb, std::uint64_t user_data,
+                         std::uint64_t category_bits = ~0ull);
+    /// As DynamicTree::destroy_proxy.
+    void destroy_proxy(ProxyId id);
+    /// As DynamicTree::move_proxy, with the same fat box rules; returns whether
+    /// the stored box changed (the proxy's cells may then have changed).
+    bool move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement);
+
+    /// The stored (fat) AABB of a live proxy, world units L.
+    const Aabb& fat_aabb(ProxyId id) const;
+    /// The user data given to create_proxy.
+    std::uint64_t user_data(ProxyId id) const;
+    /// The category bits given to create_proxy.
+    std::uint64_t category_bits(ProxyId id) const;
+    /// The number of live proxies.
+    int proxy_count() const { return proxy_count_; }
+    /// The side of a cell, world units L (0 while undecided: auto size and no proxy yet).
+    real cell_size() const { return cell_size_; }
+    /// The fat-box margin given to the constructor, world units L.
+    real margin() const { return margin_; }
+
+    /// As DynamicTree::query: every proxy whose fat AABB overlaps `aabb`
+    /// (touching counts) and whose category_bits & mask is not zero, once,
+    /// in no particular order; a callback returning false stops.
+    template <class Callback>
+    void query(const Aabb& aabb, std::uint64_t mask, Callback&& callback) const;
+
+    /// As DynamicTree::box_cast (the same exact test per proxy). A zero-size
+    /// box (a ray) walks the cells in order along the ray, so proxies come
+    /// roughly nearest first (huge proxies first of all); otherwise the cells
+    /// of the swept box are visited in no particular order.
+    template <class Callback>
+    void box_cast(const Aabb& box, Vec2 translation, std::uint64_t mask, Callback&& callback) const;
+
+    /// As DynamicTree::box_cast_clipped: the callback returns the fraction
+    /// still worth searching; a ray stops walking cells beyond it.
+    template <class Callback>
+    void box_cast_clipped(const Aabb& box, Vec2 translation, std::uint64_t mask,
+                          Callback&& callback) const;
+
+    /// Re-lists every proxy in cells of `cell_size` L (> 0), or, when 0 and
+    /// the grid sizes itself, twice the mean larger side of the live fat
+    /// boxes. Ids and fat boxes are kept. Allocates.
+    void rebuild(real cell_size = 0);
+
+    /// Checks that every live proxy is listed in exactly the cells its fat
+    /// box overlaps (or in the huge list) and nothing else is listed, and the
+    /// free list and proxy count; aborts with a message on stderr when broken,
+    /// in every build type. For tests.
+    void validate() const;
+
+  private:
+    /// Cells [x0, x1] x [y0, y1], inclusive.
+    struct CellRange {
+        std::int32_t x0, y0, x1, y1;
+        friend bool operator==(const CellRange&, const CellRange&) = default;
+    };
+    struct Proxy {
+        Aabb aabb; ///< fat AABB
+        std::uint64_t user_data;
+        std::uint64_t category_bits;
+        CellRange cells;   ///< where it is listed, unless huge
+        std::int32_t next; ///< next free proxy while free; else its index in huge_ or -1
+        bool live;
+    };
+
+    bool is_live_proxy(ProxyId id) const;
+    std::int32_t cell_coordinate(real x) const;
+    CellRange range_of(const Aabb& box) const;
+    static bool is_huge(const CellRange& range);
+    static std::uint64_t key_of(std::int32_t x, std::int32_t y) {
+        return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)) << 32) |
+               static_cast<std::uint32_t>(y);
+    }
+    const std::vector<ProxyId>* cell(std::int32_t x, std::int32_t y) const {
+        const auto it = cells_.find(key_of(x, y));
+        return it == cells_.end() ? nullptr : &it->second;
+    }
+    void add_to_cells(ProxyId id);
+    void remove_from_cells(ProxyId id);
+
+    /// Calls visit(id, proxy) once for each live proxy listed in a cell of
+    /// `range` or huge, whose mask matches; stops when visit returns false.
+    template <class Visit>
+    void visit_range(const CellRange& range, std::uint64_t mask, Visit&& visit) const;
+    template <class Callback>
+    void cast(const Aabb& box, Vec2 translation, std::uint64_t mask, Callback& callback) const;
+
+    std::vector<Proxy> proxies_;
+    std::unordered_map<std::uint64_t, std::vector<ProxyId>> cells_;
+    std::vector<ProxyId> huge_; ///< proxies too large to list in cells
+    ProxyId free_list_ = k_null_proxy;
+    int proxy_count_ = 0;
+    real cell_size_;
+    real inv_cell_size_ = 0;
+    real margin_;
+    bool auto_size_;
+};
+
+template <class Visit>
+void UniformGrid::visit_range(const CellRange& range, std::uint64_t mask, Visit&& visit) const {
+    for (const ProxyId id : huge_) {
+        const Proxy& p = proxies_[static_cast<std::size_t>(id)];
+        if ((p.category_bits & mask) != 0 && !visit(id, p)) {
+            return;
+        }
+    }
+    const auto visit_cell = [&](std::int32_t x, std::int32_t y, const std::vector<ProxyId>& ids) {
+        for (const ProxyId id : ids) {
+            const Proxy& p = proxies_[static_cast<std::size_t>(id)];
+            // Report a proxy only from the first cell it shares with the range.
+            if (x != std::max(p.cells.x0, range.x0) || y != std::max(p.cells.y0, range.y0)) {
+                continue;
+            }
+            if ((p.category_bits & mask) != 0 && !visit(id, p)) {
+                return false;
+            }
+        }
+        return true;
+    };
+    const std::uint64_t area = static_cast<std::uint64_t>(std::int64_t(range.x1) - range.x0 + 1) *
+                               static_cast<std::uint64_t>(std::int64_t(range.y1) - range.y0 + 1);
+    if (area > cells_.size()) {
+        // Fewer occupied cells than cells in the range: walk the occupied ones.
+        for (const auto& [key, ids] : cells_) {
+            const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(key >> 32));
+            const auto y = static_cast<std::int32_t>(static_cast<std::uint32_t>(key));
+            if (x < range.x0 || x > range.x1 || y < range.y0 || y > range.y1) {
+                continue;
+            }
+            if (!visit_cell(x, y, ids)) {
+                return;
+            }
+        }
+        return;
+    }
+    for (std::int32_t x = range.x0; x <= range.x1; ++x) {
+        for (std::int32_t y = range.y0; y <= range.y1; ++y) {
+            const std::vector<ProxyId>* ids = cell(x, y);
+            if (ids != nullptr && !visit_cell(x, y, *ids)) {
+                return;
+            }
+        }
+    }
+}
+
+template <class Callback>
+void UniformGrid::query(const Aabb& aabb, std::uint64_t mask, Callback&& callback) const {
+    if (proxy_count_ == 0) {
+        return;
+    }
+    visit_range(range_of(aabb), mask, [&](ProxyId id, const Proxy& p) {
+        return !overlaps(p.aabb, aabb) || detail::report_proxy(callback, id, p.user_data);
+    });
+}
+
+template <class Callback>
+void UniformGrid::cast(const Aabb& box, Vec2 translation, std::uint64_t mask,
+                       Callback& callback) const {
+    if (proxy_count_ == 0) {
+        return;
+    }
+    assert(is_valid(box) && is_finite(translation));
+    const Vec2 half = extents(box);
+    detail::SlabRay ray{center(box), translation, {}};
+    ray.inv_direction.x = translation.x != real(0) ? real(1) / translation.x : real(0);
+    ray.inv_direction.y = translation.y != real(0) ? real(1) / translation.y : real(0);
+    real max_t = 1;
+    // The exact test of DynamicTree::cast: the centre of `box` as a ray
+    // against the proxy grown by the box's half extents.
+    const auto test = [&](ProxyId id, const Proxy& p) {
+        const Aabb minkowski{p.aabb.lower - half, p.aabb.upper + half};
+        if (!detail::ray_hits_box(ray, minkowski, max_t)) {
+            return true;
+        }
+        const real next_t = callback(id, p.user_data, max_t);
+        if (next_t <= real(0)) {
+            return false;
+        }
+        max_t = next_t < max_t ? next_t : max_t;
+        return true;
+    };
+    const Vec2 end = translation;
+    const Aabb swept = union_of(box, Aabb{box.lower + end, box.upper + end});
+    const CellRange whole = range_of(swept);
+    const bool is_ray = box.lower == box.upper;
+    // A box, or a ray whose cells were clamped (far from the origin), visits
+    // the cells of the swept box in no particular order.
+    constexpr std::int32_t k_far = std::int32_t(1) << 29;
+    if (!is_ray || whole.x0 <= -k_far || whole.y0 <= -k_far || whole.x1 >= k_far ||
+        whole.y1 >= k_far) {
+        visit_range(whole, mask, test);
+        return;
+    }
+    for (const ProxyId id : huge_) {
+        const Proxy& p = proxies_[static_cast<std::size_t>(id)];
+        if ((p.category_bits & mask) != 0 && !test(id, p)) {
+            return;
+        }
+    }
+    // Cells along the ray in order (Amanatides and Woo 1987). A proxy is
+    // reported from the first cell of its range that the walk visits: the
+    // walk is monotone in x and y, so it enters a rectangle of cells once,
+    // and a proxy is new in a cell exactly when the previous cell was not in
+    // its range.
+    const Vec2 origin = ray.origin;
+    std::int32_t x = cell_coordinate(origin.x);
+    std::int32_t y = cell_coordinate(origin.y);
+    const std::int32_t step_x = translation.x > 0 ? 1 : -1;
+    const std::int32_t step_y = translation.y > 0 ? 1 : -1;
+    const real inf = std::numeric_limits<real>::infinity();
+    const auto first_crossing = [&](real o, std::int32_t c, std::int32_t step, real inv, real d) {
+        if (d == real(0)) {
+            return inf;
+        }
+        const real boundary = real(step > 0 ? c + 1 : c) * cell_size_;
+        return (boundary - o) * inv;
+    };
+    real next_x = first_crossing(origin.x, x, step_x, ray.inv_direction.x, translation.x);
+    real next_y = first_crossing(origin.y, y, step_y, ray.inv_direction.y, translation.y);
+    const real delta_x =
+        translation.x != real(0) ? cell_size_ * std::abs(ray.inv_direction.x) : inf;
+    const real delta_y =
+        translation.y != real(0) ? cell_size_ * std::abs(ray.inv_direction.y) : inf;
+    std::int32_t prev_x = x;
+    std::int32_t prev_y = y;
+    bool first = true;
+    for (;;) {
+        if (const std::vector<ProxyId>* ids = cell(x, y)) {
+            for (const ProxyId id : *ids) {
+                const Proxy& p = proxies_[static_cast<std::size_t>(id)];
+                const CellRange& r = p.cells;
+                if (!first && prev_x >= r.x0 && prev_x <= r.x1 && prev_y >= r.y0 &&
+                    prev_y <= r.y1) {
+                    continue; // reported (or rejected) in the previous cell
+                }
+                if ((p.category_bits & mask) != 0 && !test(id, p)) {
+                    return;
+                }
+            }
+        }
+        // Stop when the next cell lies beyond the end of the ray or the clip.
+        if ((next_x < next_y ? next_x : next_y) > max_t) {
+            return;
+        }
+        prev_x = x;
+        prev_y = y;
+        first = false;
+        if (next_x < next_y) {
+            x += step_x;
+            next_x += delta_x;
+        } else {
+            y += step_y;
+            next_y += delta_y;
+        }
+        if (x < whole.x0 || x > whole.x1 || y < whole.y0 || y > whole.y1) {
+            return;
+        }
+    }
+}
+
+template <class Callback>
+void UniformGrid::box_cast(const Aabb& box, Vec2 translation, std::uint64_t mask,
+                           Callback&& callback) const {
+    auto go_on = [&](ProxyId id, std::uint64_t user_data, real max_t) {
+        return detail::report_proxy(callback, id, user_data) ? max_t : real(0);
+    };
+    cast(box, translation, mask, go_on);
+}
+
+template <class Callback>
+void UniformGrid::box_cast_clipped(const Aabb& box, Vec2 translation, std::uint64_t mask,
                                    Callback&& callback) const {
     auto clip = [&](ProxyId id, std::uint64_t user_data, real max_t) {
         return static_cast<real>(callback(id, user_data, max_t));

@@ -7,6 +7,8 @@
 // lengths in world units L, times as fractions of the motion in [0, 1], every
 // normal from the first shape (A) to the second (B), and a start within the
 // touch tolerance counts as touching (t = 0 when closing, no hit otherwise).
+// The default tolerance is k_touch_tolerance, for L = 1 length unit per
+// metre; pass Tolerances::for_units(L).touch_tolerance in other worlds.
 #pragma once
 
 #include <cmath>
@@ -26,7 +28,7 @@ struct SweptAabbResult {
                     ///< (> entry; may exceed 1; +infinity when they never part); valid for
                     ///< hit and overlapped
     int axis = -1;  ///< 0 = x, 1 = y: the axis entered last (the face hit); -1 unless hit
-    Vec2 normal;    ///< unit, from the moving box (A) to the target (B): +-x or +-y; zero unless hit
+    Vec2 normal; ///< unit, from the moving box (A) to the target (B): +-x or +-y; zero unless hit
     real contact_length = 0; ///< L: length of the touching faces' overlap at `entry` (the
                              ///< article's "surface area", its crack tie-break); 0 unless hit
 };
@@ -94,11 +96,11 @@ struct SweptCircleResult {
 /// from c0a to c1a and B's from c0b to c1b (world, L) on straight lines over
 /// t in [0, 1]; radii ra, rb (L, >= 0). The earliest root in [0, 1] of
 /// |dp + t dv|^2 = (ra + rb)^2, dp = c0b - c0a, dv = (c1b - c0b) - (c1a - c0a),
-/// by the cancellation-free quadratic formula (t = c / (-b' + sqrt(b'^2 - ac))
-/// with b' = dp.dv). Starting within `touch_tolerance` (L) of touching: t = 0
-/// when closing, miss when moving along or apart; starting overlapped beyond
-/// it (concentric circles included): overlapped. Non-finite input or a
-/// negative radius: invalid_input.
+/// by the cancellation-free quadratic formula: t = c / (-b' + sqrt(D)) with
+/// b' = dp.dv, c = |dp|^2 - R^2 and D = b'^2 - ac computed as
+/// |dv|^2 R^2 - |dp x dv|^2 (Lagrange's identity). Starting within `touch_tolerance` (L) of
+/// touching: t = 0 when closing, miss when moving along or apart; starting overlapped beyond it
+/// (concentric circles included): overlapped. Non-finite input or a negative radius: invalid_input.
 SweptCircleResult swept_circles(Vec2 c0a, Vec2 c1a, real ra, Vec2 c0b, Vec2 c1b, real rb,
                                 real touch_tolerance = k_touch_tolerance);
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <limits>
 
 namespace sweep::io::detail {
 namespace {
@@ -98,7 +100,13 @@ Result<std::vector<const TileLayerSource*>> select_solid_layers(const MapSource&
 }
 
 /// Decodes every chunk of `layer` into `grid`; returns its non-empty cells.
+///
+/// While the layer paints, its cells are marked 2 so that a cell repeated by
+/// overlapping chunks counts once; they become 1 at the end. (Found with the
+/// invariants of the fuzz targets, fuzz/check_geometry.hpp: three chunks at
+/// the same place counted one cell three times, more than the grid holds.)
 Result<std::size_t> paint_layer(const TileLayerSource& layer, TileGrid& grid) {
+    constexpr std::uint8_t k_this_layer = 2;
     std::size_t count = 0;
     for (const ChunkSource& chunk : layer.chunks) {
         auto gids = chunk.decode();
@@ -115,8 +123,22 @@ Result<std::size_t> paint_layer(const TileLayerSource& layer, TileGrid& grid) {
             }
             const std::size_t gx = static_cast<std::size_t>(chunk.x - grid.min_x) + k % w;
             const std::size_t gy = static_cast<std::size_t>(chunk.y - grid.min_y) + k / w;
-            grid.solid[gy * static_cast<std::size_t>(grid.width) + gx] = 1;
-            ++count;
+            std::uint8_t& cell = grid.solid[gy * static_cast<std::size_t>(grid.width) + gx];
+            if (cell != k_this_layer) {
+                cell = k_this_layer;
+                ++count;
+            }
+        }
+    }
+    for (const ChunkSource& chunk : layer.chunks) {
+        for (std::size_t y = 0; y < static_cast<std::size_t>(chunk.height); ++y) {
+            const std::size_t row = static_cast<std::size_t>(chunk.y - grid.min_y) + y;
+            const std::size_t first = row * static_cast<std::size_t>(grid.width) +
+                                      static_cast<std::size_t>(chunk.x - grid.min_x);
+            for (std::size_t x = 0; x < static_cast<std::size_t>(chunk.width); ++x) {
+                std::uint8_t& cell = grid.solid[first + x];
+                cell = cell == k_this_layer ? std::uint8_t{1} : cell;
+            }
         }
     }
     return count;
@@ -147,6 +169,33 @@ Result<TileGrid> empty_grid(const MapSource& map,
         grid.solid.assign(static_cast<std::size_t>(extent.cells()), 0);
     }
     return grid;
+}
+
+/// The largest pixel coordinate up to which `real` holds every whole number:
+/// 2^24 for float, 2^53 for double.
+constexpr std::int64_t k_max_exact_pixels = std::int64_t{1} << std::numeric_limits<real>::digits;
+
+/// Refuses tile layers that reach beyond k_max_exact_pixels from the origin.
+/// Found with the invariants of the fuzz targets (fuzz/check_geometry.hpp):
+/// with float, a chunk at x = 10^8 of 1-pixel tiles gave a box whose two x
+/// edges rounded to the same value (an empty box). The coordinate budgets
+/// (2^28 tiles, 65536-pixel tiles) allow pixel coordinates up to 2^44, far
+/// beyond what a float holds exactly.
+Result<void> check_exact_extent(const MapSource& map, const TileExtent& all) {
+    if (all.empty()) {
+        return {};
+    }
+    const std::int64_t reach =
+        std::max({std::abs(all.x0 * map.tile_width), std::abs(all.x1 * map.tile_width),
+                  std::abs(all.y0 * map.tile_height), std::abs(all.y1 * map.tile_height)});
+    if (reach > k_max_exact_pixels) {
+        return make_error(ErrorCode::limit_exceeded,
+                          map.file + ": the tile layers reach pixel coordinate " +
+                              std::to_string(reach) + ", beyond the " +
+                              std::to_string(k_max_exact_pixels) +
+                              " that world coordinates hold exactly (SWEEP_DOUBLE allows more)");
+    }
+    return {};
 }
 
 } // namespace
@@ -224,6 +273,13 @@ Result<StaticGeometry> build_geometry(const MapSource& map, const TiledLoadOptio
     if (!grid) {
         return grid.error();
     }
+    TileExtent all;
+    for (const TileLayerSource& layer : map.tile_layers) {
+        all = union_of(all, extent_of(layer));
+    }
+    if (auto exact = check_exact_extent(map, all); !exact) {
+        return exact.error();
+    }
     StaticGeometry geometry;
     geometry.source = map.file;
     geometry.tile_width = map.tile_width;
@@ -237,10 +293,6 @@ Result<StaticGeometry> build_geometry(const MapSource& map, const TiledLoadOptio
         }
         geometry.solid_layer_names.push_back(layer->name);
         geometry.solid_layer_counts.emplace_back(layer->name, *count);
-    }
-    TileExtent all;
-    for (const TileLayerSource& layer : map.tile_layers) {
-        all = union_of(all, extent_of(layer));
     }
     if (!all.empty()) {
         geometry.bounds = world_box(all, map.tile_width, map.tile_height);

@@ -1,349 +1,24 @@
 // DynamicTree against brute force on long random sequences of create, move
-// and destroy (fixed seeds). The reference is a plain list of proxies with
-// the fat boxes the contract of broadphase.hpp predicts; queries loop over
-// it, and box casts use a swept test written per axis (entry and exit times
-// of the moving box), not the tree's centre-ray-against-Minkowski-sum test.
-#include "sweep/broadphase.hpp"
-
+// and destroy (fixed seeds); the harness is in broadphase_harness.hpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <optional>
 #include <random>
+#include <utility>
 #include <vector>
 
+#include "broadphase_harness.hpp"
 #include "property.hpp"
+#include "sweep/broadphase.hpp"
 
 namespace sweep {
 namespace {
 
-/// What the reference knows about one live proxy.
-struct ReferenceProxy {
-    Aabb tight;
-    Aabb fat; ///< what the tree must store
-    std::uint64_t user_data = 0;
-    std::uint64_t category_bits = 0;
-};
-
-bool boxes_touch(const Aabb& a, const Aabb& b) {
-    return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y &&
-           b.lower.y <= a.upper.y;
-}
-
-bool box_inside(const Aabb& inner, const Aabb& outer) {
-    return outer.lower.x <= inner.lower.x && outer.lower.y <= inner.lower.y &&
-           inner.upper.x <= outer.upper.x && inner.upper.y <= outer.upper.y;
-}
-
-Aabb grown(const Aabb& a, real d) {
-    return {{a.lower.x - d, a.lower.y - d}, {a.upper.x + d, a.upper.y + d}};
-}
-
-/// One axis of the swept test: narrows [t_first, t_last] to the times at which
-/// the moving interval [lo, hi] + t * velocity meets [target_lo, target_hi].
-bool narrow_contact_times(real lo, real hi, real velocity, real target_lo, real target_hi,
-                          real& t_first, real& t_last) {
-    if (velocity == real(0)) {
-        return lo <= target_hi && target_lo <= hi;
-    }
-    // Contact begins when the leading edge reaches the target's near side and
-    // ends when the trailing edge leaves its far side.
-    real begin = (velocity > 0 ? target_lo - hi : target_hi - lo) / velocity;
-    real end = (velocity > 0 ? target_hi - lo : target_lo - hi) / velocity;
-    t_first = std::max(t_first, begin);
-    t_last = std::min(t_last, end);
-    return t_first <= t_last;
-}
-
-/// True when `moving` + t * velocity touches `target` for some t in [0, 1].
-bool swept_touches(const Aabb& moving, Vec2 velocity, const Aabb& target) {
-    real t_first = 0;
-    real t_last = 1;
-    return narrow_contact_times(moving.lower.x, moving.upper.x, velocity.x, target.lower.x,
-                                target.upper.x, t_first, t_last) &&
-           narrow_contact_times(moving.lower.y, moving.upper.y, velocity.y, target.lower.y,
-                                target.upper.y, t_first, t_last);
-}
-
-/// Drives a tree and the reference with the same random operations.
-class Harness {
-  public:
-    Harness(real margin, unsigned seed) : tree_(margin), margin_(margin), rng_(seed) {}
-
-    void run(int target_proxies, int operations, int rebuild_every = 0) {
-        for (int op = 1; op <= operations; ++op) {
-            const real roll = uniform(0, 1);
-            const bool growing = count() < target_proxies;
-            const real create_share = growing ? real(0.6) : real(0.25);
-            const real destroy_share = growing ? real(0.1) : real(0.25);
-            if (count() == 0 || roll < create_share) {
-                create();
-            } else if (roll < create_share + destroy_share) {
-                destroy();
-            } else {
-                move();
-            }
-            if (::testing::Test::HasFailure()) {
-                return; // the first failure says it all; do not flood the log
-            }
-            if (op % 500 == 0) {
-                check_queries(20);
-                check_casts(20);
-                check_early_stop();
-            }
-            if (op % 1000 == 0) {
-                tree_.validate();
-                check_stored_proxies();
-            }
-            if (rebuild_every > 0 && op % rebuild_every == 0) {
-                tree_.rebuild();
-                tree_.validate();
-                check_stored_proxies();
-            }
-        }
-        tree_.validate();
-        check_stored_proxies();
-        check_queries(50);
-        check_casts(50);
-    }
-
-    void drain() {
-        while (count() > 0) {
-            destroy();
-        }
-        tree_.validate();
-        EXPECT_EQ(tree_.proxy_count(), 0);
-        check_queries(5);
-        check_casts(5);
-    }
-
-    int count() const { return static_cast<int>(live_.size()); }
-    const DynamicTree& tree() const { return tree_; }
-    int reinsertions() const { return reinsertions_; }
-    int kept() const { return kept_; }
-    int ambiguous_casts() const { return ambiguous_; }
-
-  private:
-    real uniform(real lo, real hi) { return std::uniform_real_distribution<real>(lo, hi)(rng_); }
-    int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
-
-    /// Zero-size, small, medium and huge boxes over a 1000 x 1000 field.
-    Aabb random_box() {
-        const Vec2 c{uniform(-500, 500), uniform(-500, 500)};
-        const real roll = uniform(0, 1);
-        real w = 0;
-        real h = 0;
-        if (roll < real(0.1)) {
-            // zero size: a point
-        } else if (roll < real(0.15)) {
-            w = uniform(0, 3); // a horizontal segment
-        } else if (roll < real(0.65)) {
-            w = uniform(0, 2);
-            h = uniform(0, 2);
-        } else if (roll < real(0.9)) {
-            w = uniform(2, 30);
-            h = uniform(2, 30);
-        } else {
-            w = uniform(100, 3000);
-            h = uniform(100, 3000);
-        }
-        return {{c.x - w / 2, c.y - h / 2}, {c.x + w / 2, c.y + h / 2}};
-    }
-
-    std::uint64_t random_category() {
-        constexpr std::uint64_t k_choices[] = {~0ull, 1, 2, 4, 8, 1 | 8, 1ull << 63};
-        return k_choices[pick(7)];
-    }
-
-    std::uint64_t random_mask() {
-        constexpr std::uint64_t k_choices[] = {~0ull, ~0ull, 1, 2, 4 | 8, 0, 1ull << 63, 16};
-        return k_choices[pick(8)];
-    }
-
-    void create() {
-        ReferenceProxy proxy;
-        proxy.tight = random_box();
-        proxy.fat = grown(proxy.tight, margin_);
-        proxy.user_data = next_user_data_++;
-        proxy.category_bits = random_category();
-        const ProxyId id = tree_.create_proxy(proxy.tight, proxy.user_data, proxy.category_bits);
-        ASSERT_GE(id, 0);
-        if (static_cast<std::size_t>(id) >= proxies_.size()) {
-            proxies_.resize(static_cast<std::size_t>(id) + 1);
-        }
-        ASSERT_FALSE(proxies_[static_cast<std::size_t>(id)].has_value()) << "live id reused";
-        proxies_[static_cast<std::size_t>(id)] = proxy;
-        live_.push_back(id);
-        EXPECT_EQ(tree_.fat_aabb(id), proxy.fat);
-    }
-
-    void destroy() {
-        const std::size_t slot = static_cast<std::size_t>(pick(count()));
-        const ProxyId id = live_[slot];
-        tree_.destroy_proxy(id);
-        proxies_[static_cast<std::size_t>(id)].reset();
-        live_[slot] = live_.back();
-        live_.pop_back();
-    }
-
-    void move() {
-        const ProxyId id = live_[static_cast<std::size_t>(pick(count()))];
-        ReferenceProxy& proxy = *proxies_[static_cast<std::size_t>(id)];
-        const real roll = uniform(0, 1);
-        Vec2 d{};
-        Aabb next = proxy.tight;
-        if (roll < real(0.4)) {
-            d = {uniform(-margin_ / 2, margin_ / 2), uniform(-margin_ / 2, margin_ / 2)};
-            next = {proxy.tight.lower + d, proxy.tight.upper + d};
-        } else if (roll < real(0.8)) {
-            d = {uniform(-5, 5), uniform(-5, 5)};
-            next = {proxy.tight.lower + d, proxy.tight.upper + d};
-        } else if (roll < real(0.9)) {
-            next = random_box(); // a teleport: displacement unrelated to the jump
-            d = {uniform(-1, 1), 0};
-        } // else: it stopped where it is
-
-        // The contract: predicted fat box = tight box grown by the margin and
-        // stretched 4 displacements ahead; the tree changes when the tight box
-        // left the stored fat box, or the stored box is more than 4 margins
-        // beyond the predicted one.
-        const Vec2 ahead = real(4) * d;
-        Aabb predicted = grown(next, margin_);
-        predicted.lower.x += std::min(real(0), ahead.x);
-        predicted.lower.y += std::min(real(0), ahead.y);
-        predicted.upper.x += std::max(real(0), ahead.x);
-        predicted.upper.y += std::max(real(0), ahead.y);
-        const bool expect_change = !box_inside(next, proxy.fat) ||
-                                   !box_inside(proxy.fat, grown(predicted, real(4) * margin_));
-
-        const bool changed = tree_.move_proxy(id, next, d);
-        ASSERT_EQ(changed, expect_change);
-        proxy.tight = next;
-        if (changed) {
-            proxy.fat = predicted;
-            ++reinsertions_;
-        } else {
-            ++kept_;
-        }
-        ASSERT_EQ(tree_.fat_aabb(id), proxy.fat);
-    }
-
-    void check_stored_proxies() {
-        ASSERT_EQ(tree_.proxy_count(), count());
-        for (const ProxyId id : live_) {
-            const ReferenceProxy& proxy = *proxies_[static_cast<std::size_t>(id)];
-            ASSERT_EQ(tree_.fat_aabb(id), proxy.fat);
-            ASSERT_EQ(tree_.user_data(id), proxy.user_data);
-            ASSERT_EQ(tree_.category_bits(id), proxy.category_bits);
-        }
-    }
-
-    Aabb random_query_box() {
-        Aabb box = random_box();
-        // Mostly local queries; a few huge ones from random_box cover the field.
-        return box;
-    }
-
-    void check_queries(int queries) {
-        for (int q = 0; q < queries; ++q) {
-            const Aabb box = random_query_box();
-            const std::uint64_t mask = random_mask();
-            std::vector<ProxyId> expected;
-            for (const ProxyId id : live_) {
-                const ReferenceProxy& proxy = *proxies_[static_cast<std::size_t>(id)];
-                if ((proxy.category_bits & mask) != 0 && boxes_touch(proxy.fat, box)) {
-                    expected.push_back(id);
-                }
-            }
-            std::vector<ProxyId> found;
-            tree_.query(box, mask, [&](ProxyId id, std::uint64_t data) {
-                EXPECT_EQ(data, proxies_[static_cast<std::size_t>(id)]->user_data);
-                found.push_back(id);
-                return true;
-            });
-            std::sort(expected.begin(), expected.end());
-            std::sort(found.begin(), found.end());
-            ASSERT_EQ(found, expected) << "query " << q;
-        }
-    }
-
-    void check_casts(int casts) {
-        // Float rounding differs between the two swept tests, so proxies within
-        // `slack` of grazing the path may go either way; every other proxy
-        // must be classified identically. The slack is a few ulps of the
-        // largest coordinate in play (about 4000 L).
-        const real slack = real(64) * std::numeric_limits<real>::epsilon() * real(4096);
-        for (int c = 0; c < casts; ++c) {
-            Aabb box = random_query_box();
-            const real roll = uniform(0, 1);
-            if (roll < real(0.1)) {
-                box.upper = box.lower; // a ray cast
-            }
-            Vec2 translation{uniform(-300, 300), uniform(-300, 300)};
-            if (roll > real(0.9)) {
-                translation = {};
-            } else if (roll > real(0.8)) {
-                translation.y = 0;
-            } else if (roll > real(0.7)) {
-                translation.x = 0;
-            }
-            const std::uint64_t mask = random_mask();
-            std::vector<ProxyId> found;
-            tree_.box_cast(box, translation, mask, [&](ProxyId id, std::uint64_t data) {
-                EXPECT_EQ(data, proxies_[static_cast<std::size_t>(id)]->user_data);
-                found.push_back(id);
-                return true;
-            });
-            std::sort(found.begin(), found.end());
-            ASSERT_TRUE(std::adjacent_find(found.begin(), found.end()) == found.end())
-                << "a proxy was reported twice";
-            for (const ProxyId id : live_) {
-                const ReferenceProxy& proxy = *proxies_[static_cast<std::size_t>(id)];
-                const bool reported = std::binary_search(found.begin(), found.end(), id);
-                if ((proxy.category_bits & mask) == 0) {
-                    ASSERT_FALSE(reported) << "mask ignored";
-                    continue;
-                }
-                const bool surely = swept_touches(box, translation, grown(proxy.fat, -slack));
-                const bool maybe = swept_touches(box, translation, grown(proxy.fat, slack));
-                if (surely) {
-                    ASSERT_TRUE(reported) << "cast " << c << " missed proxy " << id;
-                } else if (!maybe) {
-                    ASSERT_FALSE(reported) << "cast " << c << " reported far proxy " << id;
-                } else {
-                    ++ambiguous_;
-                }
-            }
-        }
-    }
-
-    void check_early_stop() {
-        const Aabb everything{{-1e5f, -1e5f}, {1e5f, 1e5f}};
-        const int limit = 1 + pick(5);
-        int calls = 0;
-        tree_.query(everything, ~0ull, [&](ProxyId, std::uint64_t) { return ++calls < limit; });
-        EXPECT_EQ(calls, std::min(limit, count()));
-        calls = 0;
-        tree_.box_cast(everything, {1, 1}, ~0ull,
-                       [&](ProxyId, std::uint64_t) { return ++calls < limit; });
-        EXPECT_EQ(calls, std::min(limit, count()));
-    }
-
-    DynamicTree tree_;
-    real margin_;
-    std::mt19937 rng_;
-    std::vector<std::optional<ReferenceProxy>> proxies_; ///< by id; empty when dead
-    std::vector<ProxyId> live_;
-    std::uint64_t next_user_data_ = 1000;
-    int reinsertions_ = 0;
-    int kept_ = 0;
-    int ambiguous_ = 0;
-};
+using test::Harness;
 
 TEST(DynamicTreeProperty, RandomOperationsMatchBruteForceUpTo10kProxies) {
-    Harness harness(k_aabb_margin, 20240601u);
+    Harness<DynamicTree> harness(DynamicTree(k_aabb_margin), k_aabb_margin, 20240601u);
     harness.run(test::property_cases(10000), test::property_cases(40000));
     ASSERT_FALSE(HasFailure());
     // Both outcomes of move_proxy were exercised, and the tree stayed shallow.
@@ -354,19 +29,19 @@ TEST(DynamicTreeProperty, RandomOperationsMatchBruteForceUpTo10kProxies) {
 }
 
 TEST(DynamicTreeProperty, LargeMarginMatchesBruteForce) {
-    Harness harness(real(3), 7u);
+    Harness<DynamicTree> harness(DynamicTree(real(3)), real(3), 7u);
     harness.run(test::property_cases(2000), test::property_cases(10000));
     ASSERT_FALSE(HasFailure());
     EXPECT_GT(harness.kept(), 0);
 }
 
 TEST(DynamicTreeProperty, ZeroMarginMatchesBruteForce) {
-    Harness harness(real(0), 11u);
+    Harness<DynamicTree> harness(DynamicTree(real(0)), real(0), 11u);
     harness.run(test::property_cases(1000), test::property_cases(5000));
 }
 
 TEST(DynamicTreeProperty, RebuildsBetweenOperationsMatchBruteForce) {
-    Harness harness(k_aabb_margin, 99u);
+    Harness<DynamicTree> harness(DynamicTree(k_aabb_margin), k_aabb_margin, 99u);
     harness.run(test::property_cases(3000), test::property_cases(12000), 2500);
 }
 
@@ -374,11 +49,97 @@ TEST(DynamicTreeProperty, SmallTreesEmptiedAndRefilledMatchBruteForce) {
     // Trees of a handful of proxies go through empty often: id reuse, a
     // single root leaf, and queries on an empty tree.
     for (unsigned seed = 1; seed <= static_cast<unsigned>(test::property_cases(40)); ++seed) {
-        Harness harness(k_aabb_margin, seed);
+        Harness<DynamicTree> harness(DynamicTree(k_aabb_margin), k_aabb_margin, seed);
         harness.run(1 + static_cast<int>(seed % 8), 600);
         harness.drain();
         harness.run(4, 600);
         ASSERT_FALSE(HasFailure()) << "seed " << seed;
+    }
+}
+
+} // namespace
+} // namespace sweep
+
+namespace sweep {
+namespace {
+
+/// Random boxes of many sizes (points and huge ones included) over a field.
+Aabb random_pair_box(std::mt19937& rng) {
+    std::uniform_real_distribution<real> where(-100, 100);
+    std::uniform_real_distribution<real> unit(0, 1);
+    const Vec2 c{where(rng), where(rng)};
+    const real roll = unit(rng);
+    const real size = roll < real(0.1)    ? real(0)
+                      : roll < real(0.95) ? real(6) * unit(rng)
+                                          : real(80);
+    return {{c.x - size / 2, c.y - size / 2}, {c.x + size / 2, c.y + size * unit(rng) / 2}};
+}
+
+/// The pairs of find_pairs by brute force: every overlapping pair with a
+/// moved member, as (lower id, higher id), sorted.
+std::vector<std::pair<ProxyId, ProxyId>> brute_force_pairs(const DynamicTree& tree,
+                                                           const std::vector<ProxyId>& live,
+                                                           const std::vector<ProxyId>& moved) {
+    std::vector<std::pair<ProxyId, ProxyId>> pairs;
+    for (const ProxyId a : live) {
+        for (const ProxyId b : live) {
+            const bool a_moved = std::find(moved.begin(), moved.end(), a) != moved.end();
+            const bool b_moved = std::find(moved.begin(), moved.end(), b) != moved.end();
+            if (a < b && (a_moved || b_moved) &&
+                test::boxes_touch(tree.fat_aabb(a), tree.fat_aabb(b))) {
+                pairs.emplace_back(a, b);
+            }
+        }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+TEST(DynamicTreeProperty, FindPairsReportsEachOverlappingPairOnceInADeterministicOrder) {
+    for (unsigned seed = 1; seed <= static_cast<unsigned>(test::property_cases(10)); ++seed) {
+        std::mt19937 rng(seed);
+        DynamicTree tree;
+        DynamicTree twin; // the same operations: the same pairs in the same order
+        std::vector<ProxyId> live;
+        const int count = 50 + static_cast<int>(seed) * 40;
+        for (int i = 0; i < count; ++i) {
+            const Aabb b = random_pair_box(rng);
+            live.push_back(tree.create_proxy(b, static_cast<std::uint64_t>(i)));
+            twin.create_proxy(b, static_cast<std::uint64_t>(i));
+        }
+        for (int frame = 0; frame < 5; ++frame) {
+            // Move a random subset; the list of moved ids has repeats and
+            // includes proxies that moved without leaving their fat box.
+            std::vector<ProxyId> moved;
+            std::uniform_int_distribution<std::size_t> pick(0, live.size() - 1);
+            for (int m = 0; m < count / 5; ++m) {
+                const ProxyId id = live[pick(rng)];
+                const Aabb b = random_pair_box(rng);
+                tree.move_proxy(id, b, {1, 0});
+                twin.move_proxy(id, b, {1, 0});
+                moved.push_back(id);
+            }
+            std::vector<std::pair<ProxyId, ProxyId>> found;
+            tree.find_pairs(moved, [&](ProxyId a, ProxyId b) {
+                EXPECT_LT(a, b);
+                found.emplace_back(a, b);
+            });
+            std::vector<std::pair<ProxyId, ProxyId>> twin_found;
+            twin.find_pairs(moved, [&](ProxyId a, ProxyId b) { twin_found.emplace_back(a, b); });
+            ASSERT_EQ(found, twin_found) << "seed " << seed << ": order not deterministic";
+            std::sort(found.begin(), found.end());
+            ASSERT_TRUE(std::adjacent_find(found.begin(), found.end()) == found.end())
+                << "seed " << seed << ": a pair was reported twice";
+            ASSERT_EQ(found, brute_force_pairs(tree, live, moved)) << "seed " << seed;
+        }
+        // Stopping early: exactly as many pairs as the callback asked for.
+        int calls = 0;
+        tree.find_pairs(live, [&](ProxyId, ProxyId) { return ++calls < 3; });
+        EXPECT_EQ(calls,
+                  std::min<int>(3, static_cast<int>(brute_force_pairs(tree, live, live).size())));
+        // No moved proxies: no pairs.
+        tree.find_pairs({},
+                        [&](ProxyId, ProxyId) { ADD_FAILURE() << "pair without a moved proxy"; });
     }
 }
 

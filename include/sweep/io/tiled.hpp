@@ -101,8 +101,10 @@ struct StaticGeometry {
 ///   or no solid layer found (the message says how to name one);
 /// - invalid_input: a name in options.solid_layers that is not in the map;
 /// - limit_exceeded: a file over 1 GiB, a layer, chunk or grid over 64M
-///   cells, tile coordinates beyond +-2^28, tiles over 65536 pixels, or data
-///   that decodes to more than width*height*4 bytes.
+///   cells, tile coordinates beyond +-2^28, tiles over 65536 pixels, data
+///   that decodes to more than width*height*4 bytes, or tile layers reaching
+///   beyond +-2^24 pixels (float `real`; 2^53 with SWEEP_DOUBLE), where world
+///   coordinates would no longer be exact.
 Result<StaticGeometry> load_tiled_map(const std::filesystem::path& file,
                                       const TiledLoadOptions& options = {});
 

@@ -1,0 +1,173 @@
+// Hand-derived minimum translation vectors (the seed "collision detection"
+// article's cases). Every expected value is worked out in the comment above it.
+#include "sweep/mtv.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "printers.hpp"
+
+namespace sweep {
+namespace {
+
+constexpr real k_eps = real(1e-5);
+
+Transform at(real x, real y, real angle = 0) { return {{x, y}, Rot::from_angle(angle)}; }
+
+void expect_vec(Vec2 actual, Vec2 expected) {
+    EXPECT_NEAR(actual.x, expected.x, k_eps);
+    EXPECT_NEAR(actual.y, expected.y, k_eps);
+}
+
+TEST(Mtv, CirclesOverlapAlongTheirCentres) {
+    // r 1 at (0,0) and r 1 at (1.5, 0): |d| = 1.5, separation 1.5 - 2 = -0.5,
+    // normal +x; moving A by -0.5 along +x (to (-0.5, 0)) leaves them 2 apart.
+    const Mtv m = mtv_circles({{0, 0}, 1}, k_identity, {{0, 0}, 1}, at(1.5f, 0));
+    EXPECT_EQ(m.state, MtvState::overlapping);
+    EXPECT_NEAR(m.separation, real(-0.5), k_eps);
+    expect_vec(m.normal, {1, 0});
+    expect_vec(m.translation, {-0.5f, 0});
+}
+
+TEST(Mtv, SeparatedCirclesReportTheirDistance) {
+    // Centres (0,0) and (3,4): 5 apart, radii 1 + 1.5: distance 2.5, normal
+    // (0.6, 0.8), no translation needed.
+    const Mtv m = mtv_circles({{0, 0}, 1}, k_identity, {{0, 0}, 1.5f}, at(3, 4));
+    EXPECT_EQ(m.state, MtvState::separated);
+    EXPECT_NEAR(m.separation, real(2.5), k_eps);
+    expect_vec(m.normal, {0.6f, 0.8f});
+    expect_vec(m.translation, {0, 0});
+}
+
+TEST(Mtv, ConcentricCirclesPushUp) {
+    // Same centre: the documented normal +y, depth ra + rb = 3.
+    const Mtv m = mtv_circles({{1, 1}, 1}, k_identity, {{0, 0}, 2}, at(1, 1));
+    EXPECT_EQ(m.state, MtvState::overlapping);
+    EXPECT_NEAR(m.separation, -3, k_eps);
+    expect_vec(m.normal, {0, 1});
+    expect_vec(m.translation, {0, -3});
+}
+
+TEST(Mtv, CircleAgainstAabbFaceAndCorner) {
+    const Aabb b{{0, 0}, {2, 2}};
+    // Centre (-0.5, 1), r 1: clamps to (0, 1), 0.5 away, separation -0.5,
+    // normal from the circle to the box +x.
+    const Mtv face = mtv_circle_aabb({{-0.5f, 1}, 1}, k_identity, b);
+    EXPECT_EQ(face.state, MtvState::overlapping);
+    EXPECT_NEAR(face.separation, real(-0.5), k_eps);
+    expect_vec(face.normal, {1, 0});
+    // Centre (3, 3), r 1: clamps to the corner (2, 2), sqrt(2) away:
+    // separation sqrt(2) - 1, normal (-1, -1) / sqrt(2).
+    const Mtv corner = mtv_circle_aabb({{3, 3}, 1}, k_identity, b);
+    EXPECT_EQ(corner.state, MtvState::separated);
+    EXPECT_NEAR(corner.separation, std::sqrt(real(2)) - 1, k_eps);
+    expect_vec(corner.normal, {-std::sqrt(real(0.5)), -std::sqrt(real(0.5))});
+}
+
+TEST(Mtv, CircleCentreInsideAabbLeavesThroughTheNearestFace) {
+    const Aabb b{{0, 0}, {4, 2}};
+    // Centre (3.5, 1.2), r 0.5: faces at 0.5 (+x), 3.5 (-x), 0.8 (+y),
+    // 1.2 (-y). Out through +x: separation -(0.5 + 0.5) = -1, normal -x,
+    // translation (+1, 0).
+    const Mtv m = mtv_circle_aabb({{3.5f, 1.2f}, 0.5f}, k_identity, b);
+    EXPECT_NEAR(m.separation, -1, k_eps);
+    expect_vec(m.normal, {-1, 0});
+    expect_vec(m.translation, {1, 0});
+    // Centre at the centre of a square [0,2]^2: all faces at 1, the tie goes
+    // to +x: separation -(1 + r), normal -x.
+    const Mtv tie = mtv_circle_aabb({{1, 1}, 0.25f}, k_identity, {{0, 0}, {2, 2}});
+    EXPECT_NEAR(tie.separation, real(-1.25), k_eps);
+    expect_vec(tie.normal, {-1, 0});
+}
+
+TEST(Mtv, CircleAgainstRotatedBox) {
+    // Box 1 x 0.5 (half extents) rotated 90 degrees at (5, 0): in the world
+    // it spans x in [4.5, 5.5], y in [-1, 1]. Circle r 0.5 at (4.2, 0.3):
+    // nearest point (4.5, 0.3), 0.3 away: separation -0.2, normal +x.
+    const Polygon box = make_box(1, 0.5f).value();
+    const Mtv m = mtv_circle_obb({{4.2f, 0.3f}, 0.5f}, k_identity, box, at(5, 0, k_pi / 2));
+    EXPECT_EQ(m.state, MtvState::overlapping);
+    EXPECT_NEAR(m.separation, real(-0.2), k_eps);
+    expect_vec(m.normal, {1, 0});
+    // Centre inside at (5, 0.8): faces (world) +y at 0.2, -y at 1.8, +-x at
+    // 0.5: out through +y, separation -(0.2 + 0.5) = -0.7, normal -y.
+    const Mtv in = mtv_circle_obb({{5, 0.8f}, 0.5f}, k_identity, box, at(5, 0, k_pi / 2));
+    EXPECT_NEAR(in.separation, real(-0.7), k_eps);
+    expect_vec(in.normal, {0, -1});
+}
+
+TEST(Mtv, AabbsOverlapAlongTheShallowerAxis) {
+    // A = [0,2]^2, B = [1.5,3] x [1,4]: overlap 0.5 on x, 1 on y -> x:
+    // separation -0.5, normal +x, translation (-0.5, 0).
+    const Mtv m = mtv_aabbs({{0, 0}, {2, 2}}, {{1.5f, 1}, {3, 4}});
+    EXPECT_EQ(m.state, MtvState::overlapping);
+    EXPECT_NEAR(m.separation, real(-0.5), k_eps);
+    expect_vec(m.normal, {1, 0});
+    expect_vec(m.translation, {-0.5f, 0});
+}
+
+TEST(Mtv, SeparatedAabbsDiagonalDistance) {
+    // A = [0,1]^2, B = [4,5] x [5,6]: gaps 3 and 4 -> distance 5, normal
+    // (0.6, 0.8). Touching faces: state touching, separation 0.
+    const Mtv m = mtv_aabbs({{0, 0}, {1, 1}}, {{4, 5}, {5, 6}});
+    EXPECT_EQ(m.state, MtvState::separated);
+    EXPECT_NEAR(m.separation, 5, k_eps);
+    expect_vec(m.normal, {0.6f, 0.8f});
+    const Mtv t = mtv_aabbs({{0, 0}, {1, 1}}, {{1, 0.5f}, {2, 3}});
+    EXPECT_EQ(t.state, MtvState::touching);
+    expect_vec(t.normal, {1, 0});
+}
+
+TEST(Mtv, PolygonsThroughTheMinkowskiDifference) {
+    // Two unit boxes (half extents 0.5) A at (0,0), B at (0.8, 0.1): the
+    // difference B - A is the box [-1,1]^2 about (0.8, 0.1); the origin is
+    // 1 - 0.8 = 0.2 inside its -x face and 0.9 inside its -y face:
+    // separation -0.2, normal +x.
+    const Polygon box = make_box(0.5f, 0.5f).value();
+    const Mtv m = mtv_polygons(box, k_identity, box, at(0.8f, 0.1f));
+    EXPECT_EQ(m.state, MtvState::overlapping);
+    EXPECT_NEAR(m.separation, real(-0.2), k_eps);
+    expect_vec(m.normal, {1, 0});
+    // B at (3, 2.5): the difference spans [2,4] x [1.5,3.5]; its nearest
+    // point to the origin is the corner (2, 1.5), 2.5 away, normal (0.8, 0.6).
+    const Mtv apart = mtv_polygons(box, k_identity, box, at(3, 2.5f));
+    EXPECT_EQ(apart.state, MtvState::separated);
+    EXPECT_NEAR(apart.separation, real(2.5), k_eps);
+    expect_vec(apart.normal, {0.8f, 0.6f});
+}
+
+TEST(Mtv, RotatedPolygonVertexIntoFace) {
+    // B: unit box rotated 45 degrees at (0, 1.2): its lowest vertex is at
+    // y = 1.2 - sqrt(0.5) = 0.49289, below A's top face y = 0.5 by 0.00711.
+    // The least penetration is along A's +y face: separation -0.0071068.
+    const Polygon box = make_box(0.5f, 0.5f).value();
+    const Mtv m = mtv_polygons(box, k_identity, box, at(0, 1.2f, k_pi / 4));
+    EXPECT_NEAR(m.separation, real(1.2) - std::sqrt(real(0.5)) - real(0.5), k_eps);
+    expect_vec(m.normal, {0, 1});
+    // Parallel faces apart: A's top y = 0.5, B's bottom y = 1.5: distance 1.
+    const Mtv par = mtv_polygons(box, k_identity, box, at(0.3f, 2));
+    EXPECT_NEAR(par.separation, 1, k_eps);
+    expect_vec(par.normal, {0, 1});
+}
+
+TEST(Mtv, RoundedPolygonsSubtractTheirRadii) {
+    // Two boxes of half extent 0.5 rounded by 0.1, centres 1.1 apart on x:
+    // cores 0.1 apart, separation 0.1 - 0.2 = -0.1.
+    const Vec2 pts[4] = {{-0.5f, -0.5f}, {0.5f, -0.5f}, {0.5f, 0.5f}, {-0.5f, 0.5f}};
+    const Polygon rounded = make_polygon(pts, 0.1f).value();
+    const Mtv m = mtv_polygons(rounded, k_identity, rounded, at(1.1f, 0));
+    EXPECT_NEAR(m.separation, real(-0.1), k_eps);
+    expect_vec(m.normal, {1, 0});
+}
+
+TEST(Mtv, NonFiniteInputIsInvalid) {
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    EXPECT_EQ(mtv_circles({{0, 0}, 1}, at(nan, 0), {{0, 0}, 1}, k_identity).state,
+              MtvState::invalid_input);
+    EXPECT_EQ(mtv_aabbs({{1, 0}, {0, 1}}, {{0, 0}, {1, 1}}).state, MtvState::invalid_input);
+}
+
+} // namespace
+} // namespace sweep
