@@ -67,7 +67,17 @@ struct Contact {
     Manifold manifold;          // at the start of the step, for the velocity solver
     Manifold position_manifold; // at the current poses, refreshed during position correction
     std::array<ContactPoint, 2> points{};
+    // Two-point effective mass matrix for the block solver; block is false
+    // when there is one point or the matrix is ill-conditioned.
+    real k11 = 0;
+    real k12 = 0;
+    real k22 = 0;
+    bool block = false;
 };
+
+// Largest condition number for which the two normal points of a manifold
+// are solved together (Box2D's k_maxConditionNumber).
+constexpr real k_max_condition_number = 1000;
 
 // Impulses of last step's contact points, by shape pair and feature id, to
 // warm start this step's solve.
@@ -260,7 +270,68 @@ struct World::Impl {
                     }
                 }
             }
+            prepare_block(c, a, b);
         }
+    }
+
+    static void prepare_block(Contact& c, const Body& a, const Body& b) {
+        c.block = false;
+        if (c.manifold.count != 2) {
+            return;
+        }
+        const Vec2 n = c.manifold.normal;
+        const ContactPoint& p1 = c.points[0];
+        const ContactPoint& p2 = c.points[1];
+        const real rn1a = cross(p1.ra, n);
+        const real rn1b = cross(p1.rb, n);
+        const real rn2a = cross(p2.ra, n);
+        const real rn2b = cross(p2.rb, n);
+        const real m = a.inv_mass + b.inv_mass;
+        c.k11 = m + a.inv_inertia * rn1a * rn1a + b.inv_inertia * rn1b * rn1b;
+        c.k22 = m + a.inv_inertia * rn2a * rn2a + b.inv_inertia * rn2b * rn2b;
+        c.k12 = m + a.inv_inertia * rn1a * rn2a + b.inv_inertia * rn1b * rn2b;
+        const real det = c.k11 * c.k22 - c.k12 * c.k12;
+        c.block = c.k11 * c.k11 < k_max_condition_number * det;
+    }
+
+    // Both normal impulses of a two-point manifold at once: the 2x2 linear
+    // complementarity problem solved by enumerating its four cases (Box2D
+    // 2.4's block solver). Solving the points one after the other makes a
+    // resting box rock, and a stack drift.
+    void solve_block(Contact& c, Body& a, Body& b) {
+        const Vec2 n = c.manifold.normal;
+        ContactPoint& p1 = c.points[0];
+        ContactPoint& p2 = c.points[1];
+        const real a1 = p1.normal_impulse;
+        const real a2 = p2.normal_impulse;
+        // b = vn - target - K a: the speeds to cancel with the old impulses removed.
+        const real b1 =
+            dot(relative_velocity(a, b, p1), n) - p1.target_speed - (c.k11 * a1 + c.k12 * a2);
+        const real b2 =
+            dot(relative_velocity(a, b, p2), n) - p2.target_speed - (c.k12 * a1 + c.k22 * a2);
+        const real det = c.k11 * c.k22 - c.k12 * c.k12;
+        real x1 = -(c.k22 * b1 - c.k12 * b2) / det; // both points push
+        real x2 = -(c.k11 * b2 - c.k12 * b1) / det;
+        if (x1 < 0 || x2 < 0) {
+            x1 = -b1 / c.k11; // only point 1 pushes; point 2 must be separating
+            x2 = 0;
+            if (x1 < 0 || c.k12 * x1 + b2 < 0) {
+                x1 = 0; // only point 2 pushes
+                x2 = -b2 / c.k22;
+                if (x2 < 0 || c.k12 * x2 + b1 < 0) {
+                    x2 = 0; // neither pushes: both must be separating
+                    if (b1 < 0 || b2 < 0) {
+                        return; // no case holds (numerical trouble): keep the impulses
+                    }
+                }
+            }
+        }
+        p1.normal_impulse = x1;
+        p2.normal_impulse = x2;
+        p1.max_normal_impulse = std::max(p1.max_normal_impulse, x1);
+        p2.max_normal_impulse = std::max(p2.max_normal_impulse, x2);
+        apply_impulse(a, b, p1, (x1 - a1) * n);
+        apply_impulse(a, b, p2, (x2 - a2) * n);
     }
 
     static Vec2 relative_velocity(const Body& a, const Body& b, const ContactPoint& p) {
@@ -303,6 +374,10 @@ struct World::Impl {
                 const real lambda = new_impulse - p.tangent_impulse;
                 p.tangent_impulse = new_impulse;
                 apply_impulse(a, b, p, lambda * t);
+            }
+            if (c.block) {
+                solve_block(c, a, b);
+                continue;
             }
             for (int i = 0; i < c.manifold.count; ++i) {
                 ContactPoint& p = c.points[i];

@@ -231,7 +231,8 @@ TEST(World, KinematicBodyMovesAtItsVelocityAndPushesDynamics) {
     // x = 2 m/s * 1 s, untouched by the contact (infinite mass).
     EXPECT_NEAR(world.body_state(kinematic).value().xf.p.x, 2, 1e-4f);
     // The ball was pushed ahead of the paddle's face (x = 2.5 after 1 s).
-    EXPECT_GE(world.body_state(ball).value().center.x, 2.5f + 0.25f - world.tolerances().linear_slop);
+    EXPECT_GE(world.body_state(ball).value().center.x,
+              2.5f + 0.25f - world.tolerances().linear_slop);
 }
 
 TEST(World, BallRestsOnChainLoopGround) {
@@ -264,6 +265,34 @@ TEST(World, FastBallDoesNotTunnelThroughChainGround) {
         ASSERT_TRUE(world.step(k_dt).has_value());
         EXPECT_GT(world.body_state(ball).value().center.y, 0);
     }
+}
+
+} // namespace
+} // namespace sweep
+
+namespace sweep {
+namespace {
+
+TEST(World, StackOfTenBoxesStaysPut) {
+    // Issue 5's criterion: after 1 s of settling, the top box moves less than
+    // the linear slop over the next 10 s (needs the two-point block solver).
+    World world = make_world();
+    add_static_box(world, {0, -0.5f}, 20, 0.5f);
+    BodyId top;
+    for (int i = 0; i < 10; ++i) {
+        top = add_dynamic(world, make_box(0.5f, 0.5f).value(), {0, 0.5f + static_cast<real>(i)});
+    }
+    run(world, 60);
+    const Vec2 settled = world.body_state(top).value().center;
+    for (int i = 0; i < 600; ++i) {
+        ASSERT_TRUE(world.step(k_dt).has_value());
+        ASSERT_LT(length(world.body_state(top).value().center - settled),
+                  world.tolerances().linear_slop)
+            << "step " << i;
+    }
+    // And the stack stands where it was built, sunk at most a slop per box.
+    EXPECT_NEAR(settled.x, 0, 1e-3f);
+    EXPECT_GT(settled.y, 9.5f - 10 * world.tolerances().linear_slop);
 }
 
 } // namespace
