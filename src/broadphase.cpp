@@ -99,15 +99,9 @@ void DynamicTree::destroy_proxy(ProxyId id) {
 bool DynamicTree::move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement) {
     assert(is_live_proxy(id));
     assert(is_valid(aabb) && is_finite(displacement));
-    Aabb fat = inflate(aabb, margin_);
-    const Vec2 reach = k_aabb_prediction_multiplier * displacement;
-    (reach.x < 0 ? fat.lower.x : fat.upper.x) += reach.x;
-    (reach.y < 0 ? fat.lower.y : fat.upper.y) += reach.y;
+    const Aabb fat = predicted_fat_aabb(aabb, displacement, margin_);
 
-    const Aabb& stored = nodes_[index(id)].aabb;
-    // Keeping a stored box far larger than needed (a fast body that stopped)
-    // would report pairs the proxy can no longer reach, so shrink it too.
-    if (contains(stored, aabb) && contains(inflate(fat, real(4) * margin_), stored)) {
+    if (fat_aabb_still_fits(nodes_[index(id)].aabb, aabb, fat, margin_)) {
         return false;
     }
     remove_leaf(id);

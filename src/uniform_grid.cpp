@@ -144,12 +144,9 @@ bool UniformGrid::move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement) {
     assert(is_live_proxy(id));
     assert(is_valid(aabb) && is_finite(displacement));
     // The fat box rule of DynamicTree::move_proxy, so both report the same.
-    Aabb fat = inflate(aabb, margin_);
-    const Vec2 reach = k_aabb_prediction_multiplier * displacement;
-    (reach.x < 0 ? fat.lower.x : fat.upper.x) += reach.x;
-    (reach.y < 0 ? fat.lower.y : fat.upper.y) += reach.y;
+    const Aabb fat = predicted_fat_aabb(aabb, displacement, margin_);
     Proxy& p = proxies_[index(id)];
-    if (contains(p.aabb, aabb) && contains(inflate(fat, real(4) * margin_), p.aabb)) {
+    if (fat_aabb_still_fits(p.aabb, aabb, fat, margin_)) {
         return false;
     }
     const CellRange range = range_of(fat);

@@ -44,6 +44,26 @@ inline constexpr ProxyId k_null_proxy = -1;
 /// about every fourth step instead of every step.
 inline constexpr real k_aabb_prediction_multiplier = real(4);
 
+/// The fat AABB both broadphases store for a moved proxy: `aabb` (world, L)
+/// grown by `margin` and stretched by k_aabb_prediction_multiplier times
+/// `displacement` on the side it moves towards (Box2D 2.4's b2DynamicTree).
+inline Aabb predicted_fat_aabb(const Aabb& aabb, Vec2 displacement, real margin) {
+    Aabb fat = inflate(aabb, margin);
+    const Vec2 reach = k_aabb_prediction_multiplier * displacement;
+    (reach.x < 0 ? fat.lower.x : fat.upper.x) += reach.x;
+    (reach.y < 0 ? fat.lower.y : fat.upper.y) += reach.y;
+    return fat;
+}
+
+/// True when a proxy whose stored fat box is `stored` needs no update for
+/// its new tight box `aabb`: it still fits, and the stored box is not far
+/// larger than the new fat box `fat` (a fast body that stopped would otherwise
+/// keep reporting pairs it can no longer reach).
+inline bool fat_aabb_still_fits(const Aabb& stored, const Aabb& aabb, const Aabb& fat,
+                                real margin) {
+    return contains(stored, aabb) && contains(inflate(fat, real(4) * margin), stored);
+}
+
 namespace detail {
 
 /// The spill area of NodeStack: one vector per thread, shared in LIFO order
