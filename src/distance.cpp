@@ -6,6 +6,7 @@
 #include "sweep/distance.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "sweep/constants.hpp"
 
@@ -233,6 +234,10 @@ ShapeProxy make_proxy(const Shape& shape) {
     switch (shape.type) {
     case ShapeType::circle:
         return make_proxy(std::span(&shape.circle.center, 1), shape.circle.radius);
+    case ShapeType::capsule: {
+        const std::array<Vec2, 2> p{shape.capsule.center1, shape.capsule.center2};
+        return make_proxy(p, shape.capsule.radius);
+    }
     case ShapeType::polygon:
         return make_proxy(std::span(shape.polygon.vertices.data(), shape.polygon.count),
                           shape.polygon.radius);
@@ -304,6 +309,50 @@ DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
             out.distance = 0;
         }
     }
+    return out;
+}
+
+SegmentDistanceOutput segment_distance(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
+    const Vec2 d1 = q1 - p1;
+    const Vec2 d2 = q2 - p2;
+    const Vec2 r = p1 - p2;
+    const real dd1 = dot(d1, d1);
+    const real dd2 = dot(d2, d2);
+    const real rd1 = dot(r, d1);
+    const real rd2 = dot(r, d2);
+    constexpr real eps = std::numeric_limits<real>::epsilon();
+    real f1 = 0;
+    real f2 = 0;
+    if (dd1 < eps * eps && dd2 < eps * eps) {
+        // two points
+    } else if (dd1 < eps * eps) {
+        f2 = std::clamp(rd2 / dd2, real(0), real(1));
+    } else if (dd2 < eps * eps) {
+        f1 = std::clamp(-rd1 / dd1, real(0), real(1));
+    } else {
+        const real d12 = dot(d1, d2);
+        const real denom = dd1 * dd2 - d12 * d12;
+        // Not parallel: the unconstrained minimum along segment 1, clamped;
+        // parallel: any point does, take p1.
+        f1 = denom > eps * dd1 * dd2 ? std::clamp((d12 * rd2 - rd1 * dd2) / denom, real(0), real(1))
+                                     : real(0);
+        f2 = (d12 * f1 + rd2) / dd2;
+        // Clamping f2 moves the closest point on segment 2 to an end; then
+        // segment 1's parameter is recomputed for that end.
+        if (f2 < 0) {
+            f2 = 0;
+            f1 = std::clamp(-rd1 / dd1, real(0), real(1));
+        } else if (f2 > 1) {
+            f2 = 1;
+            f1 = std::clamp((d12 - rd1) / dd1, real(0), real(1));
+        }
+    }
+    SegmentDistanceOutput out;
+    out.closest1 = p1 + f1 * d1;
+    out.closest2 = p2 + f2 * d2;
+    out.fraction1 = f1;
+    out.fraction2 = f2;
+    out.distance_squared = length_squared(out.closest2 - out.closest1);
     return out;
 }
 

@@ -1,7 +1,11 @@
 #include "sweep/manifold.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <optional>
+
+#include "sweep/distance.hpp"
 
 namespace sweep {
 namespace {
@@ -110,6 +114,68 @@ Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b,
     return m;
 }
 
+Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule& b,
+                          const Transform& xfb, const CollideSettings& settings) {
+    Manifold m;
+    const Vec2 p1 = transform_point(xfa, a.center1);
+    const Vec2 q1 = transform_point(xfa, a.center2);
+    const Vec2 p2 = transform_point(xfb, b.center1);
+    const Vec2 q2 = transform_point(xfb, b.center2);
+    const SegmentDistanceOutput closest = segment_distance(p1, q1, p2, q2);
+    const real total_radius = a.radius + b.radius;
+    const real max_distance = total_radius + settings.speculative_distance;
+    if (closest.distance_squared > max_distance * max_distance) {
+        return m;
+    }
+    const real dist = std::sqrt(closest.distance_squared);
+    if (dist < real(0.1) * settings.linear_slop) {
+        // The cores cross: the closest points give no direction. The
+        // separating axes of the two cores (their side normals) do.
+        return collide_polygons(capsule_polygon(a), xfa, capsule_polygon(b), xfb, settings);
+    }
+    const Vec2 u1 = normalize(q1 - p1);
+    const Vec2 u2 = normalize(q2 - p2);
+    // A's side normal facing B's midpoint: the normal of a parallel pair's two points.
+    Vec2 side = left_perp(u1);
+    if (dot(side, real(0.5) * (p2 + q2) - p1) < 0) {
+        side = -side;
+    }
+    const real length1 = dot(q1 - p1, u1);
+    const real fp2 = dot(p2 - p1, u1);
+    const real fq2 = dot(q2 - p1, u1);
+    const bool b_beside_a = std::max(fp2, fq2) > 0 && std::min(fp2, fq2) < length1;
+    const bool nearly_parallel = std::abs(cross(u1, u2)) < real(0.05); // about 3 degrees
+    const real s_p2 = dot(p2 - p1, side);
+    const real s_q2 = dot(q2 - p1, side);
+    if (nearly_parallel && b_beside_a && s_p2 > 0 && s_q2 > 0) {
+        // Two points: B's core clipped to A's extent along A's axis, each on
+        // B's surface along B's own side normal (B may lean by 3 degrees).
+        const Vec2 side_b = dot(left_perp(u2), side) > 0 ? left_perp(u2) : -left_perp(u2);
+        const real span = fq2 - fp2;
+        const real t_lo = std::clamp((0 - fp2) / span, real(0), real(1));
+        const real t_hi = std::clamp((length1 - fp2) / span, real(0), real(1));
+        const std::array<real, 2> ts{std::min(t_lo, t_hi), std::max(t_lo, t_hi)};
+        for (int i = 0; i < 2; ++i) {
+            const Vec2 core_b = lerp(p2, q2, ts[i]);
+            const real gap = dot(core_b - p1, side);
+            if (gap - total_radius > settings.speculative_distance) {
+                continue;
+            }
+            const Vec2 core_a = core_b - gap * side;
+            m.points[m.count++] = make_point(core_a + a.radius * side, core_b - b.radius * side_b,
+                                             side, xfa, xfb, static_cast<std::uint32_t>(i));
+        }
+        m.normal = side;
+    } else {
+        m.normal = (real(1) / dist) * (closest.closest2 - closest.closest1);
+        m.points[0] = make_point(closest.closest1 + a.radius * m.normal,
+                                 closest.closest2 - b.radius * m.normal, m.normal, xfa, xfb, 2);
+        m.count = 1;
+    }
+    m.local_normal = inv_rotate(xfa.q, m.normal);
+    return m;
+}
+
 Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
                                 const Transform& xfb, const CollideSettings& settings) {
     Manifold m;
@@ -201,6 +267,35 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
 
     const Vec2 v11 = transform_point(xf_ref, ref.vertices[edge]);
     const Vec2 v12 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
+    const real core_separation = std::max(sep_a.separation, sep_b.separation);
+    if (total_radius > 0 && core_separation > real(0.1) * settings.linear_slop) {
+        // Rounded shapes with apart cores may meet vertex to vertex, where
+        // the face normals understate the gap (Box2D v3's b2CollidePolygons).
+        const SegmentDistanceOutput closest =
+            segment_distance(v11, v12, incident[0].v, incident[1].v);
+        const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
+        const bool vertex2 = closest.fraction2 == 0 || closest.fraction2 == 1;
+        if (vertex1 && vertex2) {
+            const real dist = std::sqrt(closest.distance_squared);
+            if (dist - total_radius > settings.speculative_distance) {
+                return m;
+            }
+            const Vec2 n_ref_inc = (real(1) / dist) * (closest.closest2 - closest.closest1);
+            const real r_ref = flip ? b.radius : a.radius;
+            const real r_inc = flip ? a.radius : b.radius;
+            const Vec2 on_ref = closest.closest1 + r_ref * n_ref_inc;
+            const Vec2 on_inc = closest.closest2 - r_inc * n_ref_inc;
+            const std::uint32_t id = (closest.fraction1 == 0 ? incident[0].id : incident[1].id) |
+                                     0x20000u | (flip ? 0x10000u : 0u);
+            m.normal = flip ? -n_ref_inc : n_ref_inc;
+            m.local_normal = inv_rotate(xf_ref.q, n_ref_inc);
+            m.reference_is_b = flip;
+            m.points[0] = flip ? make_point(on_inc, on_ref, m.normal, xfa, xfb, id)
+                               : make_point(on_ref, on_inc, m.normal, xfa, xfb, id);
+            m.count = 1;
+            return m;
+        }
+    }
     const Vec2 tangent = normalize(v12 - v11);
     const Vec2 normal = right_perp(tangent);
     const real front = dot(normal, v11);
@@ -256,6 +351,9 @@ const Polygon* as_polygon(const Shape& shape, Polygon& storage) {
     switch (shape.type) {
     case ShapeType::circle:
         return nullptr;
+    case ShapeType::capsule:
+        storage = capsule_polygon(shape.capsule);
+        return &storage;
     case ShapeType::polygon:
         return &shape.polygon;
     case ShapeType::segment:
@@ -266,6 +364,22 @@ const Polygon* as_polygon(const Shape& shape, Polygon& storage) {
         return &storage;
     }
     return nullptr;
+}
+
+// A capsule, or an edge as a capsule of zero radius: pairs of these meet
+// through their cores' closest points (separating axes on two segments miss
+// the end-to-end axis).
+std::optional<Capsule> as_capsule(const Shape& shape) {
+    switch (shape.type) {
+    case ShapeType::capsule:
+        return shape.capsule;
+    case ShapeType::segment:
+        return Capsule{shape.segment.p1, shape.segment.p2, 0};
+    case ShapeType::chain_segment:
+        return Capsule{shape.chain_segment.segment.p1, shape.chain_segment.segment.p2, 0};
+    default:
+        return std::nullopt;
+    }
 }
 
 // A chain segment collides only on its outer side: a contact whose normal
@@ -284,10 +398,15 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     if (a_edge && b_edge) {
         return {}; // edges are static geometry: they never meet each other
     }
+    const std::optional<Capsule> capsule_a = as_capsule(a);
+    const std::optional<Capsule> capsule_b = as_capsule(b);
     Polygon storage_a;
     Polygon storage_b;
-    const Manifold m = collide_solids(a, as_polygon(a, storage_a), xfa, b, as_polygon(b, storage_b),
-                                      xfb, settings);
+    const Manifold m =
+        capsule_a && capsule_b
+            ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
+            : collide_solids(a, as_polygon(a, storage_a), xfa, b, as_polygon(b, storage_b), xfb,
+                             settings);
     if (m.count > 0 && (behind_chain(a, xfa, m.normal) || behind_chain(b, xfb, -m.normal))) {
         return {};
     }

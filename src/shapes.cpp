@@ -53,6 +53,55 @@ void reduce_to_max_vertices(std::vector<Vec2>& hull) {
     }
 }
 
+
+// Area, first moment (integral of x) and polar second moment (integral of
+// |x|^2) of a region, about the origin of the coordinates they were taken in.
+struct Moments {
+    real area = 0;
+    Vec2 first;
+    real second = 0;
+
+    Moments& operator+=(const Moments& m) {
+        area += m.area;
+        first += m.first;
+        second += m.second;
+        return *this;
+    }
+    Moments operator+(const Moments& m) const { return Moments(*this) += m; }
+};
+
+// The signed triangle (0, a, b): closed forms of the three integrals.
+Moments triangle_moments(Vec2 a, Vec2 b) {
+    const real area = real(0.5) * cross(a, b);
+    return {area, (area / 3) * (a + b), (area / 6) * (dot(a, a) + dot(a, b) + dot(b, b))};
+}
+
+// The counter-clockwise quadrilateral a, b, c, d.
+Moments quad_moments(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+    return triangle_moments(a, b) + triangle_moments(b, c) + triangle_moments(c, d) +
+           triangle_moments(d, a);
+}
+
+// The circular sector of radius r at apex v from direction n1 turning
+// counter-clockwise to n2 (an angle in [0, pi] for a convex polygon, pi for
+// the end of a capsule). About the apex: area theta r^2 / 2, first moment
+// r^3 / 3 (sin phi2 - sin phi1, cos phi1 - cos phi2), polar moment theta r^4 / 4;
+// then moved to the origin by the parallel-axis rule.
+Moments sector_moments(Vec2 v, real r, Vec2 n1, Vec2 n2) {
+    const real theta = std::atan2(std::abs(cross(n1, n2)), dot(n1, n2));
+    const Vec2 first_apex = (r * r * r / 3) * (left_perp(n1) - left_perp(n2));
+    const real area = real(0.5) * theta * r * r;
+    const real second_apex = real(0.25) * theta * r * r * r * r;
+    return {area, first_apex + area * v, second_apex + 2 * dot(v, first_apex) + area * dot(v, v)};
+}
+
+// Mass properties from moments taken about `origin`.
+MassData finish_mass(const Moments& m, Vec2 origin, real density) {
+    const Vec2 offset = (real(1) / m.area) * m.first;
+    const real inertia = m.second - m.area * dot(offset, offset);
+    return {density * m.area, origin + offset, density * inertia};
+}
+
 } // namespace
 
 Result<Circle> make_circle(Vec2 center, real radius) {
@@ -67,6 +116,34 @@ Result<Circle> make_circle(Vec2 center, real radius) {
         return size_error("make_circle", "radius must be > 0");
     }
     return Circle{center, radius};
+}
+
+Result<Capsule> make_capsule(Vec2 center1, Vec2 center2, real radius) {
+    if (!is_finite(center1) || !is_finite(center2) || !std::isfinite(radius)) {
+        return Error{ErrorCode::invalid_input, "make_capsule: NaN or infinite input"};
+    }
+    if (radius < 0) {
+        return Error{ErrorCode::invalid_input, "make_capsule: radius must not be negative"};
+    }
+    if (!(radius > 0)) {
+        return size_error("make_capsule", "radius must be > 0");
+    }
+    if (center1 == center2) {
+        return size_error("make_capsule", "the two centres coincide (use a circle)");
+    }
+    return Capsule{center1, center2, radius};
+}
+
+Polygon capsule_polygon(const Capsule& capsule) {
+    Polygon p;
+    p.count = 2;
+    p.vertices[0] = capsule.center1;
+    p.vertices[1] = capsule.center2;
+    p.normals[0] = normalize(right_perp(capsule.center2 - capsule.center1));
+    p.normals[1] = -p.normals[0];
+    p.centroid = lerp(capsule.center1, capsule.center2, real(0.5));
+    p.radius = capsule.radius;
+    return p;
 }
 
 Result<Polygon> make_box(real hx, real hy) { return make_offset_box(hx, hy, {}, 0); }
@@ -94,6 +171,18 @@ Result<Polygon> make_offset_box(real hx, real hy, Vec2 center, real angle) {
     box.normals[2] = rotate(xf.q, {0, 1});
     box.normals[3] = rotate(xf.q, {-1, 0});
     box.centroid = center;
+    return box;
+}
+
+Result<Polygon> make_rounded_box(real hx, real hy, real radius) {
+    if (!std::isfinite(radius) || !(radius > 0)) {
+        return Error{radius == 0 ? ErrorCode::degenerate_shape : ErrorCode::invalid_input,
+                     "make_rounded_box: radius must be finite and > 0"};
+    }
+    auto box = make_box(hx, hy);
+    if (box) {
+        box->radius = radius;
+    }
     return box;
 }
 
@@ -152,26 +241,40 @@ MassData compute_mass(const Circle& circle, real density) {
 }
 
 MassData compute_mass(const Polygon& polygon, real density) {
-    // Sum of triangles (centroid, v_i, v_i+1); inertia of each about the
-    // centroid by the closed form for a triangle with one vertex at the origin.
+    // Area, first moment and polar second moment of the rounded polygon about
+    // its core centroid c (relative coordinates keep precision far from the
+    // local origin), summed over pieces that tile it exactly: the core
+    // polygon, a rectangle of depth r on each edge, a sector at each vertex.
     const Vec2 c = polygon.centroid;
-    real area = 0;
-    real inertia = 0;
-    for (int i = 0; i < polygon.count; ++i) {
-        const Vec2 e1 = polygon.vertices[i] - c;
-        const Vec2 e2 = polygon.vertices[(i + 1) % polygon.count] - c;
-        const real d = cross(e1, e2);
-        area += real(0.5) * d;
-        const real intx2 = e1.x * e1.x + e2.x * e1.x + e2.x * e2.x;
-        const real inty2 = e1.y * e1.y + e2.y * e1.y + e2.y * e2.y;
-        inertia += (real(0.25) / 3 * d) * (intx2 + inty2);
+    const real r = polygon.radius;
+    const int n = polygon.count;
+    Moments sum;
+    for (int i = 0; i < n; ++i) {
+        const Vec2 v1 = polygon.vertices[i] - c;
+        const Vec2 v2 = polygon.vertices[(i + 1) % n] - c;
+        sum += triangle_moments(v1, v2);
+        if (r > 0) {
+            const Vec2 offset = r * polygon.normals[i];
+            sum += quad_moments(v1, v1 + offset, v2 + offset, v2);
+            sum += sector_moments(v2, r, polygon.normals[i], polygon.normals[(i + 1) % n]);
+        }
     }
-    return {density * area, c, density * inertia};
+    return finish_mass(sum, c, density);
+}
+
+MassData compute_mass(const Capsule& capsule, real density) {
+    return compute_mass(capsule_polygon(capsule), density);
 }
 
 Aabb compute_aabb(const Circle& circle, const Transform& xf) {
     const Vec2 p = transform_point(xf, circle.center);
     return {{p.x - circle.radius, p.y - circle.radius}, {p.x + circle.radius, p.y + circle.radius}};
+}
+
+Aabb compute_aabb(const Capsule& capsule, const Transform& xf) {
+    const Vec2 a = transform_point(xf, capsule.center1);
+    const Vec2 b = transform_point(xf, capsule.center2);
+    return inflate({min(a, b), max(a, b)}, capsule.radius);
 }
 
 Aabb compute_aabb(const Polygon& polygon, const Transform& xf) {
@@ -195,6 +298,8 @@ Aabb compute_aabb(const Shape& shape, const Transform& xf) {
     switch (shape.type) {
     case ShapeType::circle:
         return compute_aabb(shape.circle, xf);
+    case ShapeType::capsule:
+        return compute_aabb(shape.capsule, xf);
     case ShapeType::polygon:
         return compute_aabb(shape.polygon, xf);
     case ShapeType::segment:
@@ -209,6 +314,8 @@ MassData compute_mass(const Shape& shape, real density) {
     switch (shape.type) {
     case ShapeType::circle:
         return compute_mass(shape.circle, density);
+    case ShapeType::capsule:
+        return compute_mass(shape.capsule, density);
     case ShapeType::polygon:
         return compute_mass(shape.polygon, density);
     case ShapeType::segment:
@@ -222,6 +329,10 @@ real max_extent(const Shape& shape, Vec2 local_point) {
     switch (shape.type) {
     case ShapeType::circle:
         return distance(shape.circle.center, local_point) + shape.circle.radius;
+    case ShapeType::capsule:
+        return std::max(distance(shape.capsule.center1, local_point),
+                        distance(shape.capsule.center2, local_point)) +
+               shape.capsule.radius;
     case ShapeType::polygon: {
         real r = 0;
         for (int i = 0; i < shape.polygon.count; ++i) {

@@ -69,4 +69,20 @@ struct DistanceOutput {
 /// and updated. Never loops more than k_gjk_max_iterations.
 DistanceOutput distance(const DistanceInput& input, SimplexCache& cache);
 
+/// Closest points of two segments, as parameters along each.
+struct SegmentDistanceOutput {
+    Vec2 closest1;         ///< on p1 -> q1
+    Vec2 closest2;         ///< on p2 -> q2
+    real fraction1 = 0;    ///< closest1 = p1 + fraction1 (q1 - p1), in [0, 1]
+    real fraction2 = 0;    ///< closest2 = p2 + fraction2 (q2 - p2), in [0, 1]
+    real distance_squared = 0; ///< L^2
+};
+
+/// Closest points between segments p1 -> q1 and p2 -> q2 (any frame, L), by
+/// minimising the squared distance over both parameters and clamping
+/// (Ericson, "Real-Time Collision Detection", 5.1.9). Zero-length segments
+/// are points; parallel segments take the closest pair with fraction1 = 0
+/// where the choice is free. Inputs must be finite.
+SegmentDistanceOutput segment_distance(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2);
+
 } // namespace sweep

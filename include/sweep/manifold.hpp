@@ -41,15 +41,26 @@ struct CollideSettings {
 /// Circle vs circle. Concentric circles get the normal +y (up).
 Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b,
                          const Transform& xfb, const CollideSettings& settings = {});
+/// Capsule vs capsule from the closest points of their cores: two points
+/// when the cores are nearly parallel (within about 3 degrees) and side by
+/// side, otherwise one. Cores that cross (closer than 0.1 linear slop, so
+/// no direction between them) are clipped as two-vertex rounded polygons on
+/// their side normals. Also serves segments and chain segments as capsules
+/// of radius 0.
+Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule& b,
+                          const Transform& xfb, const CollideSettings& settings = {});
 /// Polygon (A) vs circle (B); a circle centre inside the polygon takes the
 /// normal of the face of least penetration.
 Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
                                 const Transform& xfb, const CollideSettings& settings = {});
 /// Polygon vs polygon by the separating axis and clipping of the incident
-/// edge against the reference face: one or two points.
+/// edge against the reference face: one or two points. Rounded polygons
+/// whose cores are apart and meet vertex to vertex get one point with the
+/// normal through the two vertices (the face normals would understate the gap).
 Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
                           const Transform& xfb, const CollideSettings& settings = {});
-/// Any shape pair with at least one circle or polygon. Segments collide on
+/// Any shape pair. Capsules act as two-vertex rounded polygons, except
+/// against capsules and edges (collide_capsules). Segments collide on
 /// both sides; a chain segment only on its outer side (its outward_normal),
 /// so a shape behind or inside the solid a chain bounds gets no contact. Two
 /// edges (segments or chain segments) never collide: they are static

@@ -21,6 +21,15 @@ struct Circle {
     real radius = 0;
 };
 
+/// A solid capsule: the segment center1 -> center2 (local frame, L) grown by
+/// `radius` (L, > 0), i.e. a rectangle with two half-discs. Make one with
+/// make_capsule.
+struct Capsule {
+    Vec2 center1;
+    Vec2 center2;
+    real radius = 0;
+};
+
 /// A solid convex polygon with counter-clockwise vertices, outward unit
 /// normals (normals[i] is the normal of the edge vertices[i] -> vertices[i+1]),
 /// its centroid, and an optional rounding radius (the polygon grown by
@@ -52,6 +61,11 @@ struct ChainSegment {
 /// A circle of radius > 0 about `center`; rejects NaN/inf and radius <= 0.
 Result<Circle> make_circle(Vec2 center, real radius);
 
+/// A capsule between two distinct finite centres with radius > 0. Errors:
+/// NaN/inf (invalid_input), negative radius (invalid_input), zero radius or
+/// coincident centres (degenerate_shape: use a circle).
+Result<Capsule> make_capsule(Vec2 center1, Vec2 center2, real radius);
+
 /// The box [-hx, hx] x [-hy, hy] about the origin. Errors: hx or hy not
 /// finite or not > 0 (degenerate_shape / invalid_input).
 Result<Polygon> make_box(real hx, real hy);
@@ -60,6 +74,11 @@ Result<Polygon> make_box(real hx, real hy);
 /// radians counter-clockwise (an OBB in the shape's local frame). Errors as
 /// make_box, plus non-finite center or angle.
 Result<Polygon> make_offset_box(real hx, real hy, Vec2 center, real angle);
+
+/// The box [-hx, hx] x [-hy, hy] about the origin with its corners rounded
+/// by `radius` > 0: the outer extent is hx + radius by hy + radius. Errors
+/// as make_box, plus a radius that is not finite and > 0.
+Result<Polygon> make_rounded_box(real hx, real hy, real radius);
 
 /// The convex hull of `points` (at most k_max_polygon_vertices hull vertices;
 /// more are reduced by dropping the vertex that loses least area) rounded
@@ -91,29 +110,35 @@ struct MassData {
 
 /// Exact mass properties of a disc.
 MassData compute_mass(const Circle& circle, real density);
-/// Mass properties of a polygon (its rounding radius is ignored here: the
-/// slice's polygons are unrounded; the complete kernel adds it).
+/// Exact mass properties of a polygon, rounded ones included: the core
+/// polygon, a rectangle of depth `radius` on every edge and a circular sector
+/// at every vertex, each integrated in closed form.
 MassData compute_mass(const Polygon& polygon, real density);
+/// Exact mass properties of a capsule (a rectangle and two half-discs).
+MassData compute_mass(const Capsule& capsule, real density);
 
 /// The shape's bounding box under transform xf.
 Aabb compute_aabb(const Circle& circle, const Transform& xf);
+Aabb compute_aabb(const Capsule& capsule, const Transform& xf);
 Aabb compute_aabb(const Polygon& polygon, const Transform& xf);
 Aabb compute_aabb(const Segment& segment, const Transform& xf);
 
 /// The shape types, as a tag for table dispatch.
-enum class ShapeType { circle, polygon, segment, chain_segment };
+enum class ShapeType { circle, capsule, polygon, segment, chain_segment };
 
 /// Any one shape, tagged. Trivially copyable so bodies store them inline.
 struct Shape {
     ShapeType type = ShapeType::circle;
     union {
         Circle circle;
+        Capsule capsule;
         Polygon polygon;
         Segment segment;
         ChainSegment chain_segment;
     };
     Shape() : circle{} {}
     Shape(const Circle& c) : type(ShapeType::circle), circle(c) {}                     // NOLINT
+    Shape(const Capsule& c) : type(ShapeType::capsule), capsule(c) {}                  // NOLINT
     Shape(const Polygon& p) : type(ShapeType::polygon), polygon(p) {}                  // NOLINT
     Shape(const Segment& s) : type(ShapeType::segment), segment(s) {}                  // NOLINT
     Shape(const ChainSegment& c) : type(ShapeType::chain_segment), chain_segment(c) {} // NOLINT
@@ -121,6 +146,10 @@ struct Shape {
 
 /// Bounding box of any shape under xf.
 Aabb compute_aabb(const Shape& shape, const Transform& xf);
+/// The polygon form of a capsule: two vertices, two opposite normals and the
+/// capsule's radius, so polygon code (clipping, separating axes) handles it.
+Polygon capsule_polygon(const Capsule& capsule);
+
 /// Mass of any shape; segments and chains have none.
 MassData compute_mass(const Shape& shape, real density);
 /// Largest distance from `local_point` to the shape (L): bounds how fast any

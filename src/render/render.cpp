@@ -199,14 +199,34 @@ void draw_static_polylines(cairo_t* cr, const Viewport& vp,
     cairo_stroke(cr);
 }
 
+std::vector<Vec2> capsule_outline(const Capsule& capsule, const Transform& xf) {
+    constexpr int k_chords = 8;
+    const Vec2 axis = normalize(capsule.center2 - capsule.center1);
+    const real base = std::atan2(axis.y, axis.x) - k_pi / 2;
+    std::vector<Vec2> points;
+    for (int end = 0; end < 2; ++end) {
+        const Vec2 c = end == 0 ? capsule.center2 : capsule.center1;
+        for (int i = 0; i <= k_chords; ++i) {
+            const real a = base + real(end) * k_pi + k_pi * real(i) / k_chords;
+            points.push_back(
+                transform_point(xf, c + capsule.radius * Vec2{std::cos(a), std::sin(a)}));
+        }
+    }
+    return points;
+}
+
 /// The shape's points in world coordinates: a circle's centre and a point on
-/// its rim along the body's x axis, a polygon's vertices, a segment's ends.
+/// its rim along the body's x axis, a polygon's vertices, a capsule's outline
+/// (two half-discs of 8 chords each), a segment's ends.
 std::vector<Vec2> world_points(const Shape& shape, const Transform& xf) {
     std::vector<Vec2> points;
     switch (shape.type) {
     case ShapeType::circle:
         points.push_back(transform_point(xf, shape.circle.center));
         points.push_back(transform_point(xf, shape.circle.center + Vec2{shape.circle.radius, 0}));
+        break;
+    case ShapeType::capsule:
+        points = capsule_outline(shape.capsule, xf);
         break;
     case ShapeType::polygon: {
         const int count = std::clamp(shape.polygon.count, 0, k_max_polygon_vertices);
@@ -293,6 +313,7 @@ void draw_body(cairo_t* cr, const Viewport& vp, const BodyDrawing& body, Rgb col
         add_pixel_path(cr, pixels, false);
         cairo_stroke(cr);
         break;
+    case ShapeType::capsule:
     case ShapeType::polygon:
         add_pixel_path(cr, pixels, true);
         fill_and_outline(cr, colour);

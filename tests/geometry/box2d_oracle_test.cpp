@@ -222,6 +222,7 @@ void compare_polygons(float skin, std::uint32_t seed) {
     int compared = 0;
     int with_points = 0;
     int two_points = 0;
+    int vertex_pairs = 0;
     for (int c = 0; c < cases; ++c) {
         const Polygon a = test::random_polygon(rng, test::uniform_int(rng, 3, 8),
                                                uniform(rng, 0.2, 1.5), 0.05, skin);
@@ -244,7 +245,24 @@ void compare_polygons(float skin, std::uint32_t seed) {
         with_points += ours.count > 0;
         two_points += ours.count == 2;
         SCOPED_TRACE("case " + std::to_string(c));
-        expect_same_contact(ours, world_manifold(m, xfa, skin, xfb, skin));
+        const B2Contact theirs = world_manifold(m, xfa, skin, xfb, skin);
+        if (skin > 0 && ours.count == 1 && theirs.count == 1 &&
+            length(ours.normal - theirs.normal) > 1e-3) {
+            // Explained difference: rounded cores apart and meeting vertex to
+            // vertex. Box2D 2.4 keeps a face normal, which understates the
+            // gap; ours takes the normal through the two vertices and is exact.
+            const double core =
+                test::core_distance(make_proxy(Shape(a)), xfa, make_proxy(Shape(b)), xfb);
+            EXPECT_GT(core, 0.1 * double(k_linear_slop));
+            EXPECT_NEAR(ours.points[0].separation, core - 2.0 * skin, 1e-5);
+            EXPECT_LT(theirs.separations[0], ours.points[0].separation);
+            ++vertex_pairs;
+            continue;
+        }
+        expect_same_contact(ours, theirs);
+    }
+    if (skin > 0) {
+        EXPECT_LT(vertex_pairs, cases / 20); // rare, and each one checked exactly
     }
     // Few cases skipped as ambiguous; enough contacts, some with two points.
     EXPECT_GT(compared, cases * 9 / 10);

@@ -222,7 +222,7 @@ inline Pose random_pose(std::mt19937& rng, double range) {
 /// A random convex shape of size ~1 in its local frame: a polygon, a rounded
 /// polygon, a circle (off its local origin) or a segment, by `kind` % 4.
 inline Shape random_shape(std::mt19937& rng, int kind) {
-    switch (kind % 4) {
+    switch (kind % 5) {
     case 0:
         return random_polygon(rng, uniform_int(rng, 3, 8), uniform(rng, 0.2, 1.5));
     case 1:
@@ -231,10 +231,16 @@ inline Shape random_shape(std::mt19937& rng, int kind) {
     case 2:
         return Circle{{real(uniform(rng, -0.5, 0.5)), real(uniform(rng, -0.5, 0.5))},
                       real(uniform(rng, 0.1, 1.0))};
-    default: {
+    case 3: {
         const Vec2 p1{real(uniform(rng, -1, 1)), real(uniform(rng, -1, 1))};
         const Vec2 p2{real(uniform(rng, -1, 1)), real(uniform(rng, -1, 1))};
         return Segment{p1, length(p2 - p1) > real(0.1) ? p2 : p1 + Vec2{1, 0}};
+    }
+    default: {
+        const Vec2 p1{real(uniform(rng, -0.8, 0.8)), real(uniform(rng, -0.8, 0.8))};
+        const Vec2 p2{real(uniform(rng, -0.8, 0.8)), real(uniform(rng, -0.8, 0.8))};
+        return Capsule{p1, length(p2 - p1) > real(0.05) ? p2 : p1 + Vec2{0.5, 0},
+                       real(uniform(rng, 0.05, 0.5))};
     }
     }
 }
