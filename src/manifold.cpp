@@ -277,8 +277,8 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
             segment_distance(v11, v12, incident[0].v, incident[1].v);
         const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
         const bool vertex2 = closest.fraction2 == 0 || closest.fraction2 == 1;
-        if (vertex1 && vertex2) {
-            const real dist = std::sqrt(closest.distance_squared);
+        const real dist = std::sqrt(closest.distance_squared);
+        if (vertex1 && vertex2 && dist > 0) { // (0 only where rounding merges the vertices)
             if (dist - total_radius > settings.speculative_distance) {
                 return m;
             }
@@ -298,8 +298,10 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
             return m;
         }
     }
-    const Vec2 tangent = normalize(v12 - v11);
-    const Vec2 normal = right_perp(tangent);
+    // The face's stored unit normal, not one rebuilt from the world vertices:
+    // far from the origin a tiny face may round to a point there.
+    const Vec2 normal = rotate(xf_ref.q, ref.normals[edge]);
+    const Vec2 tangent = left_perp(normal);
     const real front = dot(normal, v11);
 
     std::array<ClipVertex, 2> clip1{};
@@ -603,14 +605,40 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     return {};
 }
 
+// A zero-length segment or capsule (not made by a factory) as the circle it
+// is: its point, or its disc. Its polygon form would have no normals.
+bool is_point_like(const Shape& shape) {
+    switch (shape.type) {
+    case ShapeType::capsule:
+        return normalize(shape.capsule.center2 - shape.capsule.center1) == Vec2{};
+    case ShapeType::segment:
+        return normalize(shape.segment.p2 - shape.segment.p1) == Vec2{};
+    default:
+        return false;
+    }
+}
+
+Circle point_like_circle(const Shape& shape) {
+    return shape.type == ShapeType::capsule ? Circle{shape.capsule.center1, shape.capsule.radius}
+                                            : Circle{shape.segment.p1, 0};
+}
+
 } // namespace
 
 Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                  const CollideSettings& settings) {
+    if (!is_finite(xfa) || !is_finite(xfb)) {
+        return {}; // nothing is known about where the shapes are
+    }
     const bool a_edge = a.type == ShapeType::segment || a.type == ShapeType::chain_segment;
     const bool b_edge = b.type == ShapeType::segment || b.type == ShapeType::chain_segment;
     if (a_edge && b_edge) {
         return {}; // edges are static geometry: they never meet each other
+    }
+    if (is_point_like(a) || is_point_like(b)) {
+        const Shape pa = is_point_like(a) ? Shape(point_like_circle(a)) : a;
+        const Shape pb = is_point_like(b) ? Shape(point_like_circle(b)) : b;
+        return collide(pa, xfa, pb, xfb, settings);
     }
     if (a.type == ShapeType::chain_segment) {
         return collide_chain(a.chain_segment, xfa, b, xfb, settings);

@@ -80,6 +80,10 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
 /// - a ghost equal to its vertex marks an open end: a rounded corner on the
 ///   outer side, normals up to the segment's direction;
 /// - a zero-length chain segment has no face and gets no contact.
+///
+/// Degenerate input: a zero-length segment or capsule collides as its point
+/// (a circle of radius 0, or of the capsule's radius). A NaN or infinite
+/// transform gives no contact (count 0).
 Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                  const CollideSettings& settings = {});
 

@@ -83,7 +83,7 @@ Shape random_solid(std::mt19937& rng, int kind) {
 
 TEST(CollideProperty, PointsSitBetweenTheSurfacesAndMatchTheirAnchors) {
     std::mt19937 rng(314);
-    const int cases = test::property_cases(6000);
+    const int cases = test::property_cases(100000);
     int contacts = 0;
     for (int c = 0; c < cases; ++c) {
         const Shape a = random_solid(rng, c);
@@ -145,7 +145,7 @@ TEST(CollideProperty, PolygonPointsAreNeverDeeperThanThePenetrationDepth) {
     // (minus the reference-face hysteresis 0.1 * slop); overlapping polygons
     // always get a point at least that deep plus nothing.
     std::mt19937 rng(315);
-    const int cases = test::property_cases(6000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const Polygon a =
             test::random_polygon(rng, test::uniform_int(rng, 3, 8), test::uniform(rng, 0.2, 1.5));
@@ -170,7 +170,7 @@ TEST(CollideProperty, CirclePairsMoveApartAlongTheNormalByTheSeparation) {
     // For a circle against a circle or a polygon the manifold is exact:
     // moving B by -separation along the normal leaves the shapes just touching.
     std::mt19937 rng(316);
-    const int cases = test::property_cases(4000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const Shape a = random_solid(rng, c); // polygon, rounded polygon or circle
         const Shape b = test::random_shape(rng, 2);
@@ -193,7 +193,7 @@ TEST(CollideProperty, CirclePairsMoveApartAlongTheNormalByTheSeparation) {
 
 TEST(CollideProperty, SwappingCircleAndPolygonFlipsTheNormalOnly) {
     std::mt19937 rng(317);
-    const int cases = test::property_cases(3000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const Shape polygon = random_solid(rng, c % 2);
         const Shape circle = test::random_shape(rng, 2);
