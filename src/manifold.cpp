@@ -404,7 +404,8 @@ std::optional<Capsule> as_capsule(const Shape& shape) {
 //     normal next to a convex vertex): kept as computed;
 //   - snap: leaning towards a flat or concave end: replaced by a contact on
 //     the segment's face normal, clipped to the segment's extent (what lies
-//     beyond the end is the neighbour's);
+//     beyond the end is the neighbour's); if B's centroid is behind the
+//     segment, B is deep: as for skip;
 //   - skip: owned by the neighbour (or pointing into the solid): no contact,
 //     unless B sinks so deep that the segment's own face is the chain face
 //     that separates it most; then the face contact, as for snap.
@@ -419,8 +420,10 @@ constexpr real k_cone_split_overlap = real(1e-3);
 
 // A chain segment in the world with what its ghosts say about its ends.
 struct ChainEnds {
+    Vec2 ghost1;
     Vec2 p1;
     Vec2 p2;
+    Vec2 ghost2;
     Vec2 tangent; // unit, p1 -> p2
     Vec2 normal;  // outward: right_perp(tangent)
     Vec2 normal0; // outward normal of ghost1 -> p1 (an open end: -tangent)
@@ -439,8 +442,10 @@ ChainEnds chain_ends(const ChainSegment& chain, const Transform& xf) {
     e.length = distance(e.p1, e.p2);
     e.tangent = normalize(e.p2 - e.p1);
     e.normal = right_perp(e.tangent);
-    const Vec2 edge0 = normalize(e.p1 - transform_point(xf, chain.ghost1));
-    const Vec2 edge2 = normalize(transform_point(xf, chain.ghost2) - e.p2);
+    e.ghost1 = transform_point(xf, chain.ghost1);
+    e.ghost2 = transform_point(xf, chain.ghost2);
+    const Vec2 edge0 = normalize(e.p1 - e.ghost1);
+    const Vec2 edge2 = normalize(e.ghost2 - e.p2);
     // A ghost on its vertex is an open end: modelled as a right-angle convex
     // vertex with no neighbour, so the end is rounded on the outer side only.
     e.open1 = edge0 == Vec2{};
@@ -492,11 +497,19 @@ Vec2 world_centroid(const Shape& shape, const Transform& xf) {
 
 // The contact of a shape (B) with the chain's face alone (normal = the
 // outward normal), from the part of B over the segment's extent: the
-// circle's centre, or B's edge facing the chain clipped to [p1, p2].
-Manifold chain_face_contact(const ChainEnds& e, const Transform& xfa, const Shape& b,
-                            const Transform& xfb, const CollideSettings& settings) {
+// circle's centre, or B's edge facing the chain clipped to [p1, p2] (when
+// that edge lies beyond the ends, as for a deep shape centred near a vertex,
+// the deepest point of B's core over the extent). A circle whose centre is
+// beyond an end and beyond the neighbour's end too faces the vertex itself,
+// in the sliver a joint flatter than the convexity tolerance leaves between
+// the two faces' extents: it meets the vertex, along a normal within that
+// sliver's cone.
+Manifold chain_face_points(const ChainEnds& e, const Transform& xfa, const Shape& b,
+                           const Transform& xfb, const CollideSettings& settings) {
     Manifold m;
     const Vec2 n = e.normal;
+    m.normal = n;
+    m.local_normal = inv_rotate(xfa.q, n);
     const auto add = [&](Vec2 core_b, real radius_b, std::uint32_t id) {
         const real gap = dot(n, core_b - e.p1);
         if (gap - radius_b > settings.speculative_distance) {
@@ -506,44 +519,98 @@ Manifold chain_face_contact(const ChainEnds& e, const Transform& xfa, const Shap
     };
     if (b.type == ShapeType::circle) {
         const Vec2 c = transform_point(xfb, b.circle.center);
+        const real r = b.circle.radius;
         const real along = dot(c - e.p1, e.tangent);
         if (along >= 0 && along <= e.length) {
-            add(c, b.circle.radius, 0);
+            add(c, r, 0);
+            return m;
         }
-    } else {
-        const Polygon poly = b.type == ShapeType::capsule ? capsule_polygon(b.capsule) : b.polygon;
-        // B's edge most anti-parallel to the chain's normal.
-        const Vec2 n_in_b = inv_rotate(xfb.q, n);
-        int edge = 0;
-        for (int i = 1; i < poly.count; ++i) {
-            if (dot(n_in_b, poly.normals[i]) < dot(n_in_b, poly.normals[edge])) {
-                edge = i;
-            }
+        const bool at_p1 = along < 0;
+        const Vec2 vertex = at_p1 ? e.p1 : e.p2;
+        const Vec2 beyond_neighbour = at_p1 ? e.p1 - e.ghost1 : e.p2 - e.ghost2;
+        if (dot(c - vertex, beyond_neighbour) <= 0) {
+            return {}; // over the neighbour's extent: its contact
         }
+        const real dist = distance(c, vertex);
+        const Vec2 normal = dist > 0 ? (real(1) / dist) * (c - vertex) : n;
+        // Only within the vertex's cone, counter-clockwise from normal0 to
+        // normal to normal2 (to the convexity tolerance): a concave joint has
+        // no such normals, and there the centre is inside the solid.
+        const real turn = at_p1 ? cross(e.normal0, n) : cross(n, e.normal2); // sine, > 0: convex
+        const real outside_cone = at_p1 ? std::max(-cross(e.normal0, normal), -cross(normal, n))
+                                        : std::max(-cross(n, normal), -cross(normal, e.normal2));
+        if (turn < -k_convex_sine || outside_cone > k_convex_sine ||
+            dist - r > settings.speculative_distance) {
+            return {};
+        }
+        m.normal = normal;
+        m.local_normal = inv_rotate(xfa.q, normal);
+        m.points[0] = make_point(vertex, c - r * normal, normal, xfa, xfb, 0x100u);
+        m.count = 1;
+        return m;
+    }
+    const Polygon poly = b.type == ShapeType::capsule ? capsule_polygon(b.capsule) : b.polygon;
+    // B's edge clipped to the slab over the segment: [p1, p2] along the tangent.
+    const auto clip_to_extent = [&](int edge, std::array<ClipVertex, 2>& out) {
         const int next = edge + 1 < poly.count ? edge + 1 : 0;
-        const std::array<ClipVertex, 2> incident{
+        const std::array<ClipVertex, 2> in{
             ClipVertex{transform_point(xfb, poly.vertices[edge]), static_cast<std::uint32_t>(edge)},
             ClipVertex{transform_point(xfb, poly.vertices[next]),
                        static_cast<std::uint32_t>(next)}};
         std::array<ClipVertex, 2> clip1{};
-        std::array<ClipVertex, 2> clip2{};
-        if (clip_segment(clip1, incident, -e.tangent, -dot(e.tangent, e.p1)) < 2 ||
-            clip_segment(clip2, clip1, e.tangent, dot(e.tangent, e.p2)) < 2) {
-            return m; // B's edge lies beyond the segment's ends
+        const int count1 = clip_segment(clip1, in, -e.tangent, -dot(e.tangent, e.p1));
+        if (count1 < 2) {
+            out = clip1;
+            return count1;
         }
-        for (const ClipVertex& cv : clip2) {
-            add(cv.v, poly.radius, cv.id | 0x40000u);
+        return clip_segment(out, clip1, e.tangent, dot(e.tangent, e.p2));
+    };
+    // B's edge most anti-parallel to the chain's normal.
+    const Vec2 n_in_b = inv_rotate(xfb.q, n);
+    int edge = 0;
+    for (int i = 1; i < poly.count; ++i) {
+        if (dot(n_in_b, poly.normals[i]) < dot(n_in_b, poly.normals[edge])) {
+            edge = i;
         }
     }
-    m.normal = n;
-    m.local_normal = inv_rotate(xfa.q, n);
+    std::array<ClipVertex, 2> clipped{};
+    if (clip_to_extent(edge, clipped) == 2) {
+        for (const ClipVertex& cv : clipped) {
+            add(cv.v, poly.radius, cv.id | 0x40000u);
+        }
+        return m;
+    }
+    // That edge lies beyond the ends: the deepest point of B's core over the extent.
+    real deepest = std::numeric_limits<real>::max();
+    ClipVertex best;
+    for (int i = 0; i < poly.count; ++i) {
+        const int count = clip_to_extent(i, clipped);
+        for (int k = 0; k < count; ++k) {
+            const real gap = dot(n, clipped[k].v - e.p1);
+            if (gap < deepest) {
+                deepest = gap;
+                best = clipped[k];
+            }
+        }
+    }
+    if (deepest < std::numeric_limits<real>::max()) {
+        add(best.v, poly.radius, best.id | 0x80000u);
+    }
     return m;
+}
+
+Manifold chain_face_contact(const ChainEnds& e, const Transform& xfa, const Shape& b,
+                            const Transform& xfb, const CollideSettings& settings) {
+    const Manifold m = chain_face_points(e, xfa, b, xfb, settings);
+    return m.count > 0 ? m : Manifold{};
 }
 
 // True when, of the chain's faces around the segment (its own and those of
 // convex neighbours), its own separates B's core most, within 0.1 linear slop
 // (Box2D's "edge separation"). A flat or concave neighbour's face bounds no
-// solid near the vertex, so it does not count.
+// solid near the vertex, so it does not count; nor does a neighbour further
+// from B than the speculative distance, which will report no contact (its
+// face's line may still cut B where B is nowhere near it).
 bool own_face_separates_most(const ChainEnds& e, const Shape& b, const Transform& xfb,
                              const CollideSettings& settings) {
     const ShapeProxy proxy = make_proxy(b);
@@ -554,9 +621,17 @@ bool own_face_separates_most(const ChainEnds& e, const Shape& b, const Transform
         }
         return s;
     };
+    const auto in_reach = [&](Vec2 q1, Vec2 q2) {
+        const std::array<Vec2, 2> points{q1, q2};
+        SimplexCache cache;
+        return distance({make_proxy(points, 0), proxy, k_identity, xfb, true}, cache).distance <=
+               settings.speculative_distance;
+    };
     const real own = separation(e.normal, e.p1) + real(0.1) * settings.linear_slop;
-    return !(e.convex1 && !e.open1 && separation(e.normal0, e.p1) > own) &&
-           !(e.convex2 && !e.open2 && separation(e.normal2, e.p2) > own);
+    return !(e.convex1 && !e.open1 && separation(e.normal0, e.p1) > own &&
+             in_reach(e.ghost1, e.p1)) &&
+           !(e.convex2 && !e.open2 && separation(e.normal2, e.p2) > own &&
+             in_reach(e.p2, e.ghost2));
 }
 
 // A chain segment (A) against a circle, capsule or polygon (B).
@@ -592,11 +667,15 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     case ChainNormal::admit:
         return m;
     case ChainNormal::snap:
-        return behind ? Manifold{} : chain_face_contact(e, xfa, b, xfb, settings);
+        if (!behind) {
+            return chain_face_contact(e, xfa, b, xfb, settings);
+        }
+        [[fallthrough]]; // a normal into the solid: B is deep, as below
     case ChainNormal::skip:
         // The neighbour's, unless B is so deep that the two-sided axes chose
-        // one of B's faces outside the chain's map: then the chain face that
-        // separates B most takes it, so that deep shapes still get pushed out.
+        // a direction outside the chain's map: then the chain face that
+        // separates B most takes it, so that deep shapes still get pushed out
+        // (B's centroid is in front of this face or a convex neighbour's).
         if (own_face_separates_most(e, b, xfb, settings)) {
             return chain_face_contact(e, xfa, b, xfb, settings);
         }

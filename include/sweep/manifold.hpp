@@ -73,10 +73,15 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
 ///   or concave, the surface has no vertex: every contact normal is a face
 ///   normal, and each segment only reports the part of the shape over its
 ///   own extent (a box sliding across a seam gets the face normal from both
-///   segments, never a sideways one);
+///   segments, never a sideways one). The one exception: a joint convex by
+///   less than the tolerance leaves a sliver between the two extents, where
+///   a circle's centre meets the vertex along a normal between the faces';
 /// - where they meet convex (a ledge), vertex normals are allowed within the
 ///   cone between the two faces' normals; each segment reports the half of
 ///   the cone nearer its own face, the neighbour the other half;
+/// - a shape sunk so deep that its contact direction leaves this map gets
+///   the face contact of the chain face (this one or a convex neighbour's
+///   within reach) that separates it most;
 /// - a ghost equal to its vertex marks an open end: a rounded corner on the
 ///   outer side, normals up to the segment's direction;
 /// - a zero-length chain segment has no face and gets no contact.
