@@ -402,11 +402,10 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     const std::optional<Capsule> capsule_b = as_capsule(b);
     Polygon storage_a;
     Polygon storage_b;
-    const Manifold m =
-        capsule_a && capsule_b
-            ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
-            : collide_solids(a, as_polygon(a, storage_a), xfa, b, as_polygon(b, storage_b), xfb,
-                             settings);
+    const Manifold m = capsule_a && capsule_b
+                           ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
+                           : collide_solids(a, as_polygon(a, storage_a), xfa, b,
+                                            as_polygon(b, storage_b), xfb, settings);
     if (m.count > 0 && (behind_chain(a, xfa, m.normal) || behind_chain(b, xfb, -m.normal))) {
         return {};
     }

@@ -28,9 +28,9 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     MassData total;
     Vec2 weighted_center;
     for (const ShapeDef& sd : shape_defs) {
-        const bool solid =
-            sd.shape.type == ShapeType::circle || sd.shape.type == ShapeType::capsule ||
-            sd.shape.type == ShapeType::polygon;
+        const bool solid = sd.shape.type == ShapeType::circle ||
+                           sd.shape.type == ShapeType::capsule ||
+                           sd.shape.type == ShapeType::polygon;
         if (def.type != BodyType::static_body && !solid) {
             return Error{ErrorCode::invalid_input,
                          "create_body: moving bodies take circles, capsules and polygons only"};

@@ -99,10 +99,10 @@ class World {
     /// Number of live bodies.
     int body_count() const;
 
-      /// The world's state; opaque (defined in a private header of src/).
+    /// The world's state; opaque (defined in a private header of src/).
     struct Impl;
 
-private:
+  private:
     explicit World(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };
