@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <random>
 
@@ -57,6 +58,41 @@ Result<void> add_static_geometry(World& world, const io::StaticGeometry& level) 
     return {};
 }
 
+// A circle, box, capsule or convex polygon (kind 0 to 3) at most 0.4 tiles
+// from its origin, so it fits the free 3x3 cells around its spawn point.
+Result<Shape> spawn_shape(int kind, std::mt19937& rng, real l) {
+    std::uniform_real_distribution<real> size(real(0.15) * l, real(0.4) * l);
+    switch (kind) {
+    case 0:
+        return Shape(Circle{{}, size(rng)});
+    case 1: {
+        auto box = make_box(size(rng), size(rng));
+        return box ? Result<Shape>(Shape(*box)) : Result<Shape>(box.error());
+    }
+    case 2: {
+        std::uniform_real_distribution<real> half_length(real(0.05) * l, real(0.25) * l);
+        std::uniform_real_distribution<real> radius(real(0.08) * l, real(0.15) * l);
+        const real h = half_length(rng);
+        auto capsule = make_capsule({-h, 0}, {h, 0}, radius(rng));
+        return capsule ? Result<Shape>(Shape(*capsule)) : Result<Shape>(capsule.error());
+    }
+    default: {
+        // 3 to 8 points on a circle at jittered angles: a convex polygon.
+        std::uniform_int_distribution<int> count(3, 8);
+        std::uniform_real_distribution<real> jitter(real(-0.3), real(0.3));
+        const int n = count(rng);
+        const real r = size(rng);
+        std::vector<Vec2> points;
+        for (int k = 0; k < n; ++k) {
+            const real a = real(2) * k_pi * (real(k) + jitter(rng)) / real(n);
+            points.push_back(r * Vec2{std::cos(a), std::sin(a)});
+        }
+        auto polygon = make_polygon(points);
+        return polygon ? Result<Shape>(Shape(*polygon)) : Result<Shape>(polygon.error());
+    }
+    }
+}
+
 Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry& level,
                                           const RunOptions& options) {
     std::vector<Vec2> points = spawn_points(level);
@@ -68,22 +104,15 @@ Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry
     std::mt19937 rng(options.seed);
     std::shuffle(points.begin(), points.end(), rng);
     const real l = level.length_units_per_meter;
-    std::uniform_real_distribution<real> size(real(0.15) * l, real(0.4) * l);
     std::uniform_real_distribution<real> speed(options.min_speed_tiles * l * options.hz,
                                                options.max_speed_tiles * l * options.hz);
     std::uniform_real_distribution<real> angle(-k_pi, k_pi);
     std::uniform_real_distribution<real> unit(0, 1);
     std::vector<Spawned> spawned;
     for (int i = 0; i < options.spawn; ++i) {
-        Shape shape;
-        if (i % 2 == 0) {
-            shape = Circle{{}, size(rng)};
-        } else {
-            auto box = make_box(size(rng), size(rng));
-            if (!box) {
-                return box.error();
-            }
-            shape = *box;
+        auto shape = spawn_shape(i % 4, rng, l);
+        if (!shape) {
+            return shape.error();
         }
         BodyDef def;
         def.type = BodyType::dynamic;
@@ -93,12 +122,12 @@ Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry
         def.linear_velocity = speed(rng) * Vec2{heading.c, heading.s};
         def.angular_velocity = real(4) * (unit(rng) - real(0.5));
         const ShapeDef sd{
-            shape, {real(1) / (l * l), real(0.2) + real(0.6) * unit(rng), real(0.5) * unit(rng)}};
+            *shape, {real(1) / (l * l), real(0.2) + real(0.6) * unit(rng), real(0.5) * unit(rng)}};
         auto id = world.create_body(def, std::span(&sd, 1));
         if (!id) {
             return id.error();
         }
-        spawned.push_back({*id, shape});
+        spawned.push_back({*id, *shape});
     }
     return spawned;
 }
