@@ -20,8 +20,19 @@ struct ShapeRecord {
     Shape shape;
     Material material;
     ShapeProxy proxy; // GJK proxy in the body frame
-    int body = -1;
+    int body = -1;    // -1 once destroyed
     ProxyId tree_proxy = k_null_proxy;
+    Filter filter;
+    bool sensor = false;
+    std::uint64_t user_data = 0;
+    std::uint32_t generation = 0;
+};
+
+// Two shapes, ordered as the step found them (A is the moving body's).
+struct ShapePair {
+    ShapeId a;
+    ShapeId b;
+    friend constexpr auto operator<=>(const ShapePair&, const ShapePair&) = default;
 };
 
 struct Body {
@@ -39,6 +50,7 @@ struct Body {
     real extent = 0;      // largest distance of a shape point from the centre of mass
     real core_radius = 0; // radius of the CCD fallback circle about the centre of mass
     std::uint32_t generation = 0;
+    std::uint64_t user_data = 0;
     bool alive = false;
     bool stopped = false; // stopped by the final sweep this step: pinned for position correction
     std::vector<int> shapes;
@@ -120,11 +132,18 @@ struct World::Impl {
     std::vector<Body> bodies;
     std::vector<int> free_bodies;
     std::vector<ShapeRecord> shapes;
+    std::vector<int> free_shapes;
     DynamicTree static_tree;
     DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
     std::vector<Contact> contacts;
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     StepStats stats;
+    StepEvents events;
+    PreSolveFn pre_solve;
+    std::vector<ShapePair> touching;        // sorted; at the end of the last step
+    std::vector<ContactData> touching_data; // the same pairs with their manifolds
+    std::vector<ShapePair> sensor_overlaps; // sorted (sensor, visitor); at the end of the last step
+    std::vector<ShapePair> disabled_pairs;  // sorted; turned off by pre_solve this step
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
 
@@ -141,7 +160,41 @@ struct World::Impl {
     explicit Impl(const WorldDef& d)
         : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),
           gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
-          moving_tree(tol.aabb_margin) {}
+          moving_tree(tol.aabb_margin) {
+        tol.max_translation_speed = d.max_translation_speed * d.length_units_per_meter;
+    }
+
+    ShapeId shape_id(int si) const { return {si, shapes[si].generation}; }
+    BodyId body_id(int bi) const { return {bi, bodies[bi].generation}; }
+
+    // Filters and sensors: may these two shapes collide at all?
+    static bool may_collide(const ShapeRecord& a, const ShapeRecord& b) {
+        return !a.sensor && !b.sensor && should_collide(a.filter, b.filter);
+    }
+
+    bool is_disabled(int shape_a, int shape_b) const {
+        return std::binary_search(disabled_pairs.begin(), disabled_pairs.end(),
+                                  ShapePair{shape_id(shape_a), shape_id(shape_b)});
+    }
+
+    const ShapeRecord* find(ShapeId id) const {
+        if (id.index < 0 || id.index >= static_cast<int>(shapes.size())) {
+            return nullptr;
+        }
+        const ShapeRecord& s = shapes[id.index];
+        return s.body >= 0 && s.generation == id.generation ? &s : nullptr;
+    }
+
+    // A shape slot, reused from destroyed bodies first.
+    int allocate_shape() {
+        if (!free_shapes.empty()) {
+            const int si = free_shapes.back();
+            free_shapes.pop_back();
+            return si;
+        }
+        shapes.emplace_back();
+        return static_cast<int>(shapes.size()) - 1;
+    }
 
     const Body* find(BodyId id) const {
         if (id.index < 0 || id.index >= static_cast<int>(bodies.size())) {
@@ -189,6 +242,7 @@ struct World::Impl {
     // distance that covers how far the pair can close this step.
     void find_contacts(real dt) {
         contacts.clear();
+        disabled_pairs.clear();
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             const Body& b = bodies[bi];
             if (!b.alive || b.type != BodyType::dynamic) {
@@ -196,6 +250,9 @@ struct World::Impl {
             }
             for (int si : b.shapes) {
                 const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
+                if (shapes[si].sensor) {
+                    continue;
+                }
                 static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
                     add_contact(si, static_cast<int>(other), dt);
                     return true;
@@ -212,11 +269,15 @@ struct World::Impl {
                 });
             }
         }
+        std::sort(disabled_pairs.begin(), disabled_pairs.end());
     }
 
     void add_contact(int shape_a, int shape_b, real dt) {
         const ShapeRecord& sa = shapes[shape_a];
         const ShapeRecord& sb = shapes[shape_b];
+        if (!may_collide(sa, sb)) {
+            return;
+        }
         const Body& a = bodies[sa.body];
         const Body& b = bodies[sb.body];
         const real closing =
@@ -225,6 +286,10 @@ struct World::Impl {
         Contact c;
         c.manifold = collide(sa.shape, a.xf, sb.shape, b.xf, settings);
         if (c.manifold.count == 0) {
+            return;
+        }
+        if (pre_solve && !pre_solve(shape_id(shape_a), shape_id(shape_b), c.manifold)) {
+            disabled_pairs.push_back({shape_id(shape_a), shape_id(shape_b)});
             return;
         }
         c.body_a = sa.body;
@@ -588,9 +653,15 @@ struct World::Impl {
         real t_min = 1;
         for (int si : b.shapes) {
             const ShapeRecord& s = shapes[si];
+            if (s.sensor) {
+                continue;
+            }
             const Aabb box = union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, b.xf));
             static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
-                t_min = std::min(t_min, static_impact(b, s.proxy, shapes[other]));
+                const int wall = static_cast<int>(other);
+                if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
+                    t_min = std::min(t_min, static_impact(b, s.proxy, shapes[wall]));
+                }
                 return true;
             });
         }
@@ -638,6 +709,154 @@ struct World::Impl {
         return deepest;
     }
 
+    // One hit event per contact whose fastest approaching point pushed, for
+    // pairs that were not touching at the end of the last step: a
+    // speculative contact stops a fast body over two steps, and a resting
+    // pair keeps approaching by g dt, neither of which is a new hit.
+    void report_hits() {
+        const real threshold = def.hit_speed_threshold * def.length_units_per_meter;
+        for (const Contact& c : contacts) {
+            if (std::binary_search(touching.begin(), touching.end(),
+                                   ShapePair{shape_id(c.shape_a), shape_id(c.shape_b)})) {
+                continue;
+            }
+            int fastest = -1;
+            for (int i = 0; i < c.manifold.count; ++i) {
+                const ContactPoint& p = c.points[i];
+                if (p.max_normal_impulse > 0 && -p.approach_speed > threshold &&
+                    (fastest < 0 || p.approach_speed < c.points[fastest].approach_speed)) {
+                    fastest = i;
+                }
+            }
+            if (fastest >= 0) {
+                events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
+                                              body_id(c.body_a), body_id(c.body_b),
+                                              c.manifold.points[fastest].point, c.manifold.normal,
+                                              -c.points[fastest].approach_speed});
+            }
+        }
+    }
+
+    // Moving bodies whose AABB no longer meets the bounds are destroyed.
+    void remove_out_of_bounds(World& world) {
+        if (!def.bounds) {
+            return;
+        }
+        for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+            const Body& b = bodies[bi];
+            if (!b.alive || b.type == BodyType::static_body) {
+                continue;
+            }
+            bool inside = false;
+            for (int si : b.shapes) {
+                inside = inside || overlaps(compute_aabb(shapes[si].shape, b.xf), *def.bounds);
+            }
+            if (!inside) {
+                const BodyId id = body_id(bi);
+                events.removed.push_back(id);
+                (void)world.destroy_body(id);
+            }
+        }
+    }
+
+    // The step's contacts at their final poses: pairs with a point within
+    // the linear slop touch. Begin and end events are the difference from
+    // the last step's touching pairs.
+    void update_touching() {
+        std::vector<ShapePair> now;
+        touching_data.clear();
+        const CollideSettings settings{tol.linear_slop, tol.linear_slop};
+        for (const Contact& c : contacts) {
+            const Body& a = bodies[c.body_a];
+            const Body& b = bodies[c.body_b];
+            if (!a.alive || !b.alive) {
+                continue;
+            }
+            ContactData d{
+                shape_id(c.shape_a),
+                shape_id(c.shape_b),
+                body_id(c.body_a),
+                body_id(c.body_b),
+                collide(shapes[c.shape_a].shape, a.xf, shapes[c.shape_b].shape, b.xf, settings),
+                {},
+                {}};
+            if (d.manifold.count == 0) {
+                continue;
+            }
+            for (int i = 0; i < c.manifold.count; ++i) {
+                d.normal_impulse[i] = c.points[i].normal_impulse;
+                d.tangent_impulse[i] = c.points[i].tangent_impulse;
+            }
+            now.push_back({d.shape_a, d.shape_b});
+            touching_data.push_back(d);
+        }
+        std::sort(now.begin(), now.end());
+        for (const ContactData& d : touching_data) {
+            if (!std::binary_search(touching.begin(), touching.end(),
+                                    ShapePair{d.shape_a, d.shape_b})) {
+                events.contact_begin.push_back({d.shape_a, d.shape_b, d.body_a, d.body_b,
+                                                d.manifold.points[0].point, d.manifold.normal});
+            }
+        }
+        for (const ShapePair& p : touching) {
+            if (!std::binary_search(now.begin(), now.end(), p)) {
+                events.contact_end.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
+            }
+        }
+        touching.swap(now);
+    }
+
+    // The body of a shape, or a stale id once the shape is gone.
+    BodyId owner_of(ShapeId id) const {
+        const ShapeRecord& s = shapes[id.index];
+        return s.generation == id.generation && s.body >= 0 ? body_id(s.body) : BodyId{};
+    }
+
+    // Sensors: every moving or static sensor against the moving shapes
+    // (and a moving sensor against static ones) that its filter accepts and
+    // that shares a point with it at the end of the step.
+    void update_sensors() {
+        std::vector<ShapePair> now;
+        for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
+            const ShapeRecord& sensor = shapes[si];
+            if (!sensor.sensor || sensor.body < 0) {
+                continue;
+            }
+            const Body& sb = bodies[sensor.body];
+            const Aabb box = compute_aabb(sensor.shape, sb.xf);
+            const auto visit = [&](ProxyId, std::uint64_t data) {
+                const int vi = static_cast<int>(data);
+                const ShapeRecord& v = shapes[vi];
+                if (v.sensor || v.body == sensor.body || !should_collide(sensor.filter, v.filter)) {
+                    return true;
+                }
+                DistanceInput input{sensor.proxy, v.proxy, sb.xf, bodies[v.body].xf, true};
+                SimplexCache cache;
+                const DistanceOutput d = distance(input, cache);
+                if (d.state == DistanceState::cores_overlap || d.distance <= 0) {
+                    now.push_back({shape_id(si), shape_id(vi)});
+                }
+                return true;
+            };
+            moving_tree.query(box, ~0ull, visit);
+            if (sb.type != BodyType::static_body) {
+                static_tree.query(box, ~0ull, visit);
+            }
+        }
+        std::sort(now.begin(), now.end());
+        for (const ShapePair& p : now) {
+            if (!std::binary_search(sensor_overlaps.begin(), sensor_overlaps.end(), p)) {
+                events.sensor_begin.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
+            }
+        }
+        for (const ShapePair& p : sensor_overlaps) {
+            if (!std::binary_search(now.begin(), now.end(), p)) {
+                events.sensor_end.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
+            }
+        }
+        sensor_overlaps.swap(now);
+    }
+
     void single_step(real dt) {
         integrate_velocities(dt);
         update_moving_proxies(dt);
@@ -648,6 +867,7 @@ struct World::Impl {
             solve_velocities();
         }
         apply_restitution();
+        report_hits();
         store_impulses();
         integrate_positions(dt);
         // A body stopped by its sweep lands back on its path, where another
