@@ -120,7 +120,7 @@ struct Rules {
     /// `objects`: an object layer. "Ground" names a solid object layer (the
     /// platforms of a side view), but in a tile layer it is the floor of a
     /// top-down map (TMW, the Excalibur city), so it counts for object layers only.
-    Solidity layer(const std::vector<LayerStep>& path, bool objects) const {
+    Solidity layer(const std::vector<LayerStep>& path, bool objects, bool by_name = true) const {
         if (!automatic) {
             for (const LayerStep& step : path) {
                 const bool named =
@@ -136,8 +136,9 @@ struct Rules {
         for (const LayerStep& step : path) {
             if (const auto own = solid_truth(step.properties)) {
                 state = *own ? Solidity::yes : Solidity::no;
-            } else if (state == Solidity::yes || is_collision_name(step.name) ||
-                       (objects && is_ground_name(step.name))) {
+            } else if (state == Solidity::yes ||
+                       (by_name &&
+                        (is_collision_name(step.name) || (objects && is_ground_name(step.name))))) {
                 state = Solidity::yes;
             }
         }
@@ -519,6 +520,13 @@ Result<std::size_t> place_tile_layer(const TileLayerSource& layer, Solidity soli
     const auto whole = whole_tile_offset(layer, map);
     std::size_t count = 0;
     const std::string where = map.file + ": " + layer.label;
+    // Chunks may overlap (found by the fuzz targets): a cell counts once.
+    // The layer's extent is within the cell budget (build_geometry).
+    const TileExtent extent = extent_of(layer);
+    std::vector<std::uint8_t> seen;
+    if (layer.chunks.size() > 1) {
+        seen.assign(static_cast<std::size_t>(extent.cells()), 0);
+    }
     for (const ChunkSource& chunk : layer.chunks) {
         auto gids = chunk.decode();
         if (!gids) {
@@ -535,6 +543,14 @@ Result<std::size_t> place_tile_layer(const TileLayerSource& layer, Solidity soli
             }
             const std::int64_t cx = chunk.x + static_cast<std::int64_t>(k % w);
             const std::int64_t cy = chunk.y + static_cast<std::int64_t>(k / w);
+            if (!seen.empty()) {
+                std::uint8_t& mark = seen[static_cast<std::size_t>(
+                    (cy - extent.y0) * (extent.x1 - extent.x0) + (cx - extent.x0))];
+                if (mark != 0) {
+                    continue;
+                }
+                mark = 1;
+            }
             bool out_of_range = false;
             const TileRef ref = resolve_gid(map.tilesets, gid, &out_of_range);
             if (out_of_range) {
@@ -806,14 +822,14 @@ Result<StaticGeometry> build_geometry(MapSource& map, const TiledLoadOptions& op
             }
         }
     }
-    if (auto exact = check_exact_extent(map, union_of(all, grid_extent)); !exact) {
-        return exact.error();
-    }
     if (decoded > k_max_cells || grid_extent.cells() > k_max_cells) {
         return make_error(ErrorCode::limit_exceeded,
                           map.file + ": the tile layers to read span " +
                               std::to_string(std::max(decoded, grid_extent.cells())) +
                               " cells, over the budget of " + std::to_string(k_max_cells));
+    }
+    if (auto exact = check_exact_extent(map, union_of(all, grid_extent)); !exact) {
+        return exact.error();
     }
 
     StaticGeometry geometry;
@@ -856,7 +872,13 @@ Result<StaticGeometry> build_geometry(MapSource& map, const TiledLoadOptions& op
             break;
         }
         for (const ObjectLayerSource& layer : map.object_layers) {
-            const Solidity s = rules.layer(layer.path, true);
+            // Objects that mark themselves (Sticker Knight's bodyType) mark
+            // their layer object by object: its name then no longer makes the
+            // unmarked ones (decorations) solid.
+            const bool self_marked =
+                std::any_of(layer.objects.begin(), layer.objects.end(),
+                            [](const PlacedObject& p) { return solid_truth(p.object.properties); });
+            const Solidity s = rules.layer(layer.path, true, !self_marked);
             std::size_t taken = 0;
             for (const PlacedObject& placed : layer.objects) {
                 const bool is_shape = placed.object.kind != ObjectKind::tile;
