@@ -95,13 +95,13 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     b.sweep.c1 = b.sweep.c2 = transform_point(b.xf, local_center);
     b.sweep.a1 = b.sweep.a2 = def.angle;
 
-    real min_extent = std::numeric_limits<real>::max();
     for (const ShapeDef& sd : shape_defs) {
         const int si = w.allocate_shape();
         ShapeRecord& s = w.shapes[si];
         s.shape = sd.shape;
         s.material = sd.material;
         s.proxy = make_proxy(sd.shape);
+        s.core_proxy = shrink_proxy(s.proxy, k_core_shrink * w.tol.linear_slop);
         s.body = index;
         s.filter = sd.filter;
         s.sensor = sd.sensor;
@@ -112,11 +112,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
             tree.create_proxy(compute_aabb(sd.shape, b.xf), static_cast<std::uint64_t>(si));
         b.shapes.push_back(si);
         b.extent = std::max(b.extent, max_extent(sd.shape, local_center));
-        const Aabb local = compute_aabb(sd.shape, k_identity);
-        const Vec2 e = extents(local);
-        min_extent = std::min({min_extent, e.x, e.y});
     }
-    b.core_radius = real(0.25) * min_extent;
     ++w.live_bodies;
     return BodyId{index, generation};
 }

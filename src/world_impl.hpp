@@ -19,8 +19,9 @@ namespace detail {
 struct ShapeRecord {
     Shape shape;
     Material material;
-    ShapeProxy proxy; // GJK proxy in the body frame
-    int body = -1;    // -1 once destroyed
+    ShapeProxy proxy;      // GJK proxy in the body frame
+    ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
+    int body = -1;         // -1 once destroyed
     ProxyId tree_proxy = k_null_proxy;
     Filter filter;
     bool sensor = false;
@@ -47,8 +48,7 @@ struct Body {
     real gravity_scale = 1;
     real linear_damping = 0;
     real angular_damping = 0;
-    real extent = 0;      // largest distance of a shape point from the centre of mass
-    real core_radius = 0; // radius of the CCD fallback circle about the centre of mass
+    real extent = 0; // largest distance of a shape point from the centre of mass
     std::uint32_t generation = 0;
     std::uint64_t user_data = 0;
     bool alive = false;
@@ -100,6 +100,51 @@ struct CachedImpulse {
     std::array<real, 2> tangent{};
     int count = 0;
 };
+
+// How far, in linear slops, the CCD fallback's core lies inside a moving
+// shape. A body touching a wall (within the slop the solver leaves) sweeps
+// its core instead, which is then 2 slops clear and slides freely, yet
+// stops before the shape sinks more than 2 slops: it cannot squeeze into a
+// gap narrower than itself.
+constexpr real k_core_shrink = 3;
+
+// The proxy moved inward by `depth` (L): a rounded proxy loses radius; a
+// polygon's faces move in along their normals. Proxies too small for that
+// shrink to a point (their centroid) with half their radius.
+inline ShapeProxy shrink_proxy(const ShapeProxy& proxy, real depth) {
+    ShapeProxy core = proxy;
+    if (proxy.radius > depth * 2 || (proxy.count < 3 && proxy.radius > depth)) {
+        core.radius -= depth;
+        return core;
+    }
+    const real inset = depth - proxy.radius;
+    Vec2 centroid;
+    for (int i = 0; i < proxy.count; ++i) {
+        centroid += (real(1) / real(proxy.count)) * proxy.points[i];
+    }
+    bool fits = proxy.count >= 3;
+    for (int i = 0; fits && i < proxy.count; ++i) {
+        const Vec2 prev = proxy.points[(i + proxy.count - 1) % proxy.count];
+        const Vec2 v = proxy.points[i];
+        const Vec2 next = proxy.points[(i + 1) % proxy.count];
+        const Vec2 n1 = normalize(right_perp(v - prev));
+        const Vec2 n2 = normalize(right_perp(next - v));
+        // The vertex where both faces, each moved in by `inset`, meet.
+        core.points[i] = v - (inset / (1 + dot(n1, n2))) * (n1 + n2);
+        // Shrinking must not flip the polygon: each vertex stays on its side
+        // of the centroid.
+        fits = dot(core.points[i] - centroid, v - centroid) > 0 &&
+               length(core.points[i] - centroid) < length(v - centroid);
+    }
+    if (fits) {
+        core.radius = 0;
+        return core;
+    }
+    core.points[0] = centroid;
+    core.count = 1;
+    core.radius = real(0.5) * proxy.radius;
+    return core;
+}
 
 // Rounds of position correction and final sweep per step (see single_step).
 constexpr int k_max_sweep_rounds = 12;
@@ -660,7 +705,7 @@ struct World::Impl {
             static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
                 const int wall = static_cast<int>(other);
                 if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
-                    t_min = std::min(t_min, static_impact(b, s.proxy, shapes[wall]));
+                    t_min = std::min(t_min, static_impact(b, s, shapes[wall]));
                 }
                 return true;
             });
@@ -668,11 +713,25 @@ struct World::Impl {
         return t_min;
     }
 
-    real static_impact(const Body& b, const ShapeProxy& proxy, const ShapeRecord& wall) {
+    // Whether the core ends the step no closer to the wall than it started:
+    // a wedged body that position correction only turns in place may keep
+    // its pose (stopping it at t = 0 would undo the correction, round after
+    // round), one that goes deeper is stopped.
+    bool core_gap_kept(const ToiInput& input) const {
+        const auto gap = [&](real t) {
+            DistanceInput d{input.proxy_a, input.proxy_b, get_transform(input.sweep_a, t),
+                            get_transform(input.sweep_b, t), true};
+            SimplexCache cache;
+            return distance(d, cache).distance;
+        };
+        return gap(1) >= gap(0) - tol.touch_tolerance;
+    }
+
+    real static_impact(const Body& b, const ShapeRecord& shape, const ShapeRecord& wall) {
         const Body& w = bodies[wall.body];
         ToiInput input;
         input.proxy_a = wall.proxy;
-        input.proxy_b = proxy;
+        input.proxy_b = shape.proxy;
         input.sweep_a = w.sweep;
         input.sweep_b = b.sweep;
         input.target_separation = tol.linear_slop;
@@ -680,14 +739,18 @@ struct World::Impl {
         ToiOutput out = time_of_impact(input);
         if ((out.state == CastState::hit && out.fraction == 0) ||
             out.state == CastState::overlapped) {
-            // Touching or overlapping at the start: sweep a small circle
-            // about the centre of mass instead, so a body sliding along a
-            // wall keeps moving while its centre still cannot cross the wall
-            // (Box2D v3's continuous fallback).
-            // If even the core touches and closes in, the body stays put.
-            const Vec2 c = b.sweep.local_center;
-            input.proxy_b = make_proxy(std::span(&c, 1), b.core_radius);
+            // Touching or overlapping at the start: sweep the shape's core
+            // instead, so a body sliding along a wall keeps moving while it
+            // still cannot sink more than a couple of slops (after Box2D v3's
+            // continuous fallback, with a core just inside the surface
+            // rather than a small circle). If even the core touches, the
+            // body stays put unless it ends no deeper than it started.
+            input.proxy_b = shape.core_proxy;
             out = time_of_impact(input);
+            if ((out.state == CastState::hit && out.fraction == 0) ||
+                out.state == CastState::overlapped) {
+                return core_gap_kept(input) ? 1 : 0;
+            }
         }
         if (out.state == CastState::failed) {
             ++stats.toi_failures;

@@ -88,17 +88,6 @@ class EveryMap : public ::testing::TestWithParam<const char*> {};
 TEST_P(EveryMap, RunsWithoutTunnelingOrDeepPenetration) {
     const nlohmann::json r = run_json(GetParam());
     ASSERT_FALSE(r.is_discarded());
-    if (std::string(GetParam()) == "arcade/tiled_maps/map_with_ladders.json" &&
-        r["max_penetration"].get<double>() > 2 * r["linear_slop"].get<double>()) {
-        // Known kernel bug, not the loader's: a dynamic polygon meets one of
-        // the map's static circles (the coins of items.json), the
-        // time_of_impact of that pair hits its iteration cap (report:
-        // subdivision_cap_hits 1) and the body ends 2.3 x linear slop deep.
-        // Tunneling is still asserted; remove this once the TOI is fixed.
-        EXPECT_EQ(r["tunneling_events"], 0);
-        GTEST_SKIP() << "known: polygon vs static circle TOI cap, max_penetration "
-                     << r["max_penetration"] << " > 2 x " << r["linear_slop"];
-    }
     expect_no_tunneling(r);
     EXPECT_GT(r["shapes_static"].get<int>(), 0);
     EXPECT_LE(r["shapes_static"].get<int>(), r["shapes_before_merge"].get<int>());
