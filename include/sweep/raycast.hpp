@@ -1,10 +1,11 @@
 // Ray casts against every shape: where does the segment origin ->
 // origin + translation first enter a shape? Closed-form per shape, no
 // iteration: a quadratic for discs (Ericson, "Real-Time Collision Detection",
-// 5.3.2; the root taken as in Box2D v3's b2RayCastCircle), slab clipping for
-// polygons (Ericson 5.3.8; Box2D's b2PolygonShape::RayCast), line-line for
-// segments (Box2D's b2EdgeShape::RayCast), and for rounded shapes the exact
-// Minkowski sum of the core and a disc: offset edges and vertex circles.
+// 5.3.2, with the precise discriminant and root of Haines et al., Ray Tracing
+// Gems ch. 7), slab clipping for polygons (Ericson 5.3.8; Box2D's
+// b2PolygonShape::RayCast), line-line for segments (Box2D's
+// b2EdgeShape::RayCast), and for rounded shapes the exact Minkowski sum of
+// the core and a disc: offset edges and vertex circles.
 //
 // The rules shared by every overload:
 // - The ray lives in the world frame (y up, L). The shape is placed by `xf`.
@@ -19,12 +20,13 @@
 //   along or away it misses (the "touching" rule of docs/conventions.md).
 //   Whether an origin within rounding of the surface is on it, inside or
 //   outside is decided by the arithmetic in `real`.
-// - A zero translation (or one whose squared length underflows to zero) is a
-//   miss: a ray that does not move enters nothing, even from the surface.
-//   Use distance() for point queries.
-// - NaN or infinite input (origin, translation, max_fraction, transform), a
-//   negative max_fraction, or a translation whose squared length overflows
-//   `real` report CastState::invalid_input.
+// - A zero translation is a miss: a ray that does not move enters nothing,
+//   even from the surface. Use distance() for point queries.
+// - NaN or infinite input (origin, translation, max_fraction, transform) and
+//   a negative max_fraction report CastState::invalid_input. So does finite
+//   input so large that its square overflows `real` (beyond ~1e19 L in
+//   float): a translation for every shape, an origin (relative to a circle's
+//   centre, or in a polygon's or capsule's frame) for solid shapes.
 // - No allocation and no virtual dispatch; the Shape overload switches on the
 //   type tag.
 #pragma once
@@ -50,9 +52,11 @@ struct RayInput {
 /// normal there, `iterations` = 0. Otherwise the fields keep their defaults.
 /// Degenerate cases: origin inside the disc: miss; on the circle: t = 0 when
 /// moving inward, else miss; a tangent ray hits at the tangent point.
-/// Method: the quadratic |s + t d|^2 = r^2 (Ericson 5.3.2) solved through
-/// the closest point of the line to the centre, which keeps full precision
-/// for long rays (Box2D v3's b2RayCastCircle).
+/// Method: the quadratic |s + t d|^2 = r^2 (Ericson 5.3.2) with the
+/// discriminant r^2 |d|^2 - (s x d)^2 from the centre's distance to the line
+/// and the entry root (|s|^2 - r^2) / (-s.d + sqrt(disc)), neither of which
+/// cancels for long rays (Haines, Guenther, Akenine-Moeller, "Precision
+/// Improvements for Ray/Sphere Intersection", Ray Tracing Gems, 2019).
 CastOutput raycast(const RayInput& input, const Circle& circle, const Transform& xf);
 
 /// The first point where the ray enters a capsule (the segment center1 ->

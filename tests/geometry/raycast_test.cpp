@@ -513,24 +513,39 @@ TEST(Raycast, ShapeDispatchMatchesEveryOverload) {
 // ------------------------------------------------------- degenerate input
 
 TEST(Raycast, NonFiniteInputIsInvalid) {
-    const real nan = std::numeric_limits<real>::quiet_NaN();
-    const real inf = std::numeric_limits<real>::infinity();
-    const Shape box = make_box(1, 1).value();
-    const Shape shapes[] = {Shape(k_unit_circle), Shape(k_capsule), box, Shape(k_upright),
-                            Shape(k_floor)};
+    // NaN, +inf and -inf in each of the nine input values (origin, translation,
+    // max_fraction, the transform's translation and rotation), for every
+    // shape, from a ray that would hit and one that would miss: always
+    // invalid_input, whichever test of the cast would have decided.
+    const real bad[] = {std::numeric_limits<real>::quiet_NaN(),
+                        std::numeric_limits<real>::infinity(),
+                        -std::numeric_limits<real>::infinity()};
+    const Shape shapes[] = {Shape(k_unit_circle),
+                            Shape(Circle{{real(0.5), 0}, 1}),
+                            Shape(k_capsule),
+                            Shape(make_box(1, 1).value()),
+                            Shape(make_rounded_box(1, 1, real(0.25)).value()),
+                            Shape(k_upright),
+                            Shape(ChainSegment{{0, 2}, {{0, 1}, {0, -1}}, {0, -2}})};
+    const RayInput rays[] = {ray({-5, real(0.1)}, {10, 0}), ray({-5, 3}, {-10, 0})};
+    const Transform base = at(real(0.2), real(0.1), real(0.3));
     for (const Shape& shape : shapes) {
-        EXPECT_EQ(raycast(ray({nan, 0}, {10, 0}), shape, k_identity).state,
-                  CastState::invalid_input);
-        EXPECT_EQ(raycast(ray({-5, 0}, {10, inf}), shape, k_identity).state,
-                  CastState::invalid_input);
-        EXPECT_EQ(raycast(ray({-5, 0}, {10, 0}, nan), shape, k_identity).state,
-                  CastState::invalid_input);
-        EXPECT_EQ(raycast(ray({-5, 0}, {10, 0}, inf), shape, k_identity).state,
-                  CastState::invalid_input);
-        EXPECT_EQ(raycast(ray({-5, 0}, {10, 0}), shape, Transform{{nan, 0}, {}}).state,
-                  CastState::invalid_input);
-        EXPECT_EQ(raycast(ray({-5, 0}, {10, 0}), shape, Transform{{}, {nan, 0}}).state,
-                  CastState::invalid_input);
+        for (const RayInput& good : rays) {
+            ASSERT_NE(raycast(good, shape, base).state, CastState::invalid_input);
+            for (int field = 0; field < 9; ++field) {
+                for (const real value : bad) {
+                    RayInput in = good;
+                    Transform xf = base;
+                    real* const slots[] = {&in.origin.x,      &in.origin.y,     &in.translation.x,
+                                           &in.translation.y, &in.max_fraction, &xf.p.x,
+                                           &xf.p.y,           &xf.q.c,          &xf.q.s};
+                    *slots[field] = value;
+                    EXPECT_EQ(raycast(in, shape, xf).state, CastState::invalid_input)
+                        << "shape " << static_cast<int>(shape.type) << ", field " << field
+                        << ", value " << value;
+                }
+            }
+        }
     }
 }
 
@@ -541,15 +556,22 @@ TEST(Raycast, NegativeMaxFractionIsInvalid) {
 
 TEST(Raycast, TranslationWhoseSquareOverflowsIsInvalid) {
     const real big = std::numeric_limits<real>::max() / 2;
-    EXPECT_EQ(raycast(ray({-5, 0}, {big, 0}), k_unit_circle, k_identity).state,
-              CastState::invalid_input);
+    const Shape shapes[] = {Shape(k_unit_circle), Shape(k_capsule), Shape(make_box(1, 1).value()),
+                            Shape(k_upright), Shape(k_floor)};
+    for (const Shape& shape : shapes) {
+        EXPECT_EQ(raycast(ray({-5, 0}, {big, 0}), shape, k_identity).state,
+                  CastState::invalid_input);
+    }
 }
 
 TEST(Raycast, ZeroTranslationMisses) {
     // From outside, from the surface and from inside: a ray that does not
     // move enters nothing.
-    const Shape box = make_box(1, 1).value();
-    const Shape shapes[] = {Shape(k_unit_circle), Shape(k_capsule), box, Shape(k_upright),
+    const Shape shapes[] = {Shape(k_unit_circle),
+                            Shape(k_capsule),
+                            Shape(make_box(1, 1).value()),
+                            Shape(make_rounded_box(real(0.5), real(0.5), real(0.5)).value()),
+                            Shape(k_upright),
                             Shape(k_floor)};
     for (const Shape& shape : shapes) {
         for (const Vec2 origin : {Vec2{-5, 0}, Vec2{-1, 0}, Vec2{0, 0}}) {
