@@ -23,10 +23,11 @@ constexpr bool should_collide(const Filter& a, const Filter& b) {
     return (a.category_bits & b.mask_bits) != 0 && (b.category_bits & a.mask_bits) != 0;
 }
 
-/// A filter for queries: the categories a query sees (a shape is seen when
-/// its category_bits & mask_bits != 0).
+/// A filter for world queries: a shape is seen when its category_bits &
+/// mask_bits != 0, and sensors only with include_sensors.
 struct QueryFilter {
     std::uint64_t mask_bits = ~0ull;
+    bool include_sensors = false;
 };
 
 } // namespace sweep

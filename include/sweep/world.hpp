@@ -43,6 +43,15 @@ struct WorldDef {
 /// and the manifold from it to the other shape (normal from A to B).
 using PreSolveFn = std::function<bool(ShapeId a, ShapeId b, const Manifold& manifold)>;
 
+/// A shape met by a world query, where and how.
+struct QueryHit {
+    ShapeId shape;
+    BodyId body;
+    Vec2 point;        ///< world, on the shape's surface
+    Vec2 normal;       ///< world unit surface normal there (toward the ray or cast shape)
+    real fraction = 0; ///< of the ray's or cast's translation, [0, 1]
+};
+
 /// A shape as the world holds it.
 struct ShapeInfo {
     BodyId body;
@@ -144,6 +153,41 @@ class World {
     /// The pairs touching at the end of the last step (a manifold point
     /// within the linear slop), with the impulses the velocity solver applied.
     const std::vector<ContactData>& touching_contacts() const;
+
+    /// The first shape the ray `origin` -> `origin + translation` (world, L)
+    /// enters, among those `filter` sees (raycast() rules: starting inside a
+    /// shape does not hit it). Empty when nothing is hit. Errors: NaN or
+    /// infinite input (invalid_input).
+    Result<std::optional<QueryHit>> raycast_closest(Vec2 origin, Vec2 translation,
+                                                    const QueryFilter& filter = {}) const;
+
+    /// Every shape the ray enters, ordered by fraction (then shape id).
+    /// Errors as raycast_closest.
+    Result<std::vector<QueryHit>> raycast_all(Vec2 origin, Vec2 translation,
+                                              const QueryFilter& filter = {}) const;
+
+    /// The first shape that `shape`, placed by `xf` and moved by
+    /// `translation` (world, L), comes within the linear slop of (a
+    /// shape_cast per candidate; point and normal are on the hit shape).
+    /// Shapes it overlaps at the start are skipped. Errors: NaN or infinite
+    /// input (invalid_input).
+    Result<std::optional<QueryHit>> shape_cast(const Shape& shape, const Transform& xf,
+                                               Vec2 translation,
+                                               const QueryFilter& filter = {}) const;
+
+    /// The shapes whose own AABB (not the broadphase's fat one) overlaps
+    /// `aabb` (touching counts), in shape id order. Errors: an invalid AABB.
+    Result<std::vector<ShapeId>> overlap_aabb(const Aabb& aabb,
+                                              const QueryFilter& filter = {}) const;
+
+    /// The shapes that share at least a point with `shape` placed by `xf`
+    /// (GJK distance 0), in shape id order. Errors: NaN or infinite transform.
+    Result<std::vector<ShapeId>> overlap_shape(const Shape& shape, const Transform& xf,
+                                               const QueryFilter& filter = {}) const;
+
+    /// The shapes containing `point` (world, L; the boundary counts), in
+    /// shape id order. Errors: NaN or infinite point.
+    Result<std::vector<ShapeId>> point_query(Vec2 point, const QueryFilter& filter = {}) const;
 
     /// Statistics of the last step (summed over substeps; max_penetration is the max).
     const StepStats& stats() const;
