@@ -53,7 +53,6 @@ void reduce_to_max_vertices(std::vector<Vec2>& hull) {
     }
 }
 
-
 // Area, first moment (integral of x) and polar second moment (integral of
 // |x|^2) of a region, about the origin of the coordinates they were taken in.
 struct Moments {
