@@ -144,7 +144,7 @@ TEST(ComputeMassProperty, RoundedPolygonsAndCapsulesMatchNumericalIntegration) {
     // The exact pieces (core, edge rectangles, vertex sectors) against a
     // strip integration of the same set computed independently.
     std::mt19937 rng(4321);
-    const int cases = test::property_cases(200);
+    const int cases = test::property_cases(2000);
     for (int c = 0; c < cases; ++c) {
         Polygon polygon;
         if (c % 3 == 0) {
