@@ -538,6 +538,17 @@ class UniformGrid {
     void box_cast_clipped(const Aabb& box, Vec2 translation, std::uint64_t mask,
                           Callback&& callback) const;
 
+    /// As DynamicTree::find_pairs: `callback(ProxyId a, ProxyId b)`, a < b, once
+    /// for every pair of distinct live proxies whose fat AABBs overlap
+    /// (touching counts) with at least one listed in `moved` (repeats
+    /// ignored); moved proxies in the order listed, each one's partners in
+    /// query order, which depends only on the sequence of calls made on the
+    /// grid (cells and their lists are filled in call order). A callback
+    /// returning false stops. Allocates nothing once the scratch flags have
+    /// grown to the proxy count.
+    template <class Callback>
+    void find_pairs(const std::vector<ProxyId>& moved, Callback&& callback);
+
     /// Re-lists every proxy in cells of `cell_size` L (> 0), or, when 0 and
     /// the grid sizes itself, twice the mean larger side of the live fat
     /// boxes. Ids and fat boxes are kept. Allocates.
@@ -589,6 +600,9 @@ class UniformGrid {
     std::vector<Proxy> proxies_;
     std::unordered_map<std::uint64_t, std::vector<ProxyId>> cells_;
     std::vector<ProxyId> huge_; ///< proxies too large to list in cells
+    /// find_pairs' scratch, by proxy: 1 for a moved proxy not yet processed,
+    /// 2 once processed; all 0 between calls.
+    std::vector<std::uint8_t> pair_marks_;
     ProxyId free_list_ = k_null_proxy;
     int proxy_count_ = 0;
     real cell_size_;
@@ -652,6 +666,39 @@ void UniformGrid::query(const Aabb& aabb, std::uint64_t mask, Callback&& callbac
     visit_range(range_of(aabb), mask, [&](ProxyId id, const Proxy& p) {
         return !overlaps(p.aabb, aabb) || detail::report_proxy(callback, id, p.user_data);
     });
+}
+
+template <class Callback>
+void UniformGrid::find_pairs(const std::vector<ProxyId>& moved, Callback&& callback) {
+    if (pair_marks_.size() < proxies_.size()) {
+        pair_marks_.resize(proxies_.size(), 0);
+    }
+    for (const ProxyId id : moved) {
+        assert(is_live_proxy(id));
+        pair_marks_[static_cast<std::size_t>(id)] = 1;
+    }
+    bool go_on = true;
+    for (const ProxyId id : moved) {
+        std::uint8_t& mark = pair_marks_[static_cast<std::size_t>(id)];
+        if (!go_on || mark != 1) {
+            continue; // a repeat, or stopped: only clearing the marks is left
+        }
+        mark = 2;
+        query(proxies_[static_cast<std::size_t>(id)].aabb, ~0ull,
+              [&](ProxyId other, std::uint64_t) {
+                  // Skip itself and partners that report (or reported) this pair.
+                  if (other == id || pair_marks_[static_cast<std::size_t>(other)] == 2) {
+                      return true;
+                  }
+                  const bool more = other < id ? detail::report_pair(callback, other, id)
+                                               : detail::report_pair(callback, id, other);
+                  go_on = more;
+                  return more;
+              });
+    }
+    for (const ProxyId id : moved) {
+        pair_marks_[static_cast<std::size_t>(id)] = 0;
+    }
 }
 
 template <class Callback>
