@@ -93,7 +93,8 @@ void DynamicTree::set_parent(NodeRef ref, std::int32_t parent) {
 
 int DynamicTree::slot_of(std::int32_t node, NodeRef child) const {
     assert(nodes_[index(node)].child[0] == child || nodes_[index(node)].child[1] == child);
-    return nodes_[index(node)].child[0] == child ? 0 : 1;
+    // Either side is as likely: a comparison, not a branch.
+    return static_cast<int>(nodes_[index(node)].child[1] == child);
 }
 
 void DynamicTree::set_child(std::int32_t node, int slot, NodeRef child, const Summary& s) {
@@ -210,11 +211,9 @@ DynamicTree::NodeRef DynamicTree::find_best_sibling(const Aabb& leaf_aabb) const
         const Node& node = nodes[index(current)];
         // On large trees the descent waits on memory: ask for both children
         // while this level is costed.
-        for (const NodeRef child : node.child) {
-            if (!is_leaf(child)) {
-                detail::prefetch(&nodes[index(child)]);
-            }
-        }
+        // (A leaf child prefetches node 0, harmlessly, instead of a branch.)
+        detail::prefetch(&nodes[index(std::max(node.child[0], 0))]);
+        detail::prefetch(&nodes[index(std::max(node.child[1], 0))]);
         const real cost_a = inherited_cost + perimeter(union_of(node.box[0], leaf_aabb));
         const real cost_b = inherited_cost + perimeter(union_of(node.box[1], leaf_aabb));
         // Selects rather than branches: which child wins is a coin toss to
@@ -230,16 +229,19 @@ DynamicTree::NodeRef DynamicTree::find_best_sibling(const Aabb& leaf_aabb) const
         const bool b_leaf = is_leaf(node.child[1]);
         const real bound_a = a_leaf ? best_cost : cost_a - perimeter(node.box[0]);
         const real bound_b = b_leaf ? best_cost : cost_b - perimeter(node.box[1]);
-        bool take_b = bound_b < bound_a;
+        int take = static_cast<int>(bound_b < bound_a);
         if (bound_b == bound_a && !b_leaf) {
-            take_b = length_squared(center(node.box[1]) - leaf_centre) <
-                     length_squared(center(node.box[0]) - leaf_centre);
+            take = static_cast<int>(length_squared(center(node.box[1]) - leaf_centre) <
+                                    length_squared(center(node.box[0]) - leaf_centre));
         }
-        const NodeRef next = node.child[take_b ? 1 : 0];
+        // The side taken is a coin toss to the branch predictor: index by
+        // it rather than branch on it.
+        const real bounds[2] = {bound_a, bound_b};
+        const NodeRef next = node.child[take];
         if (is_leaf(next)) {
             break;
         }
-        inherited_cost = take_b ? bound_b : bound_a;
+        inherited_cost = bounds[take];
         current = next;
     }
     return best;
@@ -311,7 +313,12 @@ void DynamicTree::refit_and_balance_from(std::int32_t start) {
                 const int slot = slot_of(parent, id);
                 const Summary s = summary(id);
                 const Node& p = nodes_[index(parent)];
-                if (p.box[slot] == s.box && p.bits[slot] == s.bits && p.height[slot] == s.height) {
+                // Bitwise: all six compared, no chain of branches.
+                const Aabb& box = p.box[slot];
+                const bool same = (box.lower.x == s.box.lower.x) & (box.lower.y == s.box.lower.y) &
+                                  (box.upper.x == s.box.upper.x) & (box.upper.y == s.box.upper.y) &
+                                  (p.bits[slot] == s.bits) & (p.height[slot] == s.height);
+                if (same) {
                     break;
                 }
             }

@@ -56,8 +56,12 @@ inline constexpr real k_aabb_prediction_multiplier = real(4);
 inline Aabb predicted_fat_aabb(const Aabb& aabb, Vec2 displacement, real margin) {
     Aabb fat = inflate(aabb, margin);
     const Vec2 reach = k_aabb_prediction_multiplier * displacement;
-    (reach.x < 0 ? fat.lower.x : fat.upper.x) += reach.x;
-    (reach.y < 0 ? fat.lower.y : fat.upper.y) += reach.y;
+    // Multiplied by the sign test rather than branched on: motion makes the
+    // sign a coin toss (and compilers keep std::min on floats a branch).
+    fat.lower.x += real(reach.x < 0) * reach.x;
+    fat.lower.y += real(reach.y < 0) * reach.y;
+    fat.upper.x += real(reach.x > 0) * reach.x;
+    fat.upper.y += real(reach.y > 0) * reach.y;
     return fat;
 }
 
