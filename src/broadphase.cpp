@@ -234,14 +234,15 @@ DynamicTree::NodeRef DynamicTree::find_best_sibling(const Aabb& leaf_aabb) const
             take = static_cast<int>(length_squared(center(node.box[1]) - leaf_centre) <
                                     length_squared(center(node.box[0]) - leaf_centre));
         }
-        // The side taken is a coin toss to the branch predictor: index by
-        // it rather than branch on it.
-        const real bounds[2] = {bound_a, bound_b};
-        const NodeRef next = node.child[take];
+        // A branch on the side taken, not an index by it: the side is a coin
+        // toss, but a predicted branch lets the next node's load start before
+        // the costs are known, where an index waits for them (measured: moves
+        // of 10k proxies about 5 % faster, despite more mispredictions).
+        const NodeRef next = take != 0 ? node.child[1] : node.child[0];
         if (is_leaf(next)) {
             break;
         }
-        inherited_cost = bounds[take];
+        inherited_cost = take != 0 ? bound_b : bound_a;
         current = next;
     }
     return best;
