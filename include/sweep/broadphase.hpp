@@ -8,6 +8,11 @@
 // Volume Hierarchies", 2013) in one greedy descent with a bound, as Box2D
 // v3's b2FindBestSibling; on the way up, AVL-style rotations keep the height
 // logarithmic and Catto's tree rotations shrink the total perimeter.
+// Unlike Box2D, an internal node stores its children's boxes (as the BVH
+// nodes of ray tracers do; Wald et al., "Embree: a kernel framework for
+// efficient CPU ray tracing", 2014): a query or an insertion step reads one
+// cache line per internal node it enters and never touches the children it
+// rejects, which on a large tree is most of the cost.
 //
 // UniformGrid, for many proxies of about one size (tiles, crowds of small
 // bodies): a hash of square cells, each listing the proxies whose fat AABB
@@ -31,8 +36,9 @@
 
 namespace sweep {
 
-/// The handle of a proxy in a DynamicTree: the index of its leaf node. Stable
-/// while the proxy lives (moves and rebuilds keep it); reused after destroy.
+/// The handle of a proxy in a DynamicTree or UniformGrid: an index into its
+/// proxy array. Stable while the proxy lives (moves and rebuilds keep it);
+/// reused after destroy.
 using ProxyId = std::int32_t;
 
 /// "No proxy": what an empty slot or a missing link holds.
@@ -50,8 +56,12 @@ inline constexpr real k_aabb_prediction_multiplier = real(4);
 inline Aabb predicted_fat_aabb(const Aabb& aabb, Vec2 displacement, real margin) {
     Aabb fat = inflate(aabb, margin);
     const Vec2 reach = k_aabb_prediction_multiplier * displacement;
-    (reach.x < 0 ? fat.lower.x : fat.upper.x) += reach.x;
-    (reach.y < 0 ? fat.lower.y : fat.upper.y) += reach.y;
+    // Multiplied by the sign test rather than branched on: motion makes the
+    // sign a coin toss (and compilers keep std::min on floats a branch).
+    fat.lower.x += real(reach.x < 0) * reach.x;
+    fat.lower.y += real(reach.y < 0) * reach.y;
+    fat.upper.x += real(reach.x > 0) * reach.x;
+    fat.upper.y += real(reach.y > 0) * reach.y;
     return fat;
 }
 
@@ -120,6 +130,15 @@ template <int Capacity = 256> class NodeStack {
     int spilled_ = 0;
     std::vector<std::int32_t>* spill_ = nullptr;
 };
+
+/// Asks for the cache line at `address` ahead of use (a hint).
+inline void prefetch(const void* address) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(address);
+#else
+    (void)address;
+#endif
+}
 
 /// Calls a query callback and returns whether the traversal goes on; a
 /// callback returning void always goes on.
@@ -192,11 +211,11 @@ inline bool ray_hits_box(const SlabRay& ray, const Aabb& box, real max_t) {
 /// Each proxy stores its AABB grown by `margin` (and, when moved, stretched
 /// along its displacement), so that small motions leave the tree untouched
 /// and the narrowphase is asked about pairs whose fat boxes overlap.
-/// Coordinates are world units L. Ids are indices into one node array:
-/// stable while the proxy lives, reused after destroy_proxy. Not thread-safe
-/// for writes; concurrent const queries are fine. No call allocates except
-/// create_proxy and move_proxy when the node array or the insertion scratch
-/// grows (amortised), and rebuild.
+/// Coordinates are world units L. Ids index an array of proxies: stable
+/// while the proxy lives (moves and rebuilds keep them), reused after
+/// destroy_proxy. Not thread-safe for writes; concurrent const queries are
+/// fine. No call allocates except create_proxy when the arrays grow
+/// (amortised), find_pairs when its flags grow, and rebuild.
 class DynamicTree {
   public:
     /// An empty tree whose proxies are stored grown by `margin` world units L
@@ -298,39 +317,63 @@ class DynamicTree {
     void rebuild();
 
   private:
-    struct Node {
-        Aabb aabb;                   ///< fat AABB of a leaf; union of the children otherwise
-        std::uint64_t category_bits; ///< a leaf's bits; the OR of the children's otherwise
-        ProxyId child1;              ///< k_null_proxy for a leaf
-        ProxyId child2;
-        std::uint64_t user_data; ///< leaves only
-        ProxyId parent;          ///< k_null_proxy at the root; the next free node while free
-        std::int32_t height;     ///< 0 for a leaf, -1 while free
+    /// A child link: an internal node's index (>= 0), or a leaf as the
+    /// complement of its proxy id (~id, < 0).
+    using NodeRef = std::int32_t;
+    static constexpr NodeRef k_no_node = std::numeric_limits<std::int32_t>::min();
+    static bool is_leaf(NodeRef ref) { return ref < 0; }
+    static NodeRef leaf_ref(ProxyId id) { return ~id; }
+    static ProxyId proxy_of(NodeRef ref) { return ~ref; }
 
-        bool is_leaf() const { return child1 == k_null_proxy; }
+    /// An internal node. It holds its two children's boxes, category bits
+    /// and heights beside the links, so that a traversal decides which
+    /// children to enter from the one cache line it has loaded, and a leaf
+    /// is only read when it is reported (float: 64 bytes, one line).
+    struct alignas(sizeof(real) == 4 ? 64 : 32) Node {
+        Aabb box[2];            ///< a leaf child's fat AABB; an internal child's union
+        std::uint64_t bits[2];  ///< a leaf child's category bits; an internal child's OR
+        NodeRef child[2];       ///< k_no_node while free
+        std::int32_t parent;    ///< k_null_proxy at the root; the next free node while free
+        std::int16_t height[2]; ///< each child's height: 0 for a leaf; height[0] is -1 while free
     };
 
-    /// A node on the insertion search's path and the bound on its subtree.
-    struct Candidate {
-        real inherited_cost; ///< perimeter growth of the node's ancestors and the node
-        ProxyId node;
+    /// A proxy: its leaf's data. The fat box and bits are also in the parent
+    /// node's slot; these copies serve move_proxy, rebuild and the accessors.
+    struct Proxy {
+        Aabb fat;
+        std::uint64_t user_data;
+        std::uint64_t category_bits;
+        std::int32_t
+            parent; ///< the internal node above; k_null_proxy at the root; next free while dead
+        bool live;
+    };
+
+    /// What a parent stores about a child.
+    struct Summary {
+        Aabb box;
+        std::uint64_t bits;
+        int height;
     };
 
     bool is_live_proxy(ProxyId id) const;
-    ProxyId allocate_node();
-    void free_node(ProxyId id);
-    ProxyId find_best_sibling(const Aabb& leaf_aabb) const;
-    void insert_leaf(ProxyId leaf);
-    void remove_leaf(ProxyId leaf);
-    void refit_and_balance_from(ProxyId node);
-    void refresh(ProxyId node);
-    ProxyId balance(ProxyId node);
-    void rotate_for_area(ProxyId node);
-    ProxyId rotate_up(ProxyId node, ProxyId child);
-    void replace_child(ProxyId parent, ProxyId old_child, ProxyId new_child);
+    std::int32_t allocate_node();
+    void free_node(std::int32_t node);
+    Summary summary(NodeRef ref) const;
+    Summary slot_summary(std::int32_t node, int slot) const;
+    std::int32_t parent_of(NodeRef ref) const;
+    void set_parent(NodeRef ref, std::int32_t parent);
+    int slot_of(std::int32_t node, NodeRef child) const;
+    void set_child(std::int32_t node, int slot, NodeRef child, const Summary& s);
+    NodeRef find_best_sibling(const Aabb& leaf_aabb) const;
+    void insert_leaf(ProxyId id);
+    void remove_leaf(ProxyId id);
+    void refit_and_balance_from(std::int32_t node);
+    std::int32_t balance(std::int32_t node);
+    std::int32_t rotate_up(std::int32_t node, int slot);
+    void rotate_for_area(std::int32_t node);
     void partition_leaves(std::vector<ProxyId>& leaves, std::size_t begin, std::size_t end,
                           std::size_t& split) const;
-    int validate_subtree(ProxyId node, ProxyId expected_parent, int& leaf_count) const;
+    Summary validate_subtree(NodeRef ref, std::int32_t expected_parent, int& leaf_count) const;
 
     /// The traversal shared by the casts; `callback(id, user_data, max_t)`
     /// returns the new maximum fraction (<= 0 stops).
@@ -338,45 +381,61 @@ class DynamicTree {
     void cast(const Aabb& box, Vec2 translation, std::uint64_t mask, Callback& callback) const;
 
     std::vector<Node> nodes_;
-    /// find_pairs' scratch, by node: 1 for a moved proxy not yet processed,
+    std::vector<Proxy> proxies_;
+    /// find_pairs' scratch, by proxy: 1 for a moved proxy not yet processed,
     /// 2 once processed; all 0 between calls.
     std::vector<std::uint8_t> pair_marks_;
-    ProxyId root_ = k_null_proxy;
-    ProxyId free_list_ = k_null_proxy;
+    NodeRef root_ = k_no_node;
+    std::int32_t free_list_ = k_null_proxy; ///< free internal nodes
+    ProxyId free_proxies_ = k_null_proxy;   ///< dead proxies
     int proxy_count_ = 0;
     real margin_;
 };
 
 template <class Callback>
 void DynamicTree::query(const Aabb& aabb, std::uint64_t mask, Callback&& callback) const {
-    if (root_ == k_null_proxy) {
+    if (root_ == k_no_node) {
+        return;
+    }
+    if (is_leaf(root_)) {
+        const ProxyId id = proxy_of(root_);
+        const Proxy& p = proxies_[static_cast<std::size_t>(id)];
+        if ((p.category_bits & mask) != 0 && overlaps(p.fat, aabb)) {
+            detail::report_proxy(callback, id, p.user_data);
+        }
         return;
     }
     detail::NodeStack<> stack;
     stack.push(root_);
     while (!stack.empty()) {
-        const ProxyId id = stack.pop();
-        const Node& node = nodes_[static_cast<std::size_t>(id)];
-        // Internal nodes carry the OR of their leaves' categories, so a mask
+        const Node& node = nodes_[static_cast<std::size_t>(stack.pop())];
+        // Internal slots carry the OR of their leaves' categories, so a mask
         // prunes whole subtrees, not just leaves.
-        if ((node.category_bits & mask) == 0 || !overlaps(node.aabb, aabb)) {
-            continue;
-        }
-        if (node.is_leaf()) {
-            if (!detail::report_proxy(callback, id, node.user_data)) {
-                return;
+        for (int slot = 0; slot < 2; ++slot) {
+            if ((node.bits[slot] & mask) == 0 || !overlaps(node.box[slot], aabb)) {
+                continue;
             }
-        } else {
-            stack.push(node.child2);
-            stack.push(node.child1);
+            const NodeRef child = node.child[slot];
+            if (is_leaf(child)) {
+                const ProxyId id = proxy_of(child);
+                if (!detail::report_proxy(callback, id,
+                                          proxies_[static_cast<std::size_t>(id)].user_data)) {
+                    return;
+                }
+            } else {
+                // Ask for the child's line now: when both children are
+                // entered, their misses overlap.
+                detail::prefetch(&nodes_[static_cast<std::size_t>(child)]);
+                stack.push(child);
+            }
         }
     }
 }
 
 template <class Callback>
 void DynamicTree::find_pairs(const std::vector<ProxyId>& moved, Callback&& callback) {
-    if (pair_marks_.size() < nodes_.size()) {
-        pair_marks_.resize(nodes_.size(), 0);
+    if (pair_marks_.size() < proxies_.size()) {
+        pair_marks_.resize(proxies_.size(), 0);
     }
     for (const ProxyId id : moved) {
         assert(is_live_proxy(id));
@@ -389,7 +448,7 @@ void DynamicTree::find_pairs(const std::vector<ProxyId>& moved, Callback&& callb
             continue; // a repeat, or stopped: only clearing the marks is left
         }
         mark = 2;
-        query(nodes_[static_cast<std::size_t>(id)].aabb, ~0ull, [&](ProxyId other, std::uint64_t) {
+        query(proxies_[static_cast<std::size_t>(id)].fat, ~0ull, [&](ProxyId other, std::uint64_t) {
             // Skip itself and partners that report (or reported) this pair.
             if (other == id || pair_marks_[static_cast<std::size_t>(other)] == 2) {
                 return true;
@@ -408,7 +467,7 @@ void DynamicTree::find_pairs(const std::vector<ProxyId>& moved, Callback&& callb
 template <class Callback>
 void DynamicTree::cast(const Aabb& box, Vec2 translation, std::uint64_t mask,
                        Callback& callback) const {
-    if (root_ == k_null_proxy) {
+    if (root_ == k_no_node) {
         return;
     }
     assert(is_valid(box) && is_finite(translation));
@@ -423,31 +482,49 @@ void DynamicTree::cast(const Aabb& box, Vec2 translation, std::uint64_t mask,
         return union_of(box, Aabb{box.lower + end, box.upper + end});
     };
     Aabb swept = swept_box(max_t);
-
-    detail::NodeStack<> stack;
-    stack.push(root_);
-    while (!stack.empty()) {
-        const ProxyId id = stack.pop();
-        const Node& node = nodes_[static_cast<std::size_t>(id)];
-        if ((node.category_bits & mask) == 0 || !overlaps(node.aabb, swept)) {
-            continue;
+    const auto hit = [&](const Aabb& b, std::uint64_t bits) {
+        if ((bits & mask) == 0 || !overlaps(b, swept)) {
+            return false;
         }
-        const Aabb minkowski{node.aabb.lower - half, node.aabb.upper + half};
-        if (!detail::ray_hits_box(ray, minkowski, max_t)) {
-            continue;
-        }
-        if (!node.is_leaf()) {
-            stack.push(node.child2);
-            stack.push(node.child1);
-            continue;
-        }
-        const real next_t = callback(id, node.user_data, max_t);
+        const Aabb minkowski{b.lower - half, b.upper + half};
+        return detail::ray_hits_box(ray, minkowski, max_t);
+    };
+    // Reports a leaf; false stops the cast.
+    const auto report = [&](ProxyId id) {
+        const real next_t = callback(id, proxies_[static_cast<std::size_t>(id)].user_data, max_t);
         if (next_t <= real(0)) {
-            return;
+            return false;
         }
         if (next_t < max_t) {
             max_t = next_t;
             swept = swept_box(max_t);
+        }
+        return true;
+    };
+    if (is_leaf(root_)) {
+        const Proxy& p = proxies_[static_cast<std::size_t>(proxy_of(root_))];
+        if (hit(p.fat, p.category_bits)) {
+            report(proxy_of(root_));
+        }
+        return;
+    }
+    detail::NodeStack<> stack;
+    stack.push(root_);
+    while (!stack.empty()) {
+        const Node& node = nodes_[static_cast<std::size_t>(stack.pop())];
+        for (int slot = 0; slot < 2; ++slot) {
+            if (!hit(node.box[slot], node.bits[slot])) {
+                continue;
+            }
+            const NodeRef child = node.child[slot];
+            if (is_leaf(child)) {
+                if (!report(proxy_of(child))) {
+                    return;
+                }
+            } else {
+                detail::prefetch(&nodes_[static_cast<std::size_t>(child)]);
+                stack.push(child);
+            }
         }
     }
 }
@@ -538,6 +615,17 @@ class UniformGrid {
     void box_cast_clipped(const Aabb& box, Vec2 translation, std::uint64_t mask,
                           Callback&& callback) const;
 
+    /// As DynamicTree::find_pairs: `callback(ProxyId a, ProxyId b)`, a < b, once
+    /// for every pair of distinct live proxies whose fat AABBs overlap
+    /// (touching counts) with at least one listed in `moved` (repeats
+    /// ignored); moved proxies in the order listed, each one's partners in
+    /// query order, which depends only on the sequence of calls made on the
+    /// grid (cells and their lists are filled in call order). A callback
+    /// returning false stops. Allocates nothing once the scratch flags have
+    /// grown to the proxy count.
+    template <class Callback>
+    void find_pairs(const std::vector<ProxyId>& moved, Callback&& callback);
+
     /// Re-lists every proxy in cells of `cell_size` L (> 0), or, when 0 and
     /// the grid sizes itself, twice the mean larger side of the live fat
     /// boxes. Ids and fat boxes are kept. Allocates.
@@ -589,6 +677,9 @@ class UniformGrid {
     std::vector<Proxy> proxies_;
     std::unordered_map<std::uint64_t, std::vector<ProxyId>> cells_;
     std::vector<ProxyId> huge_; ///< proxies too large to list in cells
+    /// find_pairs' scratch, by proxy: 1 for a moved proxy not yet processed,
+    /// 2 once processed; all 0 between calls.
+    std::vector<std::uint8_t> pair_marks_;
     ProxyId free_list_ = k_null_proxy;
     int proxy_count_ = 0;
     real cell_size_;
@@ -652,6 +743,39 @@ void UniformGrid::query(const Aabb& aabb, std::uint64_t mask, Callback&& callbac
     visit_range(range_of(aabb), mask, [&](ProxyId id, const Proxy& p) {
         return !overlaps(p.aabb, aabb) || detail::report_proxy(callback, id, p.user_data);
     });
+}
+
+template <class Callback>
+void UniformGrid::find_pairs(const std::vector<ProxyId>& moved, Callback&& callback) {
+    if (pair_marks_.size() < proxies_.size()) {
+        pair_marks_.resize(proxies_.size(), 0);
+    }
+    for (const ProxyId id : moved) {
+        assert(is_live_proxy(id));
+        pair_marks_[static_cast<std::size_t>(id)] = 1;
+    }
+    bool go_on = true;
+    for (const ProxyId id : moved) {
+        std::uint8_t& mark = pair_marks_[static_cast<std::size_t>(id)];
+        if (!go_on || mark != 1) {
+            continue; // a repeat, or stopped: only clearing the marks is left
+        }
+        mark = 2;
+        query(proxies_[static_cast<std::size_t>(id)].aabb, ~0ull,
+              [&](ProxyId other, std::uint64_t) {
+                  // Skip itself and partners that report (or reported) this pair.
+                  if (other == id || pair_marks_[static_cast<std::size_t>(other)] == 2) {
+                      return true;
+                  }
+                  const bool more = other < id ? detail::report_pair(callback, other, id)
+                                               : detail::report_pair(callback, id, other);
+                  go_on = more;
+                  return more;
+              });
+    }
+    for (const ProxyId id : moved) {
+        pair_marks_[static_cast<std::size_t>(id)] = 0;
+    }
 }
 
 template <class Callback>
