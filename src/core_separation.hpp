@@ -11,7 +11,7 @@
 #include <array>
 #include <limits>
 
-#include "sweep/distance.hpp"
+#include "gjk.hpp"
 
 namespace sweep::detail {
 
@@ -92,14 +92,18 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
 /// cores meet; whether that is touching or overlapping depends on the depth
 /// (docs/conventions.md): without it, unrounded shapes sunk by less than the
 /// touch tolerance (a box resting on a floor) would count as overlapped and
-/// could not slide.
+/// could not slide. The transforms must be finite (the casts validate their
+/// input).
 inline CoreSeparation signed_separation(const ShapeProxy& a, const Transform& xf_a,
                                         const ShapeProxy& b, const Transform& xf_b,
                                         SimplexCache& cache) {
-    const DistanceOutput d = distance({a, b, xf_a, xf_b, false}, cache);
-    CoreSeparation s = d.state == DistanceState::cores_overlap
-                           ? core_separation(a, xf_a, b, xf_b)
-                           : CoreSeparation{d.distance, d.normal, d.point_a};
+    const CoreDistance d = core_distance(a, b, inv_mul(xf_a, xf_b), cache);
+    const real dist = distance(d.point_a, d.point_b);
+    CoreSeparation s =
+        !d.separated || dist < real(1e-12)
+            ? core_separation(a, xf_a, b, xf_b)
+            : CoreSeparation{dist, rotate(xf_a.q, (real(1) / dist) * (d.point_b - d.point_a)),
+                             transform_point(xf_a, d.point_a)};
     s.separation -= a.radius + b.radius;
     s.point_a += a.radius * s.normal;
     return s;

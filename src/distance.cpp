@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "gjk.hpp"
 #include "sweep/constants.hpp"
 
 namespace sweep {
@@ -37,6 +38,22 @@ SimplexVertex make_vertex(const ShapeProxy& a, const ShapeProxy& b, const Transf
     v.w = v.wb - v.wa;
     v.a = 1;
     return v;
+}
+
+// The index of the proxy point furthest along `direction`. Here rather than
+// a call to find_support: GJK runs it twice per iteration, and inlined it
+// costs a third of the call.
+inline int support(const ShapeProxy& proxy, Vec2 direction) {
+    int best = 0;
+    real best_value = dot(proxy.points[0], direction);
+    for (int i = 1; i < proxy.count; ++i) {
+        const real value = dot(proxy.points[i], direction);
+        if (value > best_value) {
+            best = i;
+            best_value = value;
+        }
+    }
+    return best;
 }
 
 Simplex read_cache(const SimplexCache& cache, const ShapeProxy& a, const ShapeProxy& b,
@@ -180,8 +197,8 @@ void witness_points(const Simplex& s, Vec2& a, Vec2& b) {
 // (the cores overlap).
 bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf,
              int& iterations) {
-    std::array<int, 3> saved_a{};
-    std::array<int, 3> saved_b{};
+    std::array<int, 3> saved_a; // the first saved_count entries are written before they are read
+    std::array<int, 3> saved_b;
     while (iterations < k_gjk_max_iterations) {
         const int saved_count = s.count;
         for (int i = 0; i < saved_count; ++i) {
@@ -202,8 +219,8 @@ bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transfo
             // overlap since no separating direction is defined.
             return false;
         }
-        const int ia = find_support(a, -d);
-        const int ib = find_support(b, inv_rotate(xf.q, d));
+        const int ia = support(a, -d);
+        const int ib = support(b, inv_rotate(xf.q, d));
         ++iterations;
         bool duplicate = false;
         for (int i = 0; i < saved_count; ++i) {
@@ -253,18 +270,33 @@ ShapeProxy make_proxy(const Shape& shape) {
     return {};
 }
 
-int find_support(const ShapeProxy& proxy, Vec2 direction) {
-    int best = 0;
-    real best_value = dot(proxy.points[0], direction);
-    for (int i = 1; i < proxy.count; ++i) {
-        const real value = dot(proxy.points[i], direction);
-        if (value > best_value) {
-            best = i;
-            best_value = value;
-        }
+int find_support(const ShapeProxy& proxy, Vec2 direction) { return support(proxy, direction); }
+
+namespace detail {
+
+CoreDistance core_distance(const ShapeProxy& a, const ShapeProxy& b, const Transform& b_in_a,
+                           SimplexCache& cache) {
+    CoreDistance out;
+    if (a.count == 1 && b.count == 1) {
+        // Two points (circles): the answer GJK reaches after one support
+        // step, without the simplex machinery.
+        out.point_a = a.points[0];
+        out.point_b = transform_point(b_in_a, b.points[0]);
+        out.separated = length_squared(out.point_a - out.point_b) >= real(1e-24);
+        out.iterations = out.separated ? 1 : 0;
+        out.simplex_count = 1;
+        cache = {1, {}, {}};
+        return out;
     }
-    return best;
+    Simplex s = read_cache(cache, a, b, b_in_a);
+    out.separated = run_gjk(s, a, b, b_in_a, out.iterations);
+    write_cache(cache, s);
+    out.simplex_count = s.count;
+    witness_points(s, out.point_a, out.point_b);
+    return out;
 }
+
+} // namespace detail
 
 DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
     DistanceOutput out;
@@ -272,22 +304,17 @@ DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
         out.state = DistanceState::invalid_input;
         return out;
     }
-    const Transform xf = inv_mul(input.xf_a, input.xf_b); // B in A's frame
-    const ShapeProxy& a = input.proxy_a;
-    const ShapeProxy& b = input.proxy_b;
-
-    Simplex s = read_cache(cache, a, b, xf);
-    const bool separated = run_gjk(s, a, b, xf, out.iterations);
-    write_cache(cache, s);
-    out.simplex_count = s.count;
-
-    Vec2 pa;
-    Vec2 pb;
-    witness_points(s, pa, pb);
+    // B in A's frame, so that results far from the world origin keep their precision.
+    const detail::CoreDistance core =
+        detail::core_distance(input.proxy_a, input.proxy_b, inv_mul(input.xf_a, input.xf_b), cache);
+    out.iterations = core.iterations;
+    out.simplex_count = core.simplex_count;
+    const Vec2 pa = core.point_a;
+    const Vec2 pb = core.point_b;
     const real core_distance = distance(pa, pb);
     out.point_a = transform_point(input.xf_a, pa);
     out.point_b = transform_point(input.xf_a, pb);
-    if (!separated || core_distance < real(1e-12)) {
+    if (!core.separated || core_distance < real(1e-12)) {
         out.state = DistanceState::cores_overlap;
         out.point_b = out.point_a;
         return out;
@@ -296,8 +323,8 @@ DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
     out.normal = normal;
     out.distance = core_distance;
     if (input.use_radii) {
-        const real ra = a.radius;
-        const real rb = b.radius;
+        const real ra = input.proxy_a.radius;
+        const real rb = input.proxy_b.radius;
         if (core_distance > ra + rb) {
             out.distance = core_distance - ra - rb;
             out.point_a += ra * normal;
