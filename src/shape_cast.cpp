@@ -17,35 +17,36 @@ CastOutput shape_cast(const ShapeCastInput& input) {
     }
     const real target = input.target_separation;
     const real tolerance = input.touch_tolerance;
-    Transform xf_b = input.xf_b;
+    // In A's frame B keeps its rotation and moves on a line, so each step
+    // only shifts it; the normal and point go to the world once, for the result.
+    const Transform start = inv_mul(input.xf_a, input.xf_b);
+    const Vec2 translation = inv_rotate(input.xf_a.q, input.translation_b);
+    const auto contact = [&](CastState state, real t, const detail::CoreSeparation& s) {
+        out.state = state;
+        out.fraction = t;
+        out.normal = rotate(input.xf_a.q, s.normal);
+        out.point = transform_point(input.xf_a, s.point_a);
+        return out;
+    };
+    Transform b_in_a = start;
     SimplexCache cache;
     real t = 0;
     for (int iteration = 0; iteration < k_toi_max_iterations; ++iteration) {
-        xf_b.p = input.xf_b.p + t * input.translation_b;
+        b_in_a.p = start.p + t * translation;
         const detail::CoreSeparation s =
-            detail::signed_separation(input.proxy_a, input.xf_a, input.proxy_b, xf_b, cache);
+            detail::signed_separation(input.proxy_a, input.proxy_b, b_in_a, cache);
         out.iterations = iteration + 1;
         const real separation = s.separation;
-        const Vec2 normal = s.normal;
-        const Vec2 point = s.point_a;
         if (separation < -tolerance) {
-            out.state = t == 0 ? CastState::overlapped : CastState::hit;
-            out.fraction = t;
-            out.normal = normal;
-            out.point = point;
-            return out;
+            return contact(t == 0 ? CastState::overlapped : CastState::hit, t, s);
         }
-        const real approach = -dot(input.translation_b, normal);
+        const real approach = -dot(translation, s.normal);
         if (separation < target + tolerance) {
             if (t == 0 && approach <= 0) {
                 out.state = CastState::miss; // touching, moving along or away
                 return out;
             }
-            out.state = CastState::hit;
-            out.fraction = t;
-            out.normal = normal;
-            out.point = point;
-            return out;
+            return contact(CastState::hit, t, s);
         }
         if (approach <= 0) {
             out.state = CastState::miss; // the current separating plane holds forever
