@@ -53,7 +53,6 @@ void reduce_to_max_vertices(std::vector<Vec2>& hull) {
     }
 }
 
-
 // Area, first moment (integral of x) and polar second moment (integral of
 // |x|^2) of a region, about the origin of the coordinates they were taken in.
 struct Moments {
@@ -248,15 +247,33 @@ MassData compute_mass(const Polygon& polygon, real density) {
     const Vec2 c = polygon.centroid;
     const real r = polygon.radius;
     const int n = polygon.count;
-    Moments sum;
+    // The core as the fan of triangles (0, v1, v2): triangle_moments' closed
+    // forms with their constant factors applied once to the sums rather than
+    // per triangle, and each vertex taken relative to c (and squared) once.
+    real cross_sum = 0;
+    Vec2 first_sum;
+    real second_sum = 0;
+    Vec2 v1 = polygon.vertices[n - 1] - c;
+    real v1_v1 = dot(v1, v1);
     for (int i = 0; i < n; ++i) {
-        const Vec2 v1 = polygon.vertices[i] - c;
-        const Vec2 v2 = polygon.vertices[(i + 1) % n] - c;
-        sum += triangle_moments(v1, v2);
-        if (r > 0) {
+        const Vec2 v2 = polygon.vertices[i] - c;
+        const real v2_v2 = dot(v2, v2);
+        const real d = cross(v1, v2);
+        cross_sum += d;
+        first_sum += d * (v1 + v2);
+        second_sum += d * (v1_v1 + dot(v1, v2) + v2_v2);
+        v1 = v2;
+        v1_v1 = v2_v2;
+    }
+    Moments sum{real(0.5) * cross_sum, (real(1) / 6) * first_sum, (real(1) / 12) * second_sum};
+    if (r > 0) {
+        for (int i = 0; i < n; ++i) {
+            const int next = i + 1 < n ? i + 1 : 0;
+            const Vec2 w1 = polygon.vertices[i] - c;
+            const Vec2 w2 = polygon.vertices[next] - c;
             const Vec2 offset = r * polygon.normals[i];
-            sum += quad_moments(v1, v1 + offset, v2 + offset, v2);
-            sum += sector_moments(v2, r, polygon.normals[i], polygon.normals[(i + 1) % n]);
+            sum += quad_moments(w1, w1 + offset, w2 + offset, w2);
+            sum += sector_moments(w2, r, polygon.normals[i], polygon.normals[next]);
         }
     }
     return finish_mass(sum, c, density);
