@@ -1,9 +1,12 @@
 #include "sweep/shapes.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <string>
+#include <vector>
 
-#include "sweep/hull.hpp"
+#include "hull_impl.hpp"
 
 namespace sweep {
 namespace {
@@ -34,23 +37,27 @@ Polygon finish_polygon(Polygon polygon) {
     return polygon;
 }
 
-// Drops the vertex whose removal loses the least area until `hull` fits.
-void reduce_to_max_vertices(std::vector<Vec2>& hull) {
-    while (static_cast<int>(hull.size()) > k_max_polygon_vertices) {
-        const std::size_t n = hull.size();
+// Drops the vertex whose removal loses the least area until the hull's
+// first `count` vertices fit; returns how many are left.
+std::size_t reduce_to_max_vertices(std::span<Vec2> hull, std::size_t count) {
+    while (count > std::size_t(k_max_polygon_vertices)) {
         std::size_t best = 0;
         real best_area = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const Vec2 prev = hull[(i + n - 1) % n];
-            const Vec2 next = hull[(i + 1) % n];
+        for (std::size_t i = 0; i < count; ++i) {
+            const Vec2 prev = hull[(i + count - 1) % count];
+            const Vec2 next = hull[(i + 1) % count];
             const real area = cross(hull[i] - prev, next - prev);
             if (i == 0 || area < best_area) {
                 best_area = area;
                 best = i;
             }
         }
-        hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(best));
+        for (std::size_t i = best; i + 1 < count; ++i) {
+            hull[i] = hull[i + 1];
+        }
+        --count;
     }
+    return count;
 }
 
 // Area, first moment (integral of x) and polar second moment (integral of
@@ -189,14 +196,29 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
     if (!std::isfinite(radius) || radius < 0) {
         return Error{ErrorCode::invalid_input, "make_polygon: radius must be finite and >= 0"};
     }
-    auto hull = compute_hull(points);
-    if (!hull) {
-        return Error{hull.error().code, "make_polygon: " + hull.error().message};
+    // A few dozen points (a shape's own corners, the common case) are hulled
+    // on the stack; the allocations compute_hull makes cost more than the
+    // hull itself.
+    constexpr std::size_t k_stack_points = 4 * k_max_polygon_vertices;
+    std::array<Vec2, k_stack_points> stack_sorted;
+    std::array<Vec2, 2 * k_stack_points> stack_hull;
+    std::vector<Vec2> heap_sorted;
+    std::vector<Vec2> heap_hull;
+    std::span<Vec2> sorted = stack_sorted;
+    std::span<Vec2> hull = stack_hull;
+    if (points.size() > k_stack_points) {
+        heap_sorted.resize(points.size());
+        heap_hull.resize(2 * points.size());
+        sorted = heap_sorted;
+        hull = heap_hull;
     }
-    reduce_to_max_vertices(*hull);
+    auto count = detail::hull_into(points, k_hull_weld_distance, sorted, hull);
+    if (!count) {
+        return Error{count.error().code, "make_polygon: " + count.error().message};
+    }
     Polygon polygon;
-    polygon.count = static_cast<int>(hull->size());
-    std::copy(hull->begin(), hull->end(), polygon.vertices.begin());
+    polygon.count = static_cast<int>(reduce_to_max_vertices(hull, *count));
+    std::copy_n(hull.begin(), polygon.count, polygon.vertices.begin());
     polygon.radius = radius;
     return finish_polygon(polygon);
 }
