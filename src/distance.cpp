@@ -42,16 +42,16 @@ SimplexVertex make_vertex(const ShapeProxy& a, const ShapeProxy& b, const Transf
 
 // The index of the proxy point furthest along `direction`. Here rather than
 // a call to find_support: GJK runs it twice per iteration, and inlined it
-// costs a third of the call.
+// costs a third of the call. Selects rather than branches: which point wins
+// is data a branch predictor cannot learn, and mispredicted it cost more
+// than the dot products.
 inline int support(const ShapeProxy& proxy, Vec2 direction) {
     int best = 0;
     real best_value = dot(proxy.points[0], direction);
     for (int i = 1; i < proxy.count; ++i) {
         const real value = dot(proxy.points[i], direction);
-        if (value > best_value) {
-            best = i;
-            best_value = value;
-        }
+        best = value > best_value ? i : best;
+        best_value = std::max(best_value, value);
     }
     return best;
 }
@@ -205,14 +205,14 @@ void witness_points(const Simplex& s, Vec2& a, Vec2& b) {
 // (the cores overlap).
 bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf,
              int& iterations) {
-    std::array<int, 3> saved_a; // the first saved_count entries are written before they are read
-    std::array<int, 3> saved_b;
     while (iterations < k_gjk_max_iterations) {
+        // The simplex before solving, to detect a repeated support pair. All
+        // three slots, used or not (a simplex's vertices are always
+        // initialised): straight-line code, where a loop over the count
+        // mispredicts its exit.
         const int saved_count = s.count;
-        for (int i = 0; i < saved_count; ++i) {
-            saved_a[i] = s.v[i].index_a;
-            saved_b[i] = s.v[i].index_b;
-        }
+        const std::array<int, 3> saved_a{s.v[0].index_a, s.v[1].index_a, s.v[2].index_a};
+        const std::array<int, 3> saved_b{s.v[0].index_b, s.v[1].index_b, s.v[2].index_b};
         if (s.count == 2) {
             solve2(s);
         } else if (s.count == 3) {
@@ -230,12 +230,11 @@ bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transfo
         const int ia = support(a, -d);
         const int ib = support(b, inv_rotate(xf.q, d));
         ++iterations;
+        // Bitwise, not short-circuit: whether an index matches is as
+        // unpredictable as which support point wins.
         bool duplicate = false;
-        for (int i = 0; i < saved_count; ++i) {
-            if (saved_a[i] == ia && saved_b[i] == ib) {
-                duplicate = true;
-                break;
-            }
+        for (int i = 0; i < 3; ++i) {
+            duplicate |= (i < saved_count) & (saved_a[i] == ia) & (saved_b[i] == ib);
         }
         if (duplicate) {
             break; // no progress: converged
