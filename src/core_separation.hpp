@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "gjk.hpp"
+#include "sweep/constants.hpp"
 
 namespace sweep::detail {
 
@@ -23,6 +24,10 @@ struct CoreSeparation {
     real separation = 0;
     Vec2 normal{0, 1};
     Vec2 point_a;
+    /// GJK converged on an edge of the Minkowski difference B - A (the cache
+    /// holds its two vertices): that edge lies on the boundary, facing the
+    /// origin along `normal`.
+    bool on_edge = false;
 };
 
 /// Separating axis test on the edge normals of both proxies (a proxy of two
@@ -101,7 +106,8 @@ inline CoreSeparation signed_separation(const ShapeProxy& a, const ShapeProxy& b
     CoreSeparation s =
         !d.separated || dist < real(1e-12)
             ? core_separation(a, k_identity, b, b_in_a)
-            : CoreSeparation{dist, (real(1) / dist) * (d.point_b - d.point_a), d.point_a};
+            : CoreSeparation{dist, (real(1) / dist) * (d.point_b - d.point_a), d.point_a,
+                             d.simplex_count == 2 && d.iterations < k_gjk_max_iterations};
     s.separation -= a.radius + b.radius;
     s.point_a += a.radius * s.normal;
     return s;

@@ -4,9 +4,37 @@
 // zero later than the true distance does: every advance is safe.
 #include "sweep/shape_cast.hpp"
 
+#include <optional>
+
 #include "core_separation.hpp"
 
 namespace sweep {
+namespace {
+
+// Under translation alone the Minkowski difference B - A only shifts, so an
+// edge of it that GJK converged on (on its boundary, facing the origin) stays
+// on the boundary with the same normal. If the origin still projects inside
+// that edge once B has moved, the closest points are on it and the distance
+// is the gap along its normal, which the advancement has just brought to the
+// target: the step lands on the contact, without running GJK to confirm it
+// (the last GJK of most hits). Returns the closest point of A's core (A's
+// frame) then, nothing when the projection has left the edge.
+std::optional<Vec2> lands_on_edge(const ShapeProxy& a, const ShapeProxy& b, const Transform& b_in_a,
+                                  const SimplexCache& cache) {
+    const Vec2 a1 = a.points[cache.index_a[0]];
+    const Vec2 a2 = a.points[cache.index_a[1]];
+    const Vec2 w1 = transform_point(b_in_a, b.points[cache.index_b[0]]) - a1;
+    const Vec2 w2 = transform_point(b_in_a, b.points[cache.index_b[1]]) - a2;
+    const Vec2 e = w2 - w1;
+    const real weight1 = dot(w2, e); // barycentric weights of the projection, as in GJK
+    const real weight2 = -dot(w1, e);
+    if (weight1 < 0 || weight2 < 0 || !(weight1 + weight2 > 0)) {
+        return std::nullopt;
+    }
+    return (real(1) / (weight1 + weight2)) * (weight1 * a1 + weight2 * a2);
+}
+
+} // namespace
 
 CastOutput shape_cast(const ShapeCastInput& input) {
     CastOutput out;
@@ -57,6 +85,13 @@ CastOutput shape_cast(const ShapeCastInput& input) {
             out.state = CastState::miss;
             out.fraction = input.max_fraction;
             return out;
+        }
+        if (s.on_edge) {
+            b_in_a.p = start.p + t * translation;
+            if (const auto on_a = lands_on_edge(input.proxy_a, input.proxy_b, b_in_a, cache)) {
+                return contact(CastState::hit, t,
+                               {target, s.normal, *on_a + input.proxy_a.radius * s.normal});
+            }
         }
     }
     out.state = CastState::failed;
