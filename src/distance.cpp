@@ -201,18 +201,22 @@ void witness_points(const Simplex& s, Vec2& a, Vec2& b) {
     }
 }
 
+// A support pair as one integer (indices are below k_max_polygon_vertices).
+constexpr int pair_key(int index_a, int index_b) { return index_a << 8 | index_b; }
+
 // Runs GJK on the cores; returns false when the origin is inside the simplex
 // (the cores overlap).
 bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf,
              int& iterations) {
     while (iterations < k_gjk_max_iterations) {
-        // The simplex before solving, to detect a repeated support pair. All
+        // The simplex before solving, to detect a repeated support pair: its
         // three slots, used or not (a simplex's vertices are always
-        // initialised): straight-line code, where a loop over the count
+        // initialised), as straight-line code, where a loop over the count
         // mispredicts its exit.
         const int saved_count = s.count;
-        const std::array<int, 3> saved_a{s.v[0].index_a, s.v[1].index_a, s.v[2].index_a};
-        const std::array<int, 3> saved_b{s.v[0].index_b, s.v[1].index_b, s.v[2].index_b};
+        const std::array<int, 3> saved{pair_key(s.v[0].index_a, s.v[0].index_b),
+                                       pair_key(s.v[1].index_a, s.v[1].index_b),
+                                       pair_key(s.v[2].index_a, s.v[2].index_b)};
         if (s.count == 2) {
             solve2(s);
         } else if (s.count == 3) {
@@ -230,12 +234,11 @@ bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transfo
         const int ia = support(a, -d);
         const int ib = support(b, inv_rotate(xf.q, d));
         ++iterations;
-        // Bitwise, not short-circuit: whether an index matches is as
+        // Bitwise, not short-circuit: whether a pair repeats is as
         // unpredictable as which support point wins.
-        bool duplicate = false;
-        for (int i = 0; i < 3; ++i) {
-            duplicate |= (i < saved_count) & (saved_a[i] == ia) & (saved_b[i] == ib);
-        }
+        const int key = pair_key(ia, ib);
+        const bool duplicate = (saved[0] == key) | ((saved[1] == key) & (saved_count > 1)) |
+                               ((saved[2] == key) & (saved_count > 2));
         if (duplicate) {
             break; // no progress: converged
         }
