@@ -29,21 +29,22 @@ real core_extent(const ShapeProxy& proxy, Vec2 local_center) {
 class SweepTransforms {
   public:
     explicit SweepTransforms(const Sweep& sweep)
-        : sweep_(sweep), turns_(sweep.a1 != sweep.a2), start_(get_transform(sweep, 0)),
-          offset_(rotate(start_.q, sweep.local_center)) {}
+        : sweep_(sweep), turns_(sweep.a1 != sweep.a2),
+          rotation_(turns_ ? Rot{} : get_transform(sweep, 0).q),
+          offset_(rotate(rotation_, sweep.local_center)) {}
 
     Transform at(real t) const {
         if (turns_) {
             return get_transform(sweep_, t);
         }
-        return {lerp(sweep_.c1, sweep_.c2, t) - offset_, start_.q};
+        return {lerp(sweep_.c1, sweep_.c2, t) - offset_, rotation_};
     }
 
   private:
     const Sweep& sweep_;
     bool turns_;
-    Transform start_;
-    Vec2 offset_;
+    Rot rotation_; // of a sweep that does not turn
+    Vec2 offset_;  // local_center turned by rotation_
 };
 
 bool is_finite(const Sweep& s) {
