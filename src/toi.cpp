@@ -15,11 +15,11 @@ namespace sweep {
 namespace {
 
 real core_extent(const ShapeProxy& proxy, Vec2 local_center) {
-    real r = 0;
+    real r2 = 0; // the largest squared distance: one square root, the same result
     for (int i = 0; i < proxy.count; ++i) {
-        r = std::max(r, distance(proxy.points[i], local_center));
+        r2 = std::max(r2, length_squared(proxy.points[i] - local_center));
     }
-    return r;
+    return std::sqrt(r2);
 }
 
 // get_transform() along one sweep. A sweep that does not turn keeps the
