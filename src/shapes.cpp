@@ -18,14 +18,14 @@ Error size_error(const char* factory, const char* what) {
 }
 
 // Normals and centroid from counter-clockwise vertices.
-Polygon finish_polygon(Polygon polygon) {
+void finish_polygon(Polygon& polygon) {
     const int n = polygon.count;
     Vec2 area_sum{};
     real area = 0;
     const Vec2 origin = polygon.vertices[0];
     for (int i = 0; i < n; ++i) {
         const Vec2 a = polygon.vertices[i];
-        const Vec2 b = polygon.vertices[(i + 1) % n];
+        const Vec2 b = polygon.vertices[i + 1 < n ? i + 1 : 0];
         polygon.normals[i] = normalize(right_perp(b - a));
         // Triangle fan about vertex 0 for the centroid, relative to it to
         // keep precision for shapes far from their local origin.
@@ -34,7 +34,6 @@ Polygon finish_polygon(Polygon polygon) {
         area_sum += tri * (real(1) / 3) * ((a - origin) + (b - origin));
     }
     polygon.centroid = origin + (real(1) / area) * area_sum;
-    return polygon;
 }
 
 // Drops the vertex whose removal loses the least area until the hull's
@@ -196,31 +195,31 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
     if (!std::isfinite(radius) || radius < 0) {
         return Error{ErrorCode::invalid_input, "make_polygon: radius must be finite and >= 0"};
     }
-    // A few dozen points (a shape's own corners, the common case) are hulled
-    // on the stack; the allocations compute_hull makes cost more than the
-    // hull itself.
-    constexpr std::size_t k_stack_points = 4 * k_max_polygon_vertices;
-    std::array<Vec2, k_stack_points> stack_sorted;
-    std::array<Vec2, 2 * k_stack_points> stack_hull;
-    std::vector<Vec2> heap_sorted;
-    std::vector<Vec2> heap_hull;
-    std::span<Vec2> sorted = stack_sorted;
-    std::span<Vec2> hull = stack_hull;
-    if (points.size() > k_stack_points) {
-        heap_sorted.resize(points.size());
-        heap_hull.resize(2 * points.size());
-        sorted = heap_sorted;
-        hull = heap_hull;
+    // Up to k_max_polygon_vertices points (a shape's own corners, the common
+    // case) are hulled on the stack, more in one vector: the sorted points,
+    // then the hull (twice as many). The allocations compute_hull makes cost
+    // more than the hull itself.
+    const std::size_t n = points.size();
+    std::array<Vec2, 3 * k_max_polygon_vertices> small;
+    std::vector<Vec2> large;
+    std::span<Vec2> storage = small;
+    if (n > std::size_t(k_max_polygon_vertices)) {
+        large.resize(3 * n);
+        storage = large;
     }
-    auto count = detail::hull_into(points, k_hull_weld_distance, sorted, hull);
+    const std::span<Vec2> hull = storage.subspan(n, 2 * n);
+    auto count = detail::hull_into(points, k_hull_weld_distance, storage.first(n), hull);
     if (!count) {
         return Error{count.error().code, "make_polygon: " + count.error().message};
     }
-    Polygon polygon;
+    // Built in place in the result: a polygon is worth not copying.
+    Result<Polygon> result{Polygon{}};
+    Polygon& polygon = *result;
     polygon.count = static_cast<int>(reduce_to_max_vertices(hull, *count));
     std::copy_n(hull.begin(), polygon.count, polygon.vertices.begin());
     polygon.radius = radius;
-    return finish_polygon(polygon);
+    finish_polygon(polygon);
+    return result;
 }
 
 Result<Segment> make_segment(Vec2 p1, Vec2 p2) {
