@@ -19,7 +19,7 @@ namespace sweep::detail {
 /// The separating-axis value of two cores: the largest gap between them along
 /// an edge normal of either (negative: the penetration depth of convex
 /// cores), that axis from A to B, and the point of A's core that is deepest
-/// along it (in the frame of the transforms given).
+/// along it (world frame).
 struct CoreSeparation {
     real separation = 0;
     Vec2 normal{0, 1};
@@ -92,21 +92,26 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
 }
 
 /// The signed separation of two rounded proxies (L; negative = penetration),
-/// its normal from A to B and the point of A's surface on it, all in A's
-/// frame, with B placed there by `b_in_a` (finite: the casts validate their
-/// input): GJK while the cores are apart, the separating axes when they meet.
-/// GJK only says that cores meet; whether that is touching or overlapping
-/// depends on the depth (docs/conventions.md): without it, unrounded shapes
-/// sunk by less than the touch tolerance (a box resting on a floor) would
-/// count as overlapped and could not slide.
-inline CoreSeparation signed_separation(const ShapeProxy& a, const ShapeProxy& b,
+/// its normal from A to B and the point of A's surface on it (world frame):
+/// GJK while the cores are apart, the separating axes when they meet. GJK only
+/// says that cores meet; whether that is touching or overlapping depends on
+/// the depth (docs/conventions.md): without it, unrounded shapes sunk by less
+/// than the touch tolerance (a box resting on a floor) would count as
+/// overlapped and could not slide. GJK runs in A's frame, with B placed there
+/// by `b_in_a` (inv_mul(xf_a, xf_b), or the caller's cheaper equal); the axes
+/// are tested in the world frame, so that a face normal along a world axis
+/// stays exact and a touching shape moving along it is not taken as pressing
+/// in. The transforms must be finite (the casts validate their input).
+inline CoreSeparation signed_separation(const ShapeProxy& a, const Transform& xf_a,
+                                        const ShapeProxy& b, const Transform& xf_b,
                                         const Transform& b_in_a, SimplexCache& cache) {
     const CoreDistance d = core_distance(a, b, b_in_a, cache);
     const real dist = distance(d.point_a, d.point_b);
     CoreSeparation s =
         !d.separated || dist < real(1e-12)
-            ? core_separation(a, k_identity, b, b_in_a)
-            : CoreSeparation{dist, (real(1) / dist) * (d.point_b - d.point_a), d.point_a,
+            ? core_separation(a, xf_a, b, xf_b)
+            : CoreSeparation{dist, rotate(xf_a.q, (real(1) / dist) * (d.point_b - d.point_a)),
+                             transform_point(xf_a, d.point_a),
                              d.simplex_count == 2 && d.iterations < k_gjk_max_iterations};
     s.separation -= a.radius + b.radius;
     s.point_a += a.radius * s.normal;

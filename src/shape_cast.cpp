@@ -46,35 +46,37 @@ CastOutput shape_cast(const ShapeCastInput& input) {
     const real target = input.target_separation;
     const real tolerance = input.touch_tolerance;
     // In A's frame B keeps its rotation and moves on a line, so each step
-    // only shifts it; the normal and point go to the world once, for the result.
+    // only shifts it there for GJK.
     const Transform start = inv_mul(input.xf_a, input.xf_b);
     const Vec2 translation = inv_rotate(input.xf_a.q, input.translation_b);
-    const auto contact = [&](CastState state, real t, const detail::CoreSeparation& s) {
+    const auto contact = [&](CastState state, real t, Vec2 normal, Vec2 point) {
         out.state = state;
         out.fraction = t;
-        out.normal = rotate(input.xf_a.q, s.normal);
-        out.point = transform_point(input.xf_a, s.point_a);
+        out.normal = normal;
+        out.point = point;
         return out;
     };
+    Transform xf_b = input.xf_b;
     Transform b_in_a = start;
     SimplexCache cache;
     real t = 0;
     for (int iteration = 0; iteration < k_toi_max_iterations; ++iteration) {
+        xf_b.p = input.xf_b.p + t * input.translation_b;
         b_in_a.p = start.p + t * translation;
-        const detail::CoreSeparation s =
-            detail::signed_separation(input.proxy_a, input.proxy_b, b_in_a, cache);
+        const detail::CoreSeparation s = detail::signed_separation(
+            input.proxy_a, input.xf_a, input.proxy_b, xf_b, b_in_a, cache);
         out.iterations = iteration + 1;
         const real separation = s.separation;
         if (separation < -tolerance) {
-            return contact(t == 0 ? CastState::overlapped : CastState::hit, t, s);
+            return contact(t == 0 ? CastState::overlapped : CastState::hit, t, s.normal, s.point_a);
         }
-        const real approach = -dot(translation, s.normal);
+        const real approach = -dot(input.translation_b, s.normal);
         if (separation < target + tolerance) {
             if (t == 0 && approach <= 0) {
                 out.state = CastState::miss; // touching, moving along or away
                 return out;
             }
-            return contact(CastState::hit, t, s);
+            return contact(CastState::hit, t, s.normal, s.point_a);
         }
         if (approach <= 0) {
             out.state = CastState::miss; // the current separating plane holds forever
@@ -89,8 +91,9 @@ CastOutput shape_cast(const ShapeCastInput& input) {
         if (s.on_edge) {
             b_in_a.p = start.p + t * translation;
             if (const auto on_a = lands_on_edge(input.proxy_a, input.proxy_b, b_in_a, cache)) {
-                return contact(CastState::hit, t,
-                               {target, s.normal, *on_a + input.proxy_a.radius * s.normal});
+                return contact(CastState::hit, t, s.normal,
+                               transform_point(input.xf_a, *on_a) +
+                                   input.proxy_a.radius * s.normal);
             }
         }
     }

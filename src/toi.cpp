@@ -81,11 +81,12 @@ ToiOutput time_of_impact(const ToiInput& input) {
     real t = 0;
     for (int iteration = 0; iteration < k_toi_max_iterations; ++iteration) {
         const Transform xf_a = path_a.at(t);
+        const Transform xf_b = path_b.at(t);
         const detail::CoreSeparation s = detail::signed_separation(
-            input.proxy_a, input.proxy_b, inv_mul(xf_a, path_b.at(t)), cache);
+            input.proxy_a, xf_a, input.proxy_b, xf_b, inv_mul(xf_a, xf_b), cache);
         out.iterations = iteration + 1;
         const real separation = s.separation;
-        const Vec2 normal = rotate(xf_a.q, s.normal);
+        const Vec2 normal = s.normal;
         if (separation < -tolerance) {
             out.state = t == 0 ? CastState::overlapped : CastState::hit;
             out.fraction = t;
