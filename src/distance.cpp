@@ -210,13 +210,13 @@ bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transfo
              int& iterations) {
     while (iterations < k_gjk_max_iterations) {
         // The simplex before solving, to detect a repeated support pair: its
-        // three slots, used or not (a simplex's vertices are always
-        // initialised), as straight-line code, where a loop over the count
-        // mispredicts its exit.
+        // three slots, unused ones as -1 (no pair's key), in straight-line
+        // code, where a loop over the count mispredicts its exit.
         const int saved_count = s.count;
-        const std::array<int, 3> saved{pair_key(s.v[0].index_a, s.v[0].index_b),
-                                       pair_key(s.v[1].index_a, s.v[1].index_b),
-                                       pair_key(s.v[2].index_a, s.v[2].index_b)};
+        const auto saved_key = [&](int i) {
+            return i < saved_count ? pair_key(s.v[i].index_a, s.v[i].index_b) : -1;
+        };
+        const std::array<int, 3> saved{saved_key(0), saved_key(1), saved_key(2)};
         if (s.count == 2) {
             solve2(s);
         } else if (s.count == 3) {
@@ -234,11 +234,10 @@ bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transfo
         const int ia = support(a, -d);
         const int ib = support(b, inv_rotate(xf.q, d));
         ++iterations;
-        // Bitwise, not short-circuit: whether a pair repeats is as
+        // Counted, not short-circuit: whether a pair repeats is as
         // unpredictable as which support point wins.
         const int key = pair_key(ia, ib);
-        const bool duplicate = (saved[0] == key) | ((saved[1] == key) & (saved_count > 1)) |
-                               ((saved[2] == key) & (saved_count > 2));
+        const bool duplicate = (saved[0] == key) + (saved[1] == key) + (saved[2] == key) > 0;
         if (duplicate) {
             break; // no progress: converged
         }
