@@ -268,9 +268,11 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     const Vec2 v11 = transform_point(xf_ref, ref.vertices[edge]);
     const Vec2 v12 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
     const real core_separation = std::max(sep_a.separation, sep_b.separation);
-    if (total_radius > 0 && core_separation > real(0.1) * settings.linear_slop) {
-        // Rounded shapes with apart cores may meet vertex to vertex, where
-        // the face normals understate the gap (Box2D v3's b2CollidePolygons).
+    if (core_separation > real(0.1) * settings.linear_slop) {
+        // Apart cores may meet vertex to vertex, where the face normals
+        // understate the gap and clipping to the reference face can leave
+        // nothing (two boxes flying corner to corner): one point on the line
+        // through the two vertices (Box2D v3's b2CollidePolygons).
         const SegmentDistanceOutput closest =
             segment_distance(v11, v12, incident[0].v, incident[1].v);
         const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
@@ -393,6 +395,19 @@ bool behind_chain(const Shape& chain, const Transform& xf, Vec2 normal_away_from
 
 Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                  const CollideSettings& settings) {
+    // The pairs of a body pile, first and directly: no polygon forms to build.
+    if (a.type == ShapeType::circle && b.type == ShapeType::circle) {
+        return collide_circles(a.circle, xfa, b.circle, xfb, settings);
+    }
+    if (a.type == ShapeType::polygon && b.type == ShapeType::polygon) {
+        return collide_polygons(a.polygon, xfa, b.polygon, xfb, settings);
+    }
+    if (a.type == ShapeType::polygon && b.type == ShapeType::circle) {
+        return collide_polygon_circle(a.polygon, xfa, b.circle, xfb, settings);
+    }
+    if (a.type == ShapeType::circle && b.type == ShapeType::polygon) {
+        return flip_manifold(collide_polygon_circle(b.polygon, xfb, a.circle, xfa, settings));
+    }
     const bool a_edge = a.type == ShapeType::segment || a.type == ShapeType::chain_segment;
     const bool b_edge = b.type == ShapeType::segment || b.type == ShapeType::chain_segment;
     if (a_edge && b_edge) {
@@ -402,11 +417,10 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     const std::optional<Capsule> capsule_b = as_capsule(b);
     Polygon storage_a;
     Polygon storage_b;
-    const Manifold m =
-        capsule_a && capsule_b
-            ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
-            : collide_solids(a, as_polygon(a, storage_a), xfa, b, as_polygon(b, storage_b), xfb,
-                             settings);
+    const Manifold m = capsule_a && capsule_b
+                           ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
+                           : collide_solids(a, as_polygon(a, storage_a), xfa, b,
+                                            as_polygon(b, storage_b), xfb, settings);
     if (m.count > 0 && (behind_chain(a, xfa, m.normal) || behind_chain(b, xfb, -m.normal))) {
         return {};
     }

@@ -71,10 +71,10 @@ DistanceOutput distance(const DistanceInput& input, SimplexCache& cache);
 
 /// Closest points of two segments, as parameters along each.
 struct SegmentDistanceOutput {
-    Vec2 closest1;         ///< on p1 -> q1
-    Vec2 closest2;         ///< on p2 -> q2
-    real fraction1 = 0;    ///< closest1 = p1 + fraction1 (q1 - p1), in [0, 1]
-    real fraction2 = 0;    ///< closest2 = p2 + fraction2 (q2 - p2), in [0, 1]
+    Vec2 closest1;             ///< on p1 -> q1
+    Vec2 closest2;             ///< on p2 -> q2
+    real fraction1 = 0;        ///< closest1 = p1 + fraction1 (q1 - p1), in [0, 1]
+    real fraction2 = 0;        ///< closest2 = p2 + fraction2 (q2 - p2), in [0, 1]
     real distance_squared = 0; ///< L^2
 };
 

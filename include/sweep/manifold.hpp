@@ -54,9 +54,10 @@ Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule&
 Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
                                 const Transform& xfb, const CollideSettings& settings = {});
 /// Polygon vs polygon by the separating axis and clipping of the incident
-/// edge against the reference face: one or two points. Rounded polygons
-/// whose cores are apart and meet vertex to vertex get one point with the
-/// normal through the two vertices (the face normals would understate the gap).
+/// edge against the reference face: one or two points. Polygons whose cores
+/// are apart (by more than 0.1 slop) and meet vertex to vertex get one point
+/// with the normal through the two vertices (the face normals would
+/// understate the gap, and clipping could drop the contact).
 Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
                           const Transform& xfb, const CollideSettings& settings = {});
 /// Any shape pair. Capsules act as two-vertex rounded polygons, except

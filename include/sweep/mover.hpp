@@ -28,11 +28,12 @@ using MoveFilter = std::function<MoveResponse(BodyId other)>;
 /// One contact met during a move, in the order they happened.
 struct MoveContact {
     BodyId other;
-    real time = 0;         ///< fraction of the move's timeslice at contact, [0, 1]
-    Vec2 point;            ///< world, on the other body's surface
-    Vec2 normal;           ///< world unit vector from the other body to the mover
-    real separation = 0;   ///< L, at contact (about 0; negative only for an overlapping start)
-    real surface_area = 0; ///< L: overlap length of the touching features (0 for a corner or circle)
+    real time = 0;       ///< fraction of the move's timeslice at contact, [0, 1]
+    Vec2 point;          ///< world, on the other body's surface
+    Vec2 normal;         ///< world unit vector from the other body to the mover
+    real separation = 0; ///< L, at contact (about 0; negative only for an overlapping start)
+    real surface_area =
+        0; ///< L: overlap length of the touching features (0 for a corner or circle)
     MoveResponse response = MoveResponse::slide;
 };
 

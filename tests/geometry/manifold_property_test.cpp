@@ -94,7 +94,8 @@ TEST(CollideProperty, PointsSitBetweenTheSurfacesAndMatchTheirAnchors) {
         const Manifold m = collide(a, xfa, b, xfb, settings);
         const double core = test::core_distance(make_proxy(a), xfa, make_proxy(b), xfb);
         const double gap = core - radius_of(a) - radius_of(b);
-        SCOPED_TRACE("case " + std::to_string(c) + " types " + std::to_string(int(a.type)) + "," + std::to_string(int(b.type)) + ", reference gap " + std::to_string(gap));
+        SCOPED_TRACE("case " + std::to_string(c) + " types " + std::to_string(int(a.type)) + "," +
+                     std::to_string(int(b.type)) + ", reference gap " + std::to_string(gap));
         ASSERT_GE(m.count, 0);
         ASSERT_LE(m.count, 2);
         // No contact missed: shapes within the speculative distance get points.
