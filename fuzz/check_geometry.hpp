@@ -40,8 +40,8 @@ inline bool interiors_overlap(const Aabb& a, const Aabb& b) {
 
 /// The grid's solid cells, the greedy rectangles and the world boxes agree:
 /// - the grid holds width*height cells of 0 or 1, and solid_tiles of them are 1;
-/// - every solid cell came from a solid layer (the per-layer counts add up to
-///   at least solid_tiles) and there is one count per solid layer name;
+/// - there is one count per solid layer name, and something collides;
+/// - polygons have 3 to 8 finite vertices, circles a positive radius;
 /// - merge_solid_cells covers every solid cell exactly once and nothing else,
 ///   with one world box per rectangle;
 /// - every box is finite, non-empty, inside `bounds`, and no two overlap.
@@ -61,16 +61,30 @@ inline void check_geometry(const io::StaticGeometry& g) {
         static_cast<std::size_t>(std::count(grid.solid.begin(), grid.solid.end(), std::uint8_t{1}));
     require(solid == g.solid_tiles, "solid_tiles equals the grid count");
 
-    require(!g.solid_layer_names.empty(), "a successful load has a solid layer");
+    require(g.counts.after_merge > 0, "a successful load has something that collides");
+    require(g.counts.after_merge ==
+                g.boxes.size() + g.polygons.size() + g.circles.size() + g.segments.size(),
+            "after_merge counts every shape");
+    require(g.counts.after_merge <= g.counts.before_merge, "merging never adds shapes");
+    for (const Polygon& p : g.polygons) {
+        require(p.count >= 3 && p.count <= k_max_polygon_vertices, "polygons have 3..8 vertices");
+        for (int i = 0; i < p.count; ++i) {
+            const Vec2 v = p.vertices[std::size_t(i)];
+            require(std::isfinite(v.x) && std::isfinite(v.y), "polygon vertices are finite");
+        }
+    }
+    for (const Circle& c : g.circles) {
+        require(std::isfinite(c.center.x) && std::isfinite(c.center.y) && c.radius > 0,
+                "circles are finite with a positive radius");
+    }
     require(g.solid_layer_names.size() == g.solid_layer_counts.size(), "one count per solid layer");
     std::size_t painted = 0;
     for (std::size_t i = 0; i < g.solid_layer_names.size(); ++i) {
         require(g.solid_layer_counts[i].first == g.solid_layer_names[i],
                 "counts are in the order of the names");
-        require(g.solid_layer_counts[i].second <= cells, "a layer paints at most the grid");
         painted += g.solid_layer_counts[i].second;
     }
-    require(painted >= g.solid_tiles, "every solid cell comes from a solid layer");
+    (void)painted; // object rectangles aligned to whole cells fill cells too
 
     const std::vector<io::TileRect> rects = io::merge_solid_cells(grid);
     require(rects.size() == g.boxes.size(), "one box per merged rectangle");

@@ -11,7 +11,8 @@
 #include <array>
 #include <limits>
 
-#include "sweep/distance.hpp"
+#include "gjk.hpp"
+#include "sweep/constants.hpp"
 
 namespace sweep::detail {
 
@@ -23,6 +24,10 @@ struct CoreSeparation {
     real separation = 0;
     Vec2 normal{0, 1};
     Vec2 point_a;
+    /// GJK converged on an edge of the Minkowski difference B - A (the cache
+    /// holds its two vertices): that edge lies on the boundary, facing the
+    /// origin along `normal`.
+    bool on_edge = false;
 };
 
 /// Separating axis test on the edge normals of both proxies (a proxy of two
@@ -87,19 +92,27 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
 }
 
 /// The signed separation of two rounded proxies (L; negative = penetration),
-/// its normal from A to B and the point of A's surface on it: GJK while the
-/// cores are apart, the separating axes when they meet. GJK only says that
-/// cores meet; whether that is touching or overlapping depends on the depth
-/// (docs/conventions.md): without it, unrounded shapes sunk by less than the
-/// touch tolerance (a box resting on a floor) would count as overlapped and
-/// could not slide.
+/// its normal from A to B and the point of A's surface on it (world frame):
+/// GJK while the cores are apart, the separating axes when they meet. GJK only
+/// says that cores meet; whether that is touching or overlapping depends on
+/// the depth (docs/conventions.md): without it, unrounded shapes sunk by less
+/// than the touch tolerance (a box resting on a floor) would count as
+/// overlapped and could not slide. GJK runs in A's frame, with B placed there
+/// by `b_in_a` (inv_mul(xf_a, xf_b), or the caller's cheaper equal); the axes
+/// are tested in the world frame, so that a face normal along a world axis
+/// stays exact and a touching shape moving along it is not taken as pressing
+/// in. The transforms must be finite (the casts validate their input).
 inline CoreSeparation signed_separation(const ShapeProxy& a, const Transform& xf_a,
                                         const ShapeProxy& b, const Transform& xf_b,
-                                        SimplexCache& cache) {
-    const DistanceOutput d = distance({a, b, xf_a, xf_b, false}, cache);
-    CoreSeparation s = d.state == DistanceState::cores_overlap
-                           ? core_separation(a, xf_a, b, xf_b)
-                           : CoreSeparation{d.distance, d.normal, d.point_a};
+                                        const Transform& b_in_a, SimplexCache& cache) {
+    const CoreDistance d = core_distance(a, b, b_in_a, cache);
+    const real dist = distance(d.point_a, d.point_b);
+    CoreSeparation s =
+        !d.separated || dist < real(1e-12)
+            ? core_separation(a, xf_a, b, xf_b)
+            : CoreSeparation{dist, rotate(xf_a.q, (real(1) / dist) * (d.point_b - d.point_a)),
+                             transform_point(xf_a, d.point_a),
+                             d.simplex_count == 2 && d.iterations < k_gjk_max_iterations};
     s.separation -= a.radius + b.radius;
     s.point_a += a.radius * s.normal;
     return s;

@@ -198,7 +198,9 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
     Vec2 local_normal = a.normals[edge];
     Vec2 closest = c - separation * local_normal; // on the face plane
     std::uint32_t id = static_cast<std::uint32_t>(edge);
-    if (separation > 0) { // the centre is outside: it may face a vertex
+    // Outside (or on the line of a two-vertex polygon, whose faces have no
+    // extent limit of their own): the centre may face a vertex.
+    if (separation >= 0) {
         if (dot(c - v1, v2 - v1) <= 0) {
             closest = v1;
             id = 0x100u | static_cast<std::uint32_t>(edge);
@@ -268,15 +270,17 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     const Vec2 v11 = transform_point(xf_ref, ref.vertices[edge]);
     const Vec2 v12 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
     const real core_separation = std::max(sep_a.separation, sep_b.separation);
-    if (total_radius > 0 && core_separation > real(0.1) * settings.linear_slop) {
-        // Rounded shapes with apart cores may meet vertex to vertex, where
-        // the face normals understate the gap (Box2D v3's b2CollidePolygons).
+    if (core_separation > real(0.1) * settings.linear_slop) {
+        // Apart cores may meet vertex to vertex, where the face normals
+        // understate the gap and clipping to the reference face can leave
+        // nothing (two boxes flying corner to corner): one point on the line
+        // through the two vertices (Box2D v3's b2CollidePolygons).
         const SegmentDistanceOutput closest =
             segment_distance(v11, v12, incident[0].v, incident[1].v);
         const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
         const bool vertex2 = closest.fraction2 == 0 || closest.fraction2 == 1;
-        if (vertex1 && vertex2) {
-            const real dist = std::sqrt(closest.distance_squared);
+        const real dist = std::sqrt(closest.distance_squared);
+        if (vertex1 && vertex2 && dist > 0) { // (0 only where rounding merges the vertices)
             if (dist - total_radius > settings.speculative_distance) {
                 return m;
             }
@@ -296,8 +300,10 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
             return m;
         }
     }
-    const Vec2 tangent = normalize(v12 - v11);
-    const Vec2 normal = right_perp(tangent);
+    // The face's stored unit normal, not one rebuilt from the world vertices:
+    // far from the origin a tiny face may round to a point there.
+    const Vec2 normal = rotate(xf_ref.q, ref.normals[edge]);
+    const Vec2 tangent = left_perp(normal);
     const real front = dot(normal, v11);
 
     std::array<ClipVertex, 2> clip1{};
@@ -382,34 +388,365 @@ std::optional<Capsule> as_capsule(const Shape& shape) {
     }
 }
 
-// A chain segment collides only on its outer side: a contact whose normal
-// points into the solid it bounds is dropped.
-bool behind_chain(const Shape& chain, const Transform& xf, Vec2 normal_away_from_chain) {
-    return chain.type == ShapeType::chain_segment &&
-           dot(rotate(xf.q, outward_normal(chain.chain_segment)), normal_away_from_chain) <= 0;
+// Seam-free chain segments ("ghost collisions": Catto, "Ghost Collisions",
+// box2d.org 2020, and Box2D v3's b2CollideChainSegmentAndPolygon), in our
+// own terms. A chain's surface is smooth where two segments meet flat or
+// concave: the only normals it has there are its faces' normals. Where they
+// meet convex (a ledge), the surface has a vertex, whose normals fill the
+// cone between the two faces' normals. Each segment answers for its own face
+// and for the half of each convex vertex's cone nearer its face (split at the
+// bisector, with a thin overlap so that no normal falls between the two
+// halves); the neighbour answers for the rest. So a shape resting across a
+// flat seam gets the face normal from both segments, never a sideways vertex
+// normal, and nothing catches on the seam.
+//
+// The contact is computed as for a two-sided segment, and its normal is then
+// classified on that map:
+//   - admit: within the segment's part of a convex vertex cone (or its face
+//     normal next to a convex vertex): kept as computed;
+//   - snap: leaning towards a flat or concave end: replaced by a contact on
+//     the segment's face normal, clipped to the segment's extent (what lies
+//     beyond the end is the neighbour's); if B's centroid is behind the
+//     segment, B is deep: as for skip;
+//   - skip: owned by the neighbour (or pointing into the solid): no contact,
+//     unless B sinks so deep that the segment's own face is the chain face
+//     that separates it most; then the face contact, as for snap.
+
+/// Sine of the smallest turn at a chain vertex that counts as convex: flatter
+/// joints (within about 0.6 degrees, Box2D's tolerance) are seams.
+constexpr real k_convex_sine = real(0.01);
+/// Overlap of the two halves of a convex vertex cone, as a difference of
+/// cosines (about 0.06 degrees at a right angle): rounding of the two
+/// segments' separately computed normals never leaves a gap between them.
+constexpr real k_cone_split_overlap = real(1e-3);
+
+// A chain segment in the world with what its ghosts say about its ends.
+struct ChainEnds {
+    Vec2 ghost1;
+    Vec2 p1;
+    Vec2 p2;
+    Vec2 ghost2;
+    Vec2 tangent; // unit, p1 -> p2
+    Vec2 normal;  // outward: right_perp(tangent)
+    Vec2 normal0; // outward normal of ghost1 -> p1 (an open end: -tangent)
+    Vec2 normal2; // outward normal of p2 -> ghost2 (an open end: +tangent)
+    real length = 0;
+    bool convex1 = false; // p1 is a convex vertex (or an open end)
+    bool convex2 = false;
+    bool open1 = false; // ghost1 == p1: no neighbour, the whole cone is ours
+    bool open2 = false;
+};
+
+ChainEnds chain_ends(const ChainSegment& chain, const Transform& xf) {
+    ChainEnds e;
+    e.p1 = transform_point(xf, chain.segment.p1);
+    e.p2 = transform_point(xf, chain.segment.p2);
+    e.length = distance(e.p1, e.p2);
+    e.tangent = normalize(e.p2 - e.p1);
+    e.normal = right_perp(e.tangent);
+    e.ghost1 = transform_point(xf, chain.ghost1);
+    e.ghost2 = transform_point(xf, chain.ghost2);
+    const Vec2 edge0 = normalize(e.p1 - e.ghost1);
+    const Vec2 edge2 = normalize(e.ghost2 - e.p2);
+    // A ghost on its vertex is an open end: modelled as a right-angle convex
+    // vertex with no neighbour, so the end is rounded on the outer side only.
+    e.open1 = edge0 == Vec2{};
+    e.open2 = edge2 == Vec2{};
+    e.normal0 = e.open1 ? -e.tangent : right_perp(edge0);
+    e.normal2 = e.open2 ? e.tangent : right_perp(edge2);
+    e.convex1 = e.open1 || cross(edge0, e.tangent) >= k_convex_sine;
+    e.convex2 = e.open2 || cross(e.tangent, edge2) >= k_convex_sine;
+    return e;
+}
+
+enum class ChainNormal { admit, snap, skip };
+
+// Where a normal (world, from the chain to the other shape) falls on the
+// segment's part of the chain's normal map.
+ChainNormal classify_chain_normal(const ChainEnds& e, Vec2 normal) {
+    const bool towards_p1 = dot(normal, e.tangent) <= 0;
+    const bool convex = towards_p1 ? e.convex1 : e.convex2;
+    if (!convex) {
+        return ChainNormal::snap;
+    }
+    const Vec2 neighbour = towards_p1 ? e.normal0 : e.normal2;
+    // Turned past the neighbour's face normal: outside the vertex cone. The
+    // cone runs counter-clockwise from normal0 to normal and from normal to normal2.
+    const real beyond = towards_p1 ? cross(normal, neighbour) : cross(neighbour, normal);
+    if (beyond > k_convex_sine) {
+        return ChainNormal::skip;
+    }
+    const bool open = towards_p1 ? e.open1 : e.open2;
+    if (!open && dot(normal, neighbour) > dot(normal, e.normal) + k_cone_split_overlap) {
+        return ChainNormal::skip; // nearer the neighbour's face: its contact
+    }
+    return ChainNormal::admit;
+}
+
+// The world point of a shape that decides which side of a chain it is on.
+Vec2 world_centroid(const Shape& shape, const Transform& xf) {
+    switch (shape.type) {
+    case ShapeType::circle:
+        return transform_point(xf, shape.circle.center);
+    case ShapeType::capsule:
+        return transform_point(xf, lerp(shape.capsule.center1, shape.capsule.center2, real(0.5)));
+    case ShapeType::polygon:
+        return transform_point(xf, shape.polygon.centroid);
+    default:
+        return xf.p;
+    }
+}
+
+// The contact of a shape (B) with the chain's face alone (normal = the
+// outward normal), from the part of B over the segment's extent: the
+// circle's centre, or B's edge facing the chain clipped to [p1, p2] (when
+// that edge lies beyond the ends, as for a deep shape centred near a vertex,
+// the deepest point of B's core over the extent). A circle whose centre is
+// beyond an end and beyond the neighbour's end too faces the vertex itself,
+// in the sliver a joint flatter than the convexity tolerance leaves between
+// the two faces' extents: it meets the vertex, along a normal within that
+// sliver's cone.
+Manifold chain_face_points(const ChainEnds& e, const Transform& xfa, const Shape& b,
+                           const Transform& xfb, const CollideSettings& settings) {
+    Manifold m;
+    const Vec2 n = e.normal;
+    m.normal = n;
+    m.local_normal = inv_rotate(xfa.q, n);
+    const auto add = [&](Vec2 core_b, real radius_b, std::uint32_t id) {
+        const real gap = dot(n, core_b - e.p1);
+        if (gap - radius_b > settings.speculative_distance) {
+            return;
+        }
+        m.points[m.count++] = make_point(core_b - gap * n, core_b - radius_b * n, n, xfa, xfb, id);
+    };
+    if (b.type == ShapeType::circle) {
+        const Vec2 c = transform_point(xfb, b.circle.center);
+        const real r = b.circle.radius;
+        const real along = dot(c - e.p1, e.tangent);
+        if (along >= 0 && along <= e.length) {
+            add(c, r, 0);
+            return m;
+        }
+        const bool at_p1 = along < 0;
+        const Vec2 vertex = at_p1 ? e.p1 : e.p2;
+        const Vec2 beyond_neighbour = at_p1 ? e.p1 - e.ghost1 : e.p2 - e.ghost2;
+        if (dot(c - vertex, beyond_neighbour) <= 0) {
+            return {}; // over the neighbour's extent: its contact
+        }
+        const real dist = distance(c, vertex);
+        const Vec2 normal = dist > 0 ? (real(1) / dist) * (c - vertex) : n;
+        // Only within the vertex's cone, counter-clockwise from normal0 to
+        // normal to normal2 (to the convexity tolerance): a concave joint has
+        // no such normals, and there the centre is inside the solid.
+        const real turn = at_p1 ? cross(e.normal0, n) : cross(n, e.normal2); // sine, > 0: convex
+        const real outside_cone = at_p1 ? std::max(-cross(e.normal0, normal), -cross(normal, n))
+                                        : std::max(-cross(n, normal), -cross(normal, e.normal2));
+        if (turn < -k_convex_sine || outside_cone > k_convex_sine ||
+            dist - r > settings.speculative_distance) {
+            return {};
+        }
+        m.normal = normal;
+        m.local_normal = inv_rotate(xfa.q, normal);
+        m.points[0] = make_point(vertex, c - r * normal, normal, xfa, xfb, 0x100u);
+        m.count = 1;
+        return m;
+    }
+    const Polygon poly = b.type == ShapeType::capsule ? capsule_polygon(b.capsule) : b.polygon;
+    // B's edge clipped to the slab over the segment: [p1, p2] along the tangent.
+    const auto clip_to_extent = [&](int edge, std::array<ClipVertex, 2>& out) {
+        const int next = edge + 1 < poly.count ? edge + 1 : 0;
+        const std::array<ClipVertex, 2> in{
+            ClipVertex{transform_point(xfb, poly.vertices[edge]), static_cast<std::uint32_t>(edge)},
+            ClipVertex{transform_point(xfb, poly.vertices[next]),
+                       static_cast<std::uint32_t>(next)}};
+        std::array<ClipVertex, 2> clip1{};
+        const int count1 = clip_segment(clip1, in, -e.tangent, -dot(e.tangent, e.p1));
+        if (count1 < 2) {
+            out = clip1;
+            return count1;
+        }
+        return clip_segment(out, clip1, e.tangent, dot(e.tangent, e.p2));
+    };
+    // B's edge most anti-parallel to the chain's normal.
+    const Vec2 n_in_b = inv_rotate(xfb.q, n);
+    int edge = 0;
+    for (int i = 1; i < poly.count; ++i) {
+        if (dot(n_in_b, poly.normals[i]) < dot(n_in_b, poly.normals[edge])) {
+            edge = i;
+        }
+    }
+    std::array<ClipVertex, 2> clipped{};
+    if (clip_to_extent(edge, clipped) == 2) {
+        for (const ClipVertex& cv : clipped) {
+            add(cv.v, poly.radius, cv.id | 0x40000u);
+        }
+        return m;
+    }
+    // That edge lies beyond the ends: the deepest point of B's core over the extent.
+    real deepest = std::numeric_limits<real>::max();
+    ClipVertex best;
+    for (int i = 0; i < poly.count; ++i) {
+        const int count = clip_to_extent(i, clipped);
+        for (int k = 0; k < count; ++k) {
+            const real gap = dot(n, clipped[k].v - e.p1);
+            if (gap < deepest) {
+                deepest = gap;
+                best = clipped[k];
+            }
+        }
+    }
+    if (deepest < std::numeric_limits<real>::max()) {
+        add(best.v, poly.radius, best.id | 0x80000u);
+    }
+    return m;
+}
+
+Manifold chain_face_contact(const ChainEnds& e, const Transform& xfa, const Shape& b,
+                            const Transform& xfb, const CollideSettings& settings) {
+    const Manifold m = chain_face_points(e, xfa, b, xfb, settings);
+    return m.count > 0 ? m : Manifold{};
+}
+
+// True when, of the chain's faces around the segment (its own and those of
+// convex neighbours), its own separates B's core most, within 0.1 linear slop
+// (Box2D's "edge separation"). A flat or concave neighbour's face bounds no
+// solid near the vertex, so it does not count; nor does a neighbour further
+// from B than the speculative distance, which will report no contact (its
+// face's line may still cut B where B is nowhere near it).
+bool own_face_separates_most(const ChainEnds& e, const Shape& b, const Transform& xfb,
+                             const CollideSettings& settings) {
+    const ShapeProxy proxy = make_proxy(b);
+    const auto separation = [&](Vec2 n, Vec2 origin) {
+        real s = std::numeric_limits<real>::max();
+        for (int i = 0; i < proxy.count; ++i) {
+            s = std::min(s, dot(n, transform_point(xfb, proxy.points[i]) - origin));
+        }
+        return s;
+    };
+    const auto in_reach = [&](Vec2 q1, Vec2 q2) {
+        const std::array<Vec2, 2> points{q1, q2};
+        SimplexCache cache;
+        return distance({make_proxy(points, 0), proxy, k_identity, xfb, true}, cache).distance <=
+               settings.speculative_distance;
+    };
+    const real own = separation(e.normal, e.p1) + real(0.1) * settings.linear_slop;
+    return !(e.convex1 && !e.open1 && separation(e.normal0, e.p1) > own &&
+             in_reach(e.ghost1, e.p1)) &&
+           !(e.convex2 && !e.open2 && separation(e.normal2, e.p2) > own &&
+             in_reach(e.p2, e.ghost2));
+}
+
+// A chain segment (A) against a circle, capsule or polygon (B).
+Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Shape& b,
+                       const Transform& xfb, const CollideSettings& settings) {
+    const ChainEnds e = chain_ends(chain, xfa);
+    if (e.tangent == Vec2{}) {
+        return {}; // a zero-length chain segment has no face
+    }
+    // One-sided: a shape whose centroid is behind the segment's line, and
+    // behind its convex neighbours' lines, is inside the solid.
+    const Vec2 centroid = world_centroid(b, xfb);
+    const bool behind = dot(e.normal, centroid - e.p1) < 0;
+    const bool behind0 = !e.convex1 || dot(e.normal0, centroid - e.p1) < 0;
+    const bool behind2 = !e.convex2 || dot(e.normal2, centroid - e.p2) < 0;
+    if (behind && behind0 && behind2) {
+        return {};
+    }
+    Manifold m;
+    if (b.type == ShapeType::capsule) {
+        m = collide_capsules(Capsule{chain.segment.p1, chain.segment.p2, 0}, xfa, b.capsule, xfb,
+                             settings);
+    } else {
+        const Polygon segment = segment_polygon(chain.segment);
+        Polygon storage;
+        m = collide_solids(Shape(chain.segment), &segment, xfa, b, as_polygon(b, storage), xfb,
+                           settings);
+    }
+    if (m.count == 0) {
+        return m;
+    }
+    switch (classify_chain_normal(e, m.normal)) {
+    case ChainNormal::admit:
+        return m;
+    case ChainNormal::snap:
+        if (!behind) {
+            return chain_face_contact(e, xfa, b, xfb, settings);
+        }
+        [[fallthrough]]; // a normal into the solid: B is deep, as below
+    case ChainNormal::skip:
+        // The neighbour's, unless B is so deep that the two-sided axes chose
+        // a direction outside the chain's map: then the chain face that
+        // separates B most takes it, so that deep shapes still get pushed out
+        // (B's centroid is in front of this face or a convex neighbour's).
+        if (own_face_separates_most(e, b, xfb, settings)) {
+            return chain_face_contact(e, xfa, b, xfb, settings);
+        }
+        break;
+    }
+    return {};
+}
+
+// A zero-length segment or capsule (not made by a factory) as the circle it
+// is: its point, or its disc. Its polygon form would have no normals.
+bool is_point_like(const Shape& shape) {
+    switch (shape.type) {
+    case ShapeType::capsule:
+        return normalize(shape.capsule.center2 - shape.capsule.center1) == Vec2{};
+    case ShapeType::segment:
+        return normalize(shape.segment.p2 - shape.segment.p1) == Vec2{};
+    default:
+        return false;
+    }
+}
+
+Circle point_like_circle(const Shape& shape) {
+    return shape.type == ShapeType::capsule ? Circle{shape.capsule.center1, shape.capsule.radius}
+                                            : Circle{shape.segment.p1, 0};
 }
 
 } // namespace
 
 Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                  const CollideSettings& settings) {
+    if (!is_finite(xfa) || !is_finite(xfb)) {
+        return {}; // nothing is known about where the shapes are
+    }
+    // The pairs of a body pile, first and directly: no polygon forms to build.
+    if (a.type == ShapeType::circle && b.type == ShapeType::circle) {
+        return collide_circles(a.circle, xfa, b.circle, xfb, settings);
+    }
+    if (a.type == ShapeType::polygon && b.type == ShapeType::polygon) {
+        return collide_polygons(a.polygon, xfa, b.polygon, xfb, settings);
+    }
+    if (a.type == ShapeType::polygon && b.type == ShapeType::circle) {
+        return collide_polygon_circle(a.polygon, xfa, b.circle, xfb, settings);
+    }
+    if (a.type == ShapeType::circle && b.type == ShapeType::polygon) {
+        return flip_manifold(collide_polygon_circle(b.polygon, xfb, a.circle, xfa, settings));
+    }
     const bool a_edge = a.type == ShapeType::segment || a.type == ShapeType::chain_segment;
     const bool b_edge = b.type == ShapeType::segment || b.type == ShapeType::chain_segment;
     if (a_edge && b_edge) {
         return {}; // edges are static geometry: they never meet each other
     }
+    if (is_point_like(a) || is_point_like(b)) {
+        const Shape pa = is_point_like(a) ? Shape(point_like_circle(a)) : a;
+        const Shape pb = is_point_like(b) ? Shape(point_like_circle(b)) : b;
+        return collide(pa, xfa, pb, xfb, settings);
+    }
+    if (a.type == ShapeType::chain_segment) {
+        return collide_chain(a.chain_segment, xfa, b, xfb, settings);
+    }
+    if (b.type == ShapeType::chain_segment) {
+        return flip_manifold(collide_chain(b.chain_segment, xfb, a, xfa, settings));
+    }
     const std::optional<Capsule> capsule_a = as_capsule(a);
     const std::optional<Capsule> capsule_b = as_capsule(b);
     Polygon storage_a;
     Polygon storage_b;
-    const Manifold m = capsule_a && capsule_b
-                           ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
-                           : collide_solids(a, as_polygon(a, storage_a), xfa, b,
-                                            as_polygon(b, storage_b), xfb, settings);
-    if (m.count > 0 && (behind_chain(a, xfa, m.normal) || behind_chain(b, xfb, -m.normal))) {
-        return {};
-    }
-    return m;
+    return capsule_a && capsule_b ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
+                                  : collide_solids(a, as_polygon(a, storage_a), xfa, b,
+                                                   as_polygon(b, storage_b), xfb, settings);
 }
 
 } // namespace sweep

@@ -149,12 +149,19 @@ class Mover {
   private:
     Body& body() { return w_.bodies[body_]; }
 
-    MoveResponse response_to(int other_shape) const {
-        const int other = w_.shapes[other_shape].body;
-        if (!filter_) {
-            return MoveResponse::slide;
+    // The filter's response to a shape met by `own`: shapes whose collision
+    // filters exclude each other are ignored, and a sensor (on either side)
+    // never blocks: what would stop at it crosses it instead.
+    MoveResponse response_to(int own, int other_shape) const {
+        const ShapeRecord& mine = w_.shapes[own];
+        const ShapeRecord& o = w_.shapes[other_shape];
+        if (!should_collide(mine.filter, o.filter)) {
+            return MoveResponse::ignore;
         }
-        return filter_(BodyId{other, w_.bodies[other].generation});
+        const int other = o.body;
+        const MoveResponse r =
+            filter_ ? filter_(BodyId{other, w_.bodies[other].generation}) : MoveResponse::slide;
+        return (mine.sensor || o.sensor) && r != MoveResponse::ignore ? MoveResponse::cross : r;
     }
 
     // Every other shape whose AABB meets `box`, with a response.
@@ -186,8 +193,8 @@ class Mover {
             for (int own : body().shapes) {
                 const Shape& shape = w_.shapes[own].shape;
                 for_candidates(compute_aabb(shape, body().xf), [&](int other) {
-                    if (response_to(other) == MoveResponse::ignore ||
-                        response_to(other) == MoveResponse::cross) {
+                    const MoveResponse response = response_to(own, other);
+                    if (response == MoveResponse::ignore || response == MoveResponse::cross) {
                         return;
                     }
                     const ShapeRecord& o = w_.shapes[other];
@@ -219,7 +226,7 @@ class Mover {
             const Aabb box = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                      w_.tol.linear_slop);
             for_candidates(box, [&](int other) {
-                const MoveResponse response = response_to(other);
+                const MoveResponse response = response_to(own, other);
                 if (response == MoveResponse::ignore) {
                     return;
                 }

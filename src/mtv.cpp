@@ -108,10 +108,11 @@ Mtv mtv_circle_obb(const Circle& a, const Transform& xfa, const Polygon& b, cons
     if (!is_finite(xfa) || !is_finite(xfb) || !finite(touch_tolerance) || b.count < 3) {
         return invalid();
     }
-    // The box's frame: its centre and the axes of its first two faces (for
-    // make_box, normals[0] = -y and normals[1] = +x).
+    // The box's frame: its centre and the axis of its second face, with the
+    // perpendicular to it (for make_box, normals[1] = +x and normals[0] = -y;
+    // perpendicular by construction, so that any polygon gets a true frame).
     const Vec2 axis_x = b.normals[1];
-    const Vec2 axis_y = -b.normals[0];
+    const Vec2 axis_y = left_perp(axis_x);
     Vec2 lo{std::numeric_limits<real>::max(), std::numeric_limits<real>::max()};
     Vec2 hi = -lo;
     for (int i = 0; i < b.count; ++i) {
@@ -246,6 +247,11 @@ Mtv mtv_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const
         }
     }
     const real dist = std::sqrt(best_d2);
+    if (!(dist > 0)) {
+        // Apart by a rounding error only (tiny shapes far from the origin):
+        // the separating axis is the direction.
+        return finish(best_normal, best_separation - radius, touch_tolerance);
+    }
     return finish((real(1) / dist) * best_p, dist - radius, touch_tolerance);
 }
 

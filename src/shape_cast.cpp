@@ -4,9 +4,37 @@
 // zero later than the true distance does: every advance is safe.
 #include "sweep/shape_cast.hpp"
 
+#include <optional>
+
 #include "core_separation.hpp"
 
 namespace sweep {
+namespace {
+
+// Under translation alone the Minkowski difference B - A only shifts, so an
+// edge of it that GJK converged on (on its boundary, facing the origin) stays
+// on the boundary with the same normal. If the origin still projects inside
+// that edge once B has moved, the closest points are on it and the distance
+// is the gap along its normal, which the advancement has just brought to the
+// target: the step lands on the contact, without running GJK to confirm it
+// (the last GJK of most hits). Returns the closest point of A's core (A's
+// frame) then, nothing when the projection has left the edge.
+std::optional<Vec2> lands_on_edge(const ShapeProxy& a, const ShapeProxy& b, const Transform& b_in_a,
+                                  const SimplexCache& cache) {
+    const Vec2 a1 = a.points[cache.index_a[0]];
+    const Vec2 a2 = a.points[cache.index_a[1]];
+    const Vec2 w1 = transform_point(b_in_a, b.points[cache.index_b[0]]) - a1;
+    const Vec2 w2 = transform_point(b_in_a, b.points[cache.index_b[1]]) - a2;
+    const Vec2 e = w2 - w1;
+    const real weight1 = dot(w2, e); // barycentric weights of the projection, as in GJK
+    const real weight2 = -dot(w1, e);
+    if (weight1 < 0 || weight2 < 0 || !(weight1 + weight2 > 0)) {
+        return std::nullopt;
+    }
+    return (real(1) / (weight1 + weight2)) * (weight1 * a1 + weight2 * a2);
+}
+
+} // namespace
 
 CastOutput shape_cast(const ShapeCastInput& input) {
     CastOutput out;
@@ -17,35 +45,38 @@ CastOutput shape_cast(const ShapeCastInput& input) {
     }
     const real target = input.target_separation;
     const real tolerance = input.touch_tolerance;
+    // In A's frame B keeps its rotation and moves on a line, so each step
+    // only shifts it there for GJK.
+    const Transform start = inv_mul(input.xf_a, input.xf_b);
+    const Vec2 translation = inv_rotate(input.xf_a.q, input.translation_b);
+    const auto contact = [&](CastState state, real t, Vec2 normal, Vec2 point) {
+        out.state = state;
+        out.fraction = t;
+        out.normal = normal;
+        out.point = point;
+        return out;
+    };
     Transform xf_b = input.xf_b;
+    Transform b_in_a = start;
     SimplexCache cache;
     real t = 0;
     for (int iteration = 0; iteration < k_toi_max_iterations; ++iteration) {
         xf_b.p = input.xf_b.p + t * input.translation_b;
-        const detail::CoreSeparation s =
-            detail::signed_separation(input.proxy_a, input.xf_a, input.proxy_b, xf_b, cache);
+        b_in_a.p = start.p + t * translation;
+        const detail::CoreSeparation s = detail::signed_separation(
+            input.proxy_a, input.xf_a, input.proxy_b, xf_b, b_in_a, cache);
         out.iterations = iteration + 1;
         const real separation = s.separation;
-        const Vec2 normal = s.normal;
-        const Vec2 point = s.point_a;
         if (separation < -tolerance) {
-            out.state = t == 0 ? CastState::overlapped : CastState::hit;
-            out.fraction = t;
-            out.normal = normal;
-            out.point = point;
-            return out;
+            return contact(t == 0 ? CastState::overlapped : CastState::hit, t, s.normal, s.point_a);
         }
-        const real approach = -dot(input.translation_b, normal);
+        const real approach = -dot(input.translation_b, s.normal);
         if (separation < target + tolerance) {
             if (t == 0 && approach <= 0) {
                 out.state = CastState::miss; // touching, moving along or away
                 return out;
             }
-            out.state = CastState::hit;
-            out.fraction = t;
-            out.normal = normal;
-            out.point = point;
-            return out;
+            return contact(CastState::hit, t, s.normal, s.point_a);
         }
         if (approach <= 0) {
             out.state = CastState::miss; // the current separating plane holds forever
@@ -56,6 +87,14 @@ CastOutput shape_cast(const ShapeCastInput& input) {
             out.state = CastState::miss;
             out.fraction = input.max_fraction;
             return out;
+        }
+        if (s.on_edge) {
+            b_in_a.p = start.p + t * translation;
+            if (const auto on_a = lands_on_edge(input.proxy_a, input.proxy_b, b_in_a, cache)) {
+                return contact(CastState::hit, t, s.normal,
+                               transform_point(input.xf_a, *on_a) +
+                                   input.proxy_a.radius * s.normal);
+            }
         }
     }
     out.state = CastState::failed;

@@ -1,9 +1,12 @@
 #include "sweep/shapes.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <string>
+#include <vector>
 
-#include "sweep/hull.hpp"
+#include "hull_impl.hpp"
 
 namespace sweep {
 namespace {
@@ -15,14 +18,14 @@ Error size_error(const char* factory, const char* what) {
 }
 
 // Normals and centroid from counter-clockwise vertices.
-Polygon finish_polygon(Polygon polygon) {
+void finish_polygon(Polygon& polygon) {
     const int n = polygon.count;
     Vec2 area_sum{};
     real area = 0;
     const Vec2 origin = polygon.vertices[0];
     for (int i = 0; i < n; ++i) {
         const Vec2 a = polygon.vertices[i];
-        const Vec2 b = polygon.vertices[(i + 1) % n];
+        const Vec2 b = polygon.vertices[i + 1 < n ? i + 1 : 0];
         polygon.normals[i] = normalize(right_perp(b - a));
         // Triangle fan about vertex 0 for the centroid, relative to it to
         // keep precision for shapes far from their local origin.
@@ -31,26 +34,29 @@ Polygon finish_polygon(Polygon polygon) {
         area_sum += tri * (real(1) / 3) * ((a - origin) + (b - origin));
     }
     polygon.centroid = origin + (real(1) / area) * area_sum;
-    return polygon;
 }
 
-// Drops the vertex whose removal loses the least area until `hull` fits.
-void reduce_to_max_vertices(std::vector<Vec2>& hull) {
-    while (static_cast<int>(hull.size()) > k_max_polygon_vertices) {
-        const std::size_t n = hull.size();
+// Drops the vertex whose removal loses the least area until the hull's
+// first `count` vertices fit; returns how many are left.
+std::size_t reduce_to_max_vertices(std::span<Vec2> hull, std::size_t count) {
+    while (count > std::size_t(k_max_polygon_vertices)) {
         std::size_t best = 0;
         real best_area = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const Vec2 prev = hull[(i + n - 1) % n];
-            const Vec2 next = hull[(i + 1) % n];
+        for (std::size_t i = 0; i < count; ++i) {
+            const Vec2 prev = hull[(i + count - 1) % count];
+            const Vec2 next = hull[(i + 1) % count];
             const real area = cross(hull[i] - prev, next - prev);
             if (i == 0 || area < best_area) {
                 best_area = area;
                 best = i;
             }
         }
-        hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(best));
+        for (std::size_t i = best; i + 1 < count; ++i) {
+            hull[i] = hull[i + 1];
+        }
+        --count;
     }
+    return count;
 }
 
 // Area, first moment (integral of x) and polar second moment (integral of
@@ -92,6 +98,25 @@ Moments sector_moments(Vec2 v, real r, Vec2 n1, Vec2 n2) {
     const real area = real(0.5) * theta * r * r;
     const real second_apex = real(0.25) * theta * r * r * r * r;
     return {area, first_apex + area * v, second_apex + 2 * dot(v, first_apex) + area * dot(v, v)};
+}
+
+// The rounding of a polygon about its centroid: a rectangle of depth radius
+// on each edge and a sector at each vertex. Not inlined: in compute_mass its
+// registers and stack frame slowed the sharp polygons' loop by about 5 %.
+[[gnu::noinline]] Moments rounding_moments(const Polygon& polygon) {
+    const Vec2 c = polygon.centroid;
+    const real r = polygon.radius;
+    const int n = polygon.count;
+    Moments sum;
+    for (int i = 0; i < n; ++i) {
+        const int next = i + 1 < n ? i + 1 : 0;
+        const Vec2 w1 = polygon.vertices[i] - c;
+        const Vec2 w2 = polygon.vertices[next] - c;
+        const Vec2 offset = r * polygon.normals[i];
+        sum += quad_moments(w1, w1 + offset, w2 + offset, w2);
+        sum += sector_moments(w2, r, polygon.normals[i], polygon.normals[next]);
+    }
+    return sum;
 }
 
 // Mass properties from moments taken about `origin`.
@@ -189,16 +214,31 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
     if (!std::isfinite(radius) || radius < 0) {
         return Error{ErrorCode::invalid_input, "make_polygon: radius must be finite and >= 0"};
     }
-    auto hull = compute_hull(points);
-    if (!hull) {
-        return Error{hull.error().code, "make_polygon: " + hull.error().message};
+    // Up to k_max_polygon_vertices points (a shape's own corners, the common
+    // case) are hulled on the stack, more in one vector: the sorted points,
+    // then the hull (twice as many). The allocations compute_hull makes cost
+    // more than the hull itself.
+    const std::size_t n = points.size();
+    std::array<Vec2, 3 * k_max_polygon_vertices> small;
+    std::vector<Vec2> large;
+    std::span<Vec2> storage = small;
+    if (n > std::size_t(k_max_polygon_vertices)) {
+        large.resize(3 * n);
+        storage = large;
     }
-    reduce_to_max_vertices(*hull);
-    Polygon polygon;
-    polygon.count = static_cast<int>(hull->size());
-    std::copy(hull->begin(), hull->end(), polygon.vertices.begin());
+    const std::span<Vec2> hull = storage.subspan(n, 2 * n);
+    auto count = detail::hull_into(points, k_hull_weld_distance, storage.first(n), hull);
+    if (!count) {
+        return Error{count.error().code, "make_polygon: " + count.error().message};
+    }
+    // Built in place in the result: a polygon is worth not copying.
+    Result<Polygon> result{Polygon{}};
+    Polygon& polygon = *result;
+    polygon.count = static_cast<int>(reduce_to_max_vertices(hull, *count));
+    std::copy_n(hull.begin(), polygon.count, polygon.vertices.begin());
     polygon.radius = radius;
-    return finish_polygon(polygon);
+    finish_polygon(polygon);
+    return result;
 }
 
 Result<Segment> make_segment(Vec2 p1, Vec2 p2) {
@@ -247,16 +287,27 @@ MassData compute_mass(const Polygon& polygon, real density) {
     const Vec2 c = polygon.centroid;
     const real r = polygon.radius;
     const int n = polygon.count;
-    Moments sum;
+    // The core as the fan of triangles (0, v1, v2): triangle_moments' closed
+    // forms with their constant factors applied once to the sums rather than
+    // per triangle, and each vertex taken relative to c (and squared) once.
+    real cross_sum = 0;
+    Vec2 first_sum;
+    real second_sum = 0;
+    Vec2 v1 = polygon.vertices[n - 1] - c;
+    real v1_v1 = dot(v1, v1);
     for (int i = 0; i < n; ++i) {
-        const Vec2 v1 = polygon.vertices[i] - c;
-        const Vec2 v2 = polygon.vertices[(i + 1) % n] - c;
-        sum += triangle_moments(v1, v2);
-        if (r > 0) {
-            const Vec2 offset = r * polygon.normals[i];
-            sum += quad_moments(v1, v1 + offset, v2 + offset, v2);
-            sum += sector_moments(v2, r, polygon.normals[i], polygon.normals[(i + 1) % n]);
-        }
+        const Vec2 v2 = polygon.vertices[i] - c;
+        const real v2_v2 = dot(v2, v2);
+        const real d = cross(v1, v2);
+        cross_sum += d;
+        first_sum += d * (v1 + v2);
+        second_sum += d * (v1_v1 + dot(v1, v2) + v2_v2);
+        v1 = v2;
+        v1_v1 = v2_v2;
+    }
+    Moments sum{real(0.5) * cross_sum, (real(1) / 6) * first_sum, (real(1) / 12) * second_sum};
+    if (r > 0) {
+        sum += rounding_moments(polygon);
     }
     return finish_mass(sum, c, density);
 }

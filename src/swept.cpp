@@ -112,7 +112,12 @@ SphereSweep<V> sweep_spheres(V c0a, V c1a, real ra, V c0b, V c1b, real rb, real 
         const V cb = add(c0b, scale(t, sub(c1b, c0b)));
         const V d = sub(cb, ca);
         const real len = std::sqrt(dot_v(d, d));
-        out.normal = len > 0 ? scale(real(1) / len, d) : V{};
+        // Centres that meet (within rounding) have no direction between them:
+        // the start's, else +y as for concentric circles in collide_circles.
+        const real len0 = std::sqrt(dd);
+        V up{};
+        up.y = 1;
+        out.normal = len > 0 ? scale(real(1) / len, d) : len0 > 0 ? scale(real(1) / len0, dp) : up;
         out.point = add(ca, scale(ra, out.normal));
     };
 

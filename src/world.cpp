@@ -16,6 +16,14 @@ Result<World> World::make(const WorldDef& def) {
     if (def.velocity_iterations < 1 || def.position_iterations < 1) {
         return Error{ErrorCode::invalid_input, "World: iteration counts must be >= 1"};
     }
+    if (!std::isfinite(def.max_translation_speed) || !(def.max_translation_speed > 0) ||
+        !std::isfinite(def.hit_speed_threshold) || def.hit_speed_threshold < 0) {
+        return Error{ErrorCode::invalid_input,
+                     "World: max_translation_speed must be > 0 and hit_speed_threshold >= 0"};
+    }
+    if (def.bounds && !is_valid(*def.bounds)) {
+        return Error{ErrorCode::invalid_input, "World: bounds must be finite with lower <= upper"};
+    }
     return World(std::make_unique<Impl>(def));
 }
 
@@ -68,6 +76,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     b.gravity_scale = def.gravity_scale;
     b.linear_damping = def.linear_damping;
     b.angular_damping = def.angular_damping;
+    b.user_data = def.user_data;
 
     Vec2 local_center;
     real inertia = 0;
@@ -86,22 +95,24 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     b.sweep.c1 = b.sweep.c2 = transform_point(b.xf, local_center);
     b.sweep.a1 = b.sweep.a2 = def.angle;
 
-    real min_extent = std::numeric_limits<real>::max();
     for (const ShapeDef& sd : shape_defs) {
-        const int si = static_cast<int>(w.shapes.size());
-        ShapeRecord s{sd.shape, sd.material, make_proxy(sd.shape), index, k_null_proxy};
+        const int si = w.allocate_shape();
+        ShapeRecord& s = w.shapes[si];
+        s.shape = sd.shape;
+        s.material = sd.material;
+        s.proxy = make_proxy(sd.shape);
+        s.core_proxy = shrink_proxy(s.proxy, k_core_shrink * w.tol.linear_slop);
+        s.body = index;
+        s.filter = sd.filter;
+        s.sensor = sd.sensor;
+        s.user_data = sd.user_data;
         DynamicTree& tree = def.type == BodyType::static_body ? w.static_tree : w.moving_tree;
         w.static_tree_dirty = w.static_tree_dirty || def.type == BodyType::static_body;
         s.tree_proxy =
             tree.create_proxy(compute_aabb(sd.shape, b.xf), static_cast<std::uint64_t>(si));
-        w.shapes.push_back(s);
         b.shapes.push_back(si);
         b.extent = std::max(b.extent, max_extent(sd.shape, local_center));
-        const Aabb local = compute_aabb(sd.shape, k_identity);
-        const Vec2 e = extents(local);
-        min_extent = std::min({min_extent, e.x, e.y});
     }
-    b.core_radius = real(0.25) * min_extent;
     ++w.live_bodies;
     return BodyId{index, generation};
 }
@@ -118,6 +129,8 @@ Result<void> World::destroy_body(BodyId id) {
         tree.destroy_proxy(s.tree_proxy);
         s.tree_proxy = k_null_proxy;
         s.body = -1;
+        ++s.generation; // its ShapeIds go stale
+        w.free_shapes.push_back(si);
     }
     b.alive = false;
     b.shapes.clear();
@@ -131,8 +144,39 @@ Result<BodyState> World::body_state(BodyId id) const {
     if (!b) {
         return stale();
     }
-    return BodyState{b->type, b->xf, b->sweep.c2, b->v, b->w, b->mass};
+    return BodyState{b->type, b->xf, b->sweep.c2, b->v, b->w, b->mass, b->user_data};
 }
+
+Result<std::vector<ShapeId>> World::body_shapes(BodyId id) const {
+    const Body* b = impl_->find(id);
+    if (!b) {
+        return stale();
+    }
+    std::vector<ShapeId> ids;
+    for (int si : b->shapes) {
+        ids.push_back(impl_->shape_id(si));
+    }
+    return ids;
+}
+
+Result<ShapeInfo> World::shape_info(ShapeId id) const {
+    const ShapeRecord* s = impl_->find(id);
+    if (!s) {
+        return stale();
+    }
+    return ShapeInfo{
+        impl_->body_id(s->body), s->shape, s->material, s->filter, s->sensor, s->user_data};
+}
+
+Result<void> World::set_filter(ShapeId id, const Filter& filter) {
+    if (!impl_->find(id)) {
+        return stale();
+    }
+    impl_->shapes[id.index].filter = filter;
+    return {};
+}
+
+void World::set_pre_solve(PreSolveFn pre_solve) { impl_->pre_solve = std::move(pre_solve); }
 
 Result<void> World::set_velocity(BodyId id, Vec2 linear, real angular) {
     if (!impl_->find(id)) {
@@ -153,17 +197,25 @@ Result<void> World::step(real dt, int substeps) {
     if (!std::isfinite(dt) || dt < 0 || substeps < 1) {
         return Error{ErrorCode::invalid_input, "step: dt must be finite and >= 0, substeps >= 1"};
     }
-    impl_->stats = {};
+    Impl& w = *impl_;
+    w.stats = {};
     if (dt == 0) {
         return {};
     }
-    impl_->rebuild_static_tree_if_dirty();
+    w.events = {};
+    w.rebuild_static_tree_if_dirty();
     const real h = dt / static_cast<real>(substeps);
     for (int i = 0; i < substeps; ++i) {
-        impl_->single_step(h);
+        w.single_step(h);
     }
+    w.remove_out_of_bounds(*this);
+    w.update_touching();
+    w.update_sensors();
     return {};
 }
+
+const StepEvents& World::events() const { return impl_->events; }
+const std::vector<ContactData>& World::touching_contacts() const { return impl_->touching_data; }
 
 const StepStats& World::stats() const { return impl_->stats; }
 const Tolerances& World::tolerances() const { return impl_->tol; }

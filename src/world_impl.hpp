@@ -19,9 +19,21 @@ namespace detail {
 struct ShapeRecord {
     Shape shape;
     Material material;
-    ShapeProxy proxy; // GJK proxy in the body frame
-    int body = -1;
+    ShapeProxy proxy;      // GJK proxy in the body frame
+    ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
+    int body = -1;         // -1 once destroyed
     ProxyId tree_proxy = k_null_proxy;
+    Filter filter;
+    bool sensor = false;
+    std::uint64_t user_data = 0;
+    std::uint32_t generation = 0;
+};
+
+// Two shapes, ordered as the step found them (A is the moving body's).
+struct ShapePair {
+    ShapeId a;
+    ShapeId b;
+    friend constexpr auto operator<=>(const ShapePair&, const ShapePair&) = default;
 };
 
 struct Body {
@@ -36,9 +48,9 @@ struct Body {
     real gravity_scale = 1;
     real linear_damping = 0;
     real angular_damping = 0;
-    real extent = 0;      // largest distance of a shape point from the centre of mass
-    real core_radius = 0; // radius of the CCD fallback circle about the centre of mass
+    real extent = 0; // largest distance of a shape point from the centre of mass
     std::uint32_t generation = 0;
+    std::uint64_t user_data = 0;
     bool alive = false;
     bool stopped = false; // stopped by the final sweep this step: pinned for position correction
     std::vector<int> shapes;
@@ -89,6 +101,51 @@ struct CachedImpulse {
     int count = 0;
 };
 
+// How far, in linear slops, the CCD fallback's core lies inside a moving
+// shape. A body touching a wall (within the slop the solver leaves) sweeps
+// its core instead, which is then 2 slops clear and slides freely, yet
+// stops before the shape sinks more than 2 slops: it cannot squeeze into a
+// gap narrower than itself.
+constexpr real k_core_shrink = 3;
+
+// The proxy moved inward by `depth` (L): a rounded proxy loses radius; a
+// polygon's faces move in along their normals. Proxies too small for that
+// shrink to a point (their centroid) with half their radius.
+inline ShapeProxy shrink_proxy(const ShapeProxy& proxy, real depth) {
+    ShapeProxy core = proxy;
+    if (proxy.radius > depth * 2 || (proxy.count < 3 && proxy.radius > depth)) {
+        core.radius -= depth;
+        return core;
+    }
+    const real inset = depth - proxy.radius;
+    Vec2 centroid;
+    for (int i = 0; i < proxy.count; ++i) {
+        centroid += (real(1) / real(proxy.count)) * proxy.points[i];
+    }
+    bool fits = proxy.count >= 3;
+    for (int i = 0; fits && i < proxy.count; ++i) {
+        const Vec2 prev = proxy.points[(i + proxy.count - 1) % proxy.count];
+        const Vec2 v = proxy.points[i];
+        const Vec2 next = proxy.points[(i + 1) % proxy.count];
+        const Vec2 n1 = normalize(right_perp(v - prev));
+        const Vec2 n2 = normalize(right_perp(next - v));
+        // The vertex where both faces, each moved in by `inset`, meet.
+        core.points[i] = v - (inset / (1 + dot(n1, n2))) * (n1 + n2);
+        // Shrinking must not flip the polygon: each vertex stays on its side
+        // of the centroid.
+        fits = dot(core.points[i] - centroid, v - centroid) > 0 &&
+               length(core.points[i] - centroid) < length(v - centroid);
+    }
+    if (fits) {
+        core.radius = 0;
+        return core;
+    }
+    core.points[0] = centroid;
+    core.count = 1;
+    core.radius = real(0.5) * proxy.radius;
+    return core;
+}
+
 // Rounds of position correction and final sweep per step (see single_step).
 constexpr int k_max_sweep_rounds = 12;
 
@@ -120,11 +177,18 @@ struct World::Impl {
     std::vector<Body> bodies;
     std::vector<int> free_bodies;
     std::vector<ShapeRecord> shapes;
+    std::vector<int> free_shapes;
     DynamicTree static_tree;
     DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
     std::vector<Contact> contacts;
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     StepStats stats;
+    StepEvents events;
+    PreSolveFn pre_solve;
+    std::vector<ShapePair> touching;        // sorted; at the end of the last step
+    std::vector<ContactData> touching_data; // the same pairs with their manifolds
+    std::vector<ShapePair> sensor_overlaps; // sorted (sensor, visitor); at the end of the last step
+    std::vector<ShapePair> disabled_pairs;  // sorted; turned off by pre_solve this step
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
 
@@ -141,7 +205,41 @@ struct World::Impl {
     explicit Impl(const WorldDef& d)
         : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),
           gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
-          moving_tree(tol.aabb_margin) {}
+          moving_tree(tol.aabb_margin) {
+        tol.max_translation_speed = d.max_translation_speed * d.length_units_per_meter;
+    }
+
+    ShapeId shape_id(int si) const { return {si, shapes[si].generation}; }
+    BodyId body_id(int bi) const { return {bi, bodies[bi].generation}; }
+
+    // Filters and sensors: may these two shapes collide at all?
+    static bool may_collide(const ShapeRecord& a, const ShapeRecord& b) {
+        return !a.sensor && !b.sensor && should_collide(a.filter, b.filter);
+    }
+
+    bool is_disabled(int shape_a, int shape_b) const {
+        return std::binary_search(disabled_pairs.begin(), disabled_pairs.end(),
+                                  ShapePair{shape_id(shape_a), shape_id(shape_b)});
+    }
+
+    const ShapeRecord* find(ShapeId id) const {
+        if (id.index < 0 || id.index >= static_cast<int>(shapes.size())) {
+            return nullptr;
+        }
+        const ShapeRecord& s = shapes[id.index];
+        return s.body >= 0 && s.generation == id.generation ? &s : nullptr;
+    }
+
+    // A shape slot, reused from destroyed bodies first.
+    int allocate_shape() {
+        if (!free_shapes.empty()) {
+            const int si = free_shapes.back();
+            free_shapes.pop_back();
+            return si;
+        }
+        shapes.emplace_back();
+        return static_cast<int>(shapes.size()) - 1;
+    }
 
     const Body* find(BodyId id) const {
         if (id.index < 0 || id.index >= static_cast<int>(bodies.size())) {
@@ -189,6 +287,7 @@ struct World::Impl {
     // distance that covers how far the pair can close this step.
     void find_contacts(real dt) {
         contacts.clear();
+        disabled_pairs.clear();
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             const Body& b = bodies[bi];
             if (!b.alive || b.type != BodyType::dynamic) {
@@ -196,6 +295,9 @@ struct World::Impl {
             }
             for (int si : b.shapes) {
                 const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
+                if (shapes[si].sensor) {
+                    continue;
+                }
                 static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
                     add_contact(si, static_cast<int>(other), dt);
                     return true;
@@ -212,11 +314,15 @@ struct World::Impl {
                 });
             }
         }
+        std::sort(disabled_pairs.begin(), disabled_pairs.end());
     }
 
     void add_contact(int shape_a, int shape_b, real dt) {
         const ShapeRecord& sa = shapes[shape_a];
         const ShapeRecord& sb = shapes[shape_b];
+        if (!may_collide(sa, sb)) {
+            return;
+        }
         const Body& a = bodies[sa.body];
         const Body& b = bodies[sb.body];
         const real closing =
@@ -225,6 +331,10 @@ struct World::Impl {
         Contact c;
         c.manifold = collide(sa.shape, a.xf, sb.shape, b.xf, settings);
         if (c.manifold.count == 0) {
+            return;
+        }
+        if (pre_solve && !pre_solve(shape_id(shape_a), shape_id(shape_b), c.manifold)) {
+            disabled_pairs.push_back({shape_id(shape_a), shape_id(shape_b)});
             return;
         }
         c.body_a = sa.body;
@@ -588,20 +698,40 @@ struct World::Impl {
         real t_min = 1;
         for (int si : b.shapes) {
             const ShapeRecord& s = shapes[si];
+            if (s.sensor) {
+                continue;
+            }
             const Aabb box = union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, b.xf));
             static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
-                t_min = std::min(t_min, static_impact(b, s.proxy, shapes[other]));
+                const int wall = static_cast<int>(other);
+                if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
+                    t_min = std::min(t_min, static_impact(b, s, shapes[wall]));
+                }
                 return true;
             });
         }
         return t_min;
     }
 
-    real static_impact(const Body& b, const ShapeProxy& proxy, const ShapeRecord& wall) {
+    // Whether the core ends the step no closer to the wall than it started:
+    // a wedged body that position correction only turns in place may keep
+    // its pose (stopping it at t = 0 would undo the correction, round after
+    // round), one that goes deeper is stopped.
+    bool core_gap_kept(const ToiInput& input) const {
+        const auto gap = [&](real t) {
+            DistanceInput d{input.proxy_a, input.proxy_b, get_transform(input.sweep_a, t),
+                            get_transform(input.sweep_b, t), true};
+            SimplexCache cache;
+            return distance(d, cache).distance;
+        };
+        return gap(1) >= gap(0) - tol.touch_tolerance;
+    }
+
+    real static_impact(const Body& b, const ShapeRecord& shape, const ShapeRecord& wall) {
         const Body& w = bodies[wall.body];
         ToiInput input;
         input.proxy_a = wall.proxy;
-        input.proxy_b = proxy;
+        input.proxy_b = shape.proxy;
         input.sweep_a = w.sweep;
         input.sweep_b = b.sweep;
         input.target_separation = tol.linear_slop;
@@ -609,14 +739,18 @@ struct World::Impl {
         ToiOutput out = time_of_impact(input);
         if ((out.state == CastState::hit && out.fraction == 0) ||
             out.state == CastState::overlapped) {
-            // Touching or overlapping at the start: sweep a small circle
-            // about the centre of mass instead, so a body sliding along a
-            // wall keeps moving while its centre still cannot cross the wall
-            // (Box2D v3's continuous fallback).
-            // If even the core touches and closes in, the body stays put.
-            const Vec2 c = b.sweep.local_center;
-            input.proxy_b = make_proxy(std::span(&c, 1), b.core_radius);
+            // Touching or overlapping at the start: sweep the shape's core
+            // instead, so a body sliding along a wall keeps moving while it
+            // still cannot sink more than a couple of slops (after Box2D v3's
+            // continuous fallback, with a core just inside the surface
+            // rather than a small circle). If even the core touches, the
+            // body stays put unless it ends no deeper than it started.
+            input.proxy_b = shape.core_proxy;
             out = time_of_impact(input);
+            if ((out.state == CastState::hit && out.fraction == 0) ||
+                out.state == CastState::overlapped) {
+                return core_gap_kept(input) ? 1 : 0;
+            }
         }
         if (out.state == CastState::failed) {
             ++stats.toi_failures;
@@ -638,6 +772,154 @@ struct World::Impl {
         return deepest;
     }
 
+    // One hit event per contact whose fastest approaching point pushed, for
+    // pairs that were not touching at the end of the last step: a
+    // speculative contact stops a fast body over two steps, and a resting
+    // pair keeps approaching by g dt, neither of which is a new hit.
+    void report_hits() {
+        const real threshold = def.hit_speed_threshold * def.length_units_per_meter;
+        for (const Contact& c : contacts) {
+            if (std::binary_search(touching.begin(), touching.end(),
+                                   ShapePair{shape_id(c.shape_a), shape_id(c.shape_b)})) {
+                continue;
+            }
+            int fastest = -1;
+            for (int i = 0; i < c.manifold.count; ++i) {
+                const ContactPoint& p = c.points[i];
+                if (p.max_normal_impulse > 0 && -p.approach_speed > threshold &&
+                    (fastest < 0 || p.approach_speed < c.points[fastest].approach_speed)) {
+                    fastest = i;
+                }
+            }
+            if (fastest >= 0) {
+                events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
+                                              body_id(c.body_a), body_id(c.body_b),
+                                              c.manifold.points[fastest].point, c.manifold.normal,
+                                              -c.points[fastest].approach_speed});
+            }
+        }
+    }
+
+    // Moving bodies whose AABB no longer meets the bounds are destroyed.
+    void remove_out_of_bounds(World& world) {
+        if (!def.bounds) {
+            return;
+        }
+        for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+            const Body& b = bodies[bi];
+            if (!b.alive || b.type == BodyType::static_body) {
+                continue;
+            }
+            bool inside = false;
+            for (int si : b.shapes) {
+                inside = inside || overlaps(compute_aabb(shapes[si].shape, b.xf), *def.bounds);
+            }
+            if (!inside) {
+                const BodyId id = body_id(bi);
+                events.removed.push_back(id);
+                (void)world.destroy_body(id);
+            }
+        }
+    }
+
+    // The step's contacts at their final poses: pairs with a point within
+    // the linear slop touch. Begin and end events are the difference from
+    // the last step's touching pairs.
+    void update_touching() {
+        std::vector<ShapePair> now;
+        touching_data.clear();
+        const CollideSettings settings{tol.linear_slop, tol.linear_slop};
+        for (const Contact& c : contacts) {
+            const Body& a = bodies[c.body_a];
+            const Body& b = bodies[c.body_b];
+            if (!a.alive || !b.alive) {
+                continue;
+            }
+            ContactData d{
+                shape_id(c.shape_a),
+                shape_id(c.shape_b),
+                body_id(c.body_a),
+                body_id(c.body_b),
+                collide(shapes[c.shape_a].shape, a.xf, shapes[c.shape_b].shape, b.xf, settings),
+                {},
+                {}};
+            if (d.manifold.count == 0) {
+                continue;
+            }
+            for (int i = 0; i < c.manifold.count; ++i) {
+                d.normal_impulse[i] = c.points[i].normal_impulse;
+                d.tangent_impulse[i] = c.points[i].tangent_impulse;
+            }
+            now.push_back({d.shape_a, d.shape_b});
+            touching_data.push_back(d);
+        }
+        std::sort(now.begin(), now.end());
+        for (const ContactData& d : touching_data) {
+            if (!std::binary_search(touching.begin(), touching.end(),
+                                    ShapePair{d.shape_a, d.shape_b})) {
+                events.contact_begin.push_back({d.shape_a, d.shape_b, d.body_a, d.body_b,
+                                                d.manifold.points[0].point, d.manifold.normal});
+            }
+        }
+        for (const ShapePair& p : touching) {
+            if (!std::binary_search(now.begin(), now.end(), p)) {
+                events.contact_end.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
+            }
+        }
+        touching.swap(now);
+    }
+
+    // The body of a shape, or a stale id once the shape is gone.
+    BodyId owner_of(ShapeId id) const {
+        const ShapeRecord& s = shapes[id.index];
+        return s.generation == id.generation && s.body >= 0 ? body_id(s.body) : BodyId{};
+    }
+
+    // Sensors: every moving or static sensor against the moving shapes
+    // (and a moving sensor against static ones) that its filter accepts and
+    // that shares a point with it at the end of the step.
+    void update_sensors() {
+        std::vector<ShapePair> now;
+        for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
+            const ShapeRecord& sensor = shapes[si];
+            if (!sensor.sensor || sensor.body < 0) {
+                continue;
+            }
+            const Body& sb = bodies[sensor.body];
+            const Aabb box = compute_aabb(sensor.shape, sb.xf);
+            const auto visit = [&](ProxyId, std::uint64_t data) {
+                const int vi = static_cast<int>(data);
+                const ShapeRecord& v = shapes[vi];
+                if (v.sensor || v.body == sensor.body || !should_collide(sensor.filter, v.filter)) {
+                    return true;
+                }
+                DistanceInput input{sensor.proxy, v.proxy, sb.xf, bodies[v.body].xf, true};
+                SimplexCache cache;
+                const DistanceOutput d = distance(input, cache);
+                if (d.state == DistanceState::cores_overlap || d.distance <= 0) {
+                    now.push_back({shape_id(si), shape_id(vi)});
+                }
+                return true;
+            };
+            moving_tree.query(box, ~0ull, visit);
+            if (sb.type != BodyType::static_body) {
+                static_tree.query(box, ~0ull, visit);
+            }
+        }
+        std::sort(now.begin(), now.end());
+        for (const ShapePair& p : now) {
+            if (!std::binary_search(sensor_overlaps.begin(), sensor_overlaps.end(), p)) {
+                events.sensor_begin.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
+            }
+        }
+        for (const ShapePair& p : sensor_overlaps) {
+            if (!std::binary_search(now.begin(), now.end(), p)) {
+                events.sensor_end.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
+            }
+        }
+        sensor_overlaps.swap(now);
+    }
+
     void single_step(real dt) {
         integrate_velocities(dt);
         update_moving_proxies(dt);
@@ -648,6 +930,7 @@ struct World::Impl {
             solve_velocities();
         }
         apply_restitution();
+        report_hits();
         store_impulses();
         integrate_positions(dt);
         // A body stopped by its sweep lands back on its path, where another

@@ -66,6 +66,9 @@ io::StaticGeometry geometry_from_grid(const io::TileGrid& grid, int tile_width, 
     for (const io::TileRect& r : io::merge_solid_cells(grid)) {
         g.boxes.push_back(world_box(r.x, r.y, r.w, r.h));
     }
+    g.counts.solid_cells = g.solid_tiles;
+    g.counts.before_merge = g.solid_tiles;
+    g.counts.after_merge = g.boxes.size();
     return g;
 }
 

@@ -35,13 +35,28 @@ int fail(const Error& error) {
 }
 
 Result<io::StaticGeometry> load_level(const std::string& file,
-                                      const std::vector<std::string>& solid_layers) {
+                                      const std::vector<std::string>& solid_layers,
+                                      const std::vector<std::string>& solid_properties) {
     if (file.empty()) {
         return app::builtin_level();
     }
     io::TiledLoadOptions options;
     options.solid_layers = solid_layers;
-    return io::load_tiled_map(file, options);
+    for (const std::string& text : solid_properties) {
+        auto property = io::parse_solid_property(text);
+        if (!property) {
+            return Error{property.error().code, "--solid-property: " + property.error().message};
+        }
+        options.solid_properties.push_back(*property);
+    }
+    auto level = io::load_tiled_map(file, options);
+    if (level) {
+        // Problems that did not stop the load, one line each.
+        for (const std::string& warning : level->warnings) {
+            std::fprintf(stderr, "sweep: warning: %s\n", warning.c_str());
+        }
+    }
+    return level;
 }
 
 nlohmann::json to_json(const app::RunReport& r) {
@@ -49,6 +64,11 @@ nlohmann::json to_json(const app::RunReport& r) {
             {"steps", r.steps},
             {"bodies", r.bodies},
             {"shapes_static", r.shapes_static},
+            {"shapes_before_merge", r.shapes_before_merge},
+            {"static_boxes", r.static_boxes},
+            {"static_polygons", r.static_polygons},
+            {"static_circles", r.static_circles},
+            {"static_segments", r.static_segments},
             {"solid_tiles", r.solid_tiles},
             {"contacts_max", r.contacts_max},
             {"tunneling_events", r.tunneling_events},
@@ -63,7 +83,10 @@ nlohmann::json to_json(const app::RunReport& r) {
 
 void print_summary(const app::RunReport& r) {
     fmt::print("level            {}\n", r.level);
-    fmt::print("static shapes    {} (from {} solid tiles)\n", r.shapes_static, r.solid_tiles);
+    fmt::print("static shapes    {} after merging, {} before ({} solid tiles)\n", r.shapes_static,
+               r.shapes_before_merge, r.solid_tiles);
+    fmt::print("                 {} boxes, {} polygons, {} circles, {} segments\n", r.static_boxes,
+               r.static_polygons, r.static_circles, r.static_segments);
     fmt::print("bodies           {}\n", r.bodies);
     fmt::print("steps            {} in {:.2f} s ({:.0f} steps/s)\n", r.steps, r.wall_seconds,
                r.steps_per_second);
@@ -78,6 +101,7 @@ void print_summary(const app::RunReport& r) {
 struct Args {
     std::string file;
     std::vector<std::string> solid_layers;
+    std::vector<std::string> solid_properties;
     app::RunOptions run;
     bool json = false;
     std::string png;
@@ -91,15 +115,21 @@ void add_run_flags(CLI::App& cmd, Args& args) {
     cmd.add_option("--spawn", args.run.spawn, "dynamic bodies to spawn in free space")
         ->check(CLI::NonNegativeNumber);
     cmd.add_option("--seed", args.run.seed, "random seed for sizes, places and velocities");
-    cmd.add_option("--dt", args.dt, "seconds per step, 1e-6 to 1 (default 1/60)")->check(CLI::Range(1e-6, 1.0));
+    cmd.add_option("--dt", args.dt, "seconds per step, 1e-6 to 1 (default 1/60)")
+        ->check(CLI::Range(1e-6, 1.0));
     cmd.add_option("--trace", args.run.trace,
                    "write one JSON line per step with every body's state");
     cmd.add_option("--solid-layer", args.solid_layers,
-                   "tile layer whose cells are solid (repeatable)");
+                   "layer (tile or object) or group whose tiles and shapes collide (repeatable); "
+                   "replaces the automatic rule of docs/tiled.md");
+    cmd.add_option("--solid-property", args.solid_properties,
+                   "KEY or KEY=VALUE: layers, objects and tiles with this custom property collide "
+                   "(KEY alone: any true value or bodyType static; repeatable); replaces the "
+                   "automatic rule");
 }
 
 int run_command(Args& args, bool draw) {
-    auto level = load_level(args.file, args.solid_layers);
+    auto level = load_level(args.file, args.solid_layers, args.solid_properties);
     if (!level) {
         return fail(level.error());
     }

@@ -1,10 +1,13 @@
 #include "run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <random>
 
+#include "static_shapes.hpp"
 #include "sweep/check/tunneling.hpp"
 #include "sweep/world.hpp"
 
@@ -16,29 +19,19 @@ struct Spawned {
     Shape shape;
 };
 
-// Free cells whose 3x3 neighbourhood is free too, so a spawned body (at most
-// 0.4 tiles across its half-width) starts clear of every wall.
-std::vector<Vec2> spawn_points(const io::StaticGeometry& level) {
-    const io::TileGrid& g = level.grid;
-    std::vector<Vec2> points;
-    const real tw = static_cast<real>(level.tile_width);
-    const real th = static_cast<real>(level.tile_height);
-    for (int y = g.min_y + 1; y < g.min_y + g.height - 1; ++y) {
-        for (int x = g.min_x + 1; x < g.min_x + g.width - 1; ++x) {
-            bool clear = true;
-            for (int dy = -1; dy <= 1 && clear; ++dy) {
-                for (int dx = -1; dx <= 1 && clear; ++dx) {
-                    clear = !g.is_solid(x + dx, y + dy);
-                }
-            }
-            if (clear) {
-                points.push_back({(x + real(0.5)) * tw, -(y + real(0.5)) * th});
-            }
-        }
+Result<void> add_static_body(World& world, Vec2 position, const Shape& shape) {
+    BodyDef def;
+    def.position = position;
+    const ShapeDef sd{shape, {}};
+    auto id = world.create_body(def, std::span(&sd, 1));
+    if (!id) {
+        return id.error();
     }
-    return points;
+    return {};
 }
 
+// One static body per shape, placed at the shape's centre so that its local
+// coordinates stay small (float precision on large maps).
 Result<void> add_static_geometry(World& world, const io::StaticGeometry& level) {
     for (const Aabb& box : level.boxes) {
         const Vec2 e = extents(box);
@@ -46,61 +39,193 @@ Result<void> add_static_geometry(World& world, const io::StaticGeometry& level) 
         if (!polygon) {
             return polygon.error();
         }
-        BodyDef def;
-        def.position = center(box);
-        const ShapeDef shape{*polygon, {}};
-        auto id = world.create_body(def, std::span(&shape, 1));
-        if (!id) {
-            return id.error();
+        if (auto ok = add_static_body(world, center(box), *polygon); !ok) {
+            return ok;
+        }
+    }
+    for (const Polygon& p : level.polygons) {
+        std::array<Vec2, k_max_polygon_vertices> local{};
+        for (int i = 0; i < p.count; ++i) {
+            local[std::size_t(i)] = p.vertices[std::size_t(i)] - p.centroid;
+        }
+        auto polygon = make_polygon(std::span(local.data(), std::size_t(p.count)));
+        if (!polygon) {
+            continue; // a sliver the loader kept; nothing to collide with
+        }
+        if (auto ok = add_static_body(world, p.centroid, *polygon); !ok) {
+            return ok;
+        }
+    }
+    for (const Circle& c : level.circles) {
+        if (auto ok = add_static_body(world, c.center, Circle{{}, c.radius}); !ok) {
+            return ok;
+        }
+    }
+    for (const Segment& s : level.segments) {
+        const Vec2 mid = real(0.5) * (s.p1 + s.p2);
+        auto segment = make_segment(s.p1 - mid, s.p2 - mid);
+        if (!segment) {
+            continue;
+        }
+        if (auto ok = add_static_body(world, mid, *segment); !ok) {
+            return ok;
         }
     }
     return {};
 }
 
-Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry& level,
-                                          const RunOptions& options) {
-    std::vector<Vec2> points = spawn_points(level);
-    if (static_cast<int>(points.size()) < options.spawn) {
-        return Error{ErrorCode::invalid_input,
-                     "run: the level has room for only " + std::to_string(points.size()) +
-                         " bodies, asked for " + std::to_string(options.spawn)};
+// A circle, box, capsule or convex polygon (kind 0 to 3) whose farthest
+// point is at most sqrt(2) * `largest` from its origin; `largest` is at most
+// 0.4 tiles.
+Result<Shape> spawn_shape(int kind, std::mt19937& rng, real l, real largest) {
+    const real scale = largest / (real(0.4) * l);
+    std::uniform_real_distribution<real> size(std::min(real(0.15) * l, real(0.5) * largest),
+                                              largest);
+    switch (kind) {
+    case 0:
+        return Shape(Circle{{}, size(rng)});
+    case 1: {
+        auto box = make_box(size(rng), size(rng));
+        return box ? Result<Shape>(Shape(*box)) : Result<Shape>(box.error());
     }
+    case 2: {
+        std::uniform_real_distribution<real> half_length(real(0.05) * l * scale,
+                                                         real(0.25) * l * scale);
+        std::uniform_real_distribution<real> radius(real(0.08) * l * scale, real(0.15) * l * scale);
+        const real h = half_length(rng);
+        auto capsule = make_capsule({-h, 0}, {h, 0}, radius(rng));
+        return capsule ? Result<Shape>(Shape(*capsule)) : Result<Shape>(capsule.error());
+    }
+    default: {
+        // 3 to 8 points on a circle at jittered angles: a convex polygon.
+        std::uniform_int_distribution<int> count(3, 8);
+        std::uniform_real_distribution<real> jitter(real(-0.3), real(0.3));
+        const int n = count(rng);
+        const real r = size(rng);
+        std::vector<Vec2> points;
+        for (int k = 0; k < n; ++k) {
+            const real a = real(2) * k_pi * (real(k) + jitter(rng)) / real(n);
+            points.push_back(r * Vec2{std::cos(a), std::sin(a)});
+        }
+        auto polygon = make_polygon(points);
+        return polygon ? Result<Shape>(Shape(*polygon)) : Result<Shape>(polygon.error());
+    }
+    }
+}
+
+// A place to spawn: a point of free space and how far it is from solid.
+struct SpawnPoint {
+    Vec2 position;
+    real clearance = 0;
+};
+
+// The centres of the tiles of the level's bounds (a coarser lattice on vast
+// levels) that are at least `least` L from every static shape.
+std::vector<SpawnPoint> spawn_points(const io::StaticGeometry& level, const StaticShapes& shapes,
+                                     real least, real cap) {
+    std::vector<SpawnPoint> points;
+    const Aabb b = level.bounds;
+    double tw = std::max(1, level.tile_width), th = std::max(1, level.tile_height);
+    const double w = double(b.upper.x - b.lower.x), h = double(b.upper.y - b.lower.y);
+    while ((w / tw) * (h / th) > 4e6) {
+        tw *= 2;
+        th *= 2;
+    }
+    for (double y = b.lower.y + th / 2; y < b.upper.y; y += th) {
+        for (double x = b.lower.x + tw / 2; x < b.upper.x; x += tw) {
+            const Vec2 p{static_cast<real>(x), static_cast<real>(y)};
+            const auto c = static_cast<real>(shapes.clearance(p, cap));
+            if (c >= least) {
+                points.push_back({p, c});
+            }
+        }
+    }
+    return points;
+}
+
+Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry& level,
+                                          const StaticShapes& shapes, const RunOptions& options) {
+    const real l = level.length_units_per_meter;
+    // Each body keeps this far from walls and from the bodies spawned before.
+    const real margin = real(0.05) * l;
+    const real smallest = real(0.1) * l;
+    std::vector<SpawnPoint> points =
+        spawn_points(level, shapes, margin + std::sqrt(real(2)) * smallest, l);
     std::mt19937 rng(options.seed);
     std::shuffle(points.begin(), points.end(), rng);
-    const real l = level.length_units_per_meter;
-    std::uniform_real_distribution<real> size(real(0.15) * l, real(0.4) * l);
     std::uniform_real_distribution<real> speed(options.min_speed_tiles * l * options.hz,
                                                options.max_speed_tiles * l * options.hz);
     std::uniform_real_distribution<real> angle(-k_pi, k_pi);
     std::uniform_real_distribution<real> unit(0, 1);
     std::vector<Spawned> spawned;
-    for (int i = 0; i < options.spawn; ++i) {
-        Shape shape;
-        if (i % 2 == 0) {
-            shape = Circle{{}, size(rng)};
-        } else {
-            auto box = make_box(size(rng), size(rng));
-            if (!box) {
-                return box.error();
-            }
-            shape = *box;
+    std::vector<std::pair<Vec2, real>> taken; // centre and reach of each body
+    for (const SpawnPoint& point : points) {
+        if (static_cast<int>(spawned.size()) == options.spawn) {
+            break;
+        }
+        const real largest =
+            std::min(real(0.4) * l, (point.clearance - margin) / std::sqrt(real(2)));
+        if (largest < smallest) {
+            continue;
+        }
+        const int kind = static_cast<int>(spawned.size() % 4);
+        auto shape = spawn_shape(kind, rng, l, largest);
+        if (!shape) {
+            return shape.error();
+        }
+        const real reach = max_extent(*shape, Vec2{});
+        const bool clear = std::none_of(taken.begin(), taken.end(), [&](const auto& other) {
+            return length(other.first - point.position) < other.second + reach + margin;
+        });
+        if (!clear) {
+            continue;
         }
         BodyDef def;
         def.type = BodyType::dynamic;
-        def.position = points[static_cast<std::size_t>(i)];
+        def.position = point.position;
         def.angle = angle(rng);
         const Rot heading = Rot::from_angle(angle(rng));
         def.linear_velocity = speed(rng) * Vec2{heading.c, heading.s};
         def.angular_velocity = real(4) * (unit(rng) - real(0.5));
         const ShapeDef sd{
-            shape, {real(1) / (l * l), real(0.2) + real(0.6) * unit(rng), real(0.5) * unit(rng)}};
+            *shape, {real(1) / (l * l), real(0.2) + real(0.6) * unit(rng), real(0.5) * unit(rng)}};
         auto id = world.create_body(def, std::span(&sd, 1));
         if (!id) {
             return id.error();
         }
-        spawned.push_back({*id, shape});
+        spawned.push_back({*id, *shape});
+        taken.push_back({point.position, reach});
+    }
+    if (static_cast<int>(spawned.size()) < options.spawn) {
+        return Error{ErrorCode::invalid_input,
+                     level.source + ": the level has free room for only " +
+                         std::to_string(spawned.size()) + " bodies (tile centres at least " +
+                         "0.2 tiles from every wall, bodies apart), asked for " +
+                         std::to_string(options.spawn) + "; pass a smaller --spawn"};
     }
     return spawned;
+}
+
+// Outlines of the shapes that are not boxes, for pictures.
+std::vector<std::vector<Vec2>> outlines(const io::StaticGeometry& level) {
+    std::vector<std::vector<Vec2>> out;
+    for (const Polygon& p : level.polygons) {
+        std::vector<Vec2> loop(p.vertices.begin(), p.vertices.begin() + p.count);
+        loop.push_back(p.vertices[0]);
+        out.push_back(std::move(loop));
+    }
+    for (const Circle& c : level.circles) {
+        std::vector<Vec2> loop;
+        for (int k = 0; k <= 24; ++k) {
+            const real a = real(2) * k_pi * real(k) / real(24);
+            loop.push_back(c.center + c.radius * Vec2{std::cos(a), std::sin(a)});
+        }
+        out.push_back(std::move(loop));
+    }
+    for (const Segment& s : level.segments) {
+        out.push_back({s.p1, s.p2});
+    }
+    return out;
 }
 
 // One JSON object per line: {"step":N,"bodies":[[id,x,y,angle,vx,vy,w],...]}
@@ -133,12 +258,32 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
     if (auto ok = add_static_geometry(*world, level); !ok) {
         return ok.error();
     }
-    auto spawned = spawn_bodies(*world, level, options);
+    const StaticShapes shapes(level);
+    auto spawned = spawn_bodies(*world, level, shapes, options);
     if (!spawned) {
         return spawned.error();
     }
+    // The referee: the raster checker for boxes (axis-aligned polygons
+    // included, so that they separate regions too), StaticShapes for the
+    // other shapes.
+    std::vector<Aabb> solid_boxes = level.boxes;
+    for (const Polygon& p : level.polygons) {
+        if (p.count == 4 && p.radius == 0) {
+            const Aabb box{
+                min(min(p.vertices[0], p.vertices[1]), min(p.vertices[2], p.vertices[3])),
+                max(max(p.vertices[0], p.vertices[1]), max(p.vertices[2], p.vertices[3]))};
+            const bool axis_aligned =
+                std::all_of(p.vertices.begin(), p.vertices.begin() + 4, [&](Vec2 v) {
+                    return (v.x == box.lower.x || v.x == box.upper.x) &&
+                           (v.y == box.lower.y || v.y == box.upper.y);
+                });
+            if (axis_aligned) {
+                solid_boxes.push_back(box);
+            }
+        }
+    }
     const real cell = real(0.5) * static_cast<real>(std::min(level.tile_width, level.tile_height));
-    auto checker = check::TunnelingChecker::make(level.boxes, level.bounds, cell);
+    auto checker = check::TunnelingChecker::make(solid_boxes, level.bounds, cell);
     if (!checker) {
         return checker.error();
     }
@@ -146,12 +291,18 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
     RunReport report;
     report.level = level.source;
     report.bodies = options.spawn;
-    report.shapes_static = level.boxes.size();
+    report.shapes_static = level.counts.after_merge;
+    report.shapes_before_merge = level.counts.before_merge;
+    report.static_boxes = level.boxes.size();
+    report.static_polygons = level.polygons.size();
+    report.static_circles = level.circles.size();
+    report.static_segments = level.segments.size();
     report.solid_tiles = level.solid_tiles;
     report.linear_slop = world->tolerances().linear_slop;
     report.length_units_per_meter = level.length_units_per_meter;
     report.drawing.view = level.bounds;
     report.drawing.static_boxes = level.boxes;
+    report.drawing.static_polylines = outlines(level);
     report.drawing.bodies.resize(spawned->size());
 
     std::vector<Vec2> centers(spawned->size());
@@ -182,7 +333,11 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
         report.toi_events += stats.toi_events;
         for (std::size_t i = 0; i < spawned->size(); ++i) {
             const Vec2 c = world->body_state((*spawned)[i].id)->center;
-            if (checker->check_step(centers[i], c) != check::TunnelingChecker::Verdict::ok) {
+            const bool tunneled =
+                checker->check_step(centers[i], c) != check::TunnelingChecker::Verdict::ok ||
+                (!shapes.inside_shape(centers[i]) && shapes.inside_shape(c)) ||
+                shapes.crosses_segment(centers[i], c);
+            if (tunneled) {
                 ++report.tunneling_events;
                 report.drawing.markers.push_back(c);
             }

@@ -30,7 +30,12 @@ struct RunReport {
     std::string level;
     int steps = 0;
     int bodies = 0;
-    std::size_t shapes_static = 0;
+    std::size_t shapes_static = 0;       ///< static shapes after merging
+    std::size_t shapes_before_merge = 0; ///< solid cells and shapes before merging
+    std::size_t static_boxes = 0;
+    std::size_t static_polygons = 0;
+    std::size_t static_circles = 0;
+    std::size_t static_segments = 0;
     std::size_t solid_tiles = 0;
     int contacts_max = 0;
     int tunneling_events = 0;
@@ -45,8 +50,11 @@ struct RunReport {
     render::Drawing drawing; ///< final poses, paths (if recorded) and tunneling events
 };
 
-/// Runs the level. Errors: fewer free cells than bodies to spawn, a world
-/// or checker error (their messages), bad options (invalid_input).
+/// Runs the level: its boxes, polygons, circles and segments become static
+/// bodies; the bodies spawn at tile centres far enough from every static
+/// shape and from each other, sized to fit. Errors: less free room than
+/// bodies to spawn (invalid_input, saying how many fit), a world or checker
+/// error (their messages), bad options (invalid_input).
 Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& options);
 
 } // namespace sweep::app

@@ -2,8 +2,10 @@
 // the shapes and materials they carry.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 
+#include "sweep/filter.hpp"
 #include "sweep/math.hpp"
 #include "sweep/shapes.hpp"
 
@@ -31,10 +33,26 @@ struct Material {
     real restitution = 0;      ///< 0 (no bounce) to 1 (elastic); pairs combine by maximum
 };
 
+/// A handle to a shape on a body: an index and a generation. Stale once its
+/// body is destroyed (every call taking it returns ErrorCode::stale_handle).
+struct ShapeId {
+    std::int32_t index = -1;
+    std::uint32_t generation = 0;
+    friend constexpr bool operator==(ShapeId, ShapeId) = default;
+    friend constexpr auto operator<=>(ShapeId, ShapeId) = default;
+};
+
 /// A shape attached to a body, in the body's frame.
 struct ShapeDef {
     Shape shape;
     Material material;
+    Filter filter;               ///< which other shapes it collides with
+    bool sensor = false;         ///< detects overlaps (sensor events) but never collides
+    std::uint64_t user_data = 0; ///< the caller's, returned by shape_info
+
+    ShapeDef() = default;
+    /// A colliding shape with `material`, the default filter, no user data.
+    ShapeDef(const Shape& s, const Material& m = {}) : shape(s), material(m) {} // NOLINT
 };
 
 /// The initial state of a body. Units: L, L/s, radians, rad/s.
@@ -48,6 +66,7 @@ struct BodyDef {
     real linear_damping = 0;  ///< 1/s
     real angular_damping = 0; ///< 1/s
     bool fixed_rotation = false;
+    std::uint64_t user_data = 0; ///< the caller's, returned by body_state
 };
 
 } // namespace sweep

@@ -54,18 +54,42 @@ Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule&
 Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
                                 const Transform& xfb, const CollideSettings& settings = {});
 /// Polygon vs polygon by the separating axis and clipping of the incident
-/// edge against the reference face: one or two points. Rounded polygons
-/// whose cores are apart and meet vertex to vertex get one point with the
-/// normal through the two vertices (the face normals would understate the gap).
+/// edge against the reference face: one or two points. Polygons whose cores
+/// are apart (by more than 0.1 slop) and meet vertex to vertex get one point
+/// with the normal through the two vertices (the face normals would
+/// understate the gap, and clipping could drop the contact).
 Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
                           const Transform& xfb, const CollideSettings& settings = {});
 /// Any shape pair. Capsules act as two-vertex rounded polygons, except
-/// against capsules and edges (collide_capsules). Segments collide on
-/// both sides; a chain segment only on its outer side (its outward_normal),
-/// so a shape behind or inside the solid a chain bounds gets no contact. Two
-/// edges (segments or chain segments) never collide: they are static
-/// geometry. Ghost vertices are not consulted yet (the complete kernel uses
-/// them to drop contacts on inner vertices).
+/// against capsules and edges (collide_capsules). Segments collide on both
+/// sides. Two edges (segments or chain segments) never collide: they are
+/// static geometry.
+///
+/// Chain segments collide on their outer side only (outward_normal) and
+/// without seams, using their ghost vertices (Catto, "Ghost Collisions",
+/// 2020; Box2D v3's b2CollideChainSegmentAndPolygon):
+/// - a shape whose centroid is behind the segment's line (and behind the
+///   lines of its convex neighbours) is inside the solid: no contact;
+/// - where two segments meet flat (turning by less than about 0.6 degrees)
+///   or concave, the surface has no vertex: every contact normal is a face
+///   normal, and each segment only reports the part of the shape over its
+///   own extent (a box sliding across a seam gets the face normal from both
+///   segments, never a sideways one). The one exception: a joint convex by
+///   less than the tolerance leaves a sliver between the two extents, where
+///   a circle's centre meets the vertex along a normal between the faces';
+/// - where they meet convex (a ledge), vertex normals are allowed within the
+///   cone between the two faces' normals; each segment reports the half of
+///   the cone nearer its own face, the neighbour the other half;
+/// - a shape sunk so deep that its contact direction leaves this map gets
+///   the face contact of the chain face (this one or a convex neighbour's
+///   within reach) that separates it most;
+/// - a ghost equal to its vertex marks an open end: a rounded corner on the
+///   outer side, normals up to the segment's direction;
+/// - a zero-length chain segment has no face and gets no contact.
+///
+/// Degenerate input: a zero-length segment or capsule collides as its point
+/// (a circle of radius 0, or of the capsule's radius). A NaN or infinite
+/// transform gives no contact (count 0).
 Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                  const CollideSettings& settings = {});
 

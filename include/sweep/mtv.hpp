@@ -52,9 +52,9 @@ Mtv mtv_circle_aabb(const Circle& a, const Transform& xfa, const Aabb& b,
 /// make_offset_box) placed by xfb; its rounding radius counts. The circle's
 /// centre is taken into the box's frame and clamped there (the article's
 /// circle vs OBB), with the same inside rule and ties as mtv_circle_aabb in
-/// the box's own axes (normals[1] is its +x and -normals[0] its +y, which for
-/// make_box are the local x and y). A polygon that is not a rectangle is treated as the rectangle
-/// spanned by its first two edge normals.
+/// the box's own axes (normals[1] is its +x and left_perp of that, -normals[0]
+/// for a rectangle, its +y; for make_box the local x and y). A polygon that is
+/// not a rectangle is treated as its bounding rectangle in those axes.
 Mtv mtv_circle_obb(const Circle& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
                    real touch_tolerance = k_touch_tolerance);
 

@@ -31,7 +31,9 @@ enum class CastState {
     invalid_input, ///< NaN or infinite input
 };
 
-/// Result of shape_cast() and raycasts, in world coordinates.
+/// Result of shape_cast() and raycast() (raycast.hpp), in world coordinates.
+/// For a ray cast the shape is A and the ray B: `normal` is the shape's
+/// outward surface normal at the hit and `point` the hit on its surface.
 struct CastOutput {
     Vec2 normal;       ///< unit, from A to B at the hit (the face normal B meets)
     Vec2 point;        ///< contact point on A's surface at the hit

@@ -51,7 +51,8 @@ struct Segment {
 /// One edge of a chain: collides only on its outer side, the right of
 /// p1 -> p2 (for a counter-clockwise loop that is away from the enclosed solid).
 /// ghost1 precedes p1 and ghost2 follows p2 along the chain; they let the
-/// narrowphase ignore contacts against the inner vertices (no seams).
+/// narrowphase ignore contacts against the inner vertices (no seams; see
+/// collide() in manifold.hpp). A ghost equal to its vertex marks an open end.
 struct ChainSegment {
     Vec2 ghost1;
     Segment segment;

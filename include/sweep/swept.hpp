@@ -88,7 +88,8 @@ struct SweptCircleResult {
     real t = 0;    ///< first time the circles touch, in [0, 1] (hit); 0 (overlapped)
     real exit = 0; ///< the later root: when they part again (hit, overlapped); may exceed
                    ///< 1; +infinity when their relative motion is zero
-    Vec2 normal;   ///< unit, from A's centre to B's at t (hit); zero otherwise
+    Vec2 normal;   ///< unit, from A's centre to B's at t (hit; centres that coincide at t:
+                   ///< from A's to B's at the start, else +y); zero otherwise
     Vec2 point;    ///< world, L: the contact point on A's surface at t (hit)
 };
 

@@ -8,12 +8,15 @@
 // pose against static geometry so that nothing tunnels through a wall.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "sweep/body.hpp"
 #include "sweep/constants.hpp"
+#include "sweep/events.hpp"
 #include "sweep/mover.hpp"
 #include "sweep/result.hpp"
 
@@ -28,6 +31,35 @@ struct WorldDef {
         60; ///< most position correction sweeps per step (stops early once within the slop)
     bool measure_penetration =
         false; ///< compute StepStats::max_penetration (one extra narrowphase pass)
+    real max_translation_speed =
+        k_max_translation_speed;  ///< metres per s (> 0), scaled by L: the seed's maxVelocity
+    real hit_speed_threshold = 1; ///< metres per s (>= 0), scaled by L: slower hits raise no event
+    std::optional<Aabb> bounds;   ///< L: a moving body whose AABB leaves it is removed (kill plane)
+};
+
+/// Decides, once per step, whether a touching pair found by the step
+/// collides: return false to let it pass this step (a one-way platform lets
+/// a body through from below). Called with the dynamic body's shape first,
+/// and the manifold from it to the other shape (normal from A to B).
+using PreSolveFn = std::function<bool(ShapeId a, ShapeId b, const Manifold& manifold)>;
+
+/// A shape met by a world query, where and how.
+struct QueryHit {
+    ShapeId shape;
+    BodyId body;
+    Vec2 point;        ///< world, on the shape's surface
+    Vec2 normal;       ///< world unit surface normal there (toward the ray or cast shape)
+    real fraction = 0; ///< of the ray's or cast's translation, [0, 1]
+};
+
+/// A shape as the world holds it.
+struct ShapeInfo {
+    BodyId body;
+    Shape shape; ///< in the body's frame
+    Material material;
+    Filter filter;
+    bool sensor = false;
+    std::uint64_t user_data = 0;
 };
 
 /// What one step did; filled by step().
@@ -49,6 +81,7 @@ struct BodyState {
     Vec2 linear_velocity;
     real angular_velocity = 0;
     real mass = 0;
+    std::uint64_t user_data = 0; ///< BodyDef::user_data
 };
 
 /// A 2D world of rigid bodies. Movable, not copyable. Every call that can
@@ -56,7 +89,8 @@ struct BodyState {
 class World {
   public:
     /// A world with `def`. Errors: non-finite gravity, length_units_per_meter
-    /// not > 0, iteration counts < 1 (invalid_input).
+    /// not > 0, iteration counts < 1, max_translation_speed not > 0,
+    /// hit_speed_threshold < 0, bounds not finite or inverted (invalid_input).
     static Result<World> make(const WorldDef& def = {});
 
     World(World&&) noexcept;
@@ -65,12 +99,26 @@ class World {
 
     /// Adds a body with at least one shape. Errors: non-finite values,
     /// a dynamic body whose shapes have no mass, an empty shape list,
-    /// shapes that are not circles or polygons on a dynamic body (invalid_input).
+    /// segments or chain segments on a moving body (invalid_input).
     Result<BodyId> create_body(const BodyDef& def, std::span<const ShapeDef> shapes);
     /// Removes a body. Errors: stale handle.
     Result<void> destroy_body(BodyId id);
     /// A body's current state. Errors: stale handle.
     Result<BodyState> body_state(BodyId id) const;
+    /// The shapes of a body, in the order they were given. Errors: stale handle.
+    Result<std::vector<ShapeId>> body_shapes(BodyId id) const;
+
+    /// A shape's body, geometry, material, filter, sensor flag and user data.
+    /// Errors: stale handle.
+    Result<ShapeInfo> shape_info(ShapeId id) const;
+
+    /// Changes a shape's filter; takes effect from the next step or move.
+    /// Errors: stale handle.
+    Result<void> set_filter(ShapeId id, const Filter& filter);
+
+    /// Installs (or, with an empty function, removes) the pre-solve hook.
+    void set_pre_solve(PreSolveFn pre_solve);
+
     /// Sets a dynamic or kinematic body's velocity. Errors: stale handle, NaN/inf.
     Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
 
@@ -84,13 +132,62 @@ class World {
     /// id, and the motion is clipped against the face planes among them. A
     /// body that starts overlapping is first pushed out along the minimum
     /// translation (never back along its motion). Teleports the body (its
-    /// velocity is unchanged) and changes no other body. Errors: stale handle,
+    /// velocity is unchanged) and changes no other body. Shapes whose
+    /// filters exclude each other are ignored; a sensor (on either side)
+    /// never blocks: a response that would stop at it crosses it instead.
+    /// Errors: stale handle,
     /// a static body, non-finite translation (invalid_input).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
 
-    /// Advances the world by dt seconds in `substeps` equal parts. Errors:
-    /// dt not finite or < 0, substeps < 1 (invalid_input); dt = 0 does nothing.
+    /// Advances the world by dt seconds in `substeps` equal parts, then
+    /// removes moving bodies outside WorldDef::bounds and reports events().
+    /// Shapes whose filters exclude each other, and sensors, never collide.
+    /// Errors: dt not finite or < 0, substeps < 1 (invalid_input); dt = 0
+    /// does nothing.
     Result<void> step(real dt, int substeps = 1);
+
+    /// What the last step reported: contact begin, end and hit events,
+    /// sensor events, bodies removed by the bounds. Cleared by the next step.
+    const StepEvents& events() const;
+
+    /// The pairs touching at the end of the last step (a manifold point
+    /// within the linear slop), with the impulses the velocity solver applied.
+    const std::vector<ContactData>& touching_contacts() const;
+
+    /// The first shape the ray `origin` -> `origin + translation` (world, L)
+    /// enters, among those `filter` sees (raycast() rules: starting inside a
+    /// shape does not hit it). Empty when nothing is hit. Errors: NaN or
+    /// infinite input (invalid_input).
+    Result<std::optional<QueryHit>> raycast_closest(Vec2 origin, Vec2 translation,
+                                                    const QueryFilter& filter = {}) const;
+
+    /// Every shape the ray enters, ordered by fraction (then shape id).
+    /// Errors as raycast_closest.
+    Result<std::vector<QueryHit>> raycast_all(Vec2 origin, Vec2 translation,
+                                              const QueryFilter& filter = {}) const;
+
+    /// The first shape that `shape`, placed by `xf` and moved by
+    /// `translation` (world, L), comes within the linear slop of (a
+    /// shape_cast per candidate; point and normal are on the hit shape).
+    /// Shapes it overlaps at the start are skipped. Errors: NaN or infinite
+    /// input (invalid_input).
+    Result<std::optional<QueryHit>> shape_cast(const Shape& shape, const Transform& xf,
+                                               Vec2 translation,
+                                               const QueryFilter& filter = {}) const;
+
+    /// The shapes whose own AABB (not the broadphase's fat one) overlaps
+    /// `aabb` (touching counts), in shape id order. Errors: an invalid AABB.
+    Result<std::vector<ShapeId>> overlap_aabb(const Aabb& aabb,
+                                              const QueryFilter& filter = {}) const;
+
+    /// The shapes that share at least a point with `shape` placed by `xf`
+    /// (GJK distance 0), in shape id order. Errors: NaN or infinite transform.
+    Result<std::vector<ShapeId>> overlap_shape(const Shape& shape, const Transform& xf,
+                                               const QueryFilter& filter = {}) const;
+
+    /// The shapes containing `point` (world, L; the boundary counts), in
+    /// shape id order. Errors: NaN or infinite point.
+    Result<std::vector<ShapeId>> point_query(Vec2 point, const QueryFilter& filter = {}) const;
 
     /// Statistics of the last step (summed over substeps; max_penetration is the max).
     const StepStats& stats() const;

@@ -82,10 +82,33 @@ Result<StaticGeometry> load(const std::filesystem::path& path, const std::string
     if (!text) {
         return text.error();
     }
-    return parse(*text, name, options);
+    if (options.read_file) {
+        return parse(*text, name, options);
+    }
+    // Tilesets and templates come from the file system, next to the map.
+    TiledLoadOptions with_files = options;
+    with_files.read_file = [](const std::filesystem::path& file) -> Result<std::string> {
+        return read_file(file, file.generic_string());
+    };
+    return parse(*text, name, with_files);
 }
 
 } // namespace
+
+Result<SolidProperty> parse_solid_property(std::string_view text) {
+    const std::size_t equals = text.find('=');
+    SolidProperty out;
+    out.key = std::string(text.substr(0, equals));
+    if (equals != std::string_view::npos) {
+        out.value = std::string(text.substr(equals + 1));
+    }
+    if (out.key.empty()) {
+        return make_error(ErrorCode::invalid_input,
+                          "solid property " + detail::in_quotes(text) +
+                              ": expected KEY or KEY=VALUE with a non-empty KEY");
+    }
+    return out;
+}
 
 Result<StaticGeometry> load_tiled_map(const std::filesystem::path& file,
                                       const TiledLoadOptions& options) {

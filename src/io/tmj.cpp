@@ -1,5 +1,7 @@
 // The JSON reader walks the map's "layers" (and groups' "layers") into a
-// MapSource; tile data is decoded later, and only for the solid layers.
+// MapSource; tile data is decoded later, and only for the layers that
+// matter. Tilesets and templates are read here too, embedded or from their
+// own files (.tsj/.json, .tj, or their XML forms through ExternalFiles).
 // Fields are read with explicit type checks so that a wrong type becomes a
 // message naming the field rather than a nlohmann exception.
 #include "tmj.hpp"
@@ -10,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -97,31 +100,6 @@ std::optional<bool> truth_of(const Json& value) {
     return std::nullopt;
 }
 
-/// The truth of the solid/collides/collision properties of a layer, in the
-/// array form of Tiled >= 1.2 or the older {"name": value} object form.
-std::optional<bool> solid_property(const Json& layer) {
-    const auto it = layer.find("properties");
-    std::optional<bool> truth;
-    if (it == layer.end()) {
-        return truth;
-    }
-    if (it->is_object()) {
-        for (const auto& [name, value] : it->items()) {
-            if (is_solid_property_name(name)) {
-                truth = combine_truth(truth, truth_of(value));
-            }
-        }
-    } else if (it->is_array()) {
-        for (const Json& property : *it) {
-            if (property.is_object() && is_solid_property_name(string_field(property, "name")) &&
-                property.contains("value")) {
-                truth = combine_truth(truth, truth_of(property["value"]));
-            }
-        }
-    }
-    return truth;
-}
-
 /// Gids from a JSON integer array.
 Result<std::vector<std::uint32_t>> array_gids(const Json& data, std::size_t count) {
     if (data.size() != count) {
@@ -200,12 +178,374 @@ Result<std::vector<ChunkSource>> read_chunks(const Json& layer, const std::strin
     return out;
 }
 
-/// What a tile layer inherits from the map.
-struct LayerScope {
+/// The optional pixel field `key` of `object`: a finite number within budget.
+Result<std::optional<double>> pixel_field(const Json& object, const char* key,
+                                          const std::string& where) {
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null()) {
+        return std::optional<double>();
+    }
+    if (!it->is_number()) {
+        return make_error(ErrorCode::parse_error,
+                          where + ": " + key + ": not a number: " + shown(*it));
+    }
+    auto checked = checked_pixels(it->get<double>(), where + ": " + key);
+    if (!checked) {
+        return checked.error();
+    }
+    return std::optional<double>(*checked);
+}
+
+/// A property value as text (see Properties).
+std::string property_text(const Json& value) {
+    if (value.is_string()) {
+        return value.get<std::string>();
+    }
+    if (value.is_boolean()) {
+        return value.get<bool>() ? "true" : "false";
+    }
+    if (value.is_number()) {
+        return value.dump();
+    }
+    return "";
+}
+
+/// The custom properties of `holder`: the array form of Tiled >= 1.2 or the
+/// older {"name": value} object form.
+Properties read_properties(const Json& holder) {
+    Properties out;
+    const auto it = holder.find("properties");
+    if (it == holder.end()) {
+        return out;
+    }
+    if (it->is_object()) {
+        for (const auto& [name, value] : it->items()) {
+            out.emplace_back(name, property_text(value));
+        }
+    } else if (it->is_array()) {
+        for (const Json& property : *it) {
+            if (!property.is_object()) {
+                continue;
+            }
+            const auto value = property.find("value");
+            out.emplace_back(string_field(property, "name"),
+                             value == property.end() ? std::string() : property_text(*value));
+        }
+    }
+    return out;
+}
+
+/// The points of a "polygon" or "polyline" array of {"x","y"}.
+Result<std::vector<PixelPoint>> read_points(const Json& array, const std::string& where) {
+    if (!array.is_array()) {
+        return make_error(ErrorCode::parse_error, where + ": not an array of points");
+    }
+    if (array.size() > k_max_points) {
+        return make_error(ErrorCode::limit_exceeded,
+                          where + ": more than " + std::to_string(k_max_points) + " points");
+    }
+    std::vector<PixelPoint> points;
+    for (const Json& p : array) {
+        const std::string at = where + "[" + std::to_string(points.size()) + "]";
+        if (!p.is_object()) {
+            return make_error(ErrorCode::parse_error, at + ": not an object");
+        }
+        auto x = pixel_field(p, "x", at);
+        auto y = pixel_field(p, "y", at);
+        if (!x || !y) {
+            return !x ? x.error() : y.error();
+        }
+        if (!*x || !*y) {
+            return make_error(ErrorCode::parse_error, at + ": missing x or y");
+        }
+        points.push_back({**x, **y});
+    }
+    return points;
+}
+
+/// An object of a map, a template or a tile's collision group.
+Result<ObjectSource> read_object(const Json& node, const std::string& context,
+                                 std::size_t ordinal) {
+    ObjectSource o;
+    if (!node.is_object()) {
+        return make_error(ErrorCode::parse_error,
+                          context + ": object " + std::to_string(ordinal) + ": not an object");
+    }
+    if (node.contains("id")) {
+        auto id = integer_field(node, "id", std::nullopt,
+                                context + ": object " + std::to_string(ordinal));
+        if (!id) {
+            return id.error();
+        }
+        o.id = *id;
+        o.label = "object id " + std::to_string(*id);
+    } else {
+        o.label = "object " + std::to_string(ordinal);
+    }
+    if (node.contains("name")) {
+        o.name = string_field(node, "name");
+        if (!o.name->empty()) {
+            o.label += ' ';
+            o.label += in_quotes(*o.name);
+        }
+    }
+    const std::string where = context + ": " + o.label;
+    if (node.contains("type")) {
+        o.type = string_field(node, "type");
+    } else if (node.contains("class")) {
+        o.type = string_field(node, "class");
+    }
+    struct Field {
+        const char* name;
+        std::optional<double>* out;
+    };
+    for (const Field f : {Field{"x", &o.x}, Field{"y", &o.y}, Field{"width", &o.width},
+                          Field{"height", &o.height}, Field{"rotation", &o.rotation}}) {
+        auto value = pixel_field(node, f.name, where);
+        if (!value) {
+            return value.error();
+        }
+        *f.out = *value;
+    }
+    if (node.contains("gid")) {
+        auto gid = integer_field(node, "gid", std::nullopt, where);
+        if (!gid) {
+            return gid.error();
+        }
+        if (*gid < 0 || *gid > 0xFFFFFFFFll) {
+            return make_error(ErrorCode::parse_error,
+                              where + ": gid: not a tile id: " + std::to_string(*gid));
+        }
+        o.gid = static_cast<std::uint32_t>(*gid);
+    }
+    o.template_source = string_field(node, "template");
+    const auto flag = [&](const char* key) {
+        const auto it = node.find(key);
+        return it != node.end() && it->is_boolean() && it->get<bool>();
+    };
+    if (flag("ellipse")) {
+        o.kind = ObjectKind::ellipse;
+    } else if (flag("point")) {
+        o.kind = ObjectKind::point;
+    } else if (node.contains("text")) {
+        o.kind = ObjectKind::text;
+    } else if (node.contains("polygon") || node.contains("polyline")) {
+        const bool polygon = node.contains("polygon");
+        o.kind = polygon ? ObjectKind::polygon : ObjectKind::polyline;
+        auto points = read_points(node[polygon ? "polygon" : "polyline"],
+                                  where + ": " + (polygon ? "polygon" : "polyline"));
+        if (!points) {
+            return points.error();
+        }
+        o.points = std::move(points).value();
+    }
+    if (o.gid && !o.kind) {
+        o.kind = ObjectKind::tile;
+    }
+    o.properties = read_properties(node);
+    return o;
+}
+
+/// The optional non-negative integer field of a tileset.
+Result<std::int64_t> tileset_int(const Json& node, const char* key, std::int64_t fallback,
+                                 const std::string& where) {
+    auto value = integer_field(node, key, fallback, where);
+    if (!value) {
+        return value.error();
+    }
+    if (*value < 0 || *value > k_max_coordinate) {
+        return make_error(ErrorCode::parse_error,
+                          where + ": " + key + ": out of range: " + std::to_string(*value));
+    }
+    return *value;
+}
+
+/// One tile entry of a tileset's "tiles".
+Result<void> read_tile(const Json& tile, std::optional<std::int64_t> key_id, Tileset& set,
+                       const std::string& where) {
+    if (!tile.is_object()) {
+        return make_error(ErrorCode::parse_error, where + ": tiles: an entry is not an object");
+    }
+    std::int64_t id = 0;
+    if (key_id) {
+        id = *key_id;
+    } else {
+        auto value = integer_field(tile, "id", std::nullopt, where + ": tiles");
+        if (!value) {
+            return value.error();
+        }
+        id = *value;
+    }
+    if (id < 0 || id > 0x0FFFFFFFll) {
+        return make_error(ErrorCode::parse_error,
+                          where + ": tiles: id: not a tile id: " + std::to_string(id));
+    }
+    const std::string tile_where = where + ": tile " + std::to_string(id);
+    TileInfo info;
+    info.properties = read_properties(tile);
+    for (auto [key, field] : {std::pair{"imagewidth", &info.image_width},
+                              std::pair{"imageheight", &info.image_height}}) {
+        auto value = pixel_field(tile, key, tile_where);
+        if (!value) {
+            return value.error();
+        }
+        *field = std::max(0.0, value->value_or(0));
+        if (*field > double(k_max_tile_pixels)) {
+            return make_error(ErrorCode::limit_exceeded,
+                              tile_where + ": " + key + ": over 65536 pixels");
+        }
+    }
+    const auto group = tile.find("objectgroup");
+    if (group != tile.end() && group->is_object()) {
+        const auto objects = group->find("objects");
+        if (objects != group->end() && objects->is_array()) {
+            std::size_t ordinal = 0;
+            for (const Json& object : *objects) {
+                auto shape = read_object(object, tile_where, ++ordinal);
+                if (!shape) {
+                    return shape.error();
+                }
+                info.shapes.push_back(std::move(shape).value());
+            }
+        }
+    }
+    if (!info.properties.empty() || !info.shapes.empty() || info.image_width > 0 ||
+        info.image_height > 0) {
+        set.tiles[static_cast<std::uint32_t>(id)] = std::move(info);
+    }
+    return {};
+}
+
+/// A tileset object with its contents (not a reference to a file).
+Result<std::shared_ptr<const Tileset>> read_tileset_object(const Json& node,
+                                                           const std::string& file) {
+    auto set = std::make_shared<Tileset>();
+    set->file = file;
+    set->label = "tileset " + in_quotes(string_field(node, "name"));
+    const std::string where = file + ": " + set->label;
+    for (auto [key, field] :
+         {std::pair{"tilewidth", &set->tile_width}, std::pair{"tileheight", &set->tile_height}}) {
+        auto value = tileset_int(node, key, 0, where);
+        if (!value) {
+            return value.error();
+        }
+        if (*value > k_max_tile_pixels) {
+            return make_error(ErrorCode::limit_exceeded, where + ": " + key + ": " +
+                                                             std::to_string(*value) +
+                                                             " pixels is over 65536");
+        }
+        *field = static_cast<int>(*value);
+    }
+    auto margin = tileset_int(node, "margin", 0, where);
+    auto spacing = tileset_int(node, "spacing", 0, where);
+    if (!margin || !spacing) {
+        return !margin ? margin.error() : spacing.error();
+    }
+    if (node.contains("tilecount")) {
+        auto count = tileset_int(node, "tilecount", 0, where);
+        if (!count) {
+            return count.error();
+        }
+        set->tile_count = *count;
+    } else if (set->tile_width > 0 && set->tile_height > 0) {
+        const auto w = as_integer(node.value("imagewidth", Json()));
+        const auto h = as_integer(node.value("imageheight", Json()));
+        if (w && h && *w > 0 && *h > 0 && *w <= k_max_coordinate && *h <= k_max_coordinate) {
+            const std::int64_t columns =
+                (*w - 2 * *margin + *spacing) / (set->tile_width + *spacing);
+            const std::int64_t rows = (*h - 2 * *margin + *spacing) / (set->tile_height + *spacing);
+            set->tile_count = std::max<std::int64_t>(0, columns) * std::max<std::int64_t>(0, rows);
+        }
+    }
+    const auto offset = node.find("tileoffset");
+    if (offset != node.end() && offset->is_object()) {
+        auto x = pixel_field(*offset, "x", where + ": tileoffset");
+        auto y = pixel_field(*offset, "y", where + ": tileoffset");
+        if (!x || !y) {
+            return !x ? x.error() : y.error();
+        }
+        set->offset_x = x->value_or(0);
+        set->offset_y = y->value_or(0);
+    }
+    set->object_alignment = string_field(node, "objectalignment");
+    set->render_grid_size = string_field(node, "tilerendersize") == "grid";
+    set->properties = read_properties(node);
+    const auto tiles = node.find("tiles");
+    if (tiles != node.end() && tiles->is_array()) {
+        for (const Json& tile : *tiles) {
+            if (auto ok = read_tile(tile, std::nullopt, *set, where); !ok) {
+                return ok.error();
+            }
+        }
+    } else if (tiles != node.end() && tiles->is_object()) {
+        // Tiled before 1.2 keyed "tiles" by id.
+        for (const auto& [key, tile] : tiles->items()) {
+            std::int64_t id = -1;
+            try {
+                id = std::stoll(key);
+            } catch (const std::exception&) {
+                return make_error(ErrorCode::parse_error,
+                                  where + ": tiles: key is not a tile id: " + in_quotes(key));
+            }
+            if (auto ok = read_tile(tile, id, *set, where); !ok) {
+                return ok.error();
+            }
+        }
+    }
+    return std::shared_ptr<const Tileset>(std::move(set));
+}
+
+/// The tileset entries of `array` (a map's "tilesets" or a template's one
+/// "tileset"), embedded or references to files, sorted by first gid.
+Result<std::vector<TilesetRef>> read_tilesets(const Json& array, const std::string& file,
+                                              ExternalFiles& external,
+                                              std::vector<std::string>& warnings) {
+    std::vector<TilesetRef> out;
+    for (const Json& node : array) {
+        const std::string where = file + ": tilesets[" + std::to_string(out.size()) + "]";
+        if (!node.is_object()) {
+            return make_error(ErrorCode::parse_error, where + ": not an object");
+        }
+        auto first = integer_field(node, "firstgid", 1, where);
+        if (!first) {
+            return first.error();
+        }
+        if (*first < 1 || *first > 0x0FFFFFFFll) {
+            return make_error(ErrorCode::parse_error,
+                              where + ": firstgid: out of range: " + std::to_string(*first));
+        }
+        TilesetRef ref;
+        ref.first_gid = static_cast<std::uint32_t>(*first);
+        if (node.contains("source")) {
+            auto set = external.tileset(file, string_field(node, "source"), warnings);
+            if (!set) {
+                return in_context(set.error(), where);
+            }
+            ref.tileset = std::move(set).value();
+        } else {
+            auto set = read_tileset_object(node, file);
+            if (!set) {
+                return set.error();
+            }
+            ref.tileset = std::move(set).value();
+        }
+        out.push_back(std::move(ref));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const TilesetRef& a, const TilesetRef& b) {
+        return a.first_gid < b.first_gid;
+    });
+    return out;
+}
+
+/// What every layer reader needs.
+struct Scope {
     const std::string& file;
     std::int64_t map_width = 0;
     std::int64_t map_height = 0;
     bool infinite = false;
+    ExternalFiles& external;
+    MapSource& map;
+    std::size_t objects = 0; ///< read so far, against k_max_objects
 };
 
 std::string layer_label(const Json& layer, std::size_t ordinal) {
@@ -217,11 +557,10 @@ std::string layer_label(const Json& layer, std::size_t ordinal) {
     if (id != layer.end() && id->is_number()) {
         return "layer id " + id->dump();
     }
-    return "tile layer " + std::to_string(ordinal);
+    return "layer " + std::to_string(ordinal);
 }
 
-Result<TileLayerSource> read_tile_layer(const Json& node, const LayerScope& scope,
-                                        std::size_t ordinal) {
+Result<TileLayerSource> read_tile_layer(const Json& node, const Scope& scope, std::size_t ordinal) {
     TileLayerSource layer;
     layer.name = string_field(node, "name");
     layer.label = layer_label(node, ordinal);
@@ -249,16 +588,73 @@ Result<TileLayerSource> read_tile_layer(const Json& node, const LayerScope& scop
     return layer;
 }
 
-/// Appends the tile layers of `parent`["layers"] (the map or a group) to `out`.
-Result<void> read_layers(const Json& parent, const LayerScope& scope,
-                         const std::vector<std::string>& groups, bool inherited_solid, int depth,
-                         std::vector<TileLayerSource>& out) {
+/// The object merged over its template, or a warning and nothing when the
+/// template cannot be read.
+std::optional<PlacedObject> place_object(ObjectSource object, Scope& scope,
+                                         const std::string& where) {
+    PlacedObject placed;
+    if (!object.template_source.empty()) {
+        auto tx =
+            scope.external.template_file(scope.file, object.template_source, scope.map.warnings);
+        if (!tx) {
+            scope.map.warnings.push_back(where + ": " + object.label + ": template " +
+                                         in_quotes(object.template_source) + ": " +
+                                         tx.error().message + "; object skipped");
+            return std::nullopt;
+        }
+        const std::shared_ptr<const TemplateSource>& base = *tx;
+        if (!object.gid && base->object.gid) {
+            placed.scope = &base->tilesets;
+        }
+        object = merge_template(object, base->object);
+        scope.map.templates.push_back(base);
+    }
+    if (!object.kind) {
+        object.kind = object.gid ? ObjectKind::tile : ObjectKind::rectangle;
+    }
+    placed.object = std::move(object);
+    return placed;
+}
+
+Result<ObjectLayerSource> read_object_layer(const Json& node, Scope& scope, std::size_t ordinal) {
+    ObjectLayerSource layer;
+    layer.name = string_field(node, "name");
+    layer.label = layer_label(node, ordinal);
+    const std::string where = scope.file + ": " + layer.label;
+    const auto objects = node.find("objects");
+    if (objects == node.end()) {
+        return layer;
+    }
+    if (!objects->is_array()) {
+        return make_error(ErrorCode::parse_error, where + ": objects: not an array");
+    }
+    std::size_t count = 0;
+    for (const Json& child : *objects) {
+        if (++scope.objects > k_max_objects) {
+            return make_error(ErrorCode::limit_exceeded, scope.file + ": more than " +
+                                                             std::to_string(k_max_objects) +
+                                                             " objects");
+        }
+        auto object = read_object(child, where, ++count);
+        if (!object) {
+            return object.error();
+        }
+        if (auto placed = place_object(std::move(object).value(), scope, where)) {
+            layer.objects.push_back(std::move(*placed));
+        }
+    }
+    return layer;
+}
+
+/// Appends the layers of `parent`["layers"] (the map or a group) to the map.
+Result<void> read_layers(const Json& parent, Scope& scope, const std::vector<LayerStep>& path,
+                         double offset_x, double offset_y, int depth) {
     const auto layers = parent.find("layers");
     if (layers == parent.end() || !layers->is_array()) {
         return make_error(
             ErrorCode::parse_error,
             scope.file + ": " +
-                (groups.empty() ? std::string("map") : "group " + in_quotes(groups.back())) +
+                (path.empty() ? std::string("map") : "group " + in_quotes(path.back().name)) +
                 ": missing \"layers\" array");
     }
     if (depth > k_max_group_depth) {
@@ -270,22 +666,39 @@ Result<void> read_layers(const Json& parent, const LayerScope& scope,
             continue;
         }
         const std::string kind = string_field(child, "type");
-        const std::string name = string_field(child, "name");
-        const bool solid = is_auto_solid(name, solid_property(child), inherited_solid);
+        if (kind != "tilelayer" && kind != "objectgroup" && kind != "group") {
+            continue;
+        }
+        std::vector<LayerStep> inner = path;
+        inner.push_back({string_field(child, "name"), read_properties(child)});
+        const std::string label = scope.file + ": " + layer_label(child, 0);
+        auto dx = pixel_field(child, "offsetx", label);
+        auto dy = pixel_field(child, "offsety", label);
+        if (!dx || !dy) {
+            return !dx ? dx.error() : dy.error();
+        }
+        const double ox = offset_x + dx->value_or(0);
+        const double oy = offset_y + dy->value_or(0);
         if (kind == "tilelayer") {
-            auto layer = read_tile_layer(child, scope, out.size() + 1);
+            auto layer = read_tile_layer(child, scope, scope.map.tile_layers.size() + 1);
             if (!layer) {
                 return layer.error();
             }
-            layer->groups = groups;
-            layer->auto_solid = solid;
-            out.push_back(std::move(layer).value());
-        } else if (kind == "group") {
-            std::vector<std::string> inner = groups;
-            inner.push_back(name);
-            if (auto ok = read_layers(child, scope, inner, solid, depth + 1, out); !ok) {
-                return ok;
+            layer->path = std::move(inner);
+            layer->offset_x = ox;
+            layer->offset_y = oy;
+            scope.map.tile_layers.push_back(std::move(layer).value());
+        } else if (kind == "objectgroup") {
+            auto layer = read_object_layer(child, scope, scope.map.object_layers.size() + 1);
+            if (!layer) {
+                return layer.error();
             }
+            layer->path = std::move(inner);
+            layer->offset_x = ox;
+            layer->offset_y = oy;
+            scope.map.object_layers.push_back(std::move(layer).value());
+        } else if (auto ok = read_layers(child, scope, inner, ox, oy, depth + 1); !ok) {
+            return ok;
         }
     }
     return {};
@@ -309,38 +722,45 @@ Result<int> tile_size(const Json& map, const char* key, const std::string& where
     return static_cast<int>(*value);
 }
 
-Result<MapSource> read_map(const Json& map, const std::string& file) {
+Result<void> read_map(const Json& node, const std::string& file, ExternalFiles& external,
+                      MapSource& map) {
     const std::string where = file + ": map";
-    if (!map.is_object()) {
-        return make_error(ErrorCode::parse_error, where + ": the document is not a JSON object");
-    }
-    const std::string orientation =
-        map.contains("orientation") ? string_field(map, "orientation") : std::string("orthogonal");
+    const std::string orientation = node.contains("orientation") ? string_field(node, "orientation")
+                                                                 : std::string("orthogonal");
     if (orientation != "orthogonal") {
         return make_error(ErrorCode::unsupported, where + ": orientation " +
                                                       in_quotes(orientation) +
                                                       " is not supported (orthogonal only)");
     }
-    MapSource source;
-    source.file = file;
-    auto tw = tile_size(map, "tilewidth", where);
-    auto th = tile_size(map, "tileheight", where);
-    auto w = tile_field(map, "width", 0, true, where);
-    auto h = tile_field(map, "height", 0, true, where);
+    map.file = file;
+    auto tw = tile_size(node, "tilewidth", where);
+    auto th = tile_size(node, "tileheight", where);
+    auto w = tile_field(node, "width", 0, true, where);
+    auto h = tile_field(node, "height", 0, true, where);
     for (const Result<int>* r : {&tw, &th, &w, &h}) {
         if (!*r) {
             return r->error();
         }
     }
-    source.tile_width = *tw;
-    source.tile_height = *th;
-    const auto infinite = map.find("infinite");
-    const bool is_infinite = infinite != map.end() && truth_of(*infinite).value_or(false);
-    const LayerScope scope{file, *w, *h, is_infinite};
-    if (auto ok = read_layers(map, scope, {}, false, 0, source.tile_layers); !ok) {
-        return ok.error();
+    map.tile_width = *tw;
+    map.tile_height = *th;
+    map.width = *w;
+    map.height = *h;
+    const auto infinite = node.find("infinite");
+    map.infinite = infinite != node.end() && truth_of(*infinite).value_or(false);
+    const auto tilesets = node.find("tilesets");
+    if (tilesets != node.end()) {
+        if (!tilesets->is_array()) {
+            return make_error(ErrorCode::parse_error, where + ": tilesets: not an array");
+        }
+        auto read = read_tilesets(*tilesets, file, external, map.warnings);
+        if (!read) {
+            return read.error();
+        }
+        map.tilesets = std::move(read).value();
     }
-    return source;
+    Scope scope{file, *w, *h, map.infinite, external, map};
+    return read_layers(node, scope, {}, 0, 0, 0);
 }
 
 /// nlohmann's message without its "[json.exception.parse_error.101] " tag.
@@ -350,21 +770,102 @@ std::string without_tag(const char* what) {
     return (text.rfind('[', 0) == 0 && end != std::string::npos) ? text.substr(end + 2) : text;
 }
 
+/// The document, or the error (with nlohmann's position).
+Result<Json> parse_document(std::string_view text, const std::string& file) {
+    try {
+        return Json::parse(text.begin(), text.end());
+    } catch (const Json::exception& e) { // parse_error, or out_of_range for 1e400
+        return make_error(ErrorCode::parse_error, file + ": JSON: " + without_tag(e.what()));
+    }
+}
+
+/// What kind of Tiled document a JSON object is: "map", "tileset",
+/// "template", from "type" or, for old files without it, the fields.
+std::string document_kind(const Json& document) {
+    if (!document.is_object()) {
+        return "";
+    }
+    const std::string type = string_field(document, "type");
+    if (!type.empty()) {
+        return type;
+    }
+    if (document.contains("layers")) {
+        return "map";
+    }
+    if (document.contains("object") && !document.contains("tilewidth")) {
+        return "template";
+    }
+    if (document.contains("tilecount") || document.contains("tiles") ||
+        document.contains("imagewidth")) {
+        return "tileset";
+    }
+    return "";
+}
+
 } // namespace
 
 Result<StaticGeometry> load_tmj(std::string_view text, const std::string& file,
                                 const TiledLoadOptions& options) {
-    Json document;
-    try {
-        document = Json::parse(text.begin(), text.end());
-    } catch (const Json::exception& e) { // parse_error, or out_of_range for 1e400
-        return make_error(ErrorCode::parse_error, file + ": JSON: " + without_tag(e.what()));
+    auto document = parse_document(text, file);
+    if (!document) {
+        return document.error();
     }
-    auto map = read_map(document, file);
-    if (!map) {
-        return map.error();
+    const std::string kind = document_kind(*document);
+    if (kind == "tileset" || kind == "template") {
+        return make_error(ErrorCode::invalid_input,
+                          file + ": this is a Tiled " + kind + " (\"type\": \"" + kind +
+                              "\"), not a map: run the map (.tmx, .tmj) that uses it");
     }
-    return build_geometry(*map, options);
+    if (!document->is_object()) {
+        return make_error(ErrorCode::parse_error,
+                          file + ": map: the document is not a JSON object");
+    }
+    ExternalFiles external(options.read_file);
+    MapSource map;
+    if (auto ok = read_map(*document, file, external, map); !ok) {
+        return ok.error();
+    }
+    return build_geometry(map, options);
+}
+
+Result<std::shared_ptr<const Tileset>> read_tsj(std::string_view text, const std::string& file) {
+    auto document = parse_document(text, file);
+    if (!document) {
+        return document.error();
+    }
+    if (!document->is_object()) {
+        return make_error(ErrorCode::parse_error, file + ": tileset: not a JSON object");
+    }
+    return read_tileset_object(*document, file);
+}
+
+Result<std::shared_ptr<const TemplateSource>> read_tj(std::string_view text,
+                                                      const std::string& file,
+                                                      ExternalFiles& external,
+                                                      std::vector<std::string>& warnings) {
+    auto document = parse_document(text, file);
+    if (!document) {
+        return document.error();
+    }
+    if (!document->is_object() || !document->contains("object")) {
+        return make_error(ErrorCode::parse_error, file + ": template: no \"object\"");
+    }
+    auto out = std::make_shared<TemplateSource>();
+    out->file = file;
+    const auto tileset = document->find("tileset");
+    if (tileset != document->end()) {
+        auto read = read_tilesets(Json::array({*tileset}), file, external, warnings);
+        if (!read) {
+            return read.error();
+        }
+        out->tilesets = std::move(read).value();
+    }
+    auto object = read_object((*document)["object"], file, 1);
+    if (!object) {
+        return object.error();
+    }
+    out->object = std::move(object).value();
+    return std::shared_ptr<const TemplateSource>(std::move(out));
 }
 
 } // namespace sweep::io::detail

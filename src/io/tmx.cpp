@@ -1,6 +1,7 @@
-// The TMX reader walks <map>, <group> and <layer> elements into a MapSource;
-// tile data is decoded later, and only for the solid layers. Tilesets,
-// object layers and image layers are skipped: nothing here opens another file.
+// The TMX reader walks <map>, <group>, <layer> and <objectgroup> elements
+// into a MapSource; tile data is decoded later, and only for the layers that
+// matter. Tilesets and templates are read here too, embedded or from their
+// own files (.tsx, .tx, or their JSON forms through ExternalFiles).
 #include "tmx.hpp"
 
 #include "decode.hpp"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 
 namespace sweep::io::detail {
@@ -68,20 +70,6 @@ Result<int> tile_attribute(pugi::xml_node node, const char* name,
         return value.error();
     }
     return checked_tile_value(*value, is_size, where + ": " + name);
-}
-
-/// The truth of the solid/collides/collision properties of `element`.
-std::optional<bool> solid_property(pugi::xml_node element) {
-    std::optional<bool> truth;
-    for (pugi::xml_node p : element.child("properties").children("property")) {
-        if (!is_solid_property_name(p.attribute("name").value())) {
-            continue;
-        }
-        // Multi-line string properties keep their value in the element text.
-        const pugi::xml_attribute value = p.attribute("value");
-        truth = combine_truth(truth, parse_truth(value ? value.value() : p.text().get()));
-    }
-    return truth;
 }
 
 /// All character data of `node` (pugixml may split it around comments).
@@ -164,12 +152,328 @@ Result<std::vector<ChunkSource>> read_chunks(pugi::xml_node data, const std::str
     return chunks;
 }
 
-/// What a tile layer inherits from the map and its groups.
-struct LayerScope {
+/// A decimal number (integer or floating point, optional sign and exponent).
+std::optional<double> parse_number(std::string_view text) {
+    const auto not_space = [](char c) { return c != ' ' && c != '\t' && c != '\r' && c != '\n'; };
+    const auto first = std::find_if(text.begin(), text.end(), not_space);
+    const auto last = std::find_if(text.rbegin(), text.rend(), not_space).base();
+    if (first >= last) {
+        return std::nullopt;
+    }
+    const char* begin = &*first;
+    const char* end = begin + (last - first);
+    if (*begin == '+') {
+        ++begin;
+    }
+    double value = 0;
+    const auto [stop, error] = std::from_chars(begin, end, value);
+    if (error != std::errc() || stop != end || !std::isfinite(value)) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+/// The optional pixel attribute `name` of `node`: finite and within budget.
+Result<std::optional<double>> pixel_attribute(pugi::xml_node node, const char* name,
+                                              const std::string& where) {
+    const pugi::xml_attribute attribute = node.attribute(name);
+    if (!attribute) {
+        return std::optional<double>();
+    }
+    const auto value = parse_number(attribute.value());
+    if (!value) {
+        return make_error(ErrorCode::parse_error, where + ": " + name + ": not a finite number: " +
+                                                      in_quotes(attribute.value()));
+    }
+    auto checked = checked_pixels(*value, where + ": " + name);
+    if (!checked) {
+        return checked.error();
+    }
+    return std::optional<double>(*checked);
+}
+
+/// The custom properties of `element` (its direct <properties> child).
+Properties read_properties(pugi::xml_node element) {
+    Properties out;
+    for (pugi::xml_node p : element.child("properties").children("property")) {
+        const std::string type = p.attribute("type").value();
+        std::string value;
+        if (type != "class" && type != "list") {
+            // Multi-line string properties keep their value in the element text.
+            const pugi::xml_attribute v = p.attribute("value");
+            value = v ? v.value() : p.text().get();
+        }
+        out.emplace_back(p.attribute("name").value(), std::move(value));
+    }
+    return out;
+}
+
+/// The points of a polygon or polyline: "x,y x,y ...".
+Result<std::vector<PixelPoint>> read_points(pugi::xml_node node, const std::string& where) {
+    const std::string_view text = node.attribute("points").value();
+    std::vector<PixelPoint> points;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t begin = text.find_first_not_of(" \t\r\n", at);
+        if (begin == std::string_view::npos) {
+            break;
+        }
+        std::size_t end = text.find_first_of(" \t\r\n", begin);
+        end = end == std::string_view::npos ? text.size() : end;
+        const std::string_view pair = text.substr(begin, end - begin);
+        const std::size_t comma = pair.find(',');
+        const auto x =
+            comma == std::string_view::npos ? std::nullopt : parse_number(pair.substr(0, comma));
+        const auto y =
+            comma == std::string_view::npos ? std::nullopt : parse_number(pair.substr(comma + 1));
+        if (!x || !y) {
+            return make_error(ErrorCode::parse_error,
+                              where + ": points: point " + std::to_string(points.size() + 1) +
+                                  " is not x,y with finite numbers: " + in_quotes(pair));
+        }
+        for (double v : {*x, *y}) {
+            if (auto ok = checked_pixels(v, where + ": points"); !ok) {
+                return ok.error();
+            }
+        }
+        if (points.size() == k_max_points) {
+            return make_error(ErrorCode::limit_exceeded,
+                              where + ": points: more than " + std::to_string(k_max_points));
+        }
+        points.push_back({*x, *y});
+        at = end;
+    }
+    return points;
+}
+
+/// An <object> of a map, a template or a tile's collision group.
+Result<ObjectSource> read_object(pugi::xml_node node, const std::string& context,
+                                 std::size_t ordinal) {
+    ObjectSource o;
+    const pugi::xml_attribute id = node.attribute("id");
+    if (id) {
+        const auto value = parse_integer(id.value());
+        if (!value) {
+            return make_error(ErrorCode::parse_error,
+                              context + ": object " + std::to_string(ordinal) +
+                                  ": id: not an integer: " + in_quotes(id.value()));
+        }
+        o.id = *value;
+        o.label = "object id " + std::to_string(*value);
+    } else {
+        o.label = "object " + std::to_string(ordinal);
+    }
+    if (node.attribute("name")) {
+        o.name = node.attribute("name").value();
+        if (!o.name->empty()) {
+            o.label += ' ';
+            o.label += in_quotes(*o.name);
+        }
+    }
+    const std::string where = context + ": " + o.label;
+    if (node.attribute("type")) {
+        o.type = node.attribute("type").value();
+    } else if (node.attribute("class")) {
+        o.type = node.attribute("class").value();
+    }
+    struct Field {
+        const char* name;
+        std::optional<double>* out;
+    };
+    for (const Field f : {Field{"x", &o.x}, Field{"y", &o.y}, Field{"width", &o.width},
+                          Field{"height", &o.height}, Field{"rotation", &o.rotation}}) {
+        auto value = pixel_attribute(node, f.name, where);
+        if (!value) {
+            return value.error();
+        }
+        *f.out = *value;
+    }
+    if (const pugi::xml_attribute gid = node.attribute("gid")) {
+        const auto value = parse_integer(gid.value());
+        if (!value || *value < 0 || *value > 0xFFFFFFFFll) {
+            return make_error(ErrorCode::parse_error,
+                              where + ": gid: not a tile id: " + in_quotes(gid.value()));
+        }
+        o.gid = static_cast<std::uint32_t>(*value);
+    }
+    o.template_source = node.attribute("template").value();
+    if (node.child("ellipse")) {
+        o.kind = ObjectKind::ellipse;
+    } else if (node.child("point")) {
+        o.kind = ObjectKind::point;
+    } else if (node.child("text")) {
+        o.kind = ObjectKind::text;
+    } else if (pugi::xml_node shape =
+                   node.child("polygon") ? node.child("polygon") : node.child("polyline")) {
+        o.kind = std::string_view(shape.name()) == "polygon" ? ObjectKind::polygon
+                                                             : ObjectKind::polyline;
+        auto points = read_points(shape, where);
+        if (!points) {
+            return points.error();
+        }
+        o.points = std::move(points).value();
+    }
+    if (o.gid && !o.kind) {
+        o.kind = ObjectKind::tile;
+    }
+    o.properties = read_properties(node);
+    return o;
+}
+
+/// The optional non-negative integer attribute of a tileset.
+Result<std::int64_t> tileset_int(pugi::xml_node node, const char* name, std::int64_t fallback,
+                                 const std::string& where) {
+    auto value = int_attribute(node, name, fallback, where);
+    if (!value) {
+        return value.error();
+    }
+    if (*value < 0 || *value > k_max_coordinate) {
+        return make_error(ErrorCode::parse_error,
+                          where + ": " + name + ": out of range: " + std::to_string(*value));
+    }
+    return *value;
+}
+
+/// A <tileset> element with its contents (not a reference to a file).
+Result<std::shared_ptr<const Tileset>> read_tileset_element(pugi::xml_node node,
+                                                            const std::string& file) {
+    auto set = std::make_shared<Tileset>();
+    set->file = file;
+    const std::string name = node.attribute("name").value();
+    set->label = "tileset " + in_quotes(name);
+    const std::string where = file + ": " + set->label;
+    for (auto [attr, field] :
+         {std::pair{"tilewidth", &set->tile_width}, std::pair{"tileheight", &set->tile_height}}) {
+        auto value = tileset_int(node, attr, 0, where);
+        if (!value) {
+            return value.error();
+        }
+        if (*value > k_max_tile_pixels) {
+            return make_error(ErrorCode::limit_exceeded, where + ": " + attr + ": " +
+                                                             std::to_string(*value) +
+                                                             " pixels is over 65536");
+        }
+        *field = static_cast<int>(*value);
+    }
+    auto margin = tileset_int(node, "margin", 0, where);
+    auto spacing = tileset_int(node, "spacing", 0, where);
+    if (!margin || !spacing) {
+        return !margin ? margin.error() : spacing.error();
+    }
+    if (node.attribute("tilecount")) {
+        auto count = tileset_int(node, "tilecount", 0, where);
+        if (!count) {
+            return count.error();
+        }
+        set->tile_count = *count;
+    } else if (pugi::xml_node image = node.child("image");
+               image && set->tile_width > 0 && set->tile_height > 0) {
+        // Legacy tilesets: the count follows from the image size.
+        const std::int64_t w = image.attribute("width").as_llong(0);
+        const std::int64_t h = image.attribute("height").as_llong(0);
+        if (w > 0 && h > 0 && w <= k_max_coordinate && h <= k_max_coordinate) {
+            const std::int64_t columns =
+                (w - 2 * *margin + *spacing) / (set->tile_width + *spacing);
+            const std::int64_t rows = (h - 2 * *margin + *spacing) / (set->tile_height + *spacing);
+            set->tile_count = std::max<std::int64_t>(0, columns) * std::max<std::int64_t>(0, rows);
+        }
+    }
+    if (pugi::xml_node offset = node.child("tileoffset")) {
+        for (auto [attr, field] :
+             {std::pair{"x", &set->offset_x}, std::pair{"y", &set->offset_y}}) {
+            auto value = pixel_attribute(offset, attr, where + ": tileoffset");
+            if (!value) {
+                return value.error();
+            }
+            *field = value->value_or(0);
+        }
+    }
+    set->object_alignment = node.attribute("objectalignment").value();
+    set->render_grid_size = std::string_view(node.attribute("tilerendersize").value()) == "grid";
+    set->properties = read_properties(node);
+    for (pugi::xml_node tile : node.children("tile")) {
+        const auto id = parse_integer(tile.attribute("id").value());
+        if (!id || *id < 0 || *id > 0x0FFFFFFFll) {
+            return make_error(ErrorCode::parse_error, where + ": <tile>: id: not a tile id: " +
+                                                          in_quotes(tile.attribute("id").value()));
+        }
+        const std::string tile_where = where + ": tile " + std::to_string(*id);
+        TileInfo info;
+        info.properties = read_properties(tile);
+        if (pugi::xml_node image = tile.child("image")) {
+            info.image_width = std::max(0.0, image.attribute("width").as_double(0));
+            info.image_height = std::max(0.0, image.attribute("height").as_double(0));
+            if (!std::isfinite(info.image_width) || !std::isfinite(info.image_height) ||
+                info.image_width > double(k_max_tile_pixels) ||
+                info.image_height > double(k_max_tile_pixels)) {
+                return make_error(ErrorCode::limit_exceeded,
+                                  tile_where + ": image size over 65536 pixels");
+            }
+        }
+        std::size_t ordinal = 0;
+        for (pugi::xml_node object : tile.child("objectgroup").children("object")) {
+            auto shape = read_object(object, tile_where, ++ordinal);
+            if (!shape) {
+                return shape.error();
+            }
+            info.shapes.push_back(std::move(shape).value());
+        }
+        if (!info.properties.empty() || !info.shapes.empty() || info.image_width > 0 ||
+            info.image_height > 0) {
+            set->tiles[static_cast<std::uint32_t>(*id)] = std::move(info);
+        }
+    }
+    return std::shared_ptr<const Tileset>(std::move(set));
+}
+
+/// The <tileset> children of `parent` (a map or a template): embedded ones
+/// and references to files, sorted by first gid.
+Result<std::vector<TilesetRef>> read_tilesets(pugi::xml_node parent, const std::string& file,
+                                              ExternalFiles& external,
+                                              std::vector<std::string>& warnings) {
+    std::vector<TilesetRef> out;
+    for (pugi::xml_node node : parent.children("tileset")) {
+        const std::string where = file + ": tileset " + std::to_string(out.size() + 1);
+        auto first = int_attribute(node, "firstgid", 1, where);
+        if (!first) {
+            return first.error();
+        }
+        if (*first < 1 || *first > 0x0FFFFFFFll) {
+            return make_error(ErrorCode::parse_error,
+                              where + ": firstgid: out of range: " + std::to_string(*first));
+        }
+        TilesetRef ref;
+        ref.first_gid = static_cast<std::uint32_t>(*first);
+        if (const pugi::xml_attribute source = node.attribute("source")) {
+            auto set = external.tileset(file, source.value(), warnings);
+            if (!set) {
+                return in_context(set.error(), where);
+            }
+            ref.tileset = std::move(set).value();
+        } else {
+            auto set = read_tileset_element(node, file);
+            if (!set) {
+                return set.error();
+            }
+            ref.tileset = std::move(set).value();
+        }
+        out.push_back(std::move(ref));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const TilesetRef& a, const TilesetRef& b) {
+        return a.first_gid < b.first_gid;
+    });
+    return out;
+}
+
+/// What every layer reader needs.
+struct Scope {
     const std::string& file;
     std::int64_t map_width = 0;
     std::int64_t map_height = 0;
     bool infinite = false;
+    ExternalFiles& external;
+    MapSource& map;
+    std::size_t objects = 0; ///< read so far, against k_max_objects
 };
 
 /// How messages name a layer: by name, else id, else position.
@@ -181,10 +485,10 @@ std::string layer_label(pugi::xml_node layer, std::size_t ordinal) {
     if (layer.attribute("id")) {
         return std::string("layer id ") + layer.attribute("id").value();
     }
-    return "tile layer " + std::to_string(ordinal);
+    return "layer " + std::to_string(ordinal);
 }
 
-Result<TileLayerSource> read_tile_layer(pugi::xml_node node, const LayerScope& scope,
+Result<TileLayerSource> read_tile_layer(pugi::xml_node node, const Scope& scope,
                                         std::size_t ordinal) {
     TileLayerSource layer;
     layer.name = node.attribute("name").value();
@@ -216,32 +520,101 @@ Result<TileLayerSource> read_tile_layer(pugi::xml_node node, const LayerScope& s
     return layer;
 }
 
-/// Appends the tile layers under `parent` (the map or a group) to `out`.
-Result<void> read_layers(pugi::xml_node parent, const LayerScope& scope,
-                         const std::vector<std::string>& groups, bool inherited_solid, int depth,
-                         std::vector<TileLayerSource>& out) {
+/// The object merged over its template, or a warning and nothing when the
+/// template cannot be read.
+std::optional<PlacedObject> place_object(ObjectSource object, Scope& scope,
+                                         const std::string& where) {
+    PlacedObject placed;
+    if (!object.template_source.empty()) {
+        auto tx =
+            scope.external.template_file(scope.file, object.template_source, scope.map.warnings);
+        if (!tx) {
+            scope.map.warnings.push_back(where + ": " + object.label + ": template " +
+                                         in_quotes(object.template_source) + ": " +
+                                         tx.error().message + "; object skipped");
+            return std::nullopt;
+        }
+        const std::shared_ptr<const TemplateSource>& base = *tx;
+        if (!object.gid && base->object.gid) {
+            placed.scope = &base->tilesets;
+        }
+        object = merge_template(object, base->object);
+        scope.map.templates.push_back(base);
+    }
+    if (!object.kind) {
+        object.kind = object.gid ? ObjectKind::tile : ObjectKind::rectangle;
+    }
+    placed.object = std::move(object);
+    return placed;
+}
+
+Result<ObjectLayerSource> read_object_layer(pugi::xml_node node, Scope& scope,
+                                            std::size_t ordinal) {
+    ObjectLayerSource layer;
+    layer.name = node.attribute("name").value();
+    layer.label = layer_label(node, ordinal);
+    const std::string where = scope.file + ": " + layer.label;
+    std::size_t count = 0;
+    for (pugi::xml_node child : node.children("object")) {
+        if (++scope.objects > k_max_objects) {
+            return make_error(ErrorCode::limit_exceeded, scope.file + ": more than " +
+                                                             std::to_string(k_max_objects) +
+                                                             " objects");
+        }
+        auto object = read_object(child, where, ++count);
+        if (!object) {
+            return object.error();
+        }
+        if (auto placed = place_object(std::move(object).value(), scope, where)) {
+            layer.objects.push_back(std::move(*placed));
+        }
+    }
+    return layer;
+}
+
+/// Appends the layers under `parent` (the map or a group) to the map.
+Result<void> read_layers(pugi::xml_node parent, Scope& scope, const std::vector<LayerStep>& path,
+                         double offset_x, double offset_y, int depth) {
     if (depth > k_max_group_depth) {
         return make_error(ErrorCode::limit_exceeded,
                           scope.file + ": group layers nested deeper than 64");
     }
     for (pugi::xml_node child : parent.children()) {
         const std::string_view kind = child.name();
-        const std::string name = child.attribute("name").value();
-        const bool solid = is_auto_solid(name, solid_property(child), inherited_solid);
+        if (kind != "layer" && kind != "group" && kind != "objectgroup") {
+            continue;
+        }
+        std::vector<LayerStep> inner = path;
+        inner.push_back({child.attribute("name").value(), read_properties(child)});
+        const std::string label =
+            layer_label(child, scope.map.tile_layers.size() + scope.map.object_layers.size() + 1);
+        auto dx = pixel_attribute(child, "offsetx", scope.file + ": " + label);
+        auto dy = pixel_attribute(child, "offsety", scope.file + ": " + label);
+        if (!dx || !dy) {
+            return !dx ? dx.error() : dy.error();
+        }
+        const double ox = offset_x + dx->value_or(0);
+        const double oy = offset_y + dy->value_or(0);
         if (kind == "layer") {
-            auto layer = read_tile_layer(child, scope, out.size() + 1);
+            auto layer = read_tile_layer(child, scope, scope.map.tile_layers.size() + 1);
             if (!layer) {
                 return layer.error();
             }
-            layer->groups = groups;
-            layer->auto_solid = solid;
-            out.push_back(std::move(layer).value());
-        } else if (kind == "group") {
-            std::vector<std::string> inner = groups;
-            inner.push_back(name);
-            if (auto ok = read_layers(child, scope, inner, solid, depth + 1, out); !ok) {
-                return ok;
+            layer->path = std::move(inner);
+            layer->offset_x = ox;
+            layer->offset_y = oy;
+            scope.map.tile_layers.push_back(std::move(layer).value());
+        } else if (kind == "objectgroup") {
+            auto layer = read_object_layer(child, scope, scope.map.object_layers.size() + 1);
+            if (!layer) {
+                return layer.error();
             }
+            layer->path = std::move(inner);
+            layer->offset_x = ox;
+            layer->offset_y = oy;
+            scope.map.object_layers.push_back(std::move(layer).value());
+        } else if (auto ok = read_layers(child, scope, inner, ox, oy, depth + 1); !ok) {
+            return ok;
         }
     }
     return {};
@@ -259,19 +632,19 @@ std::string line_and_column(std::string_view text, std::size_t offset) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
-Result<MapSource> read_map(pugi::xml_node map, const std::string& file) {
+Result<void> read_map(pugi::xml_node node, const std::string& file, ExternalFiles& external,
+                      MapSource& map) {
     const std::string where = file + ": <map>";
-    const std::string orientation = map.attribute("orientation").as_string("orthogonal");
+    const std::string orientation = node.attribute("orientation").as_string("orthogonal");
     if (orientation != "orthogonal") {
         return make_error(ErrorCode::unsupported, where + ": orientation " +
                                                       in_quotes(orientation) +
                                                       " is not supported (orthogonal only)");
     }
-    MapSource source;
-    source.file = file;
-    for (auto [name, field] : {std::pair{"tilewidth", &source.tile_width},
-                               std::pair{"tileheight", &source.tile_height}}) {
-        auto value = int_attribute(map, name, std::nullopt, where);
+    map.file = file;
+    for (auto [name, field] :
+         {std::pair{"tilewidth", &map.tile_width}, std::pair{"tileheight", &map.tile_height}}) {
+        auto value = int_attribute(node, name, std::nullopt, where);
         if (!value) {
             return value.error();
         }
@@ -287,23 +660,26 @@ Result<MapSource> read_map(pugi::xml_node map, const std::string& file) {
         }
         *field = static_cast<int>(*value);
     }
-    auto w = tile_attribute(map, "width", 0, true, where);
-    auto h = tile_attribute(map, "height", 0, true, where);
+    auto w = tile_attribute(node, "width", 0, true, where);
+    auto h = tile_attribute(node, "height", 0, true, where);
     if (!w || !h) {
         return !w ? w.error() : h.error();
     }
-    const LayerScope scope{file, *w, *h, map.attribute("infinite").as_int() != 0};
-    if (auto ok = read_layers(map, scope, {}, false, 0, source.tile_layers); !ok) {
-        return ok.error();
+    map.width = *w;
+    map.height = *h;
+    map.infinite = node.attribute("infinite").as_int() != 0;
+    auto tilesets = read_tilesets(node, file, external, map.warnings);
+    if (!tilesets) {
+        return tilesets.error();
     }
-    return source;
+    map.tilesets = std::move(tilesets).value();
+    Scope scope{file, *w, *h, map.infinite, external, map};
+    return read_layers(node, scope, {}, 0, 0, 0);
 }
 
-} // namespace
-
-Result<StaticGeometry> load_tmx(std::string_view text, const std::string& file,
-                                const TiledLoadOptions& options) {
-    pugi::xml_document document;
+/// The parsed document, or the error naming line and column.
+Result<pugi::xml_node> parse_document(pugi::xml_document& document, std::string_view text,
+                                      const std::string& file) {
     const pugi::xml_parse_result parsed = document.load_buffer(text.data(), text.size());
     if (!parsed) {
         const ErrorCode code = parsed.status == pugi::status_out_of_memory
@@ -313,16 +689,82 @@ Result<StaticGeometry> load_tmx(std::string_view text, const std::string& file,
                                     line_and_column(text, static_cast<std::size_t>(parsed.offset)) +
                                     ": XML: " + parsed.description());
     }
-    const pugi::xml_node root = document.document_element();
-    if (std::string_view(root.name()) != "map") {
+    return document.document_element();
+}
+
+} // namespace
+
+Result<StaticGeometry> load_tmx(std::string_view text, const std::string& file,
+                                const TiledLoadOptions& options) {
+    pugi::xml_document document;
+    auto root = parse_document(document, text, file);
+    if (!root) {
+        return root.error();
+    }
+    const std::string_view name = root->name();
+    if (name == "tileset" || name == "template") {
+        return make_error(ErrorCode::invalid_input,
+                          file + ": this is a Tiled " + std::string(name) + " (<" +
+                              std::string(name) +
+                              ">), not a map: run the map (.tmx, .tmj) that uses it");
+    }
+    if (name != "map") {
         return make_error(ErrorCode::parse_error,
-                          file + ": root element is <" + root.name() + ">, expected <map>");
+                          file + ": root element is <" + std::string(name) + ">, expected <map>");
     }
-    auto map = read_map(root, file);
-    if (!map) {
-        return map.error();
+    ExternalFiles external(options.read_file);
+    MapSource map;
+    if (auto ok = read_map(*root, file, external, map); !ok) {
+        return ok.error();
     }
-    return build_geometry(*map, options);
+    return build_geometry(map, options);
+}
+
+Result<std::shared_ptr<const Tileset>> read_tsx(std::string_view text, const std::string& file) {
+    pugi::xml_document document;
+    auto root = parse_document(document, text, file);
+    if (!root) {
+        return root.error();
+    }
+    if (std::string_view(root->name()) != "tileset") {
+        return make_error(ErrorCode::parse_error, file + ": root element is <" +
+                                                      std::string(root->name()) +
+                                                      ">, expected <tileset>");
+    }
+    return read_tileset_element(*root, file);
+}
+
+Result<std::shared_ptr<const TemplateSource>> read_tx(std::string_view text,
+                                                      const std::string& file,
+                                                      ExternalFiles& external,
+                                                      std::vector<std::string>& warnings) {
+    pugi::xml_document document;
+    auto root = parse_document(document, text, file);
+    if (!root) {
+        return root.error();
+    }
+    if (std::string_view(root->name()) != "template") {
+        return make_error(ErrorCode::parse_error, file + ": root element is <" +
+                                                      std::string(root->name()) +
+                                                      ">, expected <template>");
+    }
+    auto out = std::make_shared<TemplateSource>();
+    out->file = file;
+    auto tilesets = read_tilesets(*root, file, external, warnings);
+    if (!tilesets) {
+        return tilesets.error();
+    }
+    out->tilesets = std::move(tilesets).value();
+    const pugi::xml_node object = root->child("object");
+    if (!object) {
+        return make_error(ErrorCode::parse_error, file + ": <template> has no <object>");
+    }
+    auto parsed = read_object(object, file, 1);
+    if (!parsed) {
+        return parsed.error();
+    }
+    out->object = std::move(parsed).value();
+    return std::shared_ptr<const TemplateSource>(std::move(out));
 }
 
 } // namespace sweep::io::detail

@@ -2,8 +2,11 @@
 // encloses solid ground and its segments collide only on the outside.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <span>
+#include <string>
 
 #include "sweep/manifold.hpp"
 #include "sweep/shapes.hpp"
@@ -93,6 +96,165 @@ TEST(Chain, BoxRestingOnTopSegmentHasTwoPoints) {
         EXPECT_NEAR(m.points[i].separation, -0.002f, 1e-5f);
         EXPECT_NEAR(std::abs(m.points[i].point.x - 2), 0.5f, 1e-5f);
     }
+}
+
+// Seam-free chains: the ghost vertices keep contact normals on the faces.
+
+// A block whose top is two collinear segments meeting at (2, 1), the seam:
+// chain[2] = (4, 1) -> (2, 1) and chain[3] = (2, 1) -> (0, 1), both facing +y.
+const std::array<Vec2, 5> k_seamed{{{0, 0}, {4, 0}, {4, 1}, {2, 1}, {0, 1}}};
+
+/// The shapes that slide across seams and around corners: a box, a circle,
+/// and a capsule lying flat, each with its half height.
+struct Slider {
+    const char* name;
+    Shape shape;
+    real half_height;
+};
+
+std::array<Slider, 3> sliders() {
+    return {{{"box", make_box(0.5f, 0.5f).value(), 0.5f},
+             {"circle", Circle{{0, 0}, 0.5f}, 0.5f},
+             {"capsule", make_capsule({-0.5f, 0}, {0.5f, 0}, 0.25f).value(), 0.25f}}};
+}
+
+/// Calls f(normal, manifold) for every contact of `shape` at xf with the
+/// chain segments (chain first, then swapped, whose normal is negated back).
+template <class F>
+int for_each_contact(std::span<const ChainSegment> segments, const Shape& shape,
+                     const Transform& xf, F f) {
+    int contacts = 0;
+    for (const ChainSegment& segment : segments) {
+        const Manifold m = collide(Shape(segment), k_identity, shape, xf);
+        const Manifold swapped = collide(shape, xf, Shape(segment), k_identity);
+        EXPECT_EQ(m.count, swapped.count);
+        if (m.count > 0) {
+            ++contacts;
+            f(m.normal, m);
+            EXPECT_NEAR(swapped.normal.x, -m.normal.x, 1e-6f);
+            EXPECT_NEAR(swapped.normal.y, -m.normal.y, 1e-6f);
+        }
+    }
+    return contacts;
+}
+
+TEST(Chain, ShapesSlidingAcrossAFlatSeamGetOnlyTheFaceNormal) {
+    const auto chain = make_chain_loop(k_seamed).value();
+    const std::array<ChainSegment, 2> top{chain[2], chain[3]};
+    for (const Slider& slider : sliders()) {
+        // Level and tilted by 0.02 rad either way; the lowest point 0.002
+        // below the top, the centre from x = 1 to 3 across the seam.
+        for (const real angle : {0.0f, 0.02f, -0.02f}) {
+            const Transform turned{{0, 0}, Rot::from_angle(angle)};
+            const real low = compute_aabb(slider.shape, turned).lower.y;
+            for (int i = 0; i <= 400; ++i) {
+                const real x = 1 + 0.005f * real(i);
+                const Transform xf{{x, 1 - 0.002f - low}, turned.q};
+                SCOPED_TRACE(std::string(slider.name) + " at x = " + std::to_string(x) +
+                             ", angle " + std::to_string(angle));
+                real deepest = 0;
+                const int contacts =
+                    for_each_contact(top, slider.shape, xf, [&](Vec2 n, const Manifold& m) {
+                        EXPECT_NEAR(n.x, 0, 1e-6f) << "a sideways normal at the seam";
+                        EXPECT_NEAR(n.y, 1, 1e-6f);
+                        for (int k = 0; k < m.count; ++k) {
+                            deepest = std::min(deepest, m.points[k].separation);
+                        }
+                    });
+                EXPECT_GE(contacts, 1) << "nothing holds it up";
+                // (A tilted capsule's two-point manifold puts B's points along
+                // B's own side normal: r (1 - cos 0.02) = 5e-5 shallower.)
+                EXPECT_NEAR(deepest, -0.002f, 1e-4f);
+            }
+        }
+    }
+}
+
+TEST(Chain, AtAConvexCornerVertexNormalsStayInTheCornersCone) {
+    // The ground block's top-left corner (0, 1): the top (4, 1) -> (0, 1)
+    // faces +y, the left side (0, 1) -> (0, 0) faces -x; the ghost of the top
+    // turns down there, so the corner is convex and its normals fill the
+    // quarter from +y to -x.
+    const auto chain = make_chain_loop(k_ground).value();
+    const std::array<ChainSegment, 2> corner{chain[2], chain[3]};
+    const Vec2 vertex{0, 1};
+    // A circle rolling around the corner, 0.001 deep: its normal is the
+    // direction from the corner to its centre, +y to -x and beyond.
+    const Circle circle{{0, 0}, 0.5f};
+    for (int i = 0; i <= 36; ++i) {
+        const real phi = 1.5707963f + 0.0436332f * real(i); // 90 to 180 degrees
+        const Vec2 dir{std::cos(phi), std::sin(phi)};
+        const Transform xf{vertex + 0.499f * dir, {}};
+        SCOPED_TRACE("circle at " + std::to_string(phi) + " rad");
+        bool vertex_normal = false;
+        const int contacts = for_each_contact(corner, circle, xf, [&](Vec2 n, const Manifold&) {
+            EXPECT_LE(n.x, 1e-6f);
+            EXPECT_GE(n.y, -1e-6f);
+            vertex_normal = vertex_normal || length(n - dir) < 1e-4f;
+        });
+        EXPECT_GE(contacts, 1);
+        EXPECT_TRUE(vertex_normal);
+    }
+    // Shapes sliding off the ledge to the left, 0.002 deep: every normal in the cone.
+    for (const Slider& slider : sliders()) {
+        for (int i = 0; i <= 200; ++i) {
+            const real x = 1 - 0.0075f * real(i); // to x = -0.5, hanging over
+            const Transform xf{{x, 1 - 0.002f + slider.half_height}, {}};
+            SCOPED_TRACE(std::string(slider.name) + " at x = " + std::to_string(x));
+            for_each_contact(corner, slider.shape, xf, [&](Vec2 n, const Manifold&) {
+                EXPECT_LE(n.x, 1e-6f);
+                EXPECT_GE(n.y, -1e-6f);
+            });
+        }
+    }
+}
+
+TEST(Chain, AtAConcaveCornerNormalsStayBetweenTheTwoFaces) {
+    // An L of ground, counter-clockwise: the step (8, 1) -> (2, 1) faces +y
+    // and the wall (2, 1) -> (2, 5) faces +x; they meet concave at (2, 1).
+    // Their other ends are convex corners, out of the shapes' reach here.
+    const std::array<Vec2, 6> l_shape{{{0, 0}, {8, 0}, {8, 1}, {2, 1}, {2, 5}, {0, 5}}};
+    const auto chain = make_chain_loop(l_shape).value();
+    const std::array<ChainSegment, 2> corner{chain[2], chain[3]};
+    EXPECT_EQ(outward_normal(corner[0]), (Vec2{0, 1}));
+    EXPECT_EQ(outward_normal(corner[1]), (Vec2{1, 0}));
+    // Shapes pushed into the corner at many poses: centres on a grid
+    // near it, turned every way. Only the two faces' normals may appear.
+    for (const Slider& slider : sliders()) {
+        for (int i = 0; i <= 10; ++i) {
+            for (int j = 0; j <= 10; ++j) {
+                for (int k = 0; k < 8; ++k) {
+                    const Transform xf{{2.3f + 0.05f * real(i), 1.3f + 0.05f * real(j)},
+                                       Rot::from_angle(0.39f * real(k))};
+                    SCOPED_TRACE(std::string(slider.name) + " at " + std::to_string(i) + "," +
+                                 std::to_string(j) + "," + std::to_string(k));
+                    for_each_contact(corner, slider.shape, xf, [&](Vec2 n, const Manifold&) {
+                        // (To rounding: a capsule's normal from its closest points.)
+                        const bool face =
+                            length(n - Vec2{0, 1}) < 2e-5f || length(n - Vec2{1, 0}) < 2e-5f;
+                        EXPECT_TRUE(face) << "normal (" << n.x << ", " << n.y << ")";
+                    });
+                }
+            }
+        }
+    }
+}
+
+TEST(Chain, AnOpenEndIsRoundedOnTheOuterSide) {
+    // Ghosts on their vertices: no neighbours. A circle past the end p2 =
+    // (-2, 0), level with the segment, touches the end with normal -x.
+    const ChainSegment open{{2, 0}, Segment{{2, 0}, {-2, 0}}, {-2, 0}};
+    const Manifold m = collide(Shape(open), k_identity, Circle{{-2.499f, 0.0f}, 0.5f}, k_identity);
+    ASSERT_EQ(m.count, 1);
+    EXPECT_NEAR(m.normal.x, -1, 1e-6f);
+    // Below the line (behind): nothing.
+    EXPECT_EQ(collide(Shape(open), k_identity, Circle{{-2.3f, -0.2f}, 0.5f}, k_identity).count, 0);
+}
+
+TEST(Chain, AZeroLengthChainSegmentHasNoContact) {
+    const ChainSegment point{{-1, 0}, Segment{{0, 0}, {0, 0}}, {1, 0}};
+    EXPECT_EQ(collide(Shape(point), k_identity, Circle{{0, 0.3f}, 0.5f}, k_identity).count, 0);
+    EXPECT_EQ(collide(make_box(0.5f, 0.5f).value(), k_identity, Shape(point), k_identity).count, 0);
 }
 
 } // namespace

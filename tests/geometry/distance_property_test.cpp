@@ -52,7 +52,7 @@ double distance_to_core(Vec2 point, const ShapeProxy& proxy, const Transform& xf
 
 TEST(DistanceProperty, MatchesTheBruteForceSegmentDistance) {
     std::mt19937 rng(42);
-    const int cases = test::property_cases(6000);
+    const int cases = test::property_cases(100000);
     int separated = 0;
     int overlapping = 0;
     for (int c = 0; c < cases; ++c) {
@@ -100,7 +100,7 @@ TEST(DistanceProperty, MatchesTheBruteForceSegmentDistance) {
 
 TEST(DistanceProperty, SwappingTheShapesFlipsOnlyTheNormal) {
     std::mt19937 rng(43);
-    const int cases = test::property_cases(2000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const Pair p = random_pair(rng, c);
         const DistanceOutput ab = run(p);
@@ -123,7 +123,7 @@ TEST(DistanceProperty, WarmStartGivesTheSameResult) {
     // A cache from the same pair a small step earlier (frame coherence) and
     // from the same input again must not change the answer, only the work.
     std::mt19937 rng(44);
-    const int cases = test::property_cases(3000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         Pair p = random_pair(rng, c);
         SimplexCache cache;

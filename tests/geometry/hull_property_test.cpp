@@ -96,7 +96,7 @@ void expect_is_hull_of(const std::vector<Vec2>& hull, const std::vector<Vec2>& p
 
 TEST(ComputeHullProperty, EveryInputPointInsideAndEveryVertexAnInputPoint) {
     std::mt19937 rng(20240601);
-    const int cases = test::property_cases(4000);
+    const int cases = test::property_cases(100000);
     int hulls = 0;
     for (int c = 0; c < cases; ++c) {
         const int kind = c % 4;
@@ -117,7 +117,7 @@ TEST(ComputeHullProperty, EveryInputPointInsideAndEveryVertexAnInputPoint) {
 
 TEST(MakePolygonProperty, IsTheHullCappedAtEightVerticesWithOutwardNormals) {
     std::mt19937 rng(7);
-    const int cases = test::property_cases(2000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const std::vector<Vec2> points = random_cloud(rng, c % 4);
         auto hull = compute_hull(points);

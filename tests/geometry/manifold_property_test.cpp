@@ -83,7 +83,7 @@ Shape random_solid(std::mt19937& rng, int kind) {
 
 TEST(CollideProperty, PointsSitBetweenTheSurfacesAndMatchTheirAnchors) {
     std::mt19937 rng(314);
-    const int cases = test::property_cases(6000);
+    const int cases = test::property_cases(100000);
     int contacts = 0;
     for (int c = 0; c < cases; ++c) {
         const Shape a = random_solid(rng, c);
@@ -145,7 +145,7 @@ TEST(CollideProperty, PolygonPointsAreNeverDeeperThanThePenetrationDepth) {
     // (minus the reference-face hysteresis 0.1 * slop); overlapping polygons
     // always get a point at least that deep plus nothing.
     std::mt19937 rng(315);
-    const int cases = test::property_cases(6000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const Polygon a =
             test::random_polygon(rng, test::uniform_int(rng, 3, 8), test::uniform(rng, 0.2, 1.5));
@@ -170,7 +170,7 @@ TEST(CollideProperty, CirclePairsMoveApartAlongTheNormalByTheSeparation) {
     // For a circle against a circle or a polygon the manifold is exact:
     // moving B by -separation along the normal leaves the shapes just touching.
     std::mt19937 rng(316);
-    const int cases = test::property_cases(4000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const Shape a = random_solid(rng, c); // polygon, rounded polygon or circle
         const Shape b = test::random_shape(rng, 2);
@@ -193,7 +193,7 @@ TEST(CollideProperty, CirclePairsMoveApartAlongTheNormalByTheSeparation) {
 
 TEST(CollideProperty, SwappingCircleAndPolygonFlipsTheNormalOnly) {
     std::mt19937 rng(317);
-    const int cases = test::property_cases(3000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const Shape polygon = random_solid(rng, c % 2);
         const Shape circle = test::random_shape(rng, 2);
@@ -213,6 +213,119 @@ TEST(CollideProperty, SwappingCircleAndPolygonFlipsTheNormalOnly) {
         EXPECT_NEAR(cp.points[0].point.y, pc.points[0].point.y, 1e-6);
         EXPECT_EQ(cp.points[0].id, pc.points[0].id);
     }
+}
+
+/// Two chain segments meeting at a vertex with a given turn, placed by a
+/// random transform: seg0 runs from (-3, 0) to the vertex (0, 0), seg1 from
+/// there 3 long in the turned direction. Their far ends continue straight
+/// (flat ghosts), out of reach of the shapes near the vertex.
+struct Corner {
+    std::array<ChainSegment, 2> segments;
+    Transform xf;
+    double turn = 0; ///< radians, counter-clockwise: > 0 convex, < 0 concave
+};
+
+Corner random_corner(std::mt19937& rng, int kind) {
+    Corner k;
+    switch (kind % 4) {
+    case 0:
+        k.turn = 0; // a flat seam
+        break;
+    case 1:
+        k.turn = test::uniform(rng, -0.005, 0.005); // within Box2D's flatness tolerance
+        break;
+    case 2:
+        k.turn = test::uniform(rng, 0.05, 2.5); // convex
+        break;
+    default:
+        k.turn = -test::uniform(rng, 0.05, 2.5); // concave
+    }
+    const Vec2 e1{real(std::cos(k.turn)), real(std::sin(k.turn))};
+    const Vec2 start{-3, 0};
+    const Vec2 vertex{0, 0};
+    const Vec2 end = real(3) * e1;
+    k.segments[0] = ChainSegment{start - Vec2{1, 0}, Segment{start, vertex}, end};
+    k.segments[1] = ChainSegment{start, Segment{vertex, end}, end + e1};
+    k.xf = test::to_transform(test::random_pose(rng, 3));
+    return k;
+}
+
+TEST(CollideProperty, ChainContactsKeepToTheNormalsOfTheChainsSurface) {
+    // Random solids near the shared vertex of two chain segments: at a flat
+    // or concave vertex every contact normal is one of the two faces'
+    // normals; within the flatness tolerance (0.6 degrees) it is within that
+    // of them; at a convex vertex it lies in the cone between them. Shapes
+    // outside the solid that sink into the chain by 0.002 to 0.05 get a
+    // contact from at least one segment.
+    std::mt19937 rng(318);
+    const int cases = test::property_cases(100000);
+    int contacts = 0;
+    for (int c = 0; c < cases; ++c) {
+        const Corner k = random_corner(rng, c);
+        const Shape shape = random_solid(rng, c / 4);
+        const double r = test::uniform(rng, 0, 1.5);
+        const double a = test::uniform(rng, 0, 6.283185307179586);
+        const Transform local{{real(r * std::cos(a)), real(r * std::sin(a))},
+                              Rot::from_angle(real(test::uniform(rng, -3.14159, 3.14159)))};
+        const Transform xf = mul(k.xf, local);
+        const Vec2 n0 = rotate(k.xf.q, outward_normal(k.segments[0]));
+        const Vec2 n1 = rotate(k.xf.q, outward_normal(k.segments[1]));
+        const bool convex = k.turn >= 0.01;
+        SCOPED_TRACE("case " + std::to_string(c) + ", turn " + std::to_string(k.turn) +
+                     ", shape type " + std::to_string(int(shape.type)));
+        int count = 0;
+        for (int i = 0; i < 2; ++i) {
+            const Shape chain(k.segments[i]);
+            const Manifold m = collide(chain, k.xf, shape, xf);
+            const Manifold swapped = collide(shape, xf, chain, k.xf);
+            ASSERT_EQ(m.count, swapped.count) << "segment " << i;
+            if (m.count == 0) {
+                continue;
+            }
+            ++count;
+            const Vec2 n = m.normal;
+            EXPECT_NEAR(length(n), 1, 1e-5);
+            EXPECT_NEAR(swapped.normal.x, -n.x, 1e-6);
+            EXPECT_NEAR(swapped.normal.y, -n.y, 1e-6);
+            if (convex) {
+                // Counter-clockwise from n0 to n1 (the turn is below pi).
+                EXPECT_GE(cross(n0, n), -1e-4)
+                    << "segment " << i << " normal " << n.x << ", " << n.y;
+                EXPECT_GE(cross(n, n1), -1e-4)
+                    << "segment " << i << " normal " << n.x << ", " << n.y;
+            } else if (k.turn != 0 && std::abs(k.turn) < 0.01) {
+                // A joint within the flatness tolerance: a seam, but a convex
+                // one has a sliver of vertex normals between its faces'.
+                const bool near_face = dot(n, n0) > std::cos(0.011) || dot(n, n1) > std::cos(0.011);
+                EXPECT_TRUE(near_face) << "segment " << i << " normal " << n.x << ", " << n.y;
+            } else {
+                const bool face = length(n - n0) < 1e-4 || length(n - n1) < 1e-4;
+                EXPECT_TRUE(face) << "segment " << i << " normal " << n.x << ", " << n.y;
+            }
+        }
+        contacts += count;
+        // Outside the solid: on the outer side of one line at a convex vertex,
+        // of both at a concave one (chains are solid to their left).
+        const Vec2 center = inv_transform_point(
+            k.xf, transform_point(
+                      xf, shape.type == ShapeType::polygon ? shape.polygon.centroid
+                          : shape.type == ShapeType::circle
+                              ? shape.circle.center
+                              : lerp(shape.capsule.center1, shape.capsule.center2, real(0.5))));
+        const bool out0 = dot(outward_normal(k.segments[0]), center - k.segments[0].segment.p1) > 0;
+        const bool out1 = dot(outward_normal(k.segments[1]), center - k.segments[1].segment.p1) > 0;
+        const bool outside = convex ? (out0 || out1) : (out0 && out1);
+        double gap = std::numeric_limits<double>::infinity();
+        for (const ChainSegment& segment : k.segments) {
+            gap = std::min(
+                gap, test::core_distance(make_proxy(Shape(segment)), k.xf, make_proxy(shape), xf) -
+                         radius_of(shape));
+        }
+        if (outside && gap < -0.002 && gap > -0.05) {
+            EXPECT_GE(count, 1) << "no contact for a shape sunk " << -gap << " into the chain";
+        }
+    }
+    EXPECT_GT(contacts, cases / 10);
 }
 
 } // namespace

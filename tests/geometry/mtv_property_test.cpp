@@ -161,7 +161,7 @@ TEST(MtvProperty, NoShorterTranslationInAnyDirectionSeparates) {
     // The set of overlapping translations of A is convex and holds 0, so A
     // moved by just under the depth along any direction still overlaps B.
     std::mt19937 rng(5002);
-    const int cases = test::property_cases(30000);
+    const int cases = test::property_cases(100000);
     const double margin = 2e-3;
     int checked = 0;
     for (int n = 0; n < cases; ++n) {
@@ -214,7 +214,7 @@ double max_face_separation(const Polygon& a, const Transform& xfa, const Polygon
 
 TEST(MtvProperty, PolygonDepthIsTheSeparatingAxisValueAndCollidesDeepestPoint) {
     std::mt19937 rng(5003);
-    const int cases = test::property_cases(50000);
+    const int cases = test::property_cases(100000);
     int compared = 0;
     for (int n = 0; n < cases; ++n) {
         const Polygon a =
@@ -247,7 +247,7 @@ TEST(MtvProperty, PolygonDepthIsTheSeparatingAxisValueAndCollidesDeepestPoint) {
 
 TEST(MtvProperty, SwappingAAndBFlipsTheNormal) {
     std::mt19937 rng(5004);
-    const int cases = test::property_cases(20000);
+    const int cases = test::property_cases(100000);
     for (int n = 0; n < cases; ++n) {
         const Circle c = random_circle(rng);
         const Shape s = test::random_shape(rng, 0);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -138,11 +139,29 @@ inline double convex_distance(std::span<const D2> a, std::span<const D2> b) {
     return best;
 }
 
+/// A placement with its rotation evaluated once (the reference's hot loops
+/// place every point of a shape at many times): apply() gives the same
+/// result as apply(pose, v) or apply(xf, v) point by point.
+struct Placed {
+    double c = 1;
+    double s = 0;
+    D2 p;
+};
+
+inline Placed placed(const Pose& pose) {
+    return {std::cos(pose.angle), std::sin(pose.angle), pose.p};
+}
+inline Placed placed(const Transform& xf) { return {xf.q.c, xf.q.s, to_d2(xf.p)}; }
+inline D2 apply(const Placed& r, D2 v) {
+    return {r.c * v.x - r.s * v.y + r.p.x, r.s * v.x + r.c * v.y + r.p.y};
+}
+
 /// The points of a proxy placed in the world, in double precision.
 template <class Place> std::vector<D2> world_points(const ShapeProxy& proxy, const Place& place) {
+    const Placed r = placed(place);
     std::vector<D2> out;
     for (int i = 0; i < proxy.count; ++i) {
-        out.push_back(apply(place, to_d2(proxy.points[i])));
+        out.push_back(apply(r, to_d2(proxy.points[i])));
     }
     return out;
 }
@@ -150,7 +169,19 @@ template <class Place> std::vector<D2> world_points(const ShapeProxy& proxy, con
 /// Distance between the cores of two placed proxies (radii ignored).
 template <class Place>
 double core_distance(const ShapeProxy& a, const Place& pa, const ShapeProxy& b, const Place& pb) {
-    return convex_distance(world_points(a, pa), world_points(b, pb));
+    // On the stack: this runs thousands of times per case in the sweeps' samplings.
+    std::array<D2, k_max_polygon_vertices> wa{};
+    std::array<D2, k_max_polygon_vertices> wb{};
+    const Placed ra = placed(pa);
+    const Placed rb = placed(pb);
+    for (int i = 0; i < a.count; ++i) {
+        wa[std::size_t(i)] = apply(ra, to_d2(a.points[std::size_t(i)]));
+    }
+    for (int i = 0; i < b.count; ++i) {
+        wb[std::size_t(i)] = apply(rb, to_d2(b.points[std::size_t(i)]));
+    }
+    return convex_distance(std::span<const D2>(wa.data(), std::size_t(a.count)),
+                           std::span<const D2>(wb.data(), std::size_t(b.count)));
 }
 
 /// Separation of the rounded shapes: core distance minus both radii. When the

@@ -1,13 +1,15 @@
-// shape_cast against brute force (fixed seeds): B's translation is sampled
-// finely, the separation at each sample measured with the reference distance
-// (reference_geometry.hpp), and the first sample within the target refined by
-// bisection (along a line the distance is convex in t, so it crosses the
+// shape_cast against brute force (fixed seeds): the separation along B's
+// translation is measured with the reference distance (reference_geometry.hpp);
+// along a line it is convex in t, so its minimum is found by golden-section
+// search and the first time it reaches the target by bisection (it crosses the
 // target once on the way in).
 #include "sweep/shape_cast.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -38,32 +40,68 @@ struct Reference {
         return {test::to_d2(xf.p), std::atan2(double(xf.q.s), double(xf.q.c))};
     }
 
-    /// The first time the separation reaches `target`, if it does in [0, 1].
-    std::optional<double> first_contact(double target, int samples, double* min_separation) const {
-        double previous_t = 0;
-        *min_separation = separation(0);
-        for (int k = 1; k <= samples; ++k) {
-            const double t = double(k) / samples;
-            const double s = separation(t);
-            *min_separation = std::min(*min_separation, s);
-            if (s <= target) {
-                double lo = previous_t;
-                double hi = t;
-                for (int i = 0; i < 50; ++i) {
-                    const double mid = 0.5 * (lo + hi);
-                    (separation(mid) <= target ? hi : lo) = mid;
-                }
-                return hi;
+    /// The first time the separation reaches `target`, if it does in [0, 1],
+    /// and the least separation over [0, 1]. Along a line the core distance
+    /// is convex in t (the distance from a point moving on a line to a fixed
+    /// convex set, the Minkowski difference), so a golden-section search finds
+    /// its minimum and the way down to it crosses the target once, where
+    /// bisection finds it: exact to 1e-12, in about 130 evaluations instead
+    /// of a fine sampling's thousand.
+    std::optional<double> first_contact(double target, double* min_separation) const {
+        constexpr double g = 0.6180339887498949; // (sqrt 5 - 1) / 2
+        double lo = 0;
+        double hi = 1;
+        double x1 = hi - g * (hi - lo);
+        double x2 = lo + g * (hi - lo);
+        double f1 = separation(x1);
+        double f2 = separation(x2);
+        double best_t = 0;
+        double best = separation(0);
+        const auto keep = [&](double t, double s) {
+            if (s < best) {
+                best = s;
+                best_t = t;
             }
-            previous_t = t;
+        };
+        keep(1, separation(1));
+        for (int i = 0; i < 80; ++i) {
+            keep(x1, f1);
+            keep(x2, f2);
+            if (f1 <= f2) {
+                hi = x2;
+                x2 = x1;
+                f2 = f1;
+                x1 = hi - g * (hi - lo);
+                f1 = separation(x1);
+            } else {
+                lo = x1;
+                x1 = x2;
+                f1 = f2;
+                x2 = lo + g * (hi - lo);
+                f2 = separation(x2);
+            }
         }
-        return std::nullopt;
+        keep(x1, f1);
+        keep(x2, f2);
+        *min_separation = best;
+        if (best > target) {
+            return std::nullopt;
+        }
+        // separation(0) > target (the cases start apart) and the separation
+        // does not increase on [0, best_t].
+        double before = 0;
+        double reached = best_t;
+        for (int i = 0; i < 60; ++i) {
+            const double mid = 0.5 * (before + reached);
+            (separation(mid) <= target ? reached : before) = mid;
+        }
+        return reached;
     }
 };
 
-TEST(ShapeCastProperty, HitTimeIsTheFirstContactOfAFineSampling) {
+TEST(ShapeCastProperty, HitTimeIsTheFirstContactOfTheBruteForceDistance) {
     std::mt19937 rng(2024);
-    const int cases = test::property_cases(1500);
+    const int cases = test::property_cases(100000);
     int hits = 0;
     int misses = 0;
     for (int c = 0; c < cases; ++c) {
@@ -83,7 +121,7 @@ TEST(ShapeCastProperty, HitTimeIsTheFirstContactOfAFineSampling) {
             continue; // starting touching or overlapped: the unit tests cover it
         }
         double min_separation = 0;
-        const std::optional<double> first = ref.first_contact(target, 1000, &min_separation);
+        const std::optional<double> first = ref.first_contact(target, &min_separation);
         const CastOutput out = shape_cast(in);
         SCOPED_TRACE("case " + std::to_string(c));
         ASSERT_LE(out.iterations, k_toi_max_iterations);
@@ -93,8 +131,19 @@ TEST(ShapeCastProperty, HitTimeIsTheFirstContactOfAFineSampling) {
             const double s = ref.separation(out.fraction);
             EXPECT_GE(s, target - k_length_eps) << "past the first contact";
             EXPECT_LE(s, band + k_length_eps) << "stopped before the touching band";
-            if (first) {
-                EXPECT_LE(out.fraction, *first + 1e-5);
+            if (first && out.fraction > *first + 1e-5) {
+                // Later than the reference's first contact: only by rounding
+                // (at a grazing approach a length error of k_length_eps is a
+                // long time), never past it. The separation is convex in t, so
+                // passing through would dip below the target in between.
+                double lowest = std::numeric_limits<double>::infinity();
+                for (int k = 0; k <= 20; ++k) {
+                    lowest =
+                        std::min(lowest, ref.separation(*first + (out.fraction - *first) * k / 20));
+                }
+                EXPECT_GE(lowest, target - k_length_eps)
+                    << "past the first contact at t = " << *first << " (reported " << out.fraction
+                    << ")";
             }
             EXPECT_NEAR(length(out.normal), 1, 1e-4);
             break;
@@ -116,7 +165,7 @@ TEST(ShapeCastProperty, HitNormalIsTheSeparatingDirectionAtTheHit) {
     // At the hit, moving B a little further along the normal separates the
     // shapes and moving it back against the normal brings them closer.
     std::mt19937 rng(2025);
-    const int cases = test::property_cases(1000);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         ShapeCastInput in;
         in.proxy_a = make_proxy(test::random_shape(rng, c));

@@ -144,7 +144,7 @@ TEST(ComputeMassProperty, RoundedPolygonsAndCapsulesMatchNumericalIntegration) {
     // The exact pieces (core, edge rectangles, vertex sectors) against a
     // strip integration of the same set computed independently.
     std::mt19937 rng(4321);
-    const int cases = test::property_cases(200);
+    const int cases = test::property_cases(2000);
     for (int c = 0; c < cases; ++c) {
         Polygon polygon;
         if (c % 3 == 0) {
@@ -171,7 +171,7 @@ TEST(ComputeMassProperty, RoundedPolygonsAndCapsulesMatchNumericalIntegration) {
 
 TEST(ComputeMassProperty, RandomConvexPolygonMatchesNumericalIntegration) {
     std::mt19937 rng(1234);
-    const int cases = test::property_cases(200);
+    const int cases = test::property_cases(10000);
     for (int c = 0; c < cases; ++c) {
         const Polygon polygon =
             test::random_polygon(rng, test::uniform_int(rng, 3, 12), test::uniform(rng, 0.2, 3));
@@ -193,7 +193,7 @@ TEST(ComputeMassProperty, RandomConvexPolygonMatchesNumericalIntegration) {
 TEST(ComputeMassProperty, RotatedOffsetBoxesMatchTheClosedForm) {
     // m = 4 hx hy rho and I = m (w^2 + h^2) / 12 wherever the box is.
     std::mt19937 rng(99);
-    const int cases = test::property_cases(500);
+    const int cases = test::property_cases(100000);
     for (int c = 0; c < cases; ++c) {
         const double hx = test::uniform(rng, 0.05, 4);
         const double hy = test::uniform(rng, 0.05, 4);

@@ -312,7 +312,7 @@ TEST(SweptCirclesProperty, RootMatchesDoublePrecisionAndShapeCast) {
 TEST(SweptSpheresProperty, PlanarMotionMatchesTheCircles) {
     // Spheres whose centres stay in the plane z = 0 are circles.
     std::mt19937 rng(4004);
-    const int cases = test::property_cases(20000);
+    const int cases = test::property_cases(100000);
     for (int n = 0; n < cases; ++n) {
         const CircleCase c = random_circles(rng);
         const auto v3 = [](Vec2 v) { return Vec3{v.x, v.y, 0}; };
@@ -331,7 +331,7 @@ TEST(SweptSpheresProperty, RootIsTheFirstTouchOfADenseSamplingIn3D) {
     // before; a miss never comes within the band; swapping A and B gives
     // the same time and the opposite normal.
     std::mt19937 rng(4007);
-    const int cases = test::property_cases(50000);
+    const int cases = test::property_cases(100000);
     const double band = k_tol + k_length_eps;
     int hits = 0;
     for (int n = 0; n < cases; ++n) {

@@ -88,7 +88,7 @@ void check_against_sampling(const ToiInput& in, Tally& tally) {
 
 TEST(TimeOfImpactProperty, ThinSpinningBarNeverPassesTheFirstSampledContact) {
     std::mt19937 rng(77);
-    const int cases = test::property_cases(150);
+    const int cases = test::property_cases(2000);
     Tally tally;
     for (int c = 0; c < cases; ++c) {
         const double half_length = uniform(rng, 0.5, 2);
@@ -138,7 +138,7 @@ TEST(TimeOfImpactProperty, ThinSpinningBarNeverPassesTheFirstSampledContact) {
 
 TEST(TimeOfImpactProperty, RandomShapesTranslatingAndTurningNeverPassTheFirstContact) {
     std::mt19937 rng(78);
-    const int cases = test::property_cases(150);
+    const int cases = test::property_cases(2000);
     Tally tally;
     for (int c = 0; c < cases; ++c) {
         ToiInput in;
@@ -166,7 +166,7 @@ TEST(TimeOfImpactProperty, RandomShapesTranslatingAndTurningNeverPassTheFirstCon
 
 TEST(TimeOfImpactProperty, PureTranslationMatchesTheShapeCast) {
     std::mt19937 rng(79);
-    const int cases = test::property_cases(2000);
+    const int cases = test::property_cases(100000);
     int hits = 0;
     for (int c = 0; c < cases; ++c) {
         ToiInput in;

@@ -219,7 +219,9 @@ TEST(TiledErrors, BadSizesAndNumbersAreParseErrors) {
                  ErrorCode::parse_error, {"layer \"Solid\"", "width", "negative"});
     expect_error("hugej.tmj", R"({"tilewidth":1e400,"tileheight":8,"layers":[]})",
                  ErrorCode::parse_error, {});
-    expect_error("root.tmx", "<tileset name=\"x\"/>", ErrorCode::parse_error, {"<map>"});
+    expect_error("root.tmx", "<tileset name=\"x\"/>", ErrorCode::invalid_input,
+                 {"tileset", "not a map"});
+    expect_error("root2.tmx", "<layer name=\"x\"/>", ErrorCode::parse_error, {"<map>"});
 }
 
 TEST(TiledErrors, DeeplyNestedGroupsAreRefused) {

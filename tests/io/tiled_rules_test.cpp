@@ -102,7 +102,7 @@ std::string json_map(const std::string& layer_fields, bool infinite = false) {
     return std::string(
                R"({"type":"map","orientation":"orthogonal","tilewidth":16,"tileheight":8,)") +
            R"("width":3,"height":2,"infinite":)" + (infinite ? "true" : "false") +
-           R"(,"tilesets":[{"firstgid":1,"source":"missing.tsj"}],"layers":[{"type":"tilelayer","name":"Collision",)" +
+           R"(,"tilesets":[{"firstgid":1,"name":"t","tilewidth":16,"tileheight":8}],"layers":[{"type":"tilelayer","name":"Collision",)" +
            layer_fields + "}]}";
 }
 
@@ -215,15 +215,16 @@ TEST(TiledSolidLayers, NamesPropertiesGroupsAndHiddenLayersFollowTheAutomaticRul
 TEST(TiledSolidLayers, OptionsOverrideTheAutomaticRuleByLayerOrGroupName) {
     const std::string layers = layer("Collision") + layer("Ground") + "<group name=\"Props\">" +
                                layer("Crates") + layer("Barrels") + "</group>";
-    EXPECT_EQ(solid_names(layers, {{"Ground"}}), std::vector<std::string>{"Ground"});
-    EXPECT_EQ(solid_names(layers, {{"Props", "Ground"}}),
+    EXPECT_EQ(solid_names(layers, sweep::test::solid_layers({"Ground"})),
+              std::vector<std::string>{"Ground"});
+    EXPECT_EQ(solid_names(layers, sweep::test::solid_layers({"Props", "Ground"})),
               (std::vector<std::string>{"Ground", "Crates", "Barrels"}));
 }
 
 TEST(TiledSolidLayers, UnknownOptionNameIsInvalidInput) {
     TempDir dir;
-    auto result =
-        load_tiled_map(dir.write("m.tmx", one_cell_layers(layer("Collision"))), {{"Nope"}});
+    auto result = load_tiled_map(dir.write("m.tmx", one_cell_layers(layer("Collision"))),
+                                 sweep::test::solid_layers({"Nope"}));
     ASSERT_FALSE(result.has_value());
     EXPECT_EQ(result.error().code, ErrorCode::invalid_input);
     EXPECT_NE(result.error().message.find("\"Nope\""), std::string::npos);

@@ -121,12 +121,19 @@ inline std::string tmx_map(int width, int height, const std::string& layer_name,
            "<map version=\"1.10\" orientation=\"orthogonal\" renderorder=\"right-down\" width=\"" +
            std::to_string(width) + "\" height=\"" + std::to_string(height) +
            "\" tilewidth=\"16\" tileheight=\"8\" infinite=\"0\">\n"
-           " <tileset firstgid=\"1\" source=\"missing.tsx\"/>\n"
+           " <tileset firstgid=\"1\" name=\"t\" tilewidth=\"16\" tileheight=\"8\"/>\n"
            " <layer id=\"1\" name=\"" +
            layer_name + "\" width=\"" + std::to_string(width) + "\" height=\"" +
            std::to_string(height) + "\"" + layer_extra + ">\n" +
            (properties.empty() ? "" : "  <properties>" + properties + "</properties>\n") + "  " +
            data_element + "\n </layer>\n</map>\n";
+}
+
+/// Options that name the solid layers (and so turn the automatic rule off).
+inline io::TiledLoadOptions solid_layers(std::vector<std::string> names) {
+    io::TiledLoadOptions options;
+    options.solid_layers = std::move(names);
+    return options;
 }
 
 /// gtest failure text for a Result that holds an error.

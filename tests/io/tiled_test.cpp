@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -186,8 +187,9 @@ TEST(TiledExcaliburCity, PerLayerCountsMatchTheReadme) {
 
 TEST(TiledExcaliburCity, SolidTilesAreTheUnionOfBothLayers) {
     const std::string& file = k_city_tmx[2];
-    const auto first = solid_cells(load_ok(file, {{"Solid"}}).grid);
-    const auto second = solid_cells(load_ok(file, {{"Solid Level 2"}}).grid);
+    const auto first = solid_cells(load_ok(file, sweep::test::solid_layers({"Solid"})).grid);
+    const auto second =
+        solid_cells(load_ok(file, sweep::test::solid_layers({"Solid Level 2"})).grid);
     ASSERT_EQ(first.size(), 555u);
     ASSERT_EQ(second.size(), 338u);
     std::size_t both = 0;
@@ -197,79 +199,141 @@ TEST(TiledExcaliburCity, SolidTilesAreTheUnionOfBothLayers) {
     EXPECT_EQ(load_ok(file).solid_tiles, 555u + 338u - both);
 }
 
-/// Non-empty cells of JSON tile layer `name` in a fixed-size map, as a set.
-std::set<std::pair<int, int>> json_layer_cells(const nlohmann::json& map, const std::string& name) {
-    std::set<std::pair<int, int>> cells;
-    for (const auto& layer : map["layers"]) {
-        if (layer["name"] != name) {
-            continue;
-        }
-        const int width = layer["width"];
-        const auto& data = layer["data"];
-        for (std::size_t i = 0; i < data.size(); ++i) {
-            if ((data[i].get<std::uint32_t>() & ~k_flag_bits) != 0) {
-                cells.insert({int(i) % width, int(i) / width});
-            }
+/// Local ids of the tiles of the first (embedded) tileset that have collision shapes.
+std::set<std::uint32_t> tiles_with_shapes(const nlohmann::json& map) {
+    std::set<std::uint32_t> ids;
+    for (const auto& tile : map["tilesets"][0].value("tiles", nlohmann::json::array())) {
+        if (tile.contains("objectgroup") && !tile["objectgroup"]["objects"].empty()) {
+            ids.insert(tile["id"].get<std::uint32_t>());
         }
     }
-    return cells;
+    return ids;
 }
 
 TEST(TiledExcaliburCity, TmjSolidLayersMatchAnIndependentJsonRead) {
     const char* file = "excalibur-tiled/example/formats/example-city.tmj";
     const auto json = nlohmann::json::parse(sweep::test::read_text(map_file(file)));
-    auto expected = json_layer_cells(json, "Solid");
-    const std::size_t solid = expected.size();
-    const auto level2 = json_layer_cells(json, "Solid Level 2");
-    expected.insert(level2.begin(), level2.end());
+    const auto shaped = tiles_with_shapes(json);
+    EXPECT_EQ(shaped.size(), 40u); // README: 40 tiles with collision shapes
+    // Cells of the solid layers whose tile has no shapes of its own fill
+    // their cell; the others collide by their shapes.
+    std::set<std::pair<int, int>> expected;
+    std::size_t solid = 0, level2 = 0;
+    for (const auto& layer : json["layers"]) {
+        const std::string name = layer["name"];
+        if (name != "Solid" && name != "Solid Level 2") {
+            continue;
+        }
+        const int width = layer["width"];
+        for (std::size_t i = 0; i < layer["data"].size(); ++i) {
+            const std::uint32_t gid = layer["data"][i].get<std::uint32_t>() & ~k_flag_bits;
+            if (gid == 0) {
+                continue;
+            }
+            ++(name == "Solid" ? solid : level2);
+            if (gid <= 486 && !shaped.count(gid - 1)) {
+                expected.insert({int(i) % width, int(i) / width});
+            }
+        }
+    }
     ASSERT_GT(solid, 0u);
 
     const StaticGeometry g = load_ok(file);
-    EXPECT_EQ(g.solid_layer_names, (std::vector<std::string>{"Solid", "Solid Level 2"}));
+    ASSERT_GE(g.solid_layer_names.size(), 2u);
+    EXPECT_EQ(g.solid_layer_names[0], "Solid");
+    EXPECT_EQ(g.solid_layer_names[1], "Solid Level 2");
     EXPECT_EQ(count_of(g, "Solid"), solid);
-    EXPECT_EQ(count_of(g, "Solid Level 2"), level2.size());
+    EXPECT_EQ(count_of(g, "Solid Level 2"), level2);
     EXPECT_EQ(solid_cells(g.grid), expected);
     EXPECT_EQ(g.solid_tiles, expected.size());
+    EXPECT_GT(g.polygons.size(), 0u); // the per-tile shapes
     EXPECT_EQ(g.length_units_per_meter, real(16));
     EXPECT_EQ(g.bounds, (Aabb{{0, -1600}, {1600, 0}}));
+    // README: cone.tx and collectable.tx are dangling; each is one warning
+    // naming the object, and the map still loads.
+    std::size_t dangling = 0;
+    for (const std::string& w : g.warnings) {
+        dangling +=
+            w.find("cone.tx") != std::string::npos && w.find("object id 44") != std::string::npos;
+        dangling += w.find("collectable.tx") != std::string::npos &&
+                    w.find("object id 48") != std::string::npos;
+    }
+    EXPECT_EQ(dangling, 2u);
 }
 
 TEST(TiledOrthogonalInfinite, JsonChunksWithNegativeOriginsGiveBoundsAndTheSolidLayer) {
     const StaticGeometry g =
         load_ok("excalibur-tiled/example/orthogonal-infinite/orthogonal-infinite.tmj");
-    EXPECT_EQ(g.solid_layer_names, std::vector<std::string>{"Solid"});
-    EXPECT_EQ(g.solid_tiles, 23u); // README
-    EXPECT_EQ(count_of(g, "Solid"), 23u);
+    ASSERT_FALSE(g.solid_layer_names.empty());
+    EXPECT_EQ(g.solid_layer_names[0], "Solid");
+    EXPECT_EQ(count_of(g, "Solid"), 23u); // README
+    EXPECT_LE(g.solid_tiles, 23u);
     // Layer "Ground" declares startx=-48, starty=-32, width=112, height=80
     // tiles of 16 px: x in [-768, 1024), Tiled y in [-512, 768).
     EXPECT_EQ(g.bounds, (Aabb{{-768, -768}, {1024, 512}}));
-    real total = 0;
-    for (const Aabb& b : g.boxes) {
-        total += area(b);
-    }
-    EXPECT_EQ(total, real(23 * 16 * 16));
+    // The coin template (XML, from a JSON map) has its own tileset, whose
+    // tile 93 has a polygon: it is a tile with a collision shape.
+    EXPECT_GE(g.polygons.size(), 1u);
+    EXPECT_TRUE(g.warnings.empty()) << g.warnings.front();
 }
 
-// --- Maps whose solid layer must be named in the options.
+// --- Maps whose collision is in tile layers named Platforms or per-tile shapes.
 
 TEST(TiledArcade, JsonBase64ZlibPlatformsLayerHas127Tiles) {
     const char* file = "arcade/tiled_maps/map2_level_1.json";
-    auto automatic = load_tiled_map(map_file(file));
-    ASSERT_FALSE(automatic.has_value());
-    EXPECT_EQ(automatic.error().code, ErrorCode::unsupported);
-    const StaticGeometry g = load_ok(file, {{"Platforms"}});
-    EXPECT_EQ(g.solid_tiles, 127u); // README
+    const StaticGeometry automatic = load_ok(file);
+    EXPECT_EQ(count_of(automatic, "Platforms"), 127u); // README
+    const StaticGeometry g = load_ok(file, sweep::test::solid_layers({"Platforms"}));
+    EXPECT_EQ(count_of(g, "Platforms"), 127u);
+    EXPECT_EQ(g.solid_layer_names, std::vector<std::string>{"Platforms"});
+    // Tiles with hit boxes (slopes, half blocks, closed polylines) are
+    // polygons; the other 128-px tiles fill their cells.
+    EXPECT_LT(g.solid_tiles, 127u);
+    EXPECT_GT(g.polygons.size(), 0u);
+    EXPECT_TRUE(g.segments.empty()); // the closed polylines are solid outlines
     EXPECT_EQ(g.length_units_per_meter, real(128));
     EXPECT_EQ(g.bounds, (Aabb{{0, -17 * 128}, {40 * 128, 0}}));
 }
 
-TEST(TiledArcade, JsonArrayPlatformsLayerHas50Tiles) {
-    const StaticGeometry g = load_ok("arcade/tiled_maps/map_with_ladders.json", {{"Platforms"}});
-    EXPECT_EQ(g.solid_tiles, 50u); // README
+TEST(TiledArcade, JsonArrayPlatformsLayerHas50TilesFromExternalJsonTilesets) {
+    const StaticGeometry g = load_ok("arcade/tiled_maps/map_with_ladders.json");
+    EXPECT_EQ(count_of(g, "Platforms"), 50u); // README
+    // items.json gives three coins a round ellipse: circles.
+    EXPECT_GT(g.circles.size(), 0u);
+    for (const sweep::Circle& c : g.circles) {
+        EXPECT_EQ(c.radius, real(32));
+    }
+}
+
+TEST(TiledArcade, TilesetsGivenAsTheMapAreRefusedAsBadInput) {
+    for (const char* name : {"dirt.json", "grass.json", "items.json", "more_tiles.json"}) {
+        SCOPED_TRACE(name);
+        auto result = load_tiled_map(map_file(std::string("arcade/tiled_maps/") + name));
+        ASSERT_FALSE(result.has_value());
+        EXPECT_EQ(result.error().code, ErrorCode::invalid_input);
+        EXPECT_NE(result.error().message.find("tileset"), std::string::npos);
+        EXPECT_NE(result.error().message.find("not a map"), std::string::npos);
+        EXPECT_NE(result.error().message.find(name), std::string::npos);
+    }
+}
+
+/// Polygons as sorted vertex lists, for comparing twins.
+std::vector<std::vector<std::pair<real, real>>> polygon_set(const StaticGeometry& g) {
+    std::vector<std::vector<std::pair<real, real>>> out;
+    for (const sweep::Polygon& p : g.polygons) {
+        std::vector<std::pair<real, real>> v;
+        for (int i = 0; i < p.count; ++i) {
+            v.push_back({p.vertices[std::size_t(i)].x, p.vertices[std::size_t(i)].y});
+        }
+        std::sort(v.begin(), v.end());
+        out.push_back(v);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 TEST(TiledMelon, TmxAndJsonTwinsAgreeOnUncompressedBase64Layers) {
-    const TiledLoadOptions options{{"Front Layer", "Back Layer 1"}};
+    const TiledLoadOptions options = sweep::test::solid_layers({"Front Layer", "Back Layer 1"});
     const StaticGeometry tmx = load_ok("melonjs-platformer/map/map1.tmx", options);
     const StaticGeometry json = load_ok("melonjs-platformer/map/map1.json", options);
     EXPECT_GT(tmx.solid_tiles, 0u);
@@ -279,21 +343,35 @@ TEST(TiledMelon, TmxAndJsonTwinsAgreeOnUncompressedBase64Layers) {
     EXPECT_EQ(tmx.length_units_per_meter, real(35));
 }
 
-TEST(TiledMelon, ObjectLayerNamedCollisionIsNotASolidTileLayer) {
-    auto result = load_tiled_map(map_file("melonjs-platformer/map/map1.tmx"));
-    ASSERT_FALSE(result.has_value());
-    EXPECT_EQ(result.error().code, ErrorCode::unsupported);
-    EXPECT_NE(result.error().message.find("map1.tmx"), std::string::npos);
-    EXPECT_NE(result.error().message.find("no solid tile layer"), std::string::npos);
-    EXPECT_NE(result.error().message.find("solid_layers"), std::string::npos);
+TEST(TiledMelon, CollisionObjectLayerGivesRectanglesASlopeAndTwoSidedSegmentsInBothTwins) {
+    const StaticGeometry tmx = load_ok("melonjs-platformer/map/map1.tmx");
+    const StaticGeometry json = load_ok("melonjs-platformer/map/map1.json");
+    // README: 10 rectangles, 1 polygon, 8 polylines (single segments).
+    using Counts = std::vector<std::pair<std::string, std::size_t>>;
+    EXPECT_EQ(tmx.object_layer_counts, (Counts{{"Collision", 19}}));
+    EXPECT_EQ(tmx.polygons.size(), 11u);
+    EXPECT_EQ(tmx.segments.size(), 8u);
+    EXPECT_TRUE(tmx.solid_layer_names.empty());
+    EXPECT_EQ(polygon_set(tmx), polygon_set(json));
+    ASSERT_EQ(tmx.segments.size(), json.segments.size());
+    for (std::size_t i = 0; i < tmx.segments.size(); ++i) {
+        EXPECT_EQ(tmx.segments[i].p1, json.segments[i].p1);
+        EXPECT_EQ(tmx.segments[i].p2, json.segments[i].p2);
+    }
+    // Object 15: a vertical wall at x = 0 from Tiled y 981 up to 351.
+    bool found = false;
+    for (const sweep::Segment& s : tmx.segments) {
+        found = found || (s.p1 == sweep::Vec2{0, -981} && s.p2 == sweep::Vec2{0, -351});
+    }
+    EXPECT_TRUE(found);
 }
 
 TEST(TiledBevy, InfiniteCsvChunksWithNegativeOriginAndCrlf) {
     const char* file = "bevy-ecs-tiled/demo_platformer/demo.tmx";
     const auto gids = csv_gids(sweep::test::read_text(map_file(file)), "Terrain");
     ASSERT_EQ(gids.size(), 2u * 16u * 16u);
-    const StaticGeometry g = load_ok(file, {{"Terrain"}});
-    EXPECT_EQ(g.solid_tiles, count_tiles(gids));
+    const StaticGeometry g = load_ok(file, sweep::test::solid_layers({"Terrain"}));
+    EXPECT_EQ(count_of(g, "Terrain"), count_tiles(gids));
     EXPECT_EQ(g.grid.min_x, -16);
     EXPECT_EQ(g.grid.min_y, 0);
     EXPECT_EQ(g.grid.width, 32);
@@ -301,18 +379,102 @@ TEST(TiledBevy, InfiniteCsvChunksWithNegativeOriginAndCrlf) {
     EXPECT_EQ(g.bounds, (Aabb{{-16 * 128, -16 * 128}, {16 * 128, 0}}));
 }
 
+TEST(TiledBevy, TilesetCollisionShapesMakeTerrainSolidWithoutConfiguration) {
+    const StaticGeometry g = load_ok("bevy-ecs-tiled/demo_platformer/demo.tmx");
+    EXPECT_EQ(g.solid_layer_names, std::vector<std::string>{"Terrain"});
+    EXPECT_GT(g.solid_tiles, 0u);               // full 128x128 blocks
+    EXPECT_GT(g.polygons.size(), 0u);           // half blocks and slopes
+    EXPECT_TRUE(g.object_layer_counts.empty()); // points, a patrol route and triggers
+}
+
 TEST(TiledTmxlite, GroupNameSelectsItsTileLayers) {
-    const StaticGeometry g = load_ok("tmxlite/ParseTest/maps/platform.tmx", {{"TestGroup"}});
+    const StaticGeometry g =
+        load_ok("tmxlite/ParseTest/maps/platform.tmx", sweep::test::solid_layers({"TestGroup"}));
     EXPECT_EQ(g.solid_layer_names, (std::vector<std::string>{"Far", "Middle", "Near"}));
     EXPECT_GT(g.solid_tiles, 0u);
     EXPECT_EQ(g.bounds, (Aabb{{0, -2560}, {12800, 0}})); // README: 12 800 x 2 560 px
 }
 
-TEST(TiledStickerKnight, MapWithoutTileLayersReportsNoSolidLayer) {
-    auto result = load_tiled_map(map_file("tiled-sticker-knight/map/sandbox.tmx"));
-    ASSERT_FALSE(result.has_value());
-    EXPECT_EQ(result.error().code, ErrorCode::unsupported);
-    EXPECT_NE(result.error().message.find("sandbox.tmx"), std::string::npos);
+TEST(TiledTmxlite, DrawnObjectsCollideWhenNothingIsMarked) {
+    const StaticGeometry g = load_ok("tmxlite/ParseTest/maps/platform.tmx");
+    // README: 20 rectangles, 7 polylines, 2 polygons, 1 ellipse.
+    using Counts = std::vector<std::pair<std::string, std::size_t>>;
+    EXPECT_EQ(g.object_layer_counts, (Counts{{"Objects", 30}}));
+    EXPECT_EQ(g.solid_tiles, 0u);
+    EXPECT_TRUE(g.circles.empty()); // the 128x64 ellipse is not round
+    // The layer offset (1, -2) moves object 1 (x 128, y 2496, 2240 x 64).
+    const std::vector<std::pair<real, real>> moved = {
+        {129, -2558}, {129, -2494}, {2369, -2558}, {2369, -2494}};
+    const auto all = polygon_set(g);
+    EXPECT_NE(std::find(all.begin(), all.end(), moved), all.end());
+}
+
+TEST(TiledStickerKnight, StaticBodiesOfAnObjectOnlyMap) {
+    const StaticGeometry g = load_ok("tiled-sticker-knight/map/sandbox.tmx");
+    // README: 16 tile objects with bodyType static in layer ground, 2
+    // rectangles in the hidden layer bounds; the template blocks are dynamic.
+    using Counts = std::vector<std::pair<std::string, std::size_t>>;
+    EXPECT_EQ(g.object_layer_counts, (Counts{{"ground", 16}, {"bounds", 2}}));
+    EXPECT_GE(g.polygons.size(), 18u); // rotated tile rectangles, one each
+    EXPECT_EQ(g.solid_tiles, 0u);
+    EXPECT_TRUE(g.warnings.empty()) << g.warnings.front();
+}
+
+TEST(TiledTwins, EveryEncodingOfAMapGivesTheSameShapes) {
+    const std::vector<std::vector<std::string>> twins = {
+        {"melonjs-platformer/map/map1.tmx", "melonjs-platformer/map/map1.json"},
+        {k_tmw_csv, k_tmw_gzip},
+        {k_city_tmx[0], k_city_tmx[1], k_city_tmx[2]}};
+    for (const auto& group : twins) {
+        const StaticGeometry first = load_ok(group[0]);
+        for (const std::string& other : group) {
+            SCOPED_TRACE(other);
+            const StaticGeometry g = load_ok(other);
+            EXPECT_EQ(g.boxes, first.boxes);
+            EXPECT_EQ(polygon_set(g), polygon_set(first));
+            EXPECT_EQ(g.circles.size(), first.circles.size());
+            EXPECT_EQ(g.segments.size(), first.segments.size());
+            EXPECT_EQ(g.counts.before_merge, first.counts.before_merge);
+            EXPECT_EQ(g.counts.after_merge, first.counts.after_merge);
+        }
+    }
+}
+
+TEST(TiledAllMaps, EveryMapOfTheSharedFolderLoadsWithShapes) {
+    const std::vector<std::string> maps = {
+        "tiled-sticker-knight/map/sandbox.tmx",
+        "melonjs-platformer/map/map1.tmx",
+        "melonjs-platformer/map/map1.json",
+        "arcade/tiled_maps/map2_level_1.json",
+        "arcade/tiled_maps/map_with_ladders.json",
+        "bevy-ecs-tiled/demo_platformer/demo.tmx",
+        "tmxlite/ParseTest/maps/platform.tmx",
+        k_tmw_csv,
+        k_tmw_gzip,
+        "excalibur-tiled/example/formats/example-city.tmj",
+        "excalibur-tiled/example/orthogonal-infinite/orthogonal-infinite.tmj"};
+    std::vector<std::string> all = maps;
+    all.insert(all.end(), k_city_tmx.begin(), k_city_tmx.end());
+    for (const std::string& file : all) {
+        SCOPED_TRACE(file);
+        const StaticGeometry g = load_ok(file);
+        EXPECT_GT(g.counts.after_merge, 0u);
+        EXPECT_LE(g.counts.after_merge, g.counts.before_merge);
+        EXPECT_EQ(g.counts.after_merge,
+                  g.boxes.size() + g.polygons.size() + g.circles.size() + g.segments.size());
+        for (const sweep::Polygon& p : g.polygons) {
+            ASSERT_GE(p.count, 3);
+            ASSERT_LE(p.count, sweep::k_max_polygon_vertices);
+            for (int i = 0; i < p.count; ++i) {
+                const sweep::Vec2 a = p.vertices[std::size_t(i)];
+                const sweep::Vec2 b = p.vertices[std::size_t((i + 1) % p.count)];
+                const sweep::Vec2 c = p.vertices[std::size_t((i + 2) % p.count)];
+                EXPECT_GT((b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x), 0)
+                    << "convex, counter-clockwise";
+            }
+            EXPECT_TRUE(sweep::contains(g.bounds, Aabb{p.centroid, p.centroid}));
+        }
+    }
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,8 +22,10 @@ struct Output {
     std::string text;
 };
 
-Output run_program(const std::string& args) {
-    const std::string command = std::string(SWEEP_BIN) + " " + args + " 2>&1";
+Output run_program(const std::string& args, bool with_stderr = true) {
+    // Without stderr, warnings stay out of the JSON that stdout carries.
+    const std::string command =
+        std::string(SWEEP_BIN) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
     Output out;
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) {
@@ -38,7 +41,8 @@ Output run_program(const std::string& args) {
 }
 
 nlohmann::json run_json(const std::string& map) {
-    const Output out = run_program("run " + k_maps + map + " --spawn 200 --steps 600 --json");
+    const Output out =
+        run_program("run " + k_maps + map + " --spawn 200 --steps 600 --json", false);
     EXPECT_EQ(out.status, 0) << out.text;
     return nlohmann::json::parse(out.text, nullptr, false);
 }
@@ -76,6 +80,75 @@ TEST(Scene, ExcaliburCityInFourEncodingsRunsWithoutTunneling) {
         EXPECT_EQ(r["shapes_static"], first["shapes_static"]);
         EXPECT_EQ(r["solid_tiles"], first["solid_tiles"]);
     }
+}
+
+// Every map of the shared folder (its README says which files are maps).
+class EveryMap : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(EveryMap, RunsWithoutTunnelingOrDeepPenetration) {
+    const nlohmann::json r = run_json(GetParam());
+    ASSERT_FALSE(r.is_discarded());
+    expect_no_tunneling(r);
+    EXPECT_GT(r["shapes_static"].get<int>(), 0);
+    EXPECT_LE(r["shapes_static"].get<int>(), r["shapes_before_merge"].get<int>());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    SharedMaps, EveryMap,
+    ::testing::Values("tiled-sticker-knight/map/sandbox.tmx", "melonjs-platformer/map/map1.tmx",
+                      "melonjs-platformer/map/map1.json", "arcade/tiled_maps/map2_level_1.json",
+                      "arcade/tiled_maps/map_with_ladders.json",
+                      "bevy-ecs-tiled/demo_platformer/demo.tmx",
+                      "tmxlite/ParseTest/maps/platform.tmx",
+                      "excalibur-tiled/example/formats/example-city.tmj",
+                      "excalibur-tiled/example/orthogonal-infinite/orthogonal-infinite.tmj"),
+    [](const ::testing::TestParamInfo<const char*>& info) {
+        std::string name = info.param;
+        name = name.substr(name.rfind('/') + 1);
+        for (char& c : name) {
+            c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+        }
+        return name + "_" + std::to_string(info.index);
+    });
+
+TEST(Scene, TilesetGivenAsTheMapIsBadInputWithExitCode2) {
+    for (const char* name : {"dirt.json", "grass.json", "items.json", "more_tiles.json"}) {
+        const Output out = run_program("run " + k_maps + "arcade/tiled_maps/" + name + " --json");
+        EXPECT_EQ(out.status, 2) << out.text;
+        EXPECT_NE(out.text.find("tileset"), std::string::npos) << out.text;
+        EXPECT_NE(out.text.find(name), std::string::npos) << out.text;
+    }
+}
+
+TEST(Scene, MissingTemplatesAreWarningsAndTheMapRuns) {
+    const Output out = run_program("run " + k_maps +
+                                   "excalibur-tiled/example/formats/example-city.tmj --spawn 10 "
+                                   "--steps 5 --json");
+    EXPECT_EQ(out.status, 0) << out.text;
+    EXPECT_NE(out.text.find("warning"), std::string::npos);
+    EXPECT_NE(out.text.find("cone.tx"), std::string::npos);
+}
+
+TEST(Scene, SolidPropertySelectsObjectsByTheirProperty) {
+    const Output out = run_program("run " + k_maps +
+                                   "tiled-sticker-knight/map/sandbox.tmx --solid-property "
+                                   "bodyType=static --spawn 10 --steps 5 --json");
+    ASSERT_EQ(out.status, 0) << out.text;
+    const nlohmann::json r = nlohmann::json::parse(out.text, nullptr, false);
+    ASSERT_FALSE(r.is_discarded()) << out.text;
+    EXPECT_EQ(r["static_polygons"], 18); // 16 tile objects and 2 rectangles
+    EXPECT_EQ(
+        run_program("run " + k_maps + "tiled-sticker-knight/map/sandbox.tmx --solid-property =x")
+            .status,
+        2);
+}
+
+TEST(Scene, TooManyBodiesForTheRoomIsBadInputSayingHowManyFit) {
+    const Output out = run_program("run " + k_maps +
+                                   "excalibur-tiled/example/orthogonal-infinite/"
+                                   "orthogonal-infinite.tmj --spawn 100000 --steps 1");
+    EXPECT_EQ(out.status, 2) << out.text;
+    EXPECT_NE(out.text.find("room for only"), std::string::npos) << out.text;
 }
 
 TEST(Scene, BuiltInLevelRunsWithoutTunneling) {

@@ -48,7 +48,7 @@ TEST(Move, BoxDroppedOnFloorTouchesItAndThenSlidesWithoutOverlap) {
     ASSERT_EQ(drop.contacts.size(), 1u);
     EXPECT_EQ(drop.contacts[0].other, floor);
     EXPECT_NEAR(drop.contacts[0].normal.y, 1, 1e-5f);
-    EXPECT_NEAR(drop.contacts[0].time, 2.6f / 10, 1e-3f); // 2.6 of the 10 units fallen
+    EXPECT_NEAR(drop.contacts[0].time, 2.6f / 10, 1e-3f);    // 2.6 of the 10 units fallen
     EXPECT_NEAR(drop.contacts[0].surface_area, 0.8f, 1e-4f); // the whole bottom edge
     const MoveResult walk = world.move(c, {5, 0}).value();
     // Starts touching, not overlapping: no push-out, no contact, full motion.
@@ -111,7 +111,9 @@ TEST(Move, ResponsesComeFromTheFilter) {
         World world = make_world();
         const BodyId wall = add_static_box(world, {5.5f, 0}, 0.5f, 5);
         const BodyId c = add_character(world, {0, 0}, k_box);
-        return world.move(c, {8, 1}, [&](BodyId other) { return other == wall ? response : MoveResponse::slide; })
+        return world
+            .move(c, {8, 1},
+                  [&](BodyId other) { return other == wall ? response : MoveResponse::slide; })
             .value();
     };
     // touch: stops at contact (x = 4.6), at t = 4.6 / 8 of the way: y = 0.575.
@@ -155,7 +157,8 @@ TEST(Move, BouncingBetweenCloseWallsHitsTheCapAndSaysSo) {
     add_static_box(world, {1, 0}, 0.5f, 5);  // face at x = 0.5
     const BodyId c = add_character(world, {0, 0}, Circle{{}, 0.25f});
     // 0.5 of free play between faces: 1000 units of bouncing need ~2000 hits.
-    const MoveResult r = world.move(c, {1000, 0}, [](BodyId) { return MoveResponse::bounce; }).value();
+    const MoveResult r =
+        world.move(c, {1000, 0}, [](BodyId) { return MoveResponse::bounce; }).value();
     EXPECT_TRUE(r.iteration_cap_hit);
     EXPECT_EQ(r.iterations, k_max_move_iterations);
     EXPECT_LE(std::abs(r.position.x), 0.25f + 1e-3f); // still between the walls

@@ -194,7 +194,16 @@ TEST(World, RejectsBadInputAndChangesNothing) {
     EXPECT_EQ(world.step(-1).error().code, ErrorCode::invalid_input);
     EXPECT_FALSE(world.step(std::numeric_limits<real>::infinity()).has_value());
     EXPECT_FALSE(world.step(k_dt, 0).has_value());
-    EXPECT_FALSE(World::make(WorldDef{{0, -10}, 0}).has_value());
+    const auto rejects = [](auto change) {
+        WorldDef bad;
+        change(bad);
+        return World::make(bad).error().code == ErrorCode::invalid_input;
+    };
+    EXPECT_TRUE(rejects([](WorldDef& d) { d.length_units_per_meter = 0; }));
+    EXPECT_TRUE(rejects([](WorldDef& d) { d.max_translation_speed = 0; }));
+    EXPECT_TRUE(rejects([](WorldDef& d) { d.hit_speed_threshold = -1; }));
+    EXPECT_TRUE(rejects([](WorldDef& d) { d.bounds = Aabb{{1, 1}, {0, 0}}; }));
+    EXPECT_TRUE(rejects([](WorldDef& d) { d.gravity = {NAN, 0}; }));
 }
 
 TEST(World, DestroyedBodyHandleIsStale) {

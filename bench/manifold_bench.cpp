@@ -1,0 +1,201 @@
+// Contact manifolds, ours next to Box2D 2.4.1's on the same shapes and poses:
+// circles, random convex octagons, and capsules (Manifold/box_box is in
+// narrowphase_bench.cpp).
+//
+// The same problem on both sides. Box2D keeps a contact point while the
+// shapes' skins overlap: its polygons carry a 0.01 skin each, so it keeps
+// points up to 0.02 between the cores, which is our default speculative
+// distance for sharp polygons. Its circles and edges keep points only when
+// touching: ours run with speculative_distance 0 there.
+//
+// Box2D 2.4.1 has no capsule: Manifold/capsule_capsule is ours alone, and
+// Manifold/capsule_circle pairs ours with b2CollideEdgeAndCircle on an edge
+// whose m_radius is the capsule's radius (a capsule, for that function).
+#include <benchmark/benchmark.h>
+#include <box2d/b2_circle_shape.h>
+#include <box2d/b2_collision.h>
+#include <box2d/b2_edge_shape.h>
+#include <box2d/b2_polygon_shape.h>
+
+#include <vector>
+
+#include "inputs.hpp"
+#include "sweep/manifold.hpp"
+
+namespace {
+
+using bench::k_cases;
+
+constexpr sweep::CollideSettings k_touching_only{0, sweep::k_linear_slop};
+
+// Two shapes and their poses.
+template <class A, class B> struct PairCase {
+    A a;
+    B b;
+    sweep::Transform xf_a, xf_b;
+};
+
+// k_cases pairs, B's origin `min_distance` to `max_distance` from A's in a
+// random direction.
+template <class A, class B, class MakeA, class MakeB>
+std::vector<PairCase<A, B>> make_cases(unsigned seed, float min_distance, float max_distance,
+                                       MakeA make_a, MakeB make_b) {
+    bench::Rng rng(seed);
+    std::vector<PairCase<A, B>> cases;
+    for (int i = 0; i < k_cases; ++i) {
+        PairCase<A, B> c{make_a(rng), make_b(rng), bench::random_transform(rng, 5),
+                         bench::random_transform(rng, 0)};
+        c.xf_b.p = c.xf_a.p +
+                   bench::uniform(rng, min_distance, max_distance) * bench::random_direction(rng);
+        cases.push_back(c);
+    }
+    return cases;
+}
+
+sweep::Circle random_circle(bench::Rng& rng) {
+    return {bench::random_point(rng, 0.2f), bench::uniform(rng, 0.1f, 1.0f)};
+}
+
+sweep::Polygon random_poly8(bench::Rng& rng) { return bench::random_polygon(rng, 8); }
+
+sweep::Capsule random_capsule(bench::Rng& rng) {
+    const sweep::Vec2 center = bench::random_point(rng, 0.2f);
+    const sweep::Vec2 half = bench::uniform(rng, 0.2f, 1.0f) * bench::random_direction(rng);
+    return {center - half, center + half, bench::uniform(rng, 0.05f, 0.5f)};
+}
+
+using bench::to_b2;
+
+b2CircleShape to_b2(const sweep::Circle& circle) {
+    b2CircleShape out;
+    out.m_p = bench::to_b2(circle.center);
+    out.m_radius = circle.radius;
+    return out;
+}
+
+b2EdgeShape to_b2(const sweep::Capsule& capsule) {
+    b2EdgeShape out;
+    out.SetTwoSided(bench::to_b2(capsule.center1), bench::to_b2(capsule.center2));
+    out.m_radius = capsule.radius;
+    return out;
+}
+
+// Runs `collide` over every case; counts the manifolds with points.
+template <class Case, class Collide>
+void run(benchmark::State& state, const std::vector<Case>& cases, Collide collide) {
+    int touching = 0;
+    for (const Case& c : cases) {
+        touching += collide(c) > 0;
+    }
+    for (auto _ : state) {
+        for (const Case& c : cases) {
+            benchmark::DoNotOptimize(collide(c));
+        }
+    }
+    state.counters["touching"] = touching;
+    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(cases.size()));
+}
+
+// The same cases with Box2D's shapes.
+template <class A, class B> auto to_b2_cases(const std::vector<PairCase<A, B>>& cases) {
+    std::vector<PairCase<decltype(to_b2(cases[0].a)), decltype(to_b2(cases[0].b))>> out;
+    for (const auto& c : cases) {
+        out.push_back({to_b2(c.a), to_b2(c.b), c.xf_a, c.xf_b});
+    }
+    return out;
+}
+
+// ---- circle vs circle: about 40 % touch
+
+const auto& circle_cases() {
+    static const auto cases =
+        make_cases<sweep::Circle, sweep::Circle>(61, 0.2f, 2.5f, random_circle, random_circle);
+    return cases;
+}
+
+void Manifold_Circles_sweep(benchmark::State& state) {
+    run(state, circle_cases(), [](const auto& c) {
+        return sweep::collide_circles(c.a, c.xf_a, c.b, c.xf_b, k_touching_only).count;
+    });
+}
+
+void Manifold_Circles_box2d(benchmark::State& state) {
+    const auto b2 = to_b2_cases(circle_cases());
+    run(state, b2, [](const auto& c) {
+        b2Manifold m;
+        b2CollideCircles(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
+        return m.pointCount;
+    });
+}
+
+// ---- octagon vs octagon: about half touch
+
+const auto& poly8_cases() {
+    static const auto cases =
+        make_cases<sweep::Polygon, sweep::Polygon>(62, 0.3f, 2.2f, random_poly8, random_poly8);
+    return cases;
+}
+
+void Manifold_Poly8_sweep(benchmark::State& state) {
+    run(state, poly8_cases(),
+        [](const auto& c) { return sweep::collide_polygons(c.a, c.xf_a, c.b, c.xf_b).count; });
+}
+
+void Manifold_Poly8_box2d(benchmark::State& state) {
+    const auto b2 = to_b2_cases(poly8_cases());
+    run(state, b2, [](const auto& c) {
+        b2Manifold m;
+        b2CollidePolygons(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
+        return m.pointCount;
+    });
+}
+
+// ---- capsule vs capsule (ours only) and capsule vs circle
+
+const auto& capsule_cases() {
+    static const auto cases =
+        make_cases<sweep::Capsule, sweep::Capsule>(63, 0.1f, 2.0f, random_capsule, random_capsule);
+    return cases;
+}
+
+void Manifold_Capsules_sweep(benchmark::State& state) {
+    run(state, capsule_cases(),
+        [](const auto& c) { return sweep::collide_capsules(c.a, c.xf_a, c.b, c.xf_b).count; });
+}
+
+const auto& capsule_circle_cases() {
+    static const auto cases =
+        make_cases<sweep::Capsule, sweep::Circle>(64, 0.1f, 2.0f, random_capsule, random_circle);
+    return cases;
+}
+
+void Manifold_CapsuleCircle_sweep(benchmark::State& state) {
+    // collide() is our only entry point for this pair: it treats the capsule
+    // as a two-vertex rounded polygon.
+    std::vector<PairCase<sweep::Shape, sweep::Shape>> cases;
+    for (const auto& c : capsule_circle_cases()) {
+        cases.push_back({c.a, c.b, c.xf_a, c.xf_b});
+    }
+    run(state, cases, [](const auto& c) {
+        return sweep::collide(c.a, c.xf_a, c.b, c.xf_b, k_touching_only).count;
+    });
+}
+
+void Manifold_CapsuleCircle_box2d(benchmark::State& state) {
+    const auto b2 = to_b2_cases(capsule_circle_cases());
+    run(state, b2, [](const auto& c) {
+        b2Manifold m;
+        b2CollideEdgeAndCircle(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
+        return m.pointCount;
+    });
+}
+
+} // namespace
+
+BENCHMARK(Manifold_Circles_sweep)->Name("Manifold/circle_circle/sweep");
+BENCHMARK(Manifold_Circles_box2d)->Name("Manifold/circle_circle/box2d");
+BENCHMARK(Manifold_Poly8_sweep)->Name("Manifold/poly8_poly8/sweep");
+BENCHMARK(Manifold_Poly8_box2d)->Name("Manifold/poly8_poly8/box2d");
+BENCHMARK(Manifold_Capsules_sweep)->Name("Manifold/capsule_capsule/sweep");
+BENCHMARK(Manifold_CapsuleCircle_sweep)->Name("Manifold/capsule_circle/sweep");
+BENCHMARK(Manifold_CapsuleCircle_box2d)->Name("Manifold/capsule_circle/box2d");

@@ -1,0 +1,275 @@
+// The world's filters, sensors, events, pre-solve hook, bounds and handles,
+// each against what the scene's physics says must happen.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+constexpr real k_dt = real(1) / 60;
+
+World make_world(WorldDef def = {}) { return std::move(World::make(def).value()); }
+
+BodyId add_body(World& world, BodyType type, const ShapeDef& shape, Vec2 position,
+                Vec2 velocity = {}) {
+    BodyDef def;
+    def.type = type;
+    def.position = position;
+    def.linear_velocity = velocity;
+    return world.create_body(def, std::span(&shape, 1)).value();
+}
+
+BodyId add_ground(World& world, Filter filter = {}) {
+    ShapeDef ground(make_box(10, 0.5f).value());
+    ground.filter = filter;
+    return add_body(world, BodyType::static_body, ground, {0, -0.5f}); // top face at y = 0
+}
+
+void step(World& world, int steps = 1) {
+    for (int i = 0; i < steps; ++i) {
+        ASSERT_TRUE(world.step(k_dt).has_value());
+    }
+}
+
+TEST(WorldFilter, MaskThatExcludesTheGroundLetsABallFallThrough) {
+    World world = make_world();
+    add_ground(world, Filter{0x2, ~0ull, 0});
+    ShapeDef ball(Circle{{}, 0.25f});
+    ball.filter.mask_bits = ~0x2ull; // everything but the ground's category
+    const BodyId id = add_body(world, BodyType::dynamic, ball, {0, 1});
+    step(world, 60);
+    // Free fall for 1 s: far below the ground's top, untouched.
+    EXPECT_LT(world.body_state(id)->center.y, -2);
+    EXPECT_TRUE(world.touching_contacts().empty());
+}
+
+TEST(WorldFilter, NegativeGroupNeverCollidesAndSetFilterRestoresIt) {
+    World world = make_world();
+    const BodyId ground = add_ground(world, Filter{1, ~0ull, -7});
+    ShapeDef ball(Circle{{}, 0.25f});
+    ball.filter.group_index = -7;
+    const BodyId id = add_body(world, BodyType::dynamic, ball, {0, 0.3f});
+    step(world, 6);
+    EXPECT_LT(world.body_state(id)->center.y, 0.25f); // sank into the ground
+    // Back in a collision group of its own, the ground stops the next ball.
+    ASSERT_TRUE(world.set_filter(world.body_shapes(ground)->at(0), Filter{}));
+    const BodyId second = add_body(world, BodyType::dynamic, ShapeDef(Circle{{}, 0.25f}), {3, 1});
+    step(world, 120);
+    EXPECT_NEAR(world.body_state(second)->center.y, 0.25f, 2 * world.tolerances().linear_slop);
+}
+
+TEST(WorldSensor, BallFallsThroughASensorUnslowedAndIsReportedInAndOut) {
+    World world = make_world();
+    ShapeDef zone(make_box(2, 0.5f).value());
+    zone.sensor = true;
+    zone.user_data = 42;
+    const BodyId sensor = add_body(world, BodyType::static_body, zone, {0, 0});
+    const BodyId ball = add_body(world, BodyType::dynamic, ShapeDef(Circle{{}, 0.1f}), {0, 2});
+    int begins = 0;
+    int ends = 0;
+    for (int i = 0; i < 60; ++i) {
+        step(world);
+        for (const SensorEvent& e : world.events().sensor_begin) {
+            EXPECT_EQ(e.sensor_body, sensor);
+            EXPECT_EQ(e.visitor_body, ball);
+            EXPECT_EQ(world.shape_info(e.sensor)->user_data, 42u);
+            ++begins;
+        }
+        ends += static_cast<int>(world.events().sensor_end.size());
+    }
+    EXPECT_EQ(begins, 1);
+    EXPECT_EQ(ends, 1);
+    // Semi-implicit Euler free fall over 60 steps: v = -10 m/s exactly as if
+    // the sensor were not there.
+    EXPECT_NEAR(world.body_state(ball)->linear_velocity.y, -10, 1e-4);
+}
+
+TEST(WorldEvents, LandingBeginsOneContactAndLiftingOffEndsIt) {
+    World world = make_world();
+    const BodyId ground = add_ground(world);
+    const BodyId ball = add_body(world, BodyType::dynamic, ShapeDef(Circle{{}, 0.25f}), {0, 1});
+    int begins = 0;
+    for (int i = 0; i < 120; ++i) {
+        step(world);
+        for (const ContactBeginEvent& e : world.events().contact_begin) {
+            EXPECT_EQ(e.body_a, ball);
+            EXPECT_EQ(e.body_b, ground);
+            EXPECT_NEAR(e.normal.y, -1, 1e-5); // from the ball (A) down to the ground (B)
+            ++begins;
+        }
+        EXPECT_TRUE(world.events().contact_end.empty());
+    }
+    EXPECT_EQ(begins, 1);
+    ASSERT_EQ(world.touching_contacts().size(), 1u);
+    // Resting: the normal impulse per step carries its weight, m g dt.
+    const ContactData& c = world.touching_contacts()[0];
+    const real weight_impulse = world.body_state(ball)->mass * 10 * k_dt;
+    EXPECT_NEAR(c.normal_impulse[0] + c.normal_impulse[1], weight_impulse, 0.02 * weight_impulse);
+    ASSERT_TRUE(world.set_velocity(ball, {0, 5}, 0));
+    step(world);
+    EXPECT_EQ(world.events().contact_end.size(), 1u);
+    EXPECT_TRUE(world.touching_contacts().empty());
+}
+
+TEST(WorldEvents, HitEventReportsTheImpactSpeed) {
+    // Dropped from rest 5 m above contact: it arrives at about sqrt(2 g h)
+    // = 10 m/s (semi-implicit Euler at 60 Hz lands within a step's g dt).
+    World world = make_world();
+    add_ground(world);
+    add_body(world, BodyType::dynamic, ShapeDef(Circle{{}, 0.25f}), {0, 5.25f});
+    real speed = 0;
+    int hits = 0;
+    for (int i = 0; i < 120; ++i) {
+        step(world);
+        for (const ContactHitEvent& e : world.events().contact_hit) {
+            speed = e.approach_speed;
+            ++hits;
+        }
+    }
+    EXPECT_EQ(hits, 1);
+    EXPECT_NEAR(speed, 10, 10 * k_dt + 0.1);
+}
+
+TEST(WorldPreSolve, OneWayPlatformLetsABallUpAndHoldsItComingDown) {
+    World world = make_world();
+    ShapeDef platform(make_box(2, 0.1f).value());
+    const BodyId plank = add_body(world, BodyType::static_body, platform, {0, 2}); // top y = 2.1
+    const ShapeId plank_shape = world.body_shapes(plank)->at(0);
+    // Collide only when the ball comes from above: the normal from the ball
+    // (A) to the platform (B) points down.
+    world.set_pre_solve([&](ShapeId, ShapeId b, const Manifold& m) {
+        return b != plank_shape || m.normal.y < -0.5f;
+    });
+    // Launched up at 10 m/s from y = 0: rises 5 m, through the platform.
+    const BodyId ball =
+        add_body(world, BodyType::dynamic, ShapeDef(Circle{{}, 0.2f}), {0, 0}, {0, 10});
+    real highest = 0;
+    for (int i = 0; i < 240; ++i) {
+        step(world);
+        highest = std::max(highest, world.body_state(ball)->center.y);
+    }
+    EXPECT_GT(highest, 4.5f);
+    EXPECT_NEAR(world.body_state(ball)->center.y, 2.3f, 2 * world.tolerances().linear_slop);
+}
+
+TEST(WorldBounds, ABodyLeavingTheBoundsIsRemovedAndReported) {
+    WorldDef def;
+    def.bounds = Aabb{{-10, -10}, {10, 10}};
+    World world = make_world(def);
+    const BodyId ball = add_body(world, BodyType::dynamic, ShapeDef(Circle{{}, 0.25f}), {0, 0});
+    // Falls 10.25 m (to leave entirely) in t = sqrt(2 h / g) ~ 1.43 s.
+    int removed_at = -1;
+    for (int i = 0; i < 120 && removed_at < 0; ++i) {
+        step(world);
+        if (!world.events().removed.empty()) {
+            EXPECT_EQ(world.events().removed[0], ball);
+            removed_at = i;
+        }
+    }
+    EXPECT_NEAR(removed_at * k_dt, 1.43, 0.05);
+    EXPECT_EQ(world.body_state(ball).error().code, ErrorCode::stale_handle);
+    EXPECT_EQ(world.body_count(), 0);
+}
+
+TEST(WorldHandles, ShapesAndUserDataRoundTripAndGoStale) {
+    World world = make_world();
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.user_data = 7;
+    ShapeDef a(Circle{{}, 0.5f});
+    a.user_data = 11;
+    ShapeDef b(Capsule{{-1, 0}, {1, 0}, 0.25f});
+    b.sensor = true;
+    const std::array<ShapeDef, 2> shapes{a, b};
+    const BodyId id = world.create_body(def, shapes).value();
+    EXPECT_EQ(world.body_state(id)->user_data, 7u);
+    const std::vector<ShapeId> ids = world.body_shapes(id).value();
+    ASSERT_EQ(ids.size(), 2u);
+    EXPECT_EQ(world.shape_info(ids[0])->user_data, 11u);
+    EXPECT_EQ(world.shape_info(ids[1])->shape.type, ShapeType::capsule);
+    EXPECT_TRUE(world.shape_info(ids[1])->sensor);
+    EXPECT_EQ(world.shape_info(ids[0])->body, id);
+    ASSERT_TRUE(world.destroy_body(id));
+    EXPECT_EQ(world.shape_info(ids[0]).error().code, ErrorCode::stale_handle);
+    EXPECT_EQ(world.set_filter(ids[1], {}).error().code, ErrorCode::stale_handle);
+    // A new body may reuse the slots, never the handles.
+    const BodyId again = world.create_body(def, shapes).value();
+    EXPECT_NE(world.body_shapes(again)->at(0), ids[0]);
+}
+
+TEST(WorldSpeed, MaximumSpeedIsASettingInMetresPerSecond) {
+    WorldDef def;
+    def.gravity = {};
+    World clamped = make_world(def);
+    const BodyId a =
+        add_body(clamped, BodyType::dynamic, ShapeDef(Circle{{}, 0.5f}), {0, 0}, {10000, 0});
+    step(clamped);
+    EXPECT_NEAR(clamped.body_state(a)->linear_velocity.x, k_max_translation_speed, 1e-2);
+    def.max_translation_speed = 20000;
+    World fast = make_world(def);
+    const BodyId b =
+        add_body(fast, BodyType::dynamic, ShapeDef(Circle{{}, 0.5f}), {0, 0}, {10000, 0});
+    step(fast);
+    EXPECT_EQ(fast.body_state(b)->linear_velocity.x, 10000);
+}
+
+// FNV-1a over the bytes of every body's state.
+std::uint64_t hash_states(const World& world, const std::vector<BodyId>& ids) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (BodyId id : ids) {
+        const BodyState s = world.body_state(id).value();
+        const real values[] = {s.xf.p.x,
+                               s.xf.p.y,
+                               s.xf.q.c,
+                               s.xf.q.s,
+                               s.linear_velocity.x,
+                               s.linear_velocity.y,
+                               s.angular_velocity};
+        unsigned char bytes[sizeof(values)];
+        std::memcpy(bytes, values, sizeof(values));
+        for (unsigned char byte : bytes) {
+            h = (h ^ byte) * 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+std::uint64_t busy_scene_hash() {
+    World world = make_world();
+    // A closed room with 200 mixed bodies thrown about.
+    const std::array<std::pair<Vec2, Vec2>, 4> walls{{{{0, -0.5f}, {10, 0.5f}},
+                                                      {{0, 20.5f}, {10, 0.5f}},
+                                                      {{-10.5f, 10}, {0.5f, 11}},
+                                                      {{10.5f, 10}, {0.5f, 11}}}};
+    for (const auto& [center, half] : walls) {
+        add_body(world, BodyType::static_body, ShapeDef(make_box(half.x, half.y).value()), center);
+    }
+    std::vector<BodyId> ids;
+    for (int i = 0; i < 200; ++i) {
+        const Shape shape = i % 3 == 0   ? Shape(Circle{{}, 0.3f})
+                            : i % 3 == 1 ? Shape(make_box(0.3f, 0.2f).value())
+                                         : Shape(Capsule{{-0.2f, 0}, {0.2f, 0}, 0.15f});
+        const Vec2 p{-9 + real(i % 20) * 0.9f, 1 + real(i / 20) * 1.5f};
+        const Vec2 v{real((i * 7) % 11) - 5, real((i * 5) % 13) - 6};
+        ids.push_back(add_body(world, BodyType::dynamic, ShapeDef(shape, {1, 0.5f, 0.3f}), p, v));
+    }
+    for (int i = 0; i < 1000; ++i) {
+        if (!world.step(k_dt)) {
+            return 0;
+        }
+    }
+    return hash_states(world, ids);
+}
+
+TEST(WorldDeterminism, TheSameBusySceneEndsBitIdenticalRunToRun) {
+    const std::uint64_t first = busy_scene_hash();
+    EXPECT_NE(first, 0u);
+    EXPECT_EQ(busy_scene_hash(), first);
+}
+
+} // namespace
+} // namespace sweep
