@@ -304,16 +304,20 @@ class DynamicTree {
     /// The fat-box margin given to the constructor, world units L.
     real margin() const { return margin_; }
 
-    /// Checks every invariant (parent and child links agree, each internal
-    /// box and category mask is exactly the union of its children's, heights,
-    /// the free list, the proxy count) and aborts with a message on stderr
-    /// when one is broken, in every build type. O(n); for tests.
+    /// Checks every invariant (parent and child links agree; the box, mask
+    /// and height a node keeps for each child are exactly the child's: a
+    /// leaf's fat box and bits, an internal child's union, OR and 1 + its
+    /// children's height; the free lists of nodes and proxies; the proxy
+    /// count) and aborts with a message on stderr when one is broken, in
+    /// every build type. O(n); for tests.
     void validate() const;
 
     /// Rebuilds the internal nodes top-down from the current fat AABBs, by
     /// the surface-area heuristic over 16 bins of leaf centres per split
     /// (Wald, "On fast construction of SAH-based bounding volume hierarchies",
-    /// 2007). Ids and fat AABBs are kept. O(n log n); allocates scratch.
+    /// 2007). Ids and fat AABBs are kept; internal nodes are laid out anew in
+    /// depth-first order, which queries on large trees feel. O(n log n);
+    /// allocates scratch.
     void rebuild();
 
   private:
