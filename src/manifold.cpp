@@ -102,10 +102,13 @@ Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b,
     Manifold m;
     const Vec2 ca = transform_point(xfa, a.center);
     const Vec2 cb = transform_point(xfb, b.center);
-    const real dist = distance(ca, cb);
-    if (dist - a.radius - b.radius > settings.speculative_distance) {
+    // Most pairs are apart: compare squares before taking the root.
+    const real reach = a.radius + b.radius + settings.speculative_distance;
+    const real dist_squared = length_squared(cb - ca);
+    if (dist_squared > reach * reach) {
         return m;
     }
+    const real dist = std::sqrt(dist_squared);
     m.normal = dist > real(1e-12) ? (real(1) / dist) * (cb - ca) : Vec2{0, 1};
     m.local_normal = inv_rotate(xfa.q, m.normal);
     m.points[0] =
