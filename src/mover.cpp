@@ -173,7 +173,7 @@ class Mover {
             }
             return true;
         };
-        w_.static_tree.query(box, ~0ull, take);
+        w_.query_static(box, take);
         w_.moving_tree.query(box, ~0ull, take);
     }
 

@@ -21,6 +21,9 @@ Result<World> World::make(const WorldDef& def) {
         return Error{ErrorCode::invalid_input,
                      "World: max_translation_speed must be > 0 and hit_speed_threshold >= 0"};
     }
+    if (!std::isfinite(def.grid_cell_size) || def.grid_cell_size < 0) {
+        return Error{ErrorCode::invalid_input, "World: grid_cell_size must be finite and >= 0"};
+    }
     if (def.bounds && !is_valid(*def.bounds)) {
         return Error{ErrorCode::invalid_input, "World: bounds must be finite with lower <= upper"};
     }
@@ -106,10 +109,10 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         s.filter = sd.filter;
         s.sensor = sd.sensor;
         s.user_data = sd.user_data;
-        DynamicTree& tree = def.type == BodyType::static_body ? w.static_tree : w.moving_tree;
-        w.static_tree_dirty = w.static_tree_dirty || def.type == BodyType::static_body;
-        s.tree_proxy =
-            tree.create_proxy(compute_aabb(sd.shape, b.xf), static_cast<std::uint64_t>(si));
+        const Aabb box = compute_aabb(sd.shape, b.xf);
+        s.tree_proxy = def.type == BodyType::static_body
+                           ? w.create_static_proxy(box, si)
+                           : w.moving_tree.create_proxy(box, static_cast<std::uint64_t>(si));
         b.shapes.push_back(si);
         b.extent = std::max(b.extent, max_extent(sd.shape, local_center));
     }
@@ -125,8 +128,11 @@ Result<void> World::destroy_body(BodyId id) {
     Body& b = w.bodies[id.index];
     for (int si : b.shapes) {
         ShapeRecord& s = w.shapes[si];
-        DynamicTree& tree = b.type == BodyType::static_body ? w.static_tree : w.moving_tree;
-        tree.destroy_proxy(s.tree_proxy);
+        if (b.type == BodyType::static_body) {
+            w.destroy_static_proxy(s.tree_proxy);
+        } else {
+            w.moving_tree.destroy_proxy(s.tree_proxy);
+        }
         s.tree_proxy = k_null_proxy;
         s.body = -1;
         ++s.generation; // its ShapeIds go stale

@@ -178,7 +178,8 @@ struct World::Impl {
     std::vector<int> free_bodies;
     std::vector<ShapeRecord> shapes;
     std::vector<int> free_shapes;
-    DynamicTree static_tree;
+    DynamicTree static_tree; // static shapes, unless def.static_broadphase is grid
+    UniformGrid static_grid;
     DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
     std::vector<Contact> contacts;
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
@@ -197,15 +198,45 @@ struct World::Impl {
     // every query of every step pays for it. Rebuild before the first use.
     void rebuild_static_tree_if_dirty() {
         if (static_tree_dirty) {
-            static_tree.rebuild();
+            if (uses_grid()) {
+                static_grid.rebuild();
+            } else {
+                static_tree.rebuild();
+            }
             static_tree_dirty = false;
+        }
+    }
+
+    bool uses_grid() const { return def.static_broadphase == StaticBroadphase::grid; }
+
+    ProxyId create_static_proxy(const Aabb& aabb, int shape) {
+        static_tree_dirty = true;
+        return uses_grid() ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
+                           : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));
+    }
+
+    void destroy_static_proxy(ProxyId id) {
+        if (uses_grid()) {
+            static_grid.destroy_proxy(id);
+        } else {
+            static_tree.destroy_proxy(id);
+        }
+    }
+
+    // Every static shape whose broadphase box meets `box`, through the
+    // structure the world was made with: `visit(ProxyId, user data) -> bool`.
+    template <class Visit> void query_static(const Aabb& box, Visit&& visit) const {
+        if (uses_grid()) {
+            static_grid.query(box, ~0ull, visit);
+        } else {
+            static_tree.query(box, ~0ull, visit);
         }
     }
 
     explicit Impl(const WorldDef& d)
         : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),
           gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
-          moving_tree(tol.aabb_margin) {
+          static_grid(d.grid_cell_size, tol.aabb_margin), moving_tree(tol.aabb_margin) {
         tol.max_translation_speed = d.max_translation_speed * d.length_units_per_meter;
     }
 
@@ -298,7 +329,7 @@ struct World::Impl {
                 if (shapes[si].sensor) {
                     continue;
                 }
-                static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+                query_static(box, [&](ProxyId, std::uint64_t other) {
                     add_contact(si, static_cast<int>(other), dt);
                     return true;
                 });
@@ -702,7 +733,7 @@ struct World::Impl {
                 continue;
             }
             const Aabb box = union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, b.xf));
-            static_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+            query_static(box, [&](ProxyId, std::uint64_t other) {
                 const int wall = static_cast<int>(other);
                 if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
                     t_min = std::min(t_min, static_impact(b, s, shapes[wall]));
@@ -903,7 +934,7 @@ struct World::Impl {
             };
             moving_tree.query(box, ~0ull, visit);
             if (sb.type != BodyType::static_body) {
-                static_tree.query(box, ~0ull, visit);
+                query_static(box, visit);
             }
         }
         std::sort(now.begin(), now.end());

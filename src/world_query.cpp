@@ -24,7 +24,7 @@ template <class Visit> void visit_shapes(const World::Impl& w, const Aabb& box, 
         visit(static_cast<int>(data));
         return true;
     };
-    w.static_tree.query(box, ~0ull, take);
+    w.query_static(box, take);
     w.moving_tree.query(box, ~0ull, take);
 }
 

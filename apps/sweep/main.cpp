@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <map>
 
 #include "builtin_level.hpp"
 #include "run.hpp"
@@ -122,6 +123,11 @@ void add_run_flags(CLI::App& cmd, Args& args) {
     cmd.add_option("--solid-layer", args.solid_layers,
                    "layer (tile or object) or group whose tiles and shapes collide (repeatable); "
                    "replaces the automatic rule of docs/tiled.md");
+    cmd.add_option("--broadphase", args.run.grid,
+                   "where static shapes live: tree (default, any level) or grid (same-sized "
+                   "tiles)")
+        ->transform(
+            CLI::CheckedTransformer(std::map<std::string, bool>{{"tree", false}, {"grid", true}}));
     cmd.add_option("--solid-property", args.solid_properties,
                    "KEY or KEY=VALUE: layers, objects and tiles with this custom property collide "
                    "(KEY alone: any true value or bodyType static; repeatable); replaces the "

@@ -251,6 +251,7 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
     WorldDef def;
     def.length_units_per_meter = level.length_units_per_meter;
     def.measure_penetration = true;
+    def.static_broadphase = options.grid ? StaticBroadphase::grid : StaticBroadphase::tree;
     auto world = World::make(def);
     if (!world) {
         return world.error();

@@ -23,6 +23,7 @@ struct RunOptions {
     real max_speed_tiles = 2;  ///< fastest spawn, in tiles per step
     bool record_paths = false; ///< keep every body's centre per step (for pictures)
     std::string trace; ///< if set, a JSON-lines file: one line per step with every body's state
+    bool grid = false; ///< static shapes in a UniformGrid instead of a DynamicTree
 };
 
 /// What a run did: the fields of `sweep run --json`.

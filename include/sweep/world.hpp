@@ -22,6 +22,12 @@
 
 namespace sweep {
 
+/// Which broadphase holds the static shapes.
+enum class StaticBroadphase {
+    tree, ///< a DynamicTree rebuilt by binned SAH before first use: any level
+    grid, ///< a UniformGrid: many same-sized tiles (its cell size from WorldDef)
+};
+
 /// World settings. Lengths in L, times in seconds.
 struct WorldDef {
     Vec2 gravity{0, -10};            ///< metres per s^2; scaled by length_units_per_meter
@@ -35,6 +41,8 @@ struct WorldDef {
         k_max_translation_speed;  ///< metres per s (> 0), scaled by L: the seed's maxVelocity
     real hit_speed_threshold = 1; ///< metres per s (>= 0), scaled by L: slower hits raise no event
     std::optional<Aabb> bounds;   ///< L: a moving body whose AABB leaves it is removed (kill plane)
+    StaticBroadphase static_broadphase = StaticBroadphase::tree; ///< where static shapes live
+    real grid_cell_size = 0; ///< L, >= 0: the grid's cell side (0: derived from the shapes)
 };
 
 /// Decides, once per step, whether a touching pair found by the step
@@ -90,7 +98,8 @@ class World {
   public:
     /// A world with `def`. Errors: non-finite gravity, length_units_per_meter
     /// not > 0, iteration counts < 1, max_translation_speed not > 0,
-    /// hit_speed_threshold < 0, bounds not finite or inverted (invalid_input).
+    /// hit_speed_threshold < 0, bounds not finite or inverted, grid_cell_size
+    /// not finite or < 0 (invalid_input).
     static Result<World> make(const WorldDef& def = {});
 
     World(World&&) noexcept;

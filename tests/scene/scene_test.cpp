@@ -40,12 +40,14 @@ Output run_program(const std::string& args, bool with_stderr = true) {
     return out;
 }
 
-nlohmann::json run_json(const std::string& map) {
+nlohmann::json run_json_args(const std::string& map, const std::string& extra) {
     const Output out =
-        run_program("run " + k_maps + map + " --spawn 200 --steps 600 --json", false);
+        run_program("run " + k_maps + map + " --spawn 200 --steps 600 --json " + extra, false);
     EXPECT_EQ(out.status, 0) << out.text;
     return nlohmann::json::parse(out.text, nullptr, false);
 }
+
+nlohmann::json run_json(const std::string& map) { return run_json_args(map, ""); }
 
 void expect_no_tunneling(const nlohmann::json& r) {
     ASSERT_FALSE(r.is_discarded());
@@ -64,6 +66,13 @@ TEST(Scene, IceLabyrinthGzipAndCsvRunWithoutTunneling) {
     EXPECT_EQ(gzip["shapes_static"], csv["shapes_static"]);
     EXPECT_EQ(gzip["solid_tiles"], 82641);
     EXPECT_NEAR(gzip["linear_slop"].get<double>(), 0.005 * 32, 1e-6); // L = tile height = 32 px
+}
+
+TEST(Scene, IceLabyrinthOnAUniformGridRunsWithoutTunneling) {
+    // The static tiles in the grid instead of the tree: the same verdict.
+    const nlohmann::json r =
+        run_json_args("tmw-ice-labyrinth/maps-gzip-df429f12/031-3.tmx", "--broadphase grid");
+    expect_no_tunneling(r);
 }
 
 TEST(Scene, ExcaliburCityInFourEncodingsRunsWithoutTunneling) {

@@ -10,7 +10,7 @@ namespace sweep {
 namespace {
 
 struct Scene {
-    World world = std::move(World::make().value());
+    World world;
     BodyId near_box;
     BodyId far_box;
     BodyId disc;
@@ -27,8 +27,10 @@ BodyId add(World& world, BodyType type, ShapeDef shape, Vec2 position) {
 // Along the x axis: a unit box at x = 3 (faces at 2.5 and 3.5), a dynamic
 // unit box at x = 6 (faces 5.5, 6.5) in category 2, a disc of radius 0.5 at
 // (0, 3), and a sensor box at x = 9 (faces 8.5, 9.5).
-Scene make_scene() {
-    Scene s;
+Scene make_scene(StaticBroadphase broadphase = StaticBroadphase::tree) {
+    WorldDef def;
+    def.static_broadphase = broadphase;
+    Scene s{std::move(World::make(def).value()), {}, {}, {}, {}};
     s.near_box =
         add(s.world, BodyType::static_body, ShapeDef(make_box(0.5f, 0.5f).value()), {3, 0});
     ShapeDef far(make_box(0.5f, 0.5f).value());
@@ -114,6 +116,38 @@ TEST(WorldQuery, OverlapsUseTheShapesOwnBoundsAndGeometry) {
     EXPECT_EQ(s.world.point_query({2.5f, 0}).value().size(), 1u);
     EXPECT_TRUE(s.world.point_query({1, 1}).value().empty());
     EXPECT_EQ(s.world.overlap_aabb({{1, 1}, {0, 0}}).error().code, ErrorCode::invalid_input);
+}
+
+TEST(WorldQuery, AGridOfStaticShapesAnswersAsTheTreeDoes) {
+    // The same scene with its static shapes in a UniformGrid: every query
+    // above gives the same shapes, and a ball still lands on the near box.
+    Scene tree = make_scene();
+    Scene grid = make_scene(StaticBroadphase::grid);
+    const auto ids = [](const std::vector<QueryHit>& hits) {
+        std::vector<BodyId> bodies;
+        for (const QueryHit& h : hits) {
+            bodies.push_back(h.body);
+        }
+        return bodies;
+    };
+    for (const Vec2 origin : {Vec2{0, 0}, Vec2{-1, 3}, Vec2{3, -2}}) {
+        for (const Vec2 translation : {Vec2{10, 0}, Vec2{0, 5}, Vec2{4, 4}}) {
+            EXPECT_EQ(ids(tree.world.raycast_all(origin, translation).value()),
+                      ids(grid.world.raycast_all(origin, translation).value()));
+        }
+    }
+    EXPECT_EQ(tree.world.overlap_aabb({{-1, -1}, {7, 4}}).value().size(),
+              grid.world.overlap_aabb({{-1, -1}, {7, 4}}).value().size());
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = {3, 2};
+    const ShapeDef ball(Circle{{}, 0.25f});
+    const BodyId id = grid.world.create_body(def, std::span(&ball, 1)).value();
+    for (int i = 0; i < 120; ++i) {
+        ASSERT_TRUE(grid.world.step(1.0f / 60));
+    }
+    // On the near box's top face (y = 0.5): centre at 0.75.
+    EXPECT_NEAR(grid.world.body_state(id)->center.y, 0.75, 2 * grid.world.tolerances().linear_slop);
 }
 
 } // namespace
