@@ -76,14 +76,7 @@ int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>
 // The clipping and separating-axis code then handles it unchanged (as Box2D
 // v3 does with a zero-radius capsule).
 Polygon segment_polygon(const Segment& segment) {
-    Polygon p;
-    p.count = 2;
-    p.vertices[0] = segment.p1;
-    p.vertices[1] = segment.p2;
-    p.normals[0] = normalize(right_perp(segment.p2 - segment.p1));
-    p.normals[1] = -p.normals[0];
-    p.centroid = lerp(segment.p1, segment.p2, real(0.5));
-    return p;
+    return capsule_polygon({segment.p1, segment.p2, 0});
 }
 
 Manifold flip_manifold(Manifold m) {

@@ -25,6 +25,33 @@ struct Moments {
     double polar_about_centroid = 0; ///< integral of |x - c|^2 dA
 };
 
+/// Sums of a strip integration: a horizontal strip [x_lo, x_hi] at height y
+/// of thickness h adds its area and moments (exact in x, midpoint in y).
+struct StripSums {
+    double area = 0, mx = 0, my = 0, ixx = 0, iyy = 0;
+
+    void add(double y, double x_lo, double x_hi, double h) {
+        if (!(x_hi > x_lo)) {
+            return;
+        }
+        const double w = x_hi - x_lo;
+        area += w * h;
+        mx += 0.5 * (x_hi * x_hi - x_lo * x_lo) * h;
+        my += y * w * h;
+        ixx += (x_hi * x_hi * x_hi - x_lo * x_lo * x_lo) / 3 * h;
+        iyy += y * y * w * h;
+    }
+
+    Moments moments() const {
+        Moments m;
+        m.area = area;
+        m.centroid = {mx / area, my / area};
+        // Parallel axis theorem: about the centroid.
+        m.polar_about_centroid = ixx + iyy - area * test::dot(m.centroid, m.centroid);
+        return m;
+    }
+};
+
 Moments integrate(const Polygon& polygon, int strips) {
     double y_min = std::numeric_limits<double>::infinity();
     double y_max = -y_min;
@@ -33,7 +60,7 @@ Moments integrate(const Polygon& polygon, int strips) {
         y_max = std::max(y_max, double(polygon.vertices[i].y));
     }
     const double h = (y_max - y_min) / strips;
-    double area = 0, mx = 0, my = 0, ixx = 0, iyy = 0;
+    StripSums sums;
     for (int k = 0; k < strips; ++k) {
         const double y = y_min + (k + 0.5) * h;
         double x_lo = std::numeric_limits<double>::infinity();
@@ -48,22 +75,9 @@ Moments integrate(const Polygon& polygon, int strips) {
             x_lo = std::min(x_lo, x);
             x_hi = std::max(x_hi, x);
         }
-        if (!(x_hi > x_lo)) {
-            continue;
-        }
-        const double w = x_hi - x_lo;
-        area += w * h;
-        mx += 0.5 * (x_hi * x_hi - x_lo * x_lo) * h;
-        my += y * w * h;
-        ixx += (x_hi * x_hi * x_hi - x_lo * x_lo * x_lo) / 3 * h;
-        iyy += y * y * w * h;
+        sums.add(y, x_lo, x_hi, h);
     }
-    Moments m;
-    m.area = area;
-    m.centroid = {mx / area, my / area};
-    // Parallel axis theorem: about the centroid.
-    m.polar_about_centroid = ixx + iyy - area * test::dot(m.centroid, m.centroid);
-    return m;
+    return sums.moments();
 }
 
 /// The x-interval where the line at height y crosses the convex polygon
@@ -106,7 +120,7 @@ Moments integrate_rounded(const Polygon& polygon, int strips) {
         y_max = std::max(y_max, v.y + r);
     }
     const double h = (y_max - y_min) / strips;
-    double area = 0, mx = 0, my = 0, ixx = 0, iyy = 0;
+    StripSums sums;
     for (int k = 0; k < strips; ++k) {
         const double y = y_min + (k + 0.5) * h;
         double x_lo = std::numeric_limits<double>::infinity();
@@ -123,21 +137,9 @@ Moments integrate_rounded(const Polygon& polygon, int strips) {
                 x_hi = std::max(x_hi, v.x + half);
             }
         }
-        if (!(x_hi > x_lo)) {
-            continue;
-        }
-        const double w = x_hi - x_lo;
-        area += w * h;
-        mx += 0.5 * (x_hi * x_hi - x_lo * x_lo) * h;
-        my += y * w * h;
-        ixx += (x_hi * x_hi * x_hi - x_lo * x_lo * x_lo) / 3 * h;
-        iyy += y * y * w * h;
+        sums.add(y, x_lo, x_hi, h);
     }
-    Moments m;
-    m.area = area;
-    m.centroid = {mx / area, my / area};
-    m.polar_about_centroid = ixx + iyy - area * test::dot(m.centroid, m.centroid);
-    return m;
+    return sums.moments();
 }
 
 TEST(ComputeMassProperty, RoundedPolygonsAndCapsulesMatchNumericalIntegration) {
