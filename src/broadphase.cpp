@@ -615,8 +615,10 @@ void DynamicTree::rebuild() {
             internal.push_back(ref);
             std::size_t split = 0;
             partition_leaves(leaves, range.begin, range.end, split);
-            work.push_back({split, range.end, ref, 1});
-            work.push_back({range.begin, split, ref, 0}); // the left side first
+            // The upper side becomes the first child (as before this layout,
+            // so traversal orders, and the world's results, are unchanged).
+            work.push_back({range.begin, split, ref, 1});
+            work.push_back({split, range.end, ref, 0});
         }
         set_parent(ref, range.parent);
         if (range.parent == k_null_proxy) {

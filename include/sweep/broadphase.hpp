@@ -409,29 +409,36 @@ void DynamicTree::query(const Aabb& aabb, std::uint64_t mask, Callback&& callbac
         }
         return;
     }
+    // Depth first, first child first, as Box2D: children that pass the test
+    // are pushed (leaves too) in reverse, so the order of the reports, which
+    // the world's pair and contact order follows, is that of a traversal
+    // testing each node when it is popped.
     detail::NodeStack<> stack;
     stack.push(root_);
     while (!stack.empty()) {
-        const Node& node = nodes_[static_cast<std::size_t>(stack.pop())];
+        const NodeRef ref = stack.pop();
+        if (is_leaf(ref)) {
+            const ProxyId id = proxy_of(ref);
+            if (!detail::report_proxy(callback, id,
+                                      proxies_[static_cast<std::size_t>(id)].user_data)) {
+                return;
+            }
+            continue;
+        }
+        const Node& node = nodes_[static_cast<std::size_t>(ref)];
         // Internal slots carry the OR of their leaves' categories, so a mask
         // prunes whole subtrees, not just leaves.
-        for (int slot = 0; slot < 2; ++slot) {
+        for (int slot = 1; slot >= 0; --slot) {
             if ((node.bits[slot] & mask) == 0 || !overlaps(node.box[slot], aabb)) {
                 continue;
             }
             const NodeRef child = node.child[slot];
-            if (is_leaf(child)) {
-                const ProxyId id = proxy_of(child);
-                if (!detail::report_proxy(callback, id,
-                                          proxies_[static_cast<std::size_t>(id)].user_data)) {
-                    return;
-                }
-            } else {
+            if (!is_leaf(child)) {
                 // Ask for the child's line now: when both children are
                 // entered, their misses overlap.
                 detail::prefetch(&nodes_[static_cast<std::size_t>(child)]);
-                stack.push(child);
             }
+            stack.push(child);
         }
     }
 }
@@ -512,23 +519,29 @@ void DynamicTree::cast(const Aabb& box, Vec2 translation, std::uint64_t mask,
         }
         return;
     }
+    // The order of query(). A leaf is tested again when popped: an earlier
+    // hit may have clipped the cast since it was pushed.
     detail::NodeStack<> stack;
     stack.push(root_);
     while (!stack.empty()) {
-        const Node& node = nodes_[static_cast<std::size_t>(stack.pop())];
-        for (int slot = 0; slot < 2; ++slot) {
+        const NodeRef ref = stack.pop();
+        if (is_leaf(ref)) {
+            const Proxy& p = proxies_[static_cast<std::size_t>(proxy_of(ref))];
+            if (hit(p.fat, p.category_bits) && !report(proxy_of(ref))) {
+                return;
+            }
+            continue;
+        }
+        const Node& node = nodes_[static_cast<std::size_t>(ref)];
+        for (int slot = 1; slot >= 0; --slot) {
             if (!hit(node.box[slot], node.bits[slot])) {
                 continue;
             }
             const NodeRef child = node.child[slot];
-            if (is_leaf(child)) {
-                if (!report(proxy_of(child))) {
-                    return;
-                }
-            } else {
+            if (!is_leaf(child)) {
                 detail::prefetch(&nodes_[static_cast<std::size_t>(child)]);
-                stack.push(child);
             }
+            stack.push(child);
         }
     }
 }
