@@ -168,7 +168,7 @@ bool World::Impl::left_contact_box(int bi) {
             union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), compute_aabb(s.shape, b.xf)),
             turn);
         if (!contains(s.contact_box, path)) {
-            moving_tree.move_proxy(s.tree_proxy, path, b.sweep.c2 - b.sweep.c1);
+            moving_tree.move_proxy(s.tree_proxy, path, Vec2{});
             left = true;
         }
     }
@@ -205,14 +205,16 @@ void World::Impl::push_toi_event(int shape_a, int shape_b) {
     const Body& a = bodies[shapes[shape_a].body];
     const Body& b = bodies[shapes[shape_b].body];
     const real t0 = std::max(a.toi_clock, b.toi_clock);
+    const Sweep sweep_a = sweep_from(a, t0);
+    const Sweep sweep_b = sweep_from(b, t0);
+    if (bounding_circles_miss(sweep_a, a.extent, sweep_b, b.extent, tol.linear_slop)) {
+        return;
+    }
     ToiInput input;
     input.proxy_a = shapes[shape_a].proxy;
     input.proxy_b = shapes[shape_b].proxy;
-    input.sweep_a = sweep_from(a, t0);
-    input.sweep_b = sweep_from(b, t0);
-    if (bounding_circles_miss(input.sweep_a, a.extent, input.sweep_b, b.extent, tol.linear_slop)) {
-        return;
-    }
+    input.sweep_a = sweep_a;
+    input.sweep_b = sweep_b;
     input.target_separation = tol.linear_slop;
     input.touch_tolerance = tol.touch_tolerance;
     const ToiOutput out = time_of_impact(input);
@@ -297,7 +299,7 @@ void World::Impl::advance_after_toi(int bi, real t, real dt) {
         const Aabb box = inflate(
             union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), compute_aabb(s.shape, b.xf)),
             turn);
-        moving_tree.move_proxy(s.tree_proxy, box, b.sweep.c2 - b.sweep.c1);
+        moving_tree.move_proxy(s.tree_proxy, box, Vec2{});
     }
 }
 
