@@ -242,6 +242,29 @@ void write_trace_line(std::ostream& out, int step, const World& world,
     out << "]}\n";
 }
 
+/// Every manifold point touching now, with its normal.
+std::vector<render::ContactDrawing> touching_points(const World& world) {
+    std::vector<render::ContactDrawing> out;
+    for (const ContactData& contact : world.touching_contacts()) {
+        const Manifold& m = contact.manifold;
+        for (int k = 0; k < m.count; ++k) {
+            out.push_back({m.points[std::size_t(k)].point, m.normal});
+        }
+    }
+    return out;
+}
+
+render::Frame record_frame(const World& world, const std::vector<Spawned>& bodies, int step) {
+    render::Frame frame;
+    frame.step = step;
+    frame.poses.reserve(bodies.size());
+    for (const Spawned& body : bodies) {
+        frame.poses.push_back(world.body_state(body.id)->xf);
+    }
+    frame.contacts = touching_points(world);
+    return frame;
+}
+
 } // namespace
 
 Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& options) {
@@ -321,6 +344,16 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
                          options.trace + ": cannot open the trace file for writing"};
         }
     }
+    auto next_frame = options.frame_steps.begin();
+    const auto record_frames_at = [&](int step) {
+        while (next_frame != options.frame_steps.end() && *next_frame <= step) {
+            if (*next_frame == step) {
+                report.frames.push_back(record_frame(*world, *spawned, step));
+            }
+            ++next_frame;
+        }
+    };
+    record_frames_at(0);
     const real dt = real(1) / options.hz;
     const auto start = std::chrono::steady_clock::now();
     for (int s = 0; s < options.steps; ++s) {
@@ -351,6 +384,10 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
         if (trace) {
             write_trace_line(trace, s, *world, *spawned);
         }
+        record_frames_at(s + 1);
+        if (options.progress) {
+            options.progress(s + 1, options.steps);
+        }
     }
     report.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -359,6 +396,7 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
         report.drawing.bodies[i].shape = (*spawned)[i].shape;
         report.drawing.bodies[i].xf = world->body_state((*spawned)[i].id)->xf;
     }
+    report.drawing.contacts = touching_points(*world);
     return report;
 }
 
