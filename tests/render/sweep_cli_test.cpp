@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <pugixml.hpp>
 
-#include <sys/wait.h>
+#include "program.hpp"
 
 #include <array>
 #include <cstdio>
@@ -25,27 +25,11 @@ namespace {
 const std::string k_map =
     std::string(SWEEP_SHARED_DIR) + "/data/maps/melonjs-platformer/map/map1.tmx";
 
-struct Output {
-    int status = -1;
-    std::string text;
-};
+using sweep::test::Output;
 
 /// Runs `sweep args`; `text` is stdout, or stderr alone with `stderr_only`.
 Output sweep(const std::string& args, bool stderr_only = false) {
-    const std::string command =
-        std::string(SWEEP_BIN) + " " + args + (stderr_only ? " 2>&1 >/dev/null" : " 2>/dev/null");
-    Output out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) {
-        return out;
-    }
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) {
-        out.text += buffer.data();
-    }
-    const int status = pclose(pipe);
-    out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
+    return sweep::test::run_program(args, stderr_only ? "2>&1 >/dev/null" : "2>/dev/null");
 }
 
 std::string temp_file(const std::string& name) {
