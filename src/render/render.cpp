@@ -466,33 +466,39 @@ void draw_body(cairo_t* cr, const Viewport& vp, const BodyDrawing& body, Rgb col
     }
 }
 
-/// Draws the bodies, each at `poses[i]` when given (else its own pose), with
-/// its path up to point `last_point`.
-void draw_bodies(cairo_t* cr, const Viewport& vp, const std::vector<BodyDrawing>& bodies,
-                 std::span<const Transform> poses, std::size_t last_point) {
-    auto colour_of = [&](std::size_t i) {
-        return bodies[i].dynamic ? k_palette[i % std::size(k_palette)] : k_static_body;
-    };
-    // Every path first, then every shape, so no path hides a body.
+Rgb body_colour(const std::vector<BodyDrawing>& bodies, std::size_t i) {
+    return bodies[i].dynamic ? k_palette[i % std::size(k_palette)] : k_static_body;
+}
+
+/// Draws the part of each body's path from point `first` to point `last`
+/// (clamped to the path).
+void draw_paths(cairo_t* cr, const Viewport& vp, const std::vector<BodyDrawing>& bodies,
+                std::size_t first, std::size_t last) {
     cairo_set_line_width(cr, vp.unit);
     std::vector<Vec2> path;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         const std::vector<Vec2>& trajectory = bodies[i].trajectory;
-        const std::size_t n = std::min(trajectory.size() - 1, last_point) + 1;
-        if (trajectory.empty()) {
+        if (first >= trajectory.size()) {
             continue;
         }
-        path.assign(trajectory.begin(), trajectory.begin() + std::ptrdiff_t(n));
+        const std::size_t end = std::min(trajectory.size() - 1, last) + 1;
+        path.assign(trajectory.begin() + std::ptrdiff_t(first),
+                    trajectory.begin() + std::ptrdiff_t(std::max(end, first)));
         add_polyline(cr, vp, path);
-        set_colour(cr, colour_of(i), 0.85);
+        set_colour(cr, body_colour(bodies, i), 0.85);
         cairo_stroke(cr);
     }
+}
+
+/// Draws the bodies, each at `poses[i]` when given (else its own pose).
+void draw_shapes(cairo_t* cr, const Viewport& vp, const std::vector<BodyDrawing>& bodies,
+                 std::span<const Transform> poses) {
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         BodyDrawing body = bodies[i];
         if (i < poses.size()) {
             body.xf = poses[i];
         }
-        draw_body(cr, vp, body, colour_of(i));
+        draw_body(cr, vp, body, body_colour(bodies, i));
     }
 }
 
@@ -714,21 +720,27 @@ std::string frame_title(const std::string& title, int step) {
     return title.empty() ? at : title + ", " + at;
 }
 
+/// Whether draw_moving draws the bodies' paths (an animation draws them
+/// step by step onto a layer of their own instead).
+enum class Paths { draw, skip };
+
 /// Bodies, paths, contacts, markers and the title: as they are in
-/// `drawing`, or as at `frame` when one is given.
-void draw_moving(cairo_t* cr, const Layout& layout, const Drawing& drawing, const Frame* frame) {
+/// `drawing`, or as at `frame` when one is given. Every path is drawn
+/// before every shape, so that no path hides a body.
+void draw_moving(cairo_t* cr, const Layout& layout, const Drawing& drawing, const Frame* frame,
+                 Paths paths) {
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_save(cr);
     clip_to_map(cr, layout.vp);
-    if (frame) {
-        draw_bodies(cr, layout.vp, drawing.bodies, frame->poses,
-                    std::size_t(std::max(0, frame->step)));
-        draw_contacts(cr, layout.vp, frame->contacts);
-    } else {
-        draw_bodies(cr, layout.vp, drawing.bodies, {}, std::numeric_limits<std::size_t>::max());
-        draw_contacts(cr, layout.vp, drawing.contacts);
+    const std::size_t last =
+        frame ? std::size_t(std::max(0, frame->step)) : std::numeric_limits<std::size_t>::max();
+    if (paths == Paths::draw) {
+        draw_paths(cr, layout.vp, drawing.bodies, 0, last);
     }
+    draw_shapes(cr, layout.vp, drawing.bodies,
+                frame ? std::span<const Transform>(frame->poses) : std::span<const Transform>());
+    draw_contacts(cr, layout.vp, frame ? frame->contacts : drawing.contacts);
     draw_markers(cr, layout.vp, drawing.markers);
     draw_title(cr, layout.vp, frame ? frame_title(drawing.title, frame->step) : drawing.title);
     cairo_restore(cr);
@@ -768,7 +780,7 @@ Result<void> write_png(const Drawing& drawing, const std::filesystem::path& out,
     }
     CairoPtr cr(cairo_create(surface->get()), &cairo_destroy);
     draw_static(cr.get(), layout, drawing, options);
-    draw_moving(cr.get(), layout, drawing, nullptr);
+    draw_moving(cr.get(), layout, drawing, nullptr, Paths::draw);
     if (auto ok = check_drawn(cr.get()); !ok) {
         return ok;
     }
@@ -795,7 +807,7 @@ Result<void> write_svg(const Drawing& drawing, const std::filesystem::path& out,
     {
         CairoPtr cr(cairo_create(surface.get()), &cairo_destroy);
         draw_static(cr.get(), layout, drawing, options);
-        draw_moving(cr.get(), layout, drawing, nullptr);
+        draw_moving(cr.get(), layout, drawing, nullptr, Paths::draw);
         if (auto ok = check_drawn(cr.get()); !ok) {
             return ok;
         }
@@ -853,11 +865,12 @@ std::vector<Rgb8> render_palette(double background_grey) {
 Result<void> write_gif(const Drawing& drawing, std::span<const Frame> frames, int delay_cs,
                        const std::filesystem::path& out, const RenderOptions& options) {
     const Layout layout = make_layout(drawing.view, options);
+    // Three layers: the static drawing, the static drawing with the paths so
+    // far (each frame adds its new stretch: stroking whole paths every frame
+    // costs most of an animation), and the frame itself.
     auto background = make_image(layout);
-    if (!background) {
-        return background.error();
-    }
-    auto image = make_image(layout);
+    auto trails = background ? make_image(layout) : Result<SurfacePtr>(background.error());
+    auto image = trails ? make_image(layout) : Result<SurfacePtr>(trails.error());
     if (!image) {
         return image.error();
     }
@@ -876,12 +889,26 @@ Result<void> write_gif(const Drawing& drawing, std::span<const Frame> frames, in
     if (!writer) {
         return writer.error();
     }
+    CairoPtr trail(cairo_create(trails->get()), &cairo_destroy);
     CairoPtr cr(cairo_create(image->get()), &cairo_destroy);
-    cairo_surface_flush(background->get());
+    cairo_set_line_cap(trail.get(), CAIRO_LINE_CAP_ROUND);
+    cairo_set_line_join(trail.get(), CAIRO_LINE_JOIN_ROUND);
+    std::optional<std::size_t> drawn_to; // the paths' last point on the trails layer
     for (const Frame& frame : frames) {
-        cairo_set_source_surface(cr.get(), background->get(), 0, 0);
+        const auto step = std::size_t(std::max(0, frame.step));
+        if (!drawn_to || step < *drawn_to) {
+            cairo_set_source_surface(trail.get(), background->get(), 0, 0);
+            cairo_paint(trail.get());
+            drawn_to = 0;
+        }
+        cairo_save(trail.get());
+        clip_to_map(trail.get(), layout.vp); // not over the legend
+        draw_paths(trail.get(), layout.vp, drawing.bodies, *drawn_to, step);
+        cairo_restore(trail.get());
+        drawn_to = step;
+        cairo_set_source_surface(cr.get(), trails->get(), 0, 0);
         cairo_paint(cr.get());
-        draw_moving(cr.get(), layout, drawing, &frame);
+        draw_moving(cr.get(), layout, drawing, &frame, Paths::skip);
         if (auto ok = check_drawn(cr.get()); !ok) {
             return ok;
         }

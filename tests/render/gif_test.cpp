@@ -187,6 +187,24 @@ TEST(RenderGif, OneFramePerFrameWithTheDelayAndTheMapSize) {
     EXPECT_EQ(ball2, (Rgb8{247, 247, 247}));
 }
 
+TEST(RenderGif, LegendBandIsWhiteInEveryFrame) {
+    const sweep::render::Drawing d = two_balls();
+    std::vector<sweep::render::Frame> frames(3);
+    for (int step = 0; step < 3; ++step) {
+        frames[std::size_t(step)].step = step;
+    }
+    const auto path = temp_gif("legend");
+    ASSERT_TRUE(sweep::render::render_gif(d, frames, 4, path, {.max_size_px = 400}));
+    Decoded gif(path);
+    ASSERT_TRUE(gif.ok);
+    EXPECT_EQ(gif.gif->SWidth, 400);
+    ASSERT_GT(gif.gif->SHeight, 200); // the map, then the legend
+    const int bottom = gif.gif->SHeight - 2;
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_EQ(gif.composite(k, 398, bottom), (Rgb8{255, 255, 255})) << k;
+    }
+}
+
 TEST(RenderGif, NoFramesOrBadDelayIsAnError) {
     const sweep::render::Drawing d = two_balls();
     std::vector<sweep::render::Frame> frames(1);
