@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -219,9 +220,11 @@ int run_command(Args& args, bool draw, bool render) {
         return fail(report.error());
     }
     if (draw) {
+        // The file's name alone: a long path would push the counts off the picture.
         report->drawing.title =
-            fmt::format("{}: {} bodies, {} steps, {} tunneling events", report->level,
-                        report->bodies, report->steps, report->tunneling_events);
+            fmt::format("{}: {} bodies, {} steps, {} tunneling events",
+                        std::filesystem::path(report->level).filename().string(), report->bodies,
+                        report->steps, report->tunneling_events);
         if (auto ok = app::write_picture(*report, *picture, 1 / args.dt); !ok) {
             return fail(ok.error());
         }

@@ -212,6 +212,16 @@ TEST(SweepRun, PngStillWorks) {
     EXPECT_EQ(png_size(out).first, 1600);
 }
 
+TEST(SweepRun, NoProgressBarWhenStderrIsNotATerminal) {
+    // A run as long as the README's (a second or so): stderr is a pipe here,
+    // so the bar stays off and stderr stays empty (the map has no warnings).
+    const std::string ice =
+        std::string(SWEEP_SHARED_DIR) + "/data/maps/tmw-ice-labyrinth/maps-gzip-df429f12/031-3.tmx";
+    const Output run = sweep("run " + ice + " --spawn 200 --steps 600", true);
+    EXPECT_EQ(run.status, 0);
+    EXPECT_EQ(run.text, "");
+}
+
 /// Every option line of a help text has a description after it, or on the
 /// next line when the option's name is long (CLI11 wraps it there).
 void expect_every_option_described(const std::string& help) {
