@@ -96,8 +96,10 @@ Result<void> render_svg(const Drawing& drawing, const std::filesystem::path& out
 
 /// Writes an animated GIF of `frames` (at_frame of each, in order), each
 /// shown for `delay_cs` hundredths of a second, looping. The static geometry
-/// and legend are drawn once; every frame is quantized to a fixed palette of
-/// the colours this renderer uses. Errors as render_png, plus no frames or
+/// and legend are drawn once, and paths grow frame by frame (frames in
+/// ascending step order cost least; a frame earlier than the one before
+/// redraws the paths from the start); every frame is quantized to a fixed
+/// palette of the colours this renderer uses. Errors as render_png, plus no frames or
 /// delay_cs outside [1, 65535] (invalid_input) and giflib's write errors
 /// (io_error).
 Result<void> render_gif(const Drawing& drawing, std::span<const Frame> frames, int delay_cs,
