@@ -210,7 +210,8 @@ int run_command(Args& args, bool draw, bool render) {
     args.run.hz = static_cast<real>(1 / args.dt);
     auto report = [&] {
         // The bar is erased when it goes out of scope, before anything is printed.
-        app::ProgressBar bar(render ? "render" : "run", app::ProgressBar::stderr_is_terminal());
+        app::ProgressBar bar(render ? "render" : "run", "steps",
+                             app::ProgressBar::stderr_is_terminal());
         args.run.progress = [&bar](int done, int total) { bar.update(done, total); };
         auto result = app::run_level(*level, args.run);
         args.run.progress = nullptr; // it refers to the bar
@@ -225,7 +226,9 @@ int run_command(Args& args, bool draw, bool render) {
             fmt::format("{}: {} bodies, {} steps, {} tunneling events",
                         std::filesystem::path(report->level).filename().string(), report->bodies,
                         report->steps, report->tunneling_events);
-        if (auto ok = app::write_picture(*report, *picture, 1 / args.dt); !ok) {
+        app::ProgressBar bar("drawing", "frames", app::ProgressBar::stderr_is_terminal());
+        const auto progress = [&bar](int done, int total) { bar.update(done, total); };
+        if (auto ok = app::write_picture(*report, *picture, 1 / args.dt, progress); !ok) {
             return fail(ok.error());
         }
     }

@@ -86,8 +86,10 @@ std::vector<int> picture_frame_steps(const PictureOptions& options, int steps) {
     return {};
 }
 
-Result<void> write_picture(const RunReport& report, const PictureOptions& options, double hz) {
+Result<void> write_picture(const RunReport& report, const PictureOptions& options, double hz,
+                           const std::function<void(int done, int total)>& progress) {
     render::RenderOptions render_options;
+    render_options.progress = progress;
     render_options.max_size_px = options.max_size_px;
     if (options.size) {
         render_options.width_px = options.size->width;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,8 +56,10 @@ struct PictureOptions {
 };
 
 /// Draws `report` (a run made with `frame_steps` from picture_frame_steps)
-/// as `options` asks. Errors: render's errors (bad size, unwritable file).
-Result<void> write_picture(const RunReport& report, const PictureOptions& options, double hz);
+/// as `options` asks, reporting each GIF frame to `progress` (may be empty).
+/// Errors: render's errors (bad size, unwritable file).
+Result<void> write_picture(const RunReport& report, const PictureOptions& options, double hz,
+                           const std::function<void(int done, int total)>& progress);
 
 /// The steps to record as frames for `options` in a run of `steps` steps:
 /// the animation's for a GIF, the one frame asked for, else none.

@@ -19,8 +19,9 @@ constexpr int k_bar_width = 30;
 
 } // namespace
 
-ProgressBar::ProgressBar(std::string label, bool enabled)
-    : label_(std::move(label)), enabled_(enabled), start_(Clock::now()), last_draw_(start_) {}
+ProgressBar::ProgressBar(std::string label, std::string unit, bool enabled)
+    : label_(std::move(label)), unit_(std::move(unit)), enabled_(enabled), start_(Clock::now()),
+      last_draw_(start_) {}
 
 ProgressBar::~ProgressBar() {
     if (shown_) {
@@ -43,9 +44,9 @@ void ProgressBar::update(int done, int total) {
     shown_ = true;
     const double fraction = std::clamp(double(done) / total, 0.0, 1.0);
     const int filled = int(fraction * k_bar_width);
-    std::fprintf(stderr, "\r%s [%.*s%.*s] %3d%%  %d/%d steps", label_.c_str(), filled,
+    std::fprintf(stderr, "\r%s [%.*s%.*s] %3d%%  %d/%d %s", label_.c_str(), filled,
                  "##############################", k_bar_width - filled,
-                 "..............................", int(fraction * 100), done, total);
+                 "..............................", int(fraction * 100), done, total, unit_.c_str());
     std::fflush(stderr);
 }
 

@@ -8,19 +8,20 @@
 
 namespace sweep::app {
 
-/// Draws `label [#####.....]  45%  270/600` on one stderr line, redrawn at
-/// most ten times a second, and erases it when destroyed.
+/// Draws `label [#####.....]  45%  270/600 steps` on one stderr line,
+/// redrawn at most ten times a second, and erases it when destroyed.
 class ProgressBar {
   public:
-    /// A bar named `label`; `enabled` false makes every call do nothing
-    /// (the program passes whether stderr is a terminal).
-    ProgressBar(std::string label, bool enabled);
+    /// A bar named `label` counting `unit`s (steps, frames); `enabled` false
+    /// makes every call do nothing (the program passes whether stderr is a
+    /// terminal).
+    ProgressBar(std::string label, std::string unit, bool enabled);
     ~ProgressBar();
     ProgressBar(const ProgressBar&) = delete;
     ProgressBar& operator=(const ProgressBar&) = delete;
 
-    /// Reports `done` of `total` units of work (steps); draws once the run
-    /// has taken more than a second.
+    /// Reports `done` of `total` units of work; draws once the bar has
+    /// existed for more than a second.
     void update(int done, int total);
 
     /// Whether stderr is a terminal (isatty).
@@ -28,6 +29,7 @@ class ProgressBar {
 
   private:
     std::string label_;
+    std::string unit_;
     bool enabled_;
     bool shown_ = false;
     std::chrono::steady_clock::time_point start_;

@@ -920,6 +920,9 @@ Result<void> write_gif(const Drawing& drawing, std::span<const Frame> frames, in
         if (auto ok = writer->add_frame(argb, stride, delay_cs); !ok) {
             return ok;
         }
+        if (options.progress) {
+            options.progress(int(&frame - frames.data()) + 1, int(frames.size()));
+        }
     }
     return writer->close();
 }

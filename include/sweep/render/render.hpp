@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -60,6 +61,9 @@ struct RenderOptions {
     int height_px = 0;           ///< the map is fitted and centred above the legend
     real background_grey = 0.97; ///< grey level of empty space, 0 black .. 1 white
     bool legend = true;          ///< a band below the map naming what each mark means
+    /// render_gif: called after each frame with the frames done and the
+    /// frames in all (a progress bar); may be empty.
+    std::function<void(int done, int total)> progress = nullptr;
 };
 
 /// `drawing` as at `frame`: bodies at the frame's poses (bodies without a
