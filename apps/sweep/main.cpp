@@ -169,6 +169,9 @@ Result<app::PictureOptions> picture_options(const Args& args, bool render) {
         return format.error();
     }
     picture.format = *format;
+    if (args.fps > 0 && picture.format != app::PictureFormat::gif) {
+        return Error{ErrorCode::invalid_input, "--fps: only a .gif has frames per second"};
+    }
     picture.fps = args.fps;
     if (args.frame) {
         if (picture.format == app::PictureFormat::gif) {

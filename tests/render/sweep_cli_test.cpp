@@ -198,6 +198,7 @@ TEST(SweepRender, BadOptionsGiveOneLineAndExitCode2) {
     expect_bad_option("render --frame -1 --out " + temp_file("a.png"), "--frame");
     expect_bad_option("render --frame 3 --out " + temp_file("a.gif"), "--frame");
     expect_bad_option("render --fps 0 --out " + temp_file("a.gif"), "--fps");
+    expect_bad_option("render --fps 10 --out " + temp_file("a.svg"), "--fps");
     expect_bad_option("render", "--out");
     expect_bad_option("render --out " + temp_file("a.png") + " --no-such-flag", "--no-such-flag");
     expect_bad_option("render --out /nonexistent-sweep-dir/a.png", "/nonexistent-sweep-dir/a.png");
