@@ -206,22 +206,27 @@ Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry
     return spawned;
 }
 
-// Outlines of the shapes that are not boxes, for pictures.
-std::vector<std::vector<Vec2>> outlines(const io::StaticGeometry& level) {
+// The solid shapes that are not boxes, as closed outlines for pictures:
+// polygons, and circles as 24-gons.
+std::vector<std::vector<Vec2>> solid_outlines(const io::StaticGeometry& level) {
     std::vector<std::vector<Vec2>> out;
     for (const Polygon& p : level.polygons) {
-        std::vector<Vec2> loop(p.vertices.begin(), p.vertices.begin() + p.count);
-        loop.push_back(p.vertices[0]);
-        out.push_back(std::move(loop));
+        out.emplace_back(p.vertices.begin(), p.vertices.begin() + p.count);
     }
     for (const Circle& c : level.circles) {
         std::vector<Vec2> loop;
-        for (int k = 0; k <= 24; ++k) {
+        for (int k = 0; k < 24; ++k) {
             const real a = real(2) * k_pi * real(k) / real(24);
             loop.push_back(c.center + c.radius * Vec2{std::cos(a), std::sin(a)});
         }
         out.push_back(std::move(loop));
     }
+    return out;
+}
+
+// The two-sided segments, as lines for pictures.
+std::vector<std::vector<Vec2>> segment_lines(const io::StaticGeometry& level) {
+    std::vector<std::vector<Vec2>> out;
     for (const Segment& s : level.segments) {
         out.push_back({s.p1, s.p2});
     }
@@ -326,7 +331,8 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
     report.length_units_per_meter = level.length_units_per_meter;
     report.drawing.view = level.bounds;
     report.drawing.static_boxes = level.boxes;
-    report.drawing.static_polylines = outlines(level);
+    report.drawing.static_polygons = solid_outlines(level);
+    report.drawing.static_polylines = segment_lines(level);
     report.drawing.bodies.resize(spawned->size());
 
     std::vector<Vec2> centers(spawned->size());

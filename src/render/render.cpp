@@ -111,8 +111,8 @@ Result<void> validate(const Drawing& drawing, const RenderOptions& options) {
 }
 
 /// What the legend names, in its order.
-enum class LegendItem { static_box, static_outline, body, path, contact, marker };
-constexpr LegendItem k_legend_items[] = {LegendItem::static_box, LegendItem::static_outline,
+enum class LegendItem { static_box, static_segment, body, path, contact, marker };
+constexpr LegendItem k_legend_items[] = {LegendItem::static_box, LegendItem::static_segment,
                                          LegendItem::body,       LegendItem::path,
                                          LegendItem::contact,    LegendItem::marker};
 
@@ -120,8 +120,8 @@ const char* legend_label(LegendItem item) {
     switch (item) {
     case LegendItem::static_box:
         return "static (merged)";
-    case LegendItem::static_outline:
-        return "static outline";
+    case LegendItem::static_segment:
+        return "static segment";
     case LegendItem::body:
         return "body";
     case LegendItem::path:
@@ -299,6 +299,20 @@ void add_polyline(cairo_t* cr, const Viewport& vp, const std::vector<Vec2>& poin
     }
 }
 
+/// Adds the closed or open path through `pixels` to the current path.
+void add_pixel_path(cairo_t* cr, const std::vector<Pixel>& pixels, bool closed) {
+    for (std::size_t i = 0; i < pixels.size(); ++i) {
+        if (i == 0) {
+            cairo_move_to(cr, pixels[i].x, pixels[i].y);
+        } else {
+            cairo_line_to(cr, pixels[i].x, pixels[i].y);
+        }
+    }
+    if (closed) {
+        cairo_close_path(cr);
+    }
+}
+
 void draw_static_boxes(cairo_t* cr, const Viewport& vp, const std::vector<Aabb>& boxes) {
     // One path for every box, filled once: fast even for thousands of tiles.
     const PixelRect clip = vp.clip_rect();
@@ -318,6 +332,42 @@ void draw_static_boxes(cairo_t* cr, const Viewport& vp, const std::vector<Aabb>&
     }
     set_colour(cr, k_static_fill);
     cairo_fill(cr);
+}
+
+/// Solid static polygons, filled as one path so that the convex pieces of
+/// one shape merge; the outline stroked too, which hides the hairline seams
+/// anti-aliasing leaves between pieces. Polygons reaching further than
+/// cairo's fixed point allows, or not finite, are culled.
+void draw_static_polygons(cairo_t* cr, const Viewport& vp,
+                          const std::vector<std::vector<Vec2>>& polygons) {
+    const PixelRect clip = vp.clip_rect();
+    std::vector<Pixel> pixels;
+    for (const auto& polygon : polygons) {
+        pixels.clear();
+        for (const Vec2& p : polygon) {
+            pixels.push_back(vp.to_image(p));
+        }
+        const auto visible = [&] {
+            PixelRect b{k_max_shape_px, k_max_shape_px, -k_max_shape_px, -k_max_shape_px};
+            for (const Pixel& p : pixels) {
+                if (!is_finite(p) || std::abs(p.x) > k_max_shape_px ||
+                    std::abs(p.y) > k_max_shape_px) {
+                    return false;
+                }
+                b = {std::min(b.x0, p.x), std::min(b.y0, p.y), std::max(b.x1, p.x),
+                     std::max(b.y1, p.y)};
+            }
+            return !pixels.empty() && b.x1 >= clip.x0 && b.x0 <= clip.x1 && b.y1 >= clip.y0 &&
+                   b.y0 <= clip.y1;
+        };
+        if (visible()) {
+            add_pixel_path(cr, pixels, true);
+        }
+    }
+    set_colour(cr, k_static_fill);
+    cairo_fill_preserve(cr);
+    cairo_set_line_width(cr, vp.unit);
+    cairo_stroke(cr);
 }
 
 void draw_static_polylines(cairo_t* cr, const Viewport& vp,
@@ -394,20 +444,6 @@ std::optional<PixelRect> image_bounds(const Shape& shape, const std::vector<Pixe
         bounds = {pixels[0].x - r, pixels[0].y - r, pixels[0].x + r, pixels[0].y + r};
     }
     return bounds;
-}
-
-/// Adds the closed or open path through `pixels` to the current path.
-void add_pixel_path(cairo_t* cr, const std::vector<Pixel>& pixels, bool closed) {
-    for (std::size_t i = 0; i < pixels.size(); ++i) {
-        if (i == 0) {
-            cairo_move_to(cr, pixels[i].x, pixels[i].y);
-        } else {
-            cairo_line_to(cr, pixels[i].x, pixels[i].y);
-        }
-    }
-    if (closed) {
-        cairo_close_path(cr);
-    }
 }
 
 /// Fills the current path lightly in `colour`, then outlines it.
@@ -623,7 +659,7 @@ void draw_swatch(cairo_t* cr, LegendItem item, double x, double y, double size, 
         set_colour(cr, k_static_fill);
         cairo_fill(cr);
         break;
-    case LegendItem::static_outline:
+    case LegendItem::static_segment:
         cairo_move_to(cr, x, mid + 0.25 * size);
         cairo_line_to(cr, x + size, mid - 0.25 * size);
         set_colour(cr, k_static_fill);
@@ -708,6 +744,7 @@ void draw_static(cairo_t* cr, const Layout& layout, const Drawing& drawing,
     cairo_save(cr);
     clip_to_map(cr, layout.vp);
     draw_static_boxes(cr, layout.vp, drawing.static_boxes);
+    draw_static_polygons(cr, layout.vp, drawing.static_polygons);
     draw_static_polylines(cr, layout.vp, drawing.static_polylines);
     cairo_restore(cr);
     if (layout.legend) {

@@ -222,6 +222,18 @@ TEST(RenderPng, InvalidUtf8TitleStillRenders) {
     EXPECT_LT(image.at(40, 60).r, 100); // drawing was not abandoned
 }
 
+TEST(RenderPng, StaticPolygonsAreFilledLikeBoxes) {
+    Drawing d;
+    d.view = {{0, 0}, {100, 50}};
+    d.static_polygons = {{{60, 10}, {90, 10}, {75, 40}}}; // a triangle, counter-clockwise
+    const auto path = temp_png("polygon");
+    ASSERT_TRUE(render_png(d, path, {.max_size_px = 200, .legend = false}));
+    Image image(path);
+    ASSERT_TRUE(image.ok());
+    EXPECT_LT(image.at(150, 60).r, 100);               // world (75, 20), inside
+    EXPECT_NEAR(image.at(124, 30).r, k_background, 1); // world (62, 35), outside
+}
+
 TEST(RenderPng, LegendIsAWhiteBandBelowTheMap) {
     const auto path = temp_png("legend");
     ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 800}));

@@ -36,7 +36,8 @@ struct ContactDrawing {
 struct Drawing {
     Aabb view;                                       ///< world region to draw (y up)
     std::vector<Aabb> static_boxes;                  ///< solid geometry
-    std::vector<std::vector<Vec2>> static_polylines; ///< optional extra static outlines
+    std::vector<std::vector<Vec2>> static_polygons;  ///< solid outlines, filled (pieces merge)
+    std::vector<std::vector<Vec2>> static_polylines; ///< static lines (segments), stroked
     std::vector<BodyDrawing> bodies;                 ///< final poses and their paths
     std::vector<ContactDrawing> contacts;            ///< drawn as dots with a short normal
     std::vector<Vec2>
@@ -75,7 +76,8 @@ Drawing at_frame(const Drawing& drawing, const Frame& frame);
 /// Draws `drawing` and writes it as a PNG to `out`. The map keeps the view's
 /// aspect ratio with its longest side `options.max_size_px` pixels, or is
 /// fitted and centred in `options.width_px` x `options.height_px`.
-/// Static boxes are filled dark grey; each body's trajectory is a thin line
+/// Static boxes and polygons are filled dark grey, static polylines are dark
+/// grey lines; each body's trajectory is a thin line
 /// in its palette colour (by index in `bodies`) and its shape is drawn at its
 /// final pose (circles with a radius line showing rotation, polygons as
 /// outlines with a light fill); a body smaller than a few pixels also gets a
