@@ -2,12 +2,18 @@
 // what happened, and draws it.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <optional>
 
 #include "builtin_level.hpp"
+#include "picture.hpp"
+#include "progress.hpp"
 #include "run.hpp"
 
 namespace {
@@ -105,95 +111,236 @@ struct Args {
     std::vector<std::string> solid_properties;
     app::RunOptions run;
     bool json = false;
-    std::string png;
+    std::string out; ///< run --png or render --out; empty: no picture
+    std::optional<int> frame;
+    double fps = 0;
+    std::string size;
     double dt = 1.0 / 60;
 };
 
 void add_run_flags(CLI::App& cmd, Args& args) {
     cmd.add_option("file", args.file,
-                   "Tiled map (.tmx, .tmj, .json); the built-in level when omitted");
-    cmd.add_option("--steps", args.run.steps, "world steps to run")->check(CLI::NonNegativeNumber);
+                   "Tiled map (.tmx, .tmj, .json); the built-in level when omitted")
+        ->type_name("MAP");
+    cmd.add_option("--steps", args.run.steps, "world steps to run")
+        ->check(CLI::NonNegativeNumber.description(""))
+        ->type_name("N");
     cmd.add_option("--spawn", args.run.spawn, "dynamic bodies to spawn in free space")
-        ->check(CLI::NonNegativeNumber);
-    cmd.add_option("--seed", args.run.seed, "random seed for sizes, places and velocities");
+        ->check(CLI::NonNegativeNumber.description(""))
+        ->type_name("N");
+    cmd.add_option("--seed", args.run.seed, "random seed for sizes, places and velocities")
+        ->type_name("S");
     cmd.add_option("--dt", args.dt, "seconds per step, 1e-6 to 1 (default 1/60)")
-        ->check(CLI::Range(1e-6, 1.0));
+        ->check(CLI::Range(1e-6, 1.0).description(""))
+        ->type_name("S");
     cmd.add_option("--trace", args.run.trace,
-                   "write one JSON line per step with every body's state");
+                   "write one JSON line per step with every body's state")
+        ->type_name("OUT.jsonl");
     cmd.add_option("--solid-layer", args.solid_layers,
                    "layer (tile or object) or group whose tiles and shapes collide (repeatable); "
-                   "replaces the automatic rule of docs/tiled.md");
+                   "replaces the automatic rule of docs/tiled.md")
+        ->type_name("NAME");
     cmd.add_option("--broadphase", args.run.grid,
                    "where static shapes live: tree (default, any level) or grid (same-sized "
                    "tiles)")
         ->transform(
-            CLI::CheckedTransformer(std::map<std::string, bool>{{"tree", false}, {"grid", true}}));
+            CLI::CheckedTransformer(std::map<std::string, bool>{{"tree", false}, {"grid", true}})
+                .description(""))
+        ->type_name("tree|grid");
     cmd.add_option("--solid-property", args.solid_properties,
                    "KEY or KEY=VALUE: layers, objects and tiles with this custom property collide "
                    "(KEY alone: any true value or bodyType static; repeatable); replaces the "
-                   "automatic rule");
+                   "automatic rule")
+        ->type_name("KEY[=VALUE]");
 }
 
-int run_command(Args& args, bool draw) {
+/// The picture `args` asks for, checked before the run so that a bad
+/// option costs nothing. `render` adds --frame, --fps and --size to --png's
+/// plain PNG.
+Result<app::PictureOptions> picture_options(const Args& args, bool render) {
+    app::PictureOptions picture;
+    picture.out = args.out;
+    if (!render) {
+        picture.max_size_px = 1600;
+        return picture;
+    }
+    auto format = app::picture_format(picture.out);
+    if (!format) {
+        return format.error();
+    }
+    picture.format = *format;
+    if (args.fps > 0 && picture.format != app::PictureFormat::gif) {
+        return Error{ErrorCode::invalid_input, "--fps: only a .gif has frames per second"};
+    }
+    picture.fps = args.fps;
+    if (args.frame) {
+        if (picture.format == app::PictureFormat::gif) {
+            return Error{ErrorCode::invalid_input,
+                         "--frame: a GIF shows every frame; --frame is for .png and .svg"};
+        }
+        if (*args.frame < 0 || *args.frame > args.run.steps) {
+            return Error{ErrorCode::invalid_input,
+                         fmt::format("--frame {}: out of range, the run has steps 0 to {}",
+                                     *args.frame, args.run.steps)};
+        }
+        picture.frame = args.frame;
+    }
+    if (!args.size.empty()) {
+        auto size = app::parse_image_size(args.size);
+        if (!size) {
+            return size.error();
+        }
+        picture.size = *size;
+    }
+    return picture;
+}
+
+int run_command(Args& args, bool draw, bool render) {
+    std::optional<app::PictureOptions> picture;
+    if (draw) {
+        auto checked = picture_options(args, render);
+        if (!checked) {
+            return fail(checked.error());
+        }
+        picture = std::move(checked).value();
+        args.run.frame_steps = app::picture_frame_steps(*picture, args.run.steps);
+    }
     auto level = load_level(args.file, args.solid_layers, args.solid_properties);
     if (!level) {
         return fail(level.error());
     }
     args.run.record_paths = draw;
     args.run.hz = static_cast<real>(1 / args.dt);
-    auto report = app::run_level(*level, args.run);
+    auto report = [&] {
+        // The bar is erased when it goes out of scope, before anything is printed.
+        app::ProgressBar bar(render ? "render" : "run", "steps",
+                             app::ProgressBar::stderr_is_terminal());
+        args.run.progress = [&bar](int done, int total) { bar.update(done, total); };
+        auto result = app::run_level(*level, args.run);
+        args.run.progress = nullptr; // it refers to the bar
+        return result;
+    }();
     if (!report) {
         return fail(report.error());
+    }
+    if (draw) {
+        // The file's name alone: a long path would push the counts off the picture.
+        report->drawing.title =
+            fmt::format("{}: {} bodies, {} steps, {} tunneling events",
+                        std::filesystem::path(report->level).filename().string(), report->bodies,
+                        report->steps, report->tunneling_events);
+        app::ProgressBar bar("drawing", "frames", app::ProgressBar::stderr_is_terminal());
+        const auto progress = [&bar](int done, int total) { bar.update(done, total); };
+        if (auto ok = app::write_picture(*report, *picture, 1 / args.dt, progress); !ok) {
+            return fail(ok.error());
+        }
     }
     if (args.json) {
         fmt::print("{}\n", to_json(*report).dump(2));
     } else {
         print_summary(*report);
-    }
-    if (draw) {
-        report->drawing.title =
-            fmt::format("{}: {} bodies, {} steps, {} tunneling events", report->level,
-                        report->bodies, report->steps, report->tunneling_events);
-        if (auto ok = render::render_png(report->drawing, args.png); !ok) {
-            return fail(ok.error());
-        }
-        if (!args.json) {
-            fmt::print("picture          {}\n", args.png);
+        if (draw) {
+            fmt::print("picture          {}\n", args.out);
         }
     }
     return 0;
 }
 
+/// `sweep help [COMMAND]`: the program's help, or one command's.
+int help_command(CLI::App& cli, const std::string& name) {
+    if (name.empty()) {
+        // Not cli.help(): that describes the command parsed, which is `help`.
+        fmt::print(
+            "{}", cli.get_formatter()->make_help(&cli, cli.get_name(), CLI::AppFormatMode::Normal));
+        return 0;
+    }
+    for (const CLI::App* command : cli.get_subcommands({})) {
+        if (command->get_name() == name) {
+            fmt::print("{}", command->help(cli.get_name()));
+            return 0;
+        }
+    }
+    std::vector<std::string> names;
+    for (const CLI::App* command : cli.get_subcommands({})) {
+        names.push_back(command->get_name());
+    }
+    std::fprintf(stderr, "sweep: help: unknown command '%s' (commands: %s)\n", name.c_str(),
+                 fmt::format("{}", fmt::join(names, ", ")).c_str());
+    return 2;
+}
+
+/// A parse error as one line on stderr, exit 2; --help and --version print
+/// what they print and exit 0.
+int parse_failure(CLI::App& cli, const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+        return cli.exit(e);
+    }
+    std::string message = e.what();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::fprintf(stderr, "sweep: %s\n", message.c_str());
+    return 2;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    CLI::App cli{"sweep: 2D continuous collision detection and response"};
+    CLI::App cli{"sweep: 2D continuous collision detection and response", "sweep"};
+    cli.footer("Run 'sweep help COMMAND' for the options of a command.");
     cli.require_subcommand(1);
-    cli.set_version_flag("--version", std::string("sweep ") + SWEEP_VERSION);
+    cli.set_version_flag("--version", std::string("sweep ") + SWEEP_VERSION,
+                         "print the program's version and exit");
+    cli.set_help_flag("-h,--help", "print this help and exit");
 
     Args run_args;
     CLI::App* run =
         cli.add_subcommand("run", "run a level with spawned bodies and report what happened");
     add_run_flags(*run, run_args);
     run->add_flag("--json", run_args.json, "print one JSON object instead of the summary");
-    run->add_option("--png", run_args.png, "also draw the run to this PNG");
+    run->add_option("--png", run_args.out, "also draw the run to this PNG (1600 px)")
+        ->type_name("OUT.png");
 
     Args render_args;
-    CLI::App* render_cmd =
-        cli.add_subcommand("render", "run a level and draw its geometry and trajectories");
+    CLI::App* render_cmd = cli.add_subcommand(
+        "render", "run a level and draw it: static shapes, bodies, contacts and paths");
     add_run_flags(*render_cmd, render_args);
-    render_cmd->add_option("--out", render_args.png, "output PNG")->required();
+    render_cmd
+        ->add_option("--out", render_args.out,
+                     "the picture: .png or .svg (the whole run's paths, or --frame) or .gif "
+                     "(the animation, at most 200 frames)")
+        ->required()
+        ->type_name("OUT");
+    render_cmd
+        ->add_option("--frame", render_args.frame,
+                     "PNG/SVG: draw the bodies after this many steps, 0 to --steps")
+        ->type_name("K");
+    render_cmd
+        ->add_option("--fps", render_args.fps,
+                     "GIF frames per second, 0.5 to 50 (default: real time at 1/dt steps/s)")
+        ->check(CLI::Range(0.5, 50.0).description(""))
+        ->type_name("F");
+    render_cmd
+        ->add_option("--size", render_args.size,
+                     "image size in pixels, 16 to 16384 each, the map fitted inside (default: "
+                     "longest side 800 plus the legend)")
+        ->type_name("WxH");
     render_args.run.steps = 240;
     render_args.run.spawn = 60;
+
+    std::string help_topic;
+    CLI::App* help = cli.add_subcommand("help", "print the help of a command: sweep help COMMAND");
+    help->add_option("command", help_topic, "the command (run, render, ...); none: the program's")
+        ->type_name("COMMAND");
 
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = cli.exit(e);
-        return code == 0 ? 0 : 2;
+        return parse_failure(cli, e);
+    }
+    if (help->parsed()) {
+        return help_command(cli, help_topic);
     }
     if (run->parsed()) {
-        return run_command(run_args, !run_args.png.empty());
+        return run_command(run_args, !run_args.out.empty(), false);
     }
-    return run_command(render_args, true);
+    return run_command(render_args, true, true);
 }

@@ -206,22 +206,27 @@ Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry
     return spawned;
 }
 
-// Outlines of the shapes that are not boxes, for pictures.
-std::vector<std::vector<Vec2>> outlines(const io::StaticGeometry& level) {
+// The solid shapes that are not boxes, as closed outlines for pictures:
+// polygons, and circles as 24-gons.
+std::vector<std::vector<Vec2>> solid_outlines(const io::StaticGeometry& level) {
     std::vector<std::vector<Vec2>> out;
     for (const Polygon& p : level.polygons) {
-        std::vector<Vec2> loop(p.vertices.begin(), p.vertices.begin() + p.count);
-        loop.push_back(p.vertices[0]);
-        out.push_back(std::move(loop));
+        out.emplace_back(p.vertices.begin(), p.vertices.begin() + p.count);
     }
     for (const Circle& c : level.circles) {
         std::vector<Vec2> loop;
-        for (int k = 0; k <= 24; ++k) {
+        for (int k = 0; k < 24; ++k) {
             const real a = real(2) * k_pi * real(k) / real(24);
             loop.push_back(c.center + c.radius * Vec2{std::cos(a), std::sin(a)});
         }
         out.push_back(std::move(loop));
     }
+    return out;
+}
+
+// The two-sided segments, as lines for pictures.
+std::vector<std::vector<Vec2>> segment_lines(const io::StaticGeometry& level) {
+    std::vector<std::vector<Vec2>> out;
     for (const Segment& s : level.segments) {
         out.push_back({s.p1, s.p2});
     }
@@ -240,6 +245,29 @@ void write_trace_line(std::ostream& out, int step, const World& world,
             << ',' << b.angular_velocity << ']';
     }
     out << "]}\n";
+}
+
+/// Every manifold point touching now, with its normal.
+std::vector<render::ContactDrawing> touching_points(const World& world) {
+    std::vector<render::ContactDrawing> out;
+    for (const ContactData& contact : world.touching_contacts()) {
+        const Manifold& m = contact.manifold;
+        for (int k = 0; k < m.count; ++k) {
+            out.push_back({m.points[std::size_t(k)].point, m.normal});
+        }
+    }
+    return out;
+}
+
+render::Frame record_frame(const World& world, const std::vector<Spawned>& bodies, int step) {
+    render::Frame frame;
+    frame.step = step;
+    frame.poses.reserve(bodies.size());
+    for (const Spawned& body : bodies) {
+        frame.poses.push_back(world.body_state(body.id)->xf);
+    }
+    frame.contacts = touching_points(world);
+    return frame;
 }
 
 } // namespace
@@ -303,7 +331,8 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
     report.length_units_per_meter = level.length_units_per_meter;
     report.drawing.view = level.bounds;
     report.drawing.static_boxes = level.boxes;
-    report.drawing.static_polylines = outlines(level);
+    report.drawing.static_polygons = solid_outlines(level);
+    report.drawing.static_polylines = segment_lines(level);
     report.drawing.bodies.resize(spawned->size());
 
     std::vector<Vec2> centers(spawned->size());
@@ -321,6 +350,16 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
                          options.trace + ": cannot open the trace file for writing"};
         }
     }
+    auto next_frame = options.frame_steps.begin();
+    const auto record_frames_at = [&](int step) {
+        while (next_frame != options.frame_steps.end() && *next_frame <= step) {
+            if (*next_frame == step) {
+                report.frames.push_back(record_frame(*world, *spawned, step));
+            }
+            ++next_frame;
+        }
+    };
+    record_frames_at(0);
     const real dt = real(1) / options.hz;
     const auto start = std::chrono::steady_clock::now();
     for (int s = 0; s < options.steps; ++s) {
@@ -351,6 +390,10 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
         if (trace) {
             write_trace_line(trace, s, *world, *spawned);
         }
+        record_frames_at(s + 1);
+        if (options.progress) {
+            options.progress(s + 1, options.steps);
+        }
     }
     report.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -359,6 +402,7 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
         report.drawing.bodies[i].shape = (*spawned)[i].shape;
         report.drawing.bodies[i].xf = world->body_state((*spawned)[i].id)->xf;
     }
+    report.drawing.contacts = touching_points(*world);
     return report;
 }
 

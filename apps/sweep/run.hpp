@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ struct RunOptions {
     bool record_paths = false; ///< keep every body's centre per step (for pictures)
     std::string trace; ///< if set, a JSON-lines file: one line per step with every body's state
     bool grid = false; ///< static shapes in a UniformGrid instead of a DynamicTree
+    /// Steps after which to record a render::Frame (0: before the first),
+    /// ascending; steps beyond `steps` are never reached.
+    std::vector<int> frame_steps;
+    /// Called after every step with the steps done and the steps asked for
+    /// (a progress bar); may be empty.
+    std::function<void(int done, int total)> progress;
 };
 
 /// What a run did: the fields of `sweep run --json`.
@@ -48,7 +55,8 @@ struct RunReport {
     real length_units_per_meter = 1;
     double wall_seconds = 0;
     double steps_per_second = 0;
-    render::Drawing drawing; ///< final poses, paths (if recorded) and tunneling events
+    render::Drawing drawing; ///< final poses, contacts, paths (if recorded), tunneling events
+    std::vector<render::Frame> frames; ///< at RunOptions::frame_steps, in order
 };
 
 /// Runs the level: its boxes, polygons, circles and segments become static

@@ -9,6 +9,7 @@
 #include "decode.hpp"
 #include "error.hpp"
 #include "map_source.hpp"
+#include "tileset_header.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -210,31 +211,6 @@ std::string property_text(const Json& value) {
     return "";
 }
 
-/// The custom properties of `holder`: the array form of Tiled >= 1.2 or the
-/// older {"name": value} object form.
-Properties read_properties(const Json& holder) {
-    Properties out;
-    const auto it = holder.find("properties");
-    if (it == holder.end()) {
-        return out;
-    }
-    if (it->is_object()) {
-        for (const auto& [name, value] : it->items()) {
-            out.emplace_back(name, property_text(value));
-        }
-    } else if (it->is_array()) {
-        for (const Json& property : *it) {
-            if (!property.is_object()) {
-                continue;
-            }
-            const auto value = property.find("value");
-            out.emplace_back(string_field(property, "name"),
-                             value == property.end() ? std::string() : property_text(*value));
-        }
-    }
-    return out;
-}
-
 /// The points of a "polygon" or "polyline" array of {"x","y"}.
 Result<std::vector<PixelPoint>> read_points(const Json& array, const std::string& where) {
     if (!array.is_array()) {
@@ -346,20 +322,6 @@ Result<ObjectSource> read_object(const Json& node, const std::string& context,
     return o;
 }
 
-/// The optional non-negative integer field of a tileset.
-Result<std::int64_t> tileset_int(const Json& node, const char* key, std::int64_t fallback,
-                                 const std::string& where) {
-    auto value = integer_field(node, key, fallback, where);
-    if (!value) {
-        return value.error();
-    }
-    if (*value < 0 || *value > k_max_coordinate) {
-        return make_error(ErrorCode::parse_error,
-                          where + ": " + key + ": out of range: " + std::to_string(*value));
-    }
-    return *value;
-}
-
 /// One tile entry of a tileset's "tiles".
 Result<void> read_tile(const Json& tile, std::optional<std::int64_t> key_id, Tileset& set,
                        const std::string& where) {
@@ -423,53 +385,9 @@ Result<std::shared_ptr<const Tileset>> read_tileset_object(const Json& node,
     set->file = file;
     set->label = "tileset " + in_quotes(string_field(node, "name"));
     const std::string where = file + ": " + set->label;
-    for (auto [key, field] :
-         {std::pair{"tilewidth", &set->tile_width}, std::pair{"tileheight", &set->tile_height}}) {
-        auto value = tileset_int(node, key, 0, where);
-        if (!value) {
-            return value.error();
-        }
-        if (*value > k_max_tile_pixels) {
-            return make_error(ErrorCode::limit_exceeded, where + ": " + key + ": " +
-                                                             std::to_string(*value) +
-                                                             " pixels is over 65536");
-        }
-        *field = static_cast<int>(*value);
+    if (auto header = read_tileset_header(node, *set, where); !header) {
+        return header.error();
     }
-    auto margin = tileset_int(node, "margin", 0, where);
-    auto spacing = tileset_int(node, "spacing", 0, where);
-    if (!margin || !spacing) {
-        return !margin ? margin.error() : spacing.error();
-    }
-    if (node.contains("tilecount")) {
-        auto count = tileset_int(node, "tilecount", 0, where);
-        if (!count) {
-            return count.error();
-        }
-        set->tile_count = *count;
-    } else if (set->tile_width > 0 && set->tile_height > 0) {
-        const auto w = as_integer(node.value("imagewidth", Json()));
-        const auto h = as_integer(node.value("imageheight", Json()));
-        if (w && h && *w > 0 && *h > 0 && *w <= k_max_coordinate && *h <= k_max_coordinate) {
-            const std::int64_t columns =
-                (*w - 2 * *margin + *spacing) / (set->tile_width + *spacing);
-            const std::int64_t rows = (*h - 2 * *margin + *spacing) / (set->tile_height + *spacing);
-            set->tile_count = std::max<std::int64_t>(0, columns) * std::max<std::int64_t>(0, rows);
-        }
-    }
-    const auto offset = node.find("tileoffset");
-    if (offset != node.end() && offset->is_object()) {
-        auto x = pixel_field(*offset, "x", where + ": tileoffset");
-        auto y = pixel_field(*offset, "y", where + ": tileoffset");
-        if (!x || !y) {
-            return !x ? x.error() : y.error();
-        }
-        set->offset_x = x->value_or(0);
-        set->offset_y = y->value_or(0);
-    }
-    set->object_alignment = string_field(node, "objectalignment");
-    set->render_grid_size = string_field(node, "tilerendersize") == "grid";
-    set->properties = read_properties(node);
     const auto tiles = node.find("tiles");
     if (tiles != node.end() && tiles->is_array()) {
         for (const Json& tile : *tiles) {
@@ -803,6 +721,72 @@ std::string document_kind(const Json& document) {
 }
 
 } // namespace
+
+// The accessors of tileset_header.hpp for JSON objects.
+
+Result<std::int64_t> tileset_int(const Json& node, const char* key, std::int64_t fallback,
+                                 const std::string& where) {
+    auto value = integer_field(node, key, fallback, where);
+    if (!value) {
+        return value.error();
+    }
+    if (*value < 0 || *value > k_max_coordinate) {
+        return make_error(ErrorCode::parse_error,
+                          where + ": " + key + ": out of range: " + std::to_string(*value));
+    }
+    return *value;
+}
+
+bool has_field(const Json& node, const char* name) { return node.contains(name); }
+
+std::string text_field(const Json& node, const char* name) { return string_field(node, name); }
+
+std::optional<std::pair<std::int64_t, std::int64_t>> tileset_image_size(const Json& node) {
+    const auto w = as_integer(node.value("imagewidth", Json()));
+    const auto h = as_integer(node.value("imageheight", Json()));
+    if (!w || !h) {
+        return std::nullopt;
+    }
+    return std::pair{*w, *h};
+}
+
+Result<PixelPoint> tile_offset(const Json& node, const std::string& where) {
+    const auto offset = node.find("tileoffset");
+    if (offset == node.end() || !offset->is_object()) {
+        return PixelPoint{};
+    }
+    auto x = pixel_field(*offset, "x", where);
+    auto y = pixel_field(*offset, "y", where);
+    if (!x || !y) {
+        return !x ? x.error() : y.error();
+    }
+    return PixelPoint{x->value_or(0), y->value_or(0)};
+}
+
+/// The custom properties of `holder`: the array form of Tiled >= 1.2 or the
+/// older {"name": value} object form.
+Properties read_properties(const Json& holder) {
+    Properties out;
+    const auto it = holder.find("properties");
+    if (it == holder.end()) {
+        return out;
+    }
+    if (it->is_object()) {
+        for (const auto& [name, value] : it->items()) {
+            out.emplace_back(name, property_text(value));
+        }
+    } else if (it->is_array()) {
+        for (const Json& property : *it) {
+            if (!property.is_object()) {
+                continue;
+            }
+            const auto value = property.find("value");
+            out.emplace_back(string_field(property, "name"),
+                             value == property.end() ? std::string() : property_text(*value));
+        }
+    }
+    return out;
+}
 
 Result<StaticGeometry> load_tmj(std::string_view text, const std::string& file,
                                 const TiledLoadOptions& options) {

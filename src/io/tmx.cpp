@@ -7,6 +7,7 @@
 #include "decode.hpp"
 #include "error.hpp"
 #include "map_source.hpp"
+#include "tileset_header.hpp"
 
 #include <pugixml.hpp>
 
@@ -192,22 +193,6 @@ Result<std::optional<double>> pixel_attribute(pugi::xml_node node, const char* n
     return std::optional<double>(*checked);
 }
 
-/// The custom properties of `element` (its direct <properties> child).
-Properties read_properties(pugi::xml_node element) {
-    Properties out;
-    for (pugi::xml_node p : element.child("properties").children("property")) {
-        const std::string type = p.attribute("type").value();
-        std::string value;
-        if (type != "class" && type != "list") {
-            // Multi-line string properties keep their value in the element text.
-            const pugi::xml_attribute v = p.attribute("value");
-            value = v ? v.value() : p.text().get();
-        }
-        out.emplace_back(p.attribute("name").value(), std::move(value));
-    }
-    return out;
-}
-
 /// The points of a polygon or polyline: "x,y x,y ...".
 Result<std::vector<PixelPoint>> read_points(pugi::xml_node node, const std::string& where) {
     const std::string_view text = node.attribute("points").value();
@@ -320,77 +305,16 @@ Result<ObjectSource> read_object(pugi::xml_node node, const std::string& context
     return o;
 }
 
-/// The optional non-negative integer attribute of a tileset.
-Result<std::int64_t> tileset_int(pugi::xml_node node, const char* name, std::int64_t fallback,
-                                 const std::string& where) {
-    auto value = int_attribute(node, name, fallback, where);
-    if (!value) {
-        return value.error();
-    }
-    if (*value < 0 || *value > k_max_coordinate) {
-        return make_error(ErrorCode::parse_error,
-                          where + ": " + name + ": out of range: " + std::to_string(*value));
-    }
-    return *value;
-}
-
 /// A <tileset> element with its contents (not a reference to a file).
 Result<std::shared_ptr<const Tileset>> read_tileset_element(pugi::xml_node node,
                                                             const std::string& file) {
     auto set = std::make_shared<Tileset>();
     set->file = file;
-    const std::string name = node.attribute("name").value();
-    set->label = "tileset " + in_quotes(name);
+    set->label = "tileset " + in_quotes(node.attribute("name").value());
     const std::string where = file + ": " + set->label;
-    for (auto [attr, field] :
-         {std::pair{"tilewidth", &set->tile_width}, std::pair{"tileheight", &set->tile_height}}) {
-        auto value = tileset_int(node, attr, 0, where);
-        if (!value) {
-            return value.error();
-        }
-        if (*value > k_max_tile_pixels) {
-            return make_error(ErrorCode::limit_exceeded, where + ": " + attr + ": " +
-                                                             std::to_string(*value) +
-                                                             " pixels is over 65536");
-        }
-        *field = static_cast<int>(*value);
+    if (auto header = read_tileset_header(node, *set, where); !header) {
+        return header.error();
     }
-    auto margin = tileset_int(node, "margin", 0, where);
-    auto spacing = tileset_int(node, "spacing", 0, where);
-    if (!margin || !spacing) {
-        return !margin ? margin.error() : spacing.error();
-    }
-    if (node.attribute("tilecount")) {
-        auto count = tileset_int(node, "tilecount", 0, where);
-        if (!count) {
-            return count.error();
-        }
-        set->tile_count = *count;
-    } else if (pugi::xml_node image = node.child("image");
-               image && set->tile_width > 0 && set->tile_height > 0) {
-        // Legacy tilesets: the count follows from the image size.
-        const std::int64_t w = image.attribute("width").as_llong(0);
-        const std::int64_t h = image.attribute("height").as_llong(0);
-        if (w > 0 && h > 0 && w <= k_max_coordinate && h <= k_max_coordinate) {
-            const std::int64_t columns =
-                (w - 2 * *margin + *spacing) / (set->tile_width + *spacing);
-            const std::int64_t rows = (h - 2 * *margin + *spacing) / (set->tile_height + *spacing);
-            set->tile_count = std::max<std::int64_t>(0, columns) * std::max<std::int64_t>(0, rows);
-        }
-    }
-    if (pugi::xml_node offset = node.child("tileoffset")) {
-        for (auto [attr, field] :
-             {std::pair{"x", &set->offset_x}, std::pair{"y", &set->offset_y}}) {
-            auto value = pixel_attribute(offset, attr, where + ": tileoffset");
-            if (!value) {
-                return value.error();
-            }
-            *field = value->value_or(0);
-        }
-    }
-    set->object_alignment = node.attribute("objectalignment").value();
-    set->render_grid_size = std::string_view(node.attribute("tilerendersize").value()) == "grid";
-    set->properties = read_properties(node);
     for (pugi::xml_node tile : node.children("tile")) {
         const auto id = parse_integer(tile.attribute("id").value());
         if (!id || *id < 0 || *id > 0x0FFFFFFFll) {
@@ -693,6 +617,61 @@ Result<pugi::xml_node> parse_document(pugi::xml_document& document, std::string_
 }
 
 } // namespace
+
+// The accessors of tileset_header.hpp for TMX elements.
+
+Result<std::int64_t> tileset_int(pugi::xml_node node, const char* name, std::int64_t fallback,
+                                 const std::string& where) {
+    auto value = int_attribute(node, name, fallback, where);
+    if (!value) {
+        return value.error();
+    }
+    if (*value < 0 || *value > k_max_coordinate) {
+        return make_error(ErrorCode::parse_error,
+                          where + ": " + name + ": out of range: " + std::to_string(*value));
+    }
+    return *value;
+}
+
+bool has_field(pugi::xml_node node, const char* name) { return bool(node.attribute(name)); }
+
+std::string text_field(pugi::xml_node node, const char* name) {
+    return node.attribute(name).value();
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> tileset_image_size(pugi::xml_node node) {
+    const pugi::xml_node image = node.child("image");
+    if (!image) {
+        return std::nullopt;
+    }
+    return std::pair{std::int64_t(image.attribute("width").as_llong(0)),
+                     std::int64_t(image.attribute("height").as_llong(0))};
+}
+
+Result<PixelPoint> tile_offset(pugi::xml_node node, const std::string& where) {
+    const pugi::xml_node offset = node.child("tileoffset");
+    auto x = pixel_attribute(offset, "x", where);
+    auto y = pixel_attribute(offset, "y", where);
+    if (!x || !y) {
+        return !x ? x.error() : y.error();
+    }
+    return PixelPoint{x->value_or(0), y->value_or(0)};
+}
+
+Properties read_properties(pugi::xml_node element) {
+    Properties out;
+    for (pugi::xml_node p : element.child("properties").children("property")) {
+        const std::string type = p.attribute("type").value();
+        std::string value;
+        if (type != "class" && type != "list") {
+            // Multi-line string properties keep their value in the element text.
+            const pugi::xml_attribute v = p.attribute("value");
+            value = v ? v.value() : p.text().get();
+        }
+        out.emplace_back(p.attribute("name").value(), std::move(value));
+    }
+    return out;
+}
 
 Result<StaticGeometry> load_tmx(std::string_view text, const std::string& file,
                                 const TiledLoadOptions& options) {

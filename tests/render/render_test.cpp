@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 
 /// LeakSanitizer hook: fontconfig, which cairo uses to find the title's font,
 /// keeps its parsed configuration for the life of the process and never frees
@@ -97,7 +100,7 @@ constexpr int k_background = 247; // 0.97 * 255
 
 TEST(RenderPng, ImageKeepsTheViewAspectWithLongestSideMaxSize) {
     const auto path = temp_png("aspect");
-    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200}));
+    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200, .legend = false}));
     Image wide(path);
     ASSERT_TRUE(wide.ok());
     EXPECT_EQ(wide.width(), 200);
@@ -105,7 +108,7 @@ TEST(RenderPng, ImageKeepsTheViewAspectWithLongestSideMaxSize) {
 
     Drawing tall;
     tall.view = {{-5, 0}, {5, 40}};
-    ASSERT_TRUE(render_png(tall, path, {.max_size_px = 100}));
+    ASSERT_TRUE(render_png(tall, path, {.max_size_px = 100, .legend = false}));
     Image image(path);
     ASSERT_TRUE(image.ok());
     EXPECT_EQ(image.width(), 25);
@@ -114,7 +117,7 @@ TEST(RenderPng, ImageKeepsTheViewAspectWithLongestSideMaxSize) {
 
 TEST(RenderPng, StaticBoxesAreDarkAndEmptySpaceIsBackground) {
     const auto path = temp_png("boxes");
-    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200}));
+    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200, .legend = false}));
     Image image(path);
     ASSERT_TRUE(image.ok());
     const Colour box = image.at(40, 60); // world (20, 20)
@@ -129,7 +132,7 @@ TEST(RenderPng, StaticBoxesAreDarkAndEmptySpaceIsBackground) {
 
 TEST(RenderPng, WorldUpIsImageUp) {
     const auto path = temp_png("flip");
-    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200}));
+    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200, .legend = false}));
     Image image(path);
     ASSERT_TRUE(image.ok());
     EXPECT_LT(image.at(160, 10).r, 100);               // the box at world y in [40, 50]
@@ -138,7 +141,7 @@ TEST(RenderPng, WorldUpIsImageUp) {
 
 TEST(RenderPng, MarkersAreRedCrosses) {
     const auto path = temp_png("marker");
-    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200}));
+    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200, .legend = false}));
     Image image(path);
     ASSERT_TRUE(image.ok());
     const Colour marker = image.at(120, 50); // world (60, 25)
@@ -149,7 +152,7 @@ TEST(RenderPng, MarkersAreRedCrosses) {
 
 TEST(RenderPng, BodiesAreFilledInTheirColour) {
     const auto path = temp_png("body");
-    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200}));
+    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 200, .legend = false}));
     Image image(path);
     ASSERT_TRUE(image.ok());
     const Colour inside = image.at(95, 34); // world (47.5, 33): in the circle, off its radius line
@@ -174,7 +177,7 @@ TEST(RenderPng, ManyBoxesOnALargeMapRender) {
     d.bodies.push_back(body);
     d.title = "10240 x 10240";
     const auto path = temp_png("large");
-    const auto result = render_png(d, path);
+    const auto result = render_png(d, path, {.legend = false});
     ASSERT_TRUE(result) << result.error().message;
     Image image(path);
     ASSERT_TRUE(image.ok());
@@ -190,7 +193,7 @@ TEST(RenderPng, InvalidViewIsAnError) {
                             Aabb{{0, 0}, {nan, 10}}, Aabb{}}) {
         Drawing d;
         d.view = view;
-        const auto result = render_png(d, path);
+        const auto result = render_png(d, path, {.legend = false});
         ASSERT_FALSE(result);
         EXPECT_EQ(result.error().code, ErrorCode::invalid_input);
     }
@@ -212,11 +215,124 @@ TEST(RenderPng, InvalidUtf8TitleStillRenders) {
     Drawing d = small_drawing();
     d.title = "bad \xff\xfe utf-8 \xed\xa0\x80 and\ttab";
     const auto path = temp_png("title");
-    const auto result = render_png(d, path, {.max_size_px = 200});
+    const auto result = render_png(d, path, {.max_size_px = 200, .legend = false});
     ASSERT_TRUE(result) << result.error().message;
     Image image(path);
     ASSERT_TRUE(image.ok());
     EXPECT_LT(image.at(40, 60).r, 100); // drawing was not abandoned
+}
+
+TEST(RenderPng, StaticPolygonsAreFilledLikeBoxes) {
+    Drawing d;
+    d.view = {{0, 0}, {100, 50}};
+    d.static_polygons = {{{60, 10}, {90, 10}, {75, 40}}}; // a triangle, counter-clockwise
+    const auto path = temp_png("polygon");
+    ASSERT_TRUE(render_png(d, path, {.max_size_px = 200, .legend = false}));
+    Image image(path);
+    ASSERT_TRUE(image.ok());
+    EXPECT_LT(image.at(150, 60).r, 100);               // world (75, 20), inside
+    EXPECT_NEAR(image.at(124, 30).r, k_background, 1); // world (62, 35), outside
+}
+
+TEST(RenderPng, LegendIsAWhiteBandBelowTheMap) {
+    const auto path = temp_png("legend");
+    ASSERT_TRUE(render_png(small_drawing(), path, {.max_size_px = 800}));
+    Image image(path);
+    ASSERT_TRUE(image.ok());
+    EXPECT_EQ(image.width(), 800);
+    ASSERT_GT(image.height(), 400); // the map is 800 x 400, the legend below
+    EXPECT_LT(image.height(), 460); // one row at 800 px
+    const Colour band = image.at(790, image.height() - 3);
+    EXPECT_EQ(band.r, 255);
+    EXPECT_EQ(band.g, 255);
+    // The map is unchanged above it: the box at world (20, 20) is dark.
+    EXPECT_LT(image.at(160, 240).r, 100);
+}
+
+TEST(RenderPng, NarrowImagesWrapTheLegendIntoMoreRows) {
+    const auto wide = temp_png("legend_wide");
+    const auto narrow = temp_png("legend_narrow");
+    ASSERT_TRUE(render_png(small_drawing(), wide, {.max_size_px = 800}));
+    ASSERT_TRUE(render_png(small_drawing(), narrow, {.max_size_px = 200}));
+    Image a(wide);
+    Image b(narrow);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_GT(b.height() - 100, a.height() - 400); // a taller band for the same entries
+}
+
+TEST(RenderPng, ExactSizeFitsAndCentresTheMap) {
+    const auto path = temp_png("exact");
+    // The 100 x 50 map in 300 x 300 without legend: 3 px per L, 150 px
+    // tall, centred with 75 px above and below.
+    ASSERT_TRUE(
+        render_png(small_drawing(), path, {.width_px = 300, .height_px = 300, .legend = false}));
+    Image image(path);
+    ASSERT_TRUE(image.ok());
+    EXPECT_EQ(image.width(), 300);
+    EXPECT_EQ(image.height(), 300);
+    EXPECT_LT(image.at(60, 75 + 90).r, 100);                 // world (20, 20) in the box
+    EXPECT_NEAR(image.at(60, 40).r, k_background, 1);        // above the map: empty
+    EXPECT_NEAR(image.at(255, 75 + 135).r, k_background, 1); // world (85, 5)
+}
+
+TEST(RenderPng, ExactSizeOutOfRangeIsAnError) {
+    const auto path = temp_png("exact_bad");
+    for (const auto& [w, h] :
+         {std::pair{0, 100}, std::pair{100, 0}, std::pair{8, 100}, std::pair{100, 20000}}) {
+        const auto result = render_png(small_drawing(), path, {.width_px = w, .height_px = h});
+        ASSERT_FALSE(result);
+        EXPECT_EQ(result.error().code, ErrorCode::invalid_input);
+    }
+}
+
+TEST(RenderPng, ContactsAreDarkDotsWithANormal) {
+    Drawing d = small_drawing();
+    d.bodies.clear();
+    d.markers.clear();
+    d.contacts = {{{50, 20}, {1, 0}}};
+    const auto path = temp_png("contact");
+    ASSERT_TRUE(render_png(d, path, {.max_size_px = 200, .legend = false}));
+    Image image(path);
+    ASSERT_TRUE(image.ok());
+    EXPECT_LT(image.at(100, 60).r, 120);              // the dot at world (50, 20)
+    EXPECT_LT(image.at(107, 60).r, 160);              // the normal, 10 px to the right
+    EXPECT_NEAR(image.at(93, 60).r, k_background, 1); // nothing to the left
+}
+
+TEST(AtFrame, PosesPathsContactsAndTitleFollowTheFrame) {
+    Drawing d = small_drawing();
+    d.bodies[0].trajectory = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
+    sweep::render::Frame frame;
+    frame.step = 2;
+    frame.poses = {sweep::Transform{{7, 8}, {}}};
+    frame.contacts = {{{1, 1}, {0, 1}}};
+    const Drawing at = sweep::render::at_frame(d, frame);
+    ASSERT_EQ(at.bodies.size(), 1u);
+    EXPECT_EQ(at.bodies[0].xf.p.x, 7);
+    EXPECT_EQ(at.bodies[0].trajectory.size(), 3u);
+    ASSERT_EQ(at.contacts.size(), 1u);
+    EXPECT_EQ(at.contacts[0].normal.y, 1);
+    EXPECT_EQ(at.title, "render test, step 2");
+    EXPECT_EQ(at.static_boxes, d.static_boxes);
+}
+
+TEST(RenderSvg, WritesAnSvgOfTheImageSize) {
+    const auto path = std::filesystem::path(::testing::TempDir()) / "sweep_render_plain.svg";
+    ASSERT_TRUE(
+        sweep::render::render_svg(small_drawing(), path, {.max_size_px = 200, .legend = false}));
+    const std::string text = [&] {
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }();
+    EXPECT_NE(text.find("<svg"), std::string::npos);
+    EXPECT_NE(text.find("width=\"200"), std::string::npos);
+    EXPECT_NE(text.find("height=\"100"), std::string::npos);
+}
+
+TEST(RenderSvg, UnwritablePathIsAnError) {
+    const auto result = sweep::render::render_svg(small_drawing(), "/nonexistent-sweep-dir/a.svg");
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code, ErrorCode::io_error);
 }
 
 } // namespace

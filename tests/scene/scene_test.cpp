@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "program.hpp"
+
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -17,27 +19,11 @@ namespace {
 
 const std::string k_maps = std::string(SWEEP_SHARED_DIR) + "/data/maps/";
 
-struct Output {
-    int status = -1;
-    std::string text;
-};
+using sweep::test::Output;
 
 Output run_program(const std::string& args, bool with_stderr = true) {
     // Without stderr, warnings stay out of the JSON that stdout carries.
-    const std::string command =
-        std::string(SWEEP_BIN) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-    Output out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) {
-        return out;
-    }
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) {
-        out.text += buffer.data();
-    }
-    const int status = pclose(pipe);
-    out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
+    return sweep::test::run_program(args, with_stderr ? "2>&1" : "2>/dev/null");
 }
 
 nlohmann::json run_json_args(const std::string& map, const std::string& extra) {
