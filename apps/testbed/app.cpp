@@ -19,6 +19,7 @@ namespace {
 
 constexpr real k_slow_motion = real(0.25); ///< time scale of slow motion
 constexpr int k_max_steps_per_frame = 8;  ///< a slow frame never snowballs into more
+constexpr float k_panel_width = 300;      ///< pixels; the scene is framed right of it
 
 /// The interactive state the panel edits.
 struct Controls {
@@ -116,7 +117,7 @@ class Testbed {
         sample = info.make(SampleContext{options_.map});
         camera.width = width;
         camera.height = height;
-        camera.fit(sample->view());
+        camera.fit(sample->view(), static_cast<int>(k_panel_width + 20));
         accumulator_ = 0;
     }
 
@@ -186,7 +187,7 @@ class Testbed {
 
     void render(SDL_Renderer* renderer) {
         if (const auto target = sample->follow()) {
-            camera.center = *target;
+            camera.center = *target - Vec2{(k_panel_width + 20) / 2 / camera.pixels_per_unit, 0};
         }
         SDL_SetRenderDrawColor(renderer, k_background.r, k_background.g, k_background.b, 255);
         SDL_RenderClear(renderer);
@@ -241,9 +242,9 @@ class Testbed {
 
 void Testbed::panel() {
     ImGui::SetNextWindowPos({10, 10}, ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize({300, 0}, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints({k_panel_width, 0}, {k_panel_width, 10000});
     ImGui::SetNextWindowBgAlpha(0.85f);
-    ImGui::Begin("sweep testbed");
+    ImGui::Begin("sweep testbed", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     const auto samples = all_samples();
     const SampleInfo& current = samples[static_cast<std::size_t>(controls.sample)];
     if (ImGui::BeginCombo("sample", std::string(current.name).c_str())) {

@@ -13,8 +13,8 @@ struct AppOptions {
     std::filesystem::path map;                    ///< for the platformer
     std::optional<int> frames;                    ///< set: headless, this many frames, one step each
     std::optional<std::filesystem::path> screenshot; ///< PNG of the last frame
-    int width = 960;
-    int height = 640;
+    int width = 1120;
+    int height = 700;
 };
 
 /// Runs the testbed. Exit codes: 0 ok; 1 a sample's invariant failed (a

@@ -69,12 +69,13 @@ Vec2 Camera::to_world(SDL_FPoint screen) const {
             center.y - (real(screen.y) - real(height) / 2) / pixels_per_unit};
 }
 
-void Camera::fit(const Aabb& view) {
-    center = sweep::center(view);
+void Camera::fit(const Aabb& view, int left_inset_px) {
     const Vec2 size = view.upper - view.lower;
-    const real sx = real(width) / std::max(size.x, real(1e-3));
+    const real usable = real(std::max(width - left_inset_px, width / 2));
+    const real sx = usable / std::max(size.x, real(1e-3));
     const real sy = real(height) / std::max(size.y, real(1e-3));
     pixels_per_unit = real(0.92) * std::min(sx, sy);
+    center = sweep::center(view) - Vec2{(real(width) - usable) / 2 / pixels_per_unit, 0};
 }
 
 void Camera::zoom_at(SDL_FPoint screen, real factor) {

@@ -48,8 +48,9 @@ struct Camera {
 
     SDL_FPoint to_screen(Vec2 world) const;
     Vec2 to_world(SDL_FPoint screen) const;
-    /// Centres and zooms on `view` with a small margin.
-    void fit(const Aabb& view);
+    /// Centres and zooms on `view` with a small margin, in the part of the
+    /// window right of `left_inset_px` (where the panel is not).
+    void fit(const Aabb& view, int left_inset_px = 0);
     /// Zooms by `factor` keeping the world point under `screen` fixed.
     void zoom_at(SDL_FPoint screen, real factor);
 };

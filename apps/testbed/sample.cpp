@@ -184,11 +184,18 @@ void WorldSample::draw(const Draw& draw, const DrawOptions& options) const {
             draw.polyline(trail, with_alpha(body.color, 140));
         }
     }
+    const Camera& camera = draw.camera();
+    const Vec2 corner_a = camera.to_world({0, 0});
+    const Vec2 corner_b = camera.to_world({float(camera.width), float(camera.height)});
+    const Aabb visible{min(corner_a, corner_b), max(corner_a, corner_b)};
     for (const TrackedBody& body : bodies) {
         const Transform xf = state(body.id).xf;
         const Color fill = body.type == BodyType::static_body ? k_static_color : with_alpha(body.color, 110);
         const Color line = body.type == BodyType::static_body ? Color{60, 60, 65} : body.color;
         for (const Shape& shape : body.shapes) {
+            if (!overlaps(compute_aabb(shape, xf), visible)) {
+                continue; // a large map draws only what is on screen
+            }
             draw.shape(shape, xf, fill, line);
             if (options.aabbs) {
                 draw.aabb(compute_aabb(shape, xf), k_aabb_color);

@@ -10,6 +10,7 @@
 // floor; each asserts it never stops.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -39,7 +40,8 @@ class Crack final : public WorldSample {
 
     // The last move's contacts: ties at the seams are ordered faces first.
     void draw_ui() override {
-        ImGui::Text("last move: %d iterations", last_move_.iterations);
+        ImGui::Text("pushed box's highest hop: %.3f L", double(highest_hop_));
+        ImGui::Text("wall mover's last move: %d iterations", last_move_.iterations);
         for (const MoveContact& c : last_move_.contacts) {
             ImGui::Text("t %.3f  n (%.2f, %.2f)  area %.3f", double(c.time), double(c.normal.x),
                         double(c.normal.y), double(c.surface_area));
@@ -110,6 +112,7 @@ class Crack final : public WorldSample {
     }
 
     void check() override {
+        highest_hop_ = std::max(highest_hop_, state(*pushed_).xf.p.y - (-6 + k_half));
         const real x = state(*pushed_).xf.p.x;
         if (x > pushed_x_ - 1) { // not just reset
             std::ostringstream why;
@@ -123,6 +126,7 @@ class Crack final : public WorldSample {
     std::optional<BodyId> pushed_;
     real pushed_x_ = 0;
     real dt_ = 0;
+    real highest_hop_ = 0; ///< the pushed box's highest lift off its floor, L
     MoveResult last_move_;
 };
 

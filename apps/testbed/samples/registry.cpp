@@ -7,8 +7,8 @@ namespace sweep::testbed {
 
 std::span<const SampleInfo> all_samples() {
     static constexpr std::array<SampleInfo, 14> k_samples{{
-        {"crack", "a box slides diagonally over a floor of tiles: seam tie-break off (left) and "
-                  "World::move's surface-area rule (right)",
+        {"crack", "boxes slide diagonally over rows of tiles and must never catch on a seam: "
+                  "World::move over a floor and up a wall, World::step pushing a box",
          make_crack},
         {"bullet", "a bullet against a thin wall: discrete stepping (top) tunnels, the swept "
                    "world (bottom) stops",
