@@ -158,10 +158,11 @@ class OneWay final : public WorldSample {
         jumper_ = add(BodyType::kinematic, box(0.3f, 0.3f), {8, 0.3f});
     }
 
-    Aabb view() const override { return {{-10, -1}, {10, 9}}; }
+    Aabb view() const override { return {{-10, -1}, {10, 10}}; }
 
     std::vector<Label> labels() const override {
-        return {{{6.5f, 8}, "World::move: cross rising, slide falling"}, {{-9.5f, 8}, "balls: pre-solve"}};
+        return {{{3, 9.8f}, "box: World::move, cross rising, slide falling"},
+                {{-9.5f, 9.8f}, "balls: pre-solve hook"}};
     }
 
   private:
