@@ -18,8 +18,8 @@ namespace sweep::testbed {
 namespace {
 
 constexpr real k_slow_motion = real(0.25); ///< time scale of slow motion
-constexpr int k_max_steps_per_frame = 8;  ///< a slow frame never snowballs into more
-constexpr float k_panel_width = 300;      ///< pixels; the scene is framed right of it
+constexpr int k_max_steps_per_frame = 8;   ///< a slow frame never snowballs into more
+constexpr float k_panel_width = 300;       ///< pixels; the scene is framed right of it
 
 /// The interactive state the panel edits.
 struct Controls {
@@ -51,7 +51,8 @@ class Platform {
         // Headless runs use the software renderer so that the pixels read
         // back are the same on every machine.
         if (!headless) {
-            renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
+            renderer = SDL_CreateRenderer(window, -1,
+                                          SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
         }
         if (renderer == nullptr) {
             renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
@@ -150,8 +151,8 @@ class Testbed {
             break;
         case SDL_MOUSEMOTION:
             if (panning_) {
-                camera.center = camera.center +
-                                (1 / camera.pixels_per_unit) * Vec2{real(-e.motion.xrel), real(e.motion.yrel)};
+                camera.center = camera.center + (1 / camera.pixels_per_unit) *
+                                                    Vec2{real(-e.motion.xrel), real(e.motion.yrel)};
             }
             sample->mouse_move(camera.to_world({float(e.motion.x), float(e.motion.y)}));
             break;
@@ -339,7 +340,8 @@ int run_app(const AppOptions& options) {
         const double seconds = double(now - last) / double(SDL_GetPerformanceFrequency());
         last = now;
         if (headless) {
-            testbed.sample->step(real(1) / real(testbed.controls.hz), testbed.sample->scripted_input(frame));
+            testbed.sample->step(real(1) / real(testbed.controls.hz),
+                                 testbed.sample->scripted_input(frame));
         } else {
             testbed.advance(seconds, keyboard_input());
         }
@@ -351,7 +353,8 @@ int run_app(const AppOptions& options) {
         testbed.render(platform.renderer);
         ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
         if (headless && options.screenshot && frame + 1 == *options.frames) {
-            if (const Result<void> saved = save_screenshot(platform.renderer, *options.screenshot); !saved) {
+            if (const Result<void> saved = save_screenshot(platform.renderer, *options.screenshot);
+                !saved) {
                 std::cerr << "sweep-testbed: " << saved.error().message << '\n';
                 return 1;
             }
@@ -359,7 +362,8 @@ int run_app(const AppOptions& options) {
         SDL_RenderPresent(platform.renderer);
     }
     if (const auto& failure = testbed.sample->failure()) {
-        std::cerr << "sweep-testbed: sample " << options.sample << ": invariant failed: " << *failure << '\n';
+        std::cerr << "sweep-testbed: sample " << options.sample
+                  << ": invariant failed: " << *failure << '\n';
         return 1;
     }
     return 0;

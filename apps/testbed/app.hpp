@@ -10,8 +10,8 @@ namespace sweep::testbed {
 
 struct AppOptions {
     std::string sample = "crack";
-    std::filesystem::path map;                    ///< for the platformer
-    std::optional<int> frames;                    ///< set: headless, this many frames, one step each
+    std::filesystem::path map; ///< for the platformer
+    std::optional<int> frames; ///< set: headless, this many frames, one step each
     std::optional<std::filesystem::path> screenshot; ///< PNG of the last frame
     int width = 1120;
     int height = 700;

@@ -132,8 +132,8 @@ void Draw::circle(Vec2 center, real radius, Color fill, Color line) const {
 }
 
 void Draw::aabb(const Aabb& box, Color color) const {
-    const std::array<Vec2, 4> corners{
-        box.lower, Vec2{box.upper.x, box.lower.y}, box.upper, Vec2{box.lower.x, box.upper.y}};
+    const std::array<Vec2, 4> corners{box.lower, Vec2{box.upper.x, box.lower.y}, box.upper,
+                                      Vec2{box.lower.x, box.upper.y}};
     convex(corners, {0, 0, 0, 0}, color);
 }
 
@@ -178,7 +178,8 @@ std::vector<Vec2> shape_outline(const Shape& shape, const Transform& xf) {
     case ShapeType::polygon: {
         std::vector<Vec2> vertices;
         for (int i = 0; i < shape.polygon.count; ++i) {
-            vertices.push_back(transform_point(xf, shape.polygon.vertices[static_cast<std::size_t>(i)]));
+            vertices.push_back(
+                transform_point(xf, shape.polygon.vertices[static_cast<std::size_t>(i)]));
         }
         return rounded_outline(vertices, shape.polygon.radius);
     }

@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     cli.add_option("--screenshot", screenshot, "with --frames: save the last frame as a PNG");
     cli.add_option("--width", options.width, "window width, pixels")->check(CLI::Range(320, 4096));
-    cli.add_option("--height", options.height, "window height, pixels")->check(CLI::Range(240, 4096));
+    cli.add_option("--height", options.height, "window height, pixels")
+        ->check(CLI::Range(240, 4096));
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -8,9 +8,9 @@ namespace sweep::testbed {
 namespace {
 
 constexpr std::size_t k_trail_points = 240;
-constexpr int k_event_lifetime = 30; ///< steps a hit marker stays on screen
-constexpr real k_drag_stiffness = 12;  ///< 1/s: how fast a dragged body closes on the mouse
-constexpr real k_drag_max_speed = 60;  ///< L/s
+constexpr int k_event_lifetime = 30;  ///< steps a hit marker stays on screen
+constexpr real k_drag_stiffness = 12; ///< 1/s: how fast a dragged body closes on the mouse
+constexpr real k_drag_max_speed = 60; ///< L/s
 
 Aabb body_aabb(const TrackedBody& body, const Transform& xf) {
     Aabb box = compute_aabb(body.shapes.front(), xf);
@@ -57,8 +57,10 @@ BodyId WorldSample::add(const BodyDef& def, std::span<const ShapeDef> shapes) {
     for (const ShapeDef& sd : shapes) {
         body.shapes.push_back(sd.shape);
     }
-    const int moving = static_cast<int>(std::count_if(
-        bodies.begin(), bodies.end(), [](const auto& b) { return b.type != BodyType::static_body; }));
+    const int moving =
+        static_cast<int>(std::count_if(bodies.begin(), bodies.end(), [](const auto& b) {
+            return b.type != BodyType::static_body;
+        }));
     body.color = def.type == BodyType::static_body ? k_static_color : palette(moving);
     body.proxy = tree_.create_proxy(body_aabb(body, state(id).xf), 0);
     bodies.push_back(std::move(body));
@@ -75,7 +77,8 @@ void WorldSample::add_room(Aabb inside, real t, const Material& material) {
 }
 
 void WorldSample::remove(BodyId id) {
-    const auto it = std::find_if(bodies.begin(), bodies.end(), [&](const auto& b) { return b.id == id; });
+    const auto it =
+        std::find_if(bodies.begin(), bodies.end(), [&](const auto& b) { return b.id == id; });
     if (it == bodies.end()) {
         return;
     }
@@ -85,7 +88,8 @@ void WorldSample::remove(BodyId id) {
 }
 
 TrackedBody* WorldSample::tracked(BodyId id) {
-    const auto it = std::find_if(bodies.begin(), bodies.end(), [&](const auto& b) { return b.id == id; });
+    const auto it =
+        std::find_if(bodies.begin(), bodies.end(), [&](const auto& b) { return b.id == id; });
     return it == bodies.end() ? nullptr : &*it;
 }
 
@@ -190,7 +194,8 @@ void WorldSample::draw(const Draw& draw, const DrawOptions& options) const {
     const Aabb visible{min(corner_a, corner_b), max(corner_a, corner_b)};
     for (const TrackedBody& body : bodies) {
         const Transform xf = state(body.id).xf;
-        const Color fill = body.type == BodyType::static_body ? k_static_color : with_alpha(body.color, 110);
+        const Color fill =
+            body.type == BodyType::static_body ? k_static_color : with_alpha(body.color, 110);
         const Color line = body.type == BodyType::static_body ? Color{60, 60, 65} : body.color;
         for (const Shape& shape : body.shapes) {
             if (!overlaps(compute_aabb(shape, xf), visible)) {

@@ -31,7 +31,7 @@ struct Figures {
     int contacts = 0;
     int contact_points = 0;
     int toi_events = 0;
-    int cap_hits = 0; ///< since the start: sweep round caps, TOI iteration caps, move caps
+    int cap_hits = 0;         ///< since the start: sweep round caps, TOI iteration caps, move caps
     real max_penetration = 0; ///< L, at the end of the last step
     double step_ms = 0;       ///< wall time of the last step
 };

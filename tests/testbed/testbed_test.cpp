@@ -18,7 +18,7 @@
 namespace {
 
 constexpr int k_frames = 60;
-constexpr int k_panel_px = 330;         ///< the ImGui panel's column, left of the scene
+constexpr int k_panel_px = 330;                  ///< the ImGui panel's column, left of the scene
 constexpr std::uint32_t k_background = 0xf5f5f0; ///< the testbed's clear colour, RGB
 
 struct Outcome {
@@ -60,7 +60,8 @@ std::vector<std::string> sample_names() {
 // open a window at all (no offscreen driver in this SDL build).
 Outcome run_headless(const std::string& sample, const std::string& png) {
     const std::string args = std::string(" \"") + SWEEP_TESTBED + "\" --sample " + sample +
-                             " --frames " + std::to_string(k_frames) + " --screenshot \"" + png + "\"";
+                             " --frames " + std::to_string(k_frames) + " --screenshot \"" + png +
+                             "\"";
     Outcome r = run("SDL_VIDEODRIVER=offscreen" + args);
     const bool no_video = r.output.find("SDL_Init") != std::string::npos ||
                           r.output.find("SDL_CreateWindow") != std::string::npos;
@@ -93,7 +94,8 @@ Picture look_at(const std::string& png) {
     const unsigned char* data = cairo_image_surface_get_data(image.get());
     std::set<std::uint32_t> colours;
     for (int y = 0; y < p.height; ++y) {
-        const auto* row = reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+        const auto* row =
+            reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
         for (int x = k_panel_px; x < p.width; ++x) {
             const std::uint32_t rgb = row[x] & 0xffffffu;
             ++p.scene_pixels;
@@ -140,7 +142,9 @@ TEST(Testbed, ListsItsSamplesOneALine) {
 }
 
 TEST(Testbed, AnUnknownSampleIsBadInput) {
-    EXPECT_EQ(run(std::string("\"") + SWEEP_TESTBED + "\" --sample no-such-sample --frames 1").exit_code, 2);
+    EXPECT_EQ(
+        run(std::string("\"") + SWEEP_TESTBED + "\" --sample no-such-sample --frames 1").exit_code,
+        2);
 }
 
 } // namespace

@@ -15,11 +15,11 @@
 namespace sweep::testbed {
 namespace {
 
-constexpr real k_wall_x = 30;                   ///< the wall's centre
-constexpr real k_wall_half = real(0.05);        ///< 0.1 L thick
-constexpr real k_half = real(0.5);              ///< the bullet's half size
-constexpr real k_lane = 3;                      ///< lanes at y = +-k_lane
-constexpr int k_refire_steps = 60;              ///< a new shot every this many steps
+constexpr real k_wall_x = 30;                                ///< the wall's centre
+constexpr real k_wall_half = real(0.05);                     ///< 0.1 L thick
+constexpr real k_half = real(0.5);                           ///< the bullet's half size
+constexpr real k_lane = 3;                                   ///< lanes at y = +-k_lane
+constexpr int k_refire_steps = 60;                           ///< a new shot every this many steps
 constexpr std::array<int, 4> k_speeds{10, 100, 1000, 10000}; ///< L/s
 
 WorldDef bullet_def() {
@@ -39,7 +39,11 @@ class Bullet final : public WorldSample {
     Aabb view() const override { return {{-2, -5}, {37, 5}}; }
 
     void draw_ui() override {
-        if (ImGui::Combo("speed, L/s", &speed_index_, "10\0" "100\0" "1000\0" "10000\0")) {
+        if (ImGui::Combo("speed, L/s", &speed_index_,
+                         "10\0"
+                         "100\0"
+                         "1000\0"
+                         "10000\0")) {
             fire();
         }
         ImGui::Text("discrete: %s", discrete_tunneled_ ? "passed the wall" : "stopped");
@@ -100,7 +104,8 @@ class Bullet final : public WorldSample {
         const Color color{200, 60, 60};
         for (const Vec2 p : discrete_path_) {
             if (p.x < view().upper.x) {
-                draw.shape(Shape(box(k_half, k_half)), {p, {}}, with_alpha(color, 40), with_alpha(color, 90));
+                draw.shape(Shape(box(k_half, k_half)), {p, {}}, with_alpha(color, 40),
+                           with_alpha(color, 90));
             }
         }
         if (discrete_.x < view().upper.x) {

@@ -19,8 +19,8 @@ class Corners final : public WorldSample {
   public:
     Corners() {
         const Material ice{1, 0, 0};
-        add(BodyType::static_body, box(5, 0.5f), {4.5f, -0.5f}, {}, ice);  // y <= 0
-        add(BodyType::static_body, box(0.5f, 5), {-0.5f, 4.5f}, {}, ice);  // x <= 0
+        add(BodyType::static_body, box(5, 0.5f), {4.5f, -0.5f}, {}, ice); // y <= 0
+        add(BodyType::static_body, box(0.5f, 5), {-0.5f, 4.5f}, {}, ice); // x <= 0
         add(BodyType::static_body, box(1, 1), k_block_center);
         slop_ = world.tolerances().linear_slop;
         throw_boxes();
@@ -63,8 +63,8 @@ class Corners final : public WorldSample {
         why << "the inner-corner box went into a wall: centre (" << c.x << ", " << c.y << ")";
         expect(c.x >= k_half - real(0.01) && c.y >= k_half - real(0.01), why.str());
         // The corner box: its deepest point in the block within two slops.
-        const Manifold m = collide(Shape(box(k_half, k_half)), state(*corner_).xf,
-                                   Shape(box(1, 1)), {k_block_center, {}});
+        const Manifold m = collide(Shape(box(k_half, k_half)), state(*corner_).xf, Shape(box(1, 1)),
+                                   {k_block_center, {}});
         for (int i = 0; i < m.count; ++i) {
             const real s = m.points[static_cast<std::size_t>(i)].separation;
             std::ostringstream deep;

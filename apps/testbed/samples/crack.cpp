@@ -27,9 +27,10 @@ class Crack final : public WorldSample {
   public:
     Crack() {
         for (int i = 0; i < k_tiles; ++i) {
-            add(BodyType::static_body, box(0.5f, 0.5f), {real(i) + 0.5f, -0.5f});       // floor
-            add(BodyType::static_body, box(0.5f, 0.5f), {20.5f, real(i) + 0.5f});        // wall
-            add(BodyType::static_body, box(0.5f, 0.5f), {real(i) + 0.5f, -6.5f}, {}, ice()); // lower floor
+            add(BodyType::static_body, box(0.5f, 0.5f), {real(i) + 0.5f, -0.5f}); // floor
+            add(BodyType::static_body, box(0.5f, 0.5f), {20.5f, real(i) + 0.5f}); // wall
+            add(BodyType::static_body, box(0.5f, 0.5f), {real(i) + 0.5f, -6.5f}, {},
+                ice()); // lower floor
         }
         reset_floor_mover();
         reset_wall_mover();

@@ -41,7 +41,9 @@ bool in_room(const TrackedBody& body, const Transform& xf, real tolerance) {
 
 class RoomSample : public WorldSample {
   public:
-    RoomSample() : WorldSample(weightless()) { add_room({{-k_room, -k_room}, {k_room, k_room}}, 0.5f, {1, 0, 1}); }
+    RoomSample() : WorldSample(weightless()) {
+        add_room({{-k_room, -k_room}, {k_room, k_room}}, 0.5f, {1, 0, 1});
+    }
 
     Aabb view() const override { return {{-k_room - 1, -k_room - 1}, {k_room + 1, k_room + 1}}; }
 
@@ -54,8 +56,8 @@ class RoomSample : public WorldSample {
             }
             const BodyState s = state(body.id);
             std::ostringstream why;
-            why << "body " << body.id.index << " left the room: centre (" << s.center.x << ", " << s.center.y
-                << ")";
+            why << "body " << body.id.index << " left the room: centre (" << s.center.x << ", "
+                << s.center.y << ")";
             expect(in_room(body, s.xf, tolerance), why.str());
         }
     }
@@ -87,7 +89,8 @@ class Particles final : public RoomSample {
         for (int i = 0; i < 300; ++i) {
             const real heading = 2 * k_pi * unit(rng);
             const real speed = 30 + 270 * unit(rng); // up to 5 L per step at 60 Hz
-            add(BodyType::dynamic, Circle{{}, 0.05f}, {-9.5f + 19 * unit(rng), -9.5f + 19 * unit(rng)},
+            add(BodyType::dynamic, Circle{{}, 0.05f},
+                {-9.5f + 19 * unit(rng), -9.5f + 19 * unit(rng)},
                 speed * Vec2{std::cos(heading), std::sin(heading)}, {1, 0, 1});
         }
     }
@@ -117,7 +120,8 @@ class Crossing final : public RoomSample {
         why << "the discs overlap: their centres " << distance(a, b) << " apart";
         expect(distance(a, b) >= real(0.3) - 2 * world.tolerances().linear_slop, why.str());
         if (steps_taken == 5) { // they meet in step 4
-            expect(state(small_).linear_velocity.x < 0, "the discs did not meet: the small one still moves right");
+            expect(state(small_).linear_velocity.x < 0,
+                   "the discs did not meet: the small one still moves right");
         }
         // They meet in step 4 and the small one reaches a wall in step 6:
         // until then nothing outside acts on them.
@@ -137,8 +141,12 @@ class Crossing final : public RoomSample {
 
 } // namespace
 
-std::unique_ptr<Sample> make_spinning_bars(const SampleContext&) { return std::make_unique<SpinningBars>(); }
-std::unique_ptr<Sample> make_particles(const SampleContext&) { return std::make_unique<Particles>(); }
+std::unique_ptr<Sample> make_spinning_bars(const SampleContext&) {
+    return std::make_unique<SpinningBars>();
+}
+std::unique_ptr<Sample> make_particles(const SampleContext&) {
+    return std::make_unique<Particles>();
+}
 std::unique_ptr<Sample> make_crossing(const SampleContext&) { return std::make_unique<Crossing>(); }
 
 } // namespace sweep::testbed

@@ -21,7 +21,8 @@
 namespace sweep::testbed {
 namespace {
 
-constexpr std::array<const char*, 5> k_shape_names{"circle", "box", "capsule", "triangle", "rounded hexagon"};
+constexpr std::array<const char*, 5> k_shape_names{"circle", "box", "capsule", "triangle",
+                                                   "rounded hexagon"};
 const Vec2 k_minkowski_origin{0, -5.5f}; ///< where the difference's origin is drawn
 
 Shape make_lab_shape(int kind) {
@@ -49,7 +50,8 @@ Shape make_lab_shape(int kind) {
 
 // Andrew's monotone chain: the convex hull of `points`, counter-clockwise.
 std::vector<Vec2> convex_hull(std::vector<Vec2> points) {
-    std::sort(points.begin(), points.end(), [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+    std::sort(points.begin(), points.end(),
+              [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
     std::vector<Vec2> hull(2 * points.size());
     std::size_t k = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -92,7 +94,8 @@ class Lab final : public Sample {
             // Turn A and swing B past it, so an unattended run shows every case.
             a_.angle += real(0.7) * dt;
             const real t = real(steps_taken) * dt;
-            b_.position = Vec2{real(2.2) * std::cos(real(0.8) * t), real(1.2) * std::sin(real(1.1) * t) + 0.4f};
+            b_.position = Vec2{real(2.2) * std::cos(real(0.8) * t),
+                               real(1.2) * std::sin(real(1.1) * t) + 0.4f};
             b_.angle -= real(0.4) * dt;
         }
         evaluate();
@@ -146,16 +149,18 @@ class Lab final : public Sample {
         ImGui::Text("GJK distance %.4f (%d iterations)", double(gjk_.distance), gjk_.iterations);
         ImGui::Text("manifold: %d points", manifold_.count);
         for (int i = 0; i < manifold_.count; ++i) {
-            ImGui::Text("  separation %.4f", double(manifold_.points[static_cast<std::size_t>(i)].separation));
+            ImGui::Text("  separation %.4f",
+                        double(manifold_.points[static_cast<std::size_t>(i)].separation));
         }
         ImGui::Text("cast: %s at t = %.4f", cast_state(), double(cast_.fraction));
         ImGui::Text("overlap: %s", overlapping_ ? "yes" : "no");
     }
 
     std::vector<Label> labels() const override {
-        return {{a_.position, "A"},
-                {b_.position, "B"},
-                {k_minkowski_origin + Vec2{-4.5f, 2.8f}, "Minkowski difference B - A (+ = origin)"}};
+        return {
+            {a_.position, "A"},
+            {b_.position, "B"},
+            {k_minkowski_origin + Vec2{-4.5f, 2.8f}, "Minkowski difference B - A (+ = origin)"}};
     }
 
     void draw(const Draw& draw, const DrawOptions& options) const override;
@@ -177,7 +182,8 @@ class Lab final : public Sample {
         cast_ = shape_cast(input);
         overlapping_ = overlaps(sa, a_.xf(), sb, b_.xf());
         figures_.step_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
         figures_.contacts = manifold_.count > 0 ? 1 : 0;
         figures_.contact_points = manifold_.count;
         figures_.bodies = 2;
@@ -211,10 +217,13 @@ class Lab final : public Sample {
                std::string("the shape cast ended ") + cast_state());
         if (cast_.state == CastState::hit && cast_.fraction > 0) {
             SimplexCache cache;
-            const Transform at{b_.position + cast_.fraction * translation_, Rot::from_angle(b_.angle)};
-            const DistanceOutput d = distance({make_proxy(a_.shape()), make_proxy(b_.shape()), a_.xf(), at, true}, cache);
+            const Transform at{b_.position + cast_.fraction * translation_,
+                               Rot::from_angle(b_.angle)};
+            const DistanceOutput d = distance(
+                {make_proxy(a_.shape()), make_proxy(b_.shape()), a_.xf(), at, true}, cache);
             std::ostringstream gap;
-            gap << "at its time of impact B is " << d.distance << " from A, not the target " << k_linear_slop;
+            gap << "at its time of impact B is " << d.distance << " from A, not the target "
+                << k_linear_slop;
             expect(std::abs(d.distance - k_linear_slop) <= k_linear_slop, gap.str());
         }
     }
@@ -275,11 +284,14 @@ void Lab::draw(const Draw& draw, const DrawOptions& options) const {
     }
     draw.convex(convex_hull(differences), with_alpha(color_b, overlapping_ ? 110 : 50), color_b);
     const real r = real(0.25);
-    draw.segment(k_minkowski_origin - Vec2{r, 0}, k_minkowski_origin + Vec2{r, 0}, Color{20, 20, 20});
-    draw.segment(k_minkowski_origin - Vec2{0, r}, k_minkowski_origin + Vec2{0, r}, Color{20, 20, 20});
+    draw.segment(k_minkowski_origin - Vec2{r, 0}, k_minkowski_origin + Vec2{r, 0},
+                 Color{20, 20, 20});
+    draw.segment(k_minkowski_origin - Vec2{0, r}, k_minkowski_origin + Vec2{0, r},
+                 Color{20, 20, 20});
     if (gjk_.state == DistanceState::separated) {
         // The closest point of the difference to the origin is pb - pa.
-        draw.arrow(k_minkowski_origin, k_minkowski_origin + (gjk_.point_b - gjk_.point_a), Color{40, 40, 40});
+        draw.arrow(k_minkowski_origin, k_minkowski_origin + (gjk_.point_b - gjk_.point_a),
+                   Color{40, 40, 40});
     }
 }
 

@@ -69,7 +69,8 @@ class Friction final : public WorldSample {
             const Material m{1, k_frictions[i], 0};
             add(BodyType::static_body, box(20, 0.25f), {20, y - 0.25f}, {}, m);
             Lane lane;
-            lane.box = add(BodyType::dynamic, box(0.5f, 0.5f), {0.5f, y + 0.5f}, {k_launch_speed, 0}, m);
+            lane.box =
+                add(BodyType::dynamic, box(0.5f, 0.5f), {0.5f, y + 0.5f}, {k_launch_speed, 0}, m);
             lanes_.push_back(lane);
         }
     }
@@ -122,7 +123,9 @@ class Friction final : public WorldSample {
 
 } // namespace
 
-std::unique_ptr<Sample> make_restitution(const SampleContext&) { return std::make_unique<Restitution>(); }
+std::unique_ptr<Sample> make_restitution(const SampleContext&) {
+    return std::make_unique<Restitution>();
+}
 std::unique_ptr<Sample> make_friction(const SampleContext&) { return std::make_unique<Friction>(); }
 
 } // namespace sweep::testbed

@@ -44,7 +44,8 @@ class Mover final : public WorldSample {
         for (int i = 0; i < 4; ++i) {
             const auto [response, name] = kinds[static_cast<std::size_t>(i)];
             Lane lane{response, name, {}, {}, {}, 0, false, {}};
-            lane.obstacle = add(BodyType::static_body, box(0.4f, 1.2f), {6, lane_y(i)}, {}, {}, 0.5f);
+            lane.obstacle =
+                add(BodyType::static_body, box(0.4f, 1.2f), {6, lane_y(i)}, {}, {}, 0.5f);
             lanes_.push_back(lane);
             start(i);
         }
@@ -68,7 +69,8 @@ class Mover final : public WorldSample {
         if (lane.mover) {
             remove(*lane.mover);
         }
-        lane.mover = add(BodyType::kinematic, box(k_mover_half, k_mover_half), {0, lane_y(i) - 0.4f});
+        lane.mover =
+            add(BodyType::kinematic, box(k_mover_half, k_mover_half), {0, lane_y(i) - 0.4f});
         lane.velocity = {5, 0};
         lane.started = steps_taken;
         lane.met = false;
@@ -86,9 +88,10 @@ class Mover final : public WorldSample {
 
     void move(Lane& lane, real dt) {
         const real before = state(*lane.mover).xf.p.x;
-        const Result<MoveResult> moved = world.move(*lane.mover, dt * lane.velocity, [&](BodyId other) {
-            return other == lane.obstacle ? lane.response : MoveResponse::ignore;
-        });
+        const Result<MoveResult> moved =
+            world.move(*lane.mover, dt * lane.velocity, [&](BodyId other) {
+                return other == lane.obstacle ? lane.response : MoveResponse::ignore;
+            });
         if (!moved) {
             fail(std::string(lane.name) + ": World::move failed: " + moved.error().message);
             return;
@@ -113,8 +116,8 @@ class Mover final : public WorldSample {
     void check() override {
         for (const Lane& lane : lanes_) {
             const Transform xf = state(*lane.mover).xf;
-            const bool inside = overlaps(Shape(box(k_mover_half, k_mover_half)), xf, Shape(box(0.4f, 1.2f)),
-                                         state(lane.obstacle).xf);
+            const bool inside = overlaps(Shape(box(k_mover_half, k_mover_half)), xf,
+                                         Shape(box(0.4f, 1.2f)), state(lane.obstacle).xf);
             if (lane.response != MoveResponse::cross) {
                 expect(!inside, std::string(lane.name) + ": the mover is inside the block");
             }
@@ -146,7 +149,8 @@ class OneWay final : public WorldSample {
     OneWay() {
         add(BodyType::static_body, box(10, 0.5f), {0, -0.5f});
         for (const Vec2 at : {Vec2{-5, 3}, Vec2{0, 5}, Vec2{5, 3}}) {
-            platforms_.push_back(add(BodyType::static_body, box(k_platform_half, k_platform_thickness), at));
+            platforms_.push_back(
+                add(BodyType::static_body, box(k_platform_half, k_platform_thickness), at));
             platform_shapes_.push_back(world.body_shapes(platforms_.back()).value().front());
         }
         slop_ = world.tolerances().linear_slop;
@@ -166,9 +170,12 @@ class OneWay final : public WorldSample {
     }
 
   private:
-    real top(int i) const { return state(platforms_[static_cast<std::size_t>(i)]).xf.p.y + k_platform_thickness; }
+    real top(int i) const {
+        return state(platforms_[static_cast<std::size_t>(i)]).xf.p.y + k_platform_thickness;
+    }
     bool over(int i, real x) const {
-        return std::abs(x - state(platforms_[static_cast<std::size_t>(i)]).xf.p.x) < k_platform_half;
+        return std::abs(x - state(platforms_[static_cast<std::size_t>(i)]).xf.p.x) <
+               k_platform_half;
     }
 
     void before_step(real dt, const Input&) override {
@@ -209,10 +216,12 @@ class OneWay final : public WorldSample {
         }
         jumper_velocity_.y -= 10 * dt;
         const bool rising = jumper_velocity_.y > 0;
-        const Result<MoveResult> moved = world.move(jumper_, dt * jumper_velocity_, [&](BodyId other) {
-            const bool platform = std::find(platforms_.begin(), platforms_.end(), other) != platforms_.end();
-            return platform && rising ? MoveResponse::cross : MoveResponse::slide;
-        });
+        const Result<MoveResult> moved =
+            world.move(jumper_, dt * jumper_velocity_, [&](BodyId other) {
+                const bool platform =
+                    std::find(platforms_.begin(), platforms_.end(), other) != platforms_.end();
+                return platform && rising ? MoveResponse::cross : MoveResponse::slide;
+            });
         if (!moved) {
             fail("World::move failed: " + moved.error().message);
             return;

@@ -17,9 +17,9 @@ namespace {
 // In tiles (one tile is L world units, docs/conventions.md).
 constexpr real k_half_width = real(0.3);
 constexpr real k_half_height = real(0.45);
-constexpr real k_run_speed = 8;  ///< tiles/s
-constexpr real k_jump_speed = 14; ///< tiles/s
-constexpr real k_gravity = 30;   ///< tiles/s^2
+constexpr real k_run_speed = 8;             ///< tiles/s
+constexpr real k_jump_speed = 14;           ///< tiles/s
+constexpr real k_gravity = 30;              ///< tiles/s^2
 constexpr real k_ground_normal = real(0.7); ///< a contact this steep or flatter is ground
 constexpr std::uint64_t k_map_category = 1;
 constexpr std::uint64_t k_character_category = 2;
@@ -93,9 +93,11 @@ class Platformer final : public WorldSample {
 
     void draw_ui() override {
         ImGui::TextWrapped("map %s", map_.source.c_str());
-        ImGui::Text("%zu solid tiles, %zu static shapes", map_.solid_tiles, map_.counts.after_merge);
-        ImGui::Text("%s, velocity (%.1f, %.1f) tiles/s, respawns %d", grounded_ ? "on ground" : "in the air",
-                    double(velocity_.x / unit_), double(velocity_.y / unit_), respawns_);
+        ImGui::Text("%zu solid tiles, %zu static shapes", map_.solid_tiles,
+                    map_.counts.after_merge);
+        ImGui::Text("%s, velocity (%.1f, %.1f) tiles/s, respawns %d",
+                    grounded_ ? "on ground" : "in the air", double(velocity_.x / unit_),
+                    double(velocity_.y / unit_), respawns_);
         ImGui::Text("deepest overlap with the map: %.2f slops",
                     double(deepest_ / world.tolerances().linear_slop));
     }

@@ -20,7 +20,8 @@ class Stacked final : public WorldSample {
         for (int row = 0; row < rows; ++row) {
             const int count = pyramid ? base - row : 1;
             for (int i = 0; i < count; ++i) {
-                const Vec2 at{(real(i) - real(count - 1) / 2) * 2 * k_half, k_half + real(row) * 2 * k_half};
+                const Vec2 at{(real(i) - real(count - 1) / 2) * 2 * k_half,
+                              k_half + real(row) * 2 * k_half};
                 boxes_.push_back({add(BodyType::dynamic, box(k_half, k_half), at), at});
             }
         }
@@ -44,8 +45,8 @@ class Stacked final : public WorldSample {
         for (const Start& s : boxes_) {
             const Vec2 c = state(s.id).center;
             std::ostringstream why;
-            why << "the box that started at (" << s.at.x << ", " << s.at.y << ") is at (" << c.x << ", "
-                << c.y << ")";
+            why << "the box that started at (" << s.at.x << ", " << s.at.y << ") is at (" << c.x
+                << ", " << c.y << ")";
             expect(std::abs(c.x - s.at.x) < real(0.25) && c.y > s.at.y - real(0.1), why.str());
         }
     }
@@ -57,7 +58,11 @@ class Stacked final : public WorldSample {
 
 } // namespace
 
-std::unique_ptr<Sample> make_stack(const SampleContext&) { return std::make_unique<Stacked>(10, false); }
-std::unique_ptr<Sample> make_pyramid(const SampleContext&) { return std::make_unique<Stacked>(10, true); }
+std::unique_ptr<Sample> make_stack(const SampleContext&) {
+    return std::make_unique<Stacked>(10, false);
+}
+std::unique_ptr<Sample> make_pyramid(const SampleContext&) {
+    return std::make_unique<Stacked>(10, true);
+}
 
 } // namespace sweep::testbed
