@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "samples/registry.hpp"
@@ -92,13 +93,12 @@ class Platformer final : public WorldSample {
     }
 
     void draw_ui() override {
-        ImGui::TextWrapped("map %s", map_.source.c_str());
+        ImGui::Text("map %s", std::filesystem::path(map_.source).filename().c_str());
         ImGui::Text("%zu solid tiles, %zu static shapes", map_.solid_tiles,
                     map_.counts.after_merge);
-        ImGui::Text("%s, velocity (%.1f, %.1f) tiles/s, respawns %d",
-                    grounded_ ? "on ground" : "in the air", double(velocity_.x / unit_),
-                    double(velocity_.y / unit_), respawns_);
-        ImGui::Text("deepest overlap with the map: %.2f slops",
+        ImGui::Text("%s, v (%.1f, %.1f) tiles/s", grounded_ ? "on ground" : "in the air",
+                    double(velocity_.x / unit_), double(velocity_.y / unit_));
+        ImGui::Text("respawns %d, deepest in the map %.2f slops", respawns_,
                     double(deepest_ / world.tolerances().linear_slop));
     }
 
