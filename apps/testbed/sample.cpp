@@ -7,10 +7,10 @@
 namespace sweep::testbed {
 namespace {
 
-constexpr std::size_t k_trail_points = 240;
-constexpr int k_event_lifetime = 30;  ///< steps a hit marker stays on screen
-constexpr real k_drag_stiffness = 12; ///< 1/s: how fast a dragged body closes on the mouse
-constexpr real k_drag_max_speed = 60; ///< L/s
+constexpr int k_event_lifetime = 20;          ///< steps a hit marker stays on screen
+constexpr std::size_t k_max_hit_markers = 40; ///< the newest only, so that a swarm stays readable
+constexpr real k_drag_stiffness = 12;         ///< 1/s: how fast a dragged body closes on the mouse
+constexpr real k_drag_max_speed = 60;         ///< L/s
 
 Aabb body_aabb(const TrackedBody& body, const Transform& xf) {
     Aabb box = compute_aabb(body.shapes.front(), xf);
@@ -129,7 +129,7 @@ void WorldSample::track_after_step(real dt) {
         }
         const BodyState s = state(body.id);
         body.trail.push_back(s.center);
-        if (body.trail.size() > k_trail_points) {
+        if (body.trail.size() > trail_points) {
             body.trail.pop_front();
         }
         tree_.move_proxy(body.proxy, body_aabb(body, s.xf), dt * s.linear_velocity);
@@ -141,7 +141,8 @@ void WorldSample::track_after_step(real dt) {
         hits_.push_back(hit);
         hit_ages_.push_back(0);
     }
-    while (!hit_ages_.empty() && hit_ages_.front() > k_event_lifetime) {
+    while (!hit_ages_.empty() &&
+           (hit_ages_.front() > k_event_lifetime || hit_ages_.size() > k_max_hit_markers)) {
         hits_.erase(hits_.begin());
         hit_ages_.erase(hit_ages_.begin());
     }

@@ -147,7 +147,8 @@ class WorldSample : public Sample {
 
     World world;
     std::vector<TrackedBody> bodies;
-    int extra_cap_hits = 0; ///< cap hits a sample counts itself (World::move's)
+    int extra_cap_hits = 0;         ///< cap hits a sample counts itself (World::move's)
+    std::size_t trail_points = 240; ///< how much of each path is drawn
 
   private:
     void track_after_step(real dt);

@@ -84,6 +84,7 @@ class SpinningBars final : public RoomSample {
 class Particles final : public RoomSample {
   public:
     Particles() {
+        trail_points = 6; // a short tail each, or 300 paths fill the room
         std::mt19937 rng(1000);
         std::uniform_real_distribution<real> unit(0, 1);
         for (int i = 0; i < 300; ++i) {
