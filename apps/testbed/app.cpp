@@ -102,9 +102,7 @@ Input keyboard_input() {
     Input in;
     in.left = keys[SDL_SCANCODE_LEFT] || keys[SDL_SCANCODE_A];
     in.right = keys[SDL_SCANCODE_RIGHT] || keys[SDL_SCANCODE_D];
-    in.up = keys[SDL_SCANCODE_UP] || keys[SDL_SCANCODE_W];
-    in.down = keys[SDL_SCANCODE_DOWN] || keys[SDL_SCANCODE_S];
-    in.jump = keys[SDL_SCANCODE_SPACE] || in.up;
+    in.jump = keys[SDL_SCANCODE_SPACE] || keys[SDL_SCANCODE_UP] || keys[SDL_SCANCODE_W];
     return in;
 }
 

@@ -40,8 +40,6 @@ struct Figures {
 struct Input {
     bool left = false;
     bool right = false;
-    bool up = false;
-    bool down = false;
     bool jump = false;
 };
 

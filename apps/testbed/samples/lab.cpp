@@ -130,6 +130,7 @@ class Lab final : public Sample {
     }
 
     void draw_ui() override {
+        ImGui::TextDisabled("drag a shape; shift + wheel turns it");
         ImGui::Checkbox("animate", &animate_);
         for (Body* body : {&a_, &b_}) {
             ImGui::PushID(body);
