@@ -24,6 +24,9 @@ namespace {
 constexpr std::array<const char*, 5> k_shape_names{"circle", "box", "capsule", "triangle",
                                                    "rounded hexagon"};
 const Vec2 k_minkowski_origin{0, -5.5f}; ///< where the difference's origin is drawn
+/// L: the manifold is shown from this far apart (the world uses 4 slops),
+/// so that its points and separations can be watched as the shapes close.
+constexpr real k_lab_speculative_distance = 1;
 
 Shape make_lab_shape(int kind) {
     switch (kind) {
@@ -94,7 +97,7 @@ class Lab final : public Sample {
             // Turn A and swing B past it, so an unattended run shows every case.
             a_.angle += real(0.7) * dt;
             const real t = real(steps_taken) * dt;
-            b_.position = Vec2{real(2.2) * std::cos(real(0.8) * t),
+            b_.position = Vec2{real(-1.2) + real(2.4) * std::cos(real(0.8) * t),
                                real(1.2) * std::sin(real(1.1) * t) + 0.4f};
             b_.angle -= real(0.4) * dt;
         }
@@ -148,7 +151,8 @@ class Lab final : public Sample {
         }
         evaluate();
         ImGui::Text("GJK distance %.4f (%d iterations)", double(gjk_.distance), gjk_.iterations);
-        ImGui::Text("manifold: %d points", manifold_.count);
+        ImGui::Text("manifold (from %.0f L apart): %d points", double(k_lab_speculative_distance),
+                    manifold_.count);
         for (int i = 0; i < manifold_.count; ++i) {
             ImGui::Text("  separation %.4f",
                         double(manifold_.points[static_cast<std::size_t>(i)].separation));
@@ -171,7 +175,9 @@ class Lab final : public Sample {
         const auto start = std::chrono::steady_clock::now();
         const Shape sa = a_.shape();
         const Shape sb = b_.shape();
-        manifold_ = collide(sa, a_.xf(), sb, b_.xf());
+        CollideSettings settings;
+        settings.speculative_distance = k_lab_speculative_distance;
+        manifold_ = collide(sa, a_.xf(), sb, b_.xf(), settings);
         SimplexCache cache;
         gjk_ = distance({make_proxy(sa), make_proxy(sb), a_.xf(), b_.xf(), true}, cache);
         ShapeCastInput input;
