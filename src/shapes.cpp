@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -397,6 +398,27 @@ real max_extent(const Shape& shape, Vec2 local_point) {
         const Segment& s = shape.chain_segment.segment;
         return std::max(distance(s.p1, local_point), distance(s.p2, local_point));
     }
+    }
+    return 0;
+}
+
+real inner_radius(const Shape& shape) {
+    switch (shape.type) {
+    case ShapeType::circle:
+        return shape.circle.radius;
+    case ShapeType::capsule:
+        return shape.capsule.radius;
+    case ShapeType::polygon: {
+        const Polygon& p = shape.polygon;
+        real r = std::numeric_limits<real>::max();
+        for (int i = 0; i < p.count; ++i) {
+            r = std::min(r, dot(p.normals[i], p.vertices[i] - p.centroid));
+        }
+        return std::max(r, real(0)) + p.radius;
+    }
+    case ShapeType::segment:
+    case ShapeType::chain_segment:
+        return 0;
     }
     return 0;
 }

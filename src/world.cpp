@@ -115,6 +115,8 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
                            : w.moving_tree.create_proxy(box, static_cast<std::uint64_t>(si));
         b.shapes.push_back(si);
         b.extent = std::max(b.extent, max_extent(sd.shape, local_center));
+        const real inner = inner_radius(sd.shape);
+        b.inner_radius = b.shapes.size() == 1 ? inner : std::min(b.inner_radius, inner);
     }
     ++w.live_bodies;
     return BodyId{index, generation};

@@ -23,6 +23,7 @@ struct ShapeRecord {
     ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
     int body = -1;         // -1 once destroyed
     ProxyId tree_proxy = k_null_proxy;
+    Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
     Filter filter;
     bool sensor = false;
     std::uint64_t user_data = 0;
@@ -48,7 +49,14 @@ struct Body {
     real gravity_scale = 1;
     real linear_damping = 0;
     real angular_damping = 0;
-    real extent = 0; // largest distance of a shape point from the centre of mass
+    real extent = 0;       // largest distance of a shape point from the centre of mass
+    real inner_radius = 0; // smallest inner_radius of its shapes: "fast" beyond this per step
+    // Continuous collision between moving bodies (world_toi.cpp), per step:
+    real toi_clock = 0;          // the step fraction sweep.c1/a1 stand at
+    std::uint32_t toi_stamp = 0; // bumped whenever the sweep changes: older events are stale
+    int toi_count = 0;           // events resolved this step
+    bool fast = false;           // moves farther than inner_radius this step
+    bool toi_clamped = false;    // its motion ended at an impact: a cap was hit
     std::uint32_t generation = 0;
     std::uint64_t user_data = 0;
     bool alive = false;
@@ -146,6 +154,24 @@ inline ShapeProxy shrink_proxy(const ShapeProxy& proxy, real depth) {
     return core;
 }
 
+// A time-of-impact event between two moving bodies (world_toi.cpp): the
+// first time their shapes come within the linear slop, in step fractions.
+struct ToiEvent {
+    real t = 0;
+    int shape_a = -1;
+    int shape_b = -1;
+    std::uint32_t stamp_a = 0; // the bodies' toi_stamp when it was found
+    std::uint32_t stamp_b = 0;
+    bool failed = false; // the TOI gave up: t is the last safe time
+};
+
+// Events resolved per body per step before the body is clamped at its next
+// time of impact (the rest of its step is lost, counted in StepStats).
+constexpr int k_max_toi_events_per_body = 8;
+// Events per step: this many per dynamic body, plus a floor for small worlds.
+constexpr int k_toi_events_per_body_per_step = 4;
+constexpr int k_min_toi_events_per_step = 64;
+
 // Rounds of position correction and final sweep per step (see single_step).
 constexpr int k_max_sweep_rounds = 12;
 
@@ -190,6 +216,10 @@ struct World::Impl {
     std::vector<ContactData> touching_data; // the same pairs with their manifolds
     std::vector<ShapePair> sensor_overlaps; // sorted (sensor, visitor); at the end of the last step
     std::vector<ShapePair> disabled_pairs;  // sorted; turned off by pre_solve this step
+    std::vector<ToiEvent> toi_queue;        // a min-heap on (t, shapes); reused every step
+    std::vector<std::pair<int, int>> toi_candidates; // moving pairs beyond the bounded margin
+    std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
+    std::vector<std::uint64_t> contact_keys; // sorted shape pairs of moving contacts this step
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
 
@@ -242,6 +272,13 @@ struct World::Impl {
 
     ShapeId shape_id(int si) const { return {si, shapes[si].generation}; }
     BodyId body_id(int bi) const { return {bi, bodies[bi].generation}; }
+
+    real combine_friction(const Material& a, const Material& b) const {
+        return combine(def.friction_combine, a.friction, b.friction);
+    }
+    real combine_restitution(const Material& a, const Material& b) const {
+        return combine(def.restitution_combine, a.restitution, b.restitution);
+    }
 
     // Filters and sensors: may these two shapes collide at all?
     static bool may_collide(const ShapeRecord& a, const ShapeRecord& b) {
@@ -319,6 +356,7 @@ struct World::Impl {
     void find_contacts(real dt) {
         contacts.clear();
         disabled_pairs.clear();
+        toi_candidates.clear();
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             const Body& b = bodies[bi];
             if (!b.alive || b.type != BodyType::dynamic) {
@@ -326,6 +364,7 @@ struct World::Impl {
             }
             for (int si : b.shapes) {
                 const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
+                shapes[si].contact_box = box;
                 if (shapes[si].sensor) {
                     continue;
                 }
@@ -358,10 +397,19 @@ struct World::Impl {
         const Body& b = bodies[sb.body];
         const real closing =
             dt * (length(b.v - a.v) + std::abs(a.w) * a.extent + std::abs(b.w) * b.extent);
-        const CollideSettings settings{tol.speculative_distance + closing, tol.linear_slop};
+        // Two slow bodies close at most this far in a step; a fast one meets
+        // moving bodies beyond it through time-of-impact events instead
+        // (world_toi.cpp), so a fast crowd does not make every pair a contact.
+        const bool bounded =
+            b.type != BodyType::static_body && closing > a.inner_radius + b.inner_radius;
+        const real margin = bounded ? a.inner_radius + b.inner_radius : closing;
+        const CollideSettings settings{tol.speculative_distance + margin, tol.linear_slop};
         Contact c;
         c.manifold = collide(sa.shape, a.xf, sb.shape, b.xf, settings);
         if (c.manifold.count == 0) {
+            if (bounded) {
+                toi_candidates.push_back({shape_a, shape_b});
+            }
             return;
         }
         if (pre_solve && !pre_solve(shape_id(shape_a), shape_id(shape_b), c.manifold)) {
@@ -372,8 +420,8 @@ struct World::Impl {
         c.body_b = sb.body;
         c.shape_a = shape_a;
         c.shape_b = shape_b;
-        c.friction = std::sqrt(sa.material.friction * sb.material.friction);
-        c.restitution = std::max(sa.material.restitution, sb.material.restitution);
+        c.friction = combine_friction(sa.material, sb.material);
+        c.restitution = combine_restitution(sa.material, sb.material);
         contacts.push_back(c);
     }
 
@@ -675,7 +723,7 @@ struct World::Impl {
             if (!b.alive || b.type != BodyType::dynamic) {
                 continue;
             }
-            const real t = first_static_impact(b);
+            const real t = first_static_impact(b, b.sweep);
             // A body already resting where its sweep stops (a re-sweep of a
             // stopped body ends within the touch band, a hair before t = 1)
             // need not move: only a real pull-back counts.
@@ -724,19 +772,24 @@ struct World::Impl {
         solve_positions_until_within_slop(false);
     }
 
-    real first_static_impact(const Body& b) {
-        const Transform start = get_transform(b.sweep, 0);
+    // The first time (a fraction of `sweep`, 1 if none) at which one of the
+    // body's shapes, moving along `sweep`, meets static geometry.
+    real first_static_impact(const Body& b, const Sweep& sweep) {
+        const Transform start = get_transform(sweep, 0);
+        const Transform end = get_transform(sweep, 1);
+        const real turn = std::abs(sweep.a2 - sweep.a1) * b.extent;
         real t_min = 1;
         for (int si : b.shapes) {
             const ShapeRecord& s = shapes[si];
             if (s.sensor) {
                 continue;
             }
-            const Aabb box = union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, b.xf));
+            const Aabb box =
+                inflate(union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, end)), turn);
             query_static(box, [&](ProxyId, std::uint64_t other) {
                 const int wall = static_cast<int>(other);
                 if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
-                    t_min = std::min(t_min, static_impact(b, s, shapes[wall]));
+                    t_min = std::min(t_min, static_impact(sweep, s, shapes[wall]));
                 }
                 return true;
             });
@@ -758,13 +811,13 @@ struct World::Impl {
         return gap(1) >= gap(0) - tol.touch_tolerance;
     }
 
-    real static_impact(const Body& b, const ShapeRecord& shape, const ShapeRecord& wall) {
+    real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall) {
         const Body& w = bodies[wall.body];
         ToiInput input;
         input.proxy_a = wall.proxy;
         input.proxy_b = shape.proxy;
         input.sweep_a = w.sweep;
-        input.sweep_b = b.sweep;
+        input.sweep_b = sweep;
         input.target_separation = tol.linear_slop;
         input.touch_tolerance = tol.touch_tolerance;
         ToiOutput out = time_of_impact(input);
@@ -951,6 +1004,20 @@ struct World::Impl {
         sensor_overlaps.swap(now);
     }
 
+    // Continuous collision between moving bodies, in time order (world_toi.cpp).
+    void solve_toi_events(real dt);
+    void begin_toi_phase();
+    void find_toi_events(int body);
+    bool left_contact_box(int body);
+    void push_toi_event(int shape_a, int shape_b);
+    bool blocked_by_static(int body, real t);
+    void resolve_toi_event(const ToiEvent& e, real dt);
+    void clamp_at(int body, real t, real dt);
+    void advance_after_toi(int body, real t, real dt);
+    void record_toi_contact(int shape_a, int shape_b, const Manifold& m);
+    void report_toi_hit(const ToiEvent& e, const Manifold& m, real approach);
+    Sweep sweep_from(const Body& b, real t) const;
+
     void single_step(real dt) {
         integrate_velocities(dt);
         update_moving_proxies(dt);
@@ -964,6 +1031,7 @@ struct World::Impl {
         report_hits();
         store_impulses();
         integrate_positions(dt);
+        solve_toi_events(dt);
         // A body stopped by its sweep lands back on its path, where another
         // body may have moved meanwhile: correct positions again and re-sweep
         // (always from the pose at the start of the step, so the final pose

@@ -2,6 +2,8 @@
 // the shapes and materials they carry.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <compare>
 #include <cstdint>
 
@@ -29,9 +31,35 @@ struct BodyId {
 /// Surface and bulk properties of a shape.
 struct Material {
     real density = 1; ///< mass per L^2 (>= 0; 0 on a dynamic body makes it massless: rejected)
-    real friction = real(0.6); ///< Coulomb coefficient (>= 0); pairs combine by geometric mean
-    real restitution = 0;      ///< 0 (no bounce) to 1 (elastic); pairs combine by maximum
+    real friction = real(0.6); ///< Coulomb coefficient (>= 0); pairs combine by WorldDef's rule
+    real restitution = 0;      ///< 0 (no bounce) to 1 (elastic); pairs combine by WorldDef's rule
 };
+
+/// How a contact combines the two shapes' friction or restitution.
+enum class CombineRule {
+    geometric_mean, ///< sqrt(a b): Box2D's friction rule (a frictionless side wins)
+    average,        ///< (a + b) / 2
+    minimum,        ///< min(a, b)
+    maximum,        ///< max(a, b): Box2D's restitution rule (a bouncy side bounces)
+    multiply,       ///< a b
+};
+
+/// `rule` applied to a and b.
+inline real combine(CombineRule rule, real a, real b) {
+    switch (rule) {
+    case CombineRule::geometric_mean:
+        return std::sqrt(a * b);
+    case CombineRule::average:
+        return (a + b) / 2;
+    case CombineRule::minimum:
+        return std::min(a, b);
+    case CombineRule::maximum:
+        return std::max(a, b);
+    case CombineRule::multiply:
+        return a * b;
+    }
+    return a;
+}
 
 /// A handle to a shape on a body: an index and a generation. Stale once its
 /// body is destroyed (every call taking it returns ErrorCode::stale_handle).

@@ -156,5 +156,10 @@ MassData compute_mass(const Shape& shape, real density);
 /// Largest distance from `local_point` to the shape (L): bounds how fast any
 /// point of the shape moves when it turns about `local_point`.
 real max_extent(const Shape& shape, Vec2 local_point);
+/// Radius of the largest disc about the shape's centroid that lies inside
+/// it (L): half its smallest width for the shapes a moving body can have. A
+/// body that moves farther than this in a step may pass through another of
+/// its size (world.hpp's "fast" bodies). 0 for segments and chain segments.
+real inner_radius(const Shape& shape);
 
 } // namespace sweep

@@ -43,6 +43,8 @@ struct WorldDef {
     std::optional<Aabb> bounds;   ///< L: a moving body whose AABB leaves it is removed (kill plane)
     StaticBroadphase static_broadphase = StaticBroadphase::tree; ///< where static shapes live
     real grid_cell_size = 0; ///< L, >= 0: the grid's cell side (0: derived from the shapes)
+    CombineRule friction_combine = CombineRule::geometric_mean; ///< a contact's friction
+    CombineRule restitution_combine = CombineRule::maximum;     ///< a contact's restitution
 };
 
 /// Decides, once per step, whether a touching pair found by the step
@@ -75,6 +77,9 @@ struct StepStats {
     int contacts = 0; ///< manifolds with at least one point
     int contact_points = 0;
     int toi_events = 0;           ///< bodies stopped early by the final sweep
+    int toi_pair_events = 0;      ///< time-of-impact events resolved between moving bodies
+    int toi_cap_hits = 0;         ///< bodies clamped at an impact by the per-body or step cap
+    real toi_time_lost = 0;       ///< seconds of motion the clamped bodies lost (summed)
     int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     real max_penetration =

@@ -1,0 +1,477 @@
+// Continuous collision between moving bodies: time-of-impact events in time
+// order, each body on its own clock.
+//
+// After the velocity solve every body has moved to the end of the step. A
+// fast body (one that moved farther than its inner radius, rotation
+// included) may have passed through another moving body it had no
+// speculative contact with: its speculative margin against moving bodies is
+// bounded so that a fast crowd does not make every pair a contact. For
+// those pairs the first time of impact along both bodies' sweeps becomes an
+// event in a min-heap. Resolving the earliest event moves both bodies to
+// their poses at that time, applies the collision impulse there
+// (restitution and Coulomb friction, with mass and lever arms) and lets
+// them travel the rest of the step with their new velocities; their clocks
+// stand at that time and their new paths are searched for further events
+// (Box2D 2.4's b2World::SolveTOI and Mirtich's time-warp idea of bodies on
+// their own clocks; unlike Box2D, bullets are swept against bullets).
+//
+// Each event must make progress: a pair touching at its start only counts
+// when it approaches, and events are capped per body and per step. An
+// event with a body over its cap clamps both bodies at the time of impact
+// (the rest of their step is lost, and counted). Before a body is moved to an event's time, its
+// path up to then is swept against static geometry: a wall met first stops it there. The final
+// sweep of every pose against static geometry (world_impl.hpp) still runs after this phase, from
+// the pose at each body's clock.
+#include "world_impl.hpp"
+
+#include <functional>
+
+namespace sweep {
+namespace {
+
+// The heap's order: earliest first, ties by shape ids (deterministic).
+bool later(const ToiEvent& x, const ToiEvent& y) {
+    if (x.t != y.t) {
+        return x.t > y.t;
+    }
+    if (x.shape_a != y.shape_a) {
+        return x.shape_a > y.shape_a;
+    }
+    return x.shape_b > y.shape_b;
+}
+
+std::uint64_t ordered_key(int shape_a, int shape_b) {
+    return shape_a < shape_b ? pair_key(shape_a, shape_b) : pair_key(shape_b, shape_a);
+}
+
+// Moves the start of a sweep that begins at step fraction `from` forward to
+// step fraction `to` (Box2D's b2Sweep::Advance), keeping its end.
+Sweep advanced(const Sweep& sweep, real from, real to) {
+    if (to <= from || from >= 1) {
+        return sweep;
+    }
+    const real beta = (to - from) / (1 - from);
+    Sweep s = sweep;
+    s.c1 = lerp(sweep.c1, sweep.c2, beta);
+    s.a1 = sweep.a1 + beta * (sweep.a2 - sweep.a1);
+    return s;
+}
+
+// Whether the circles of radius extent about the two centres of mass, each
+// centre moving linearly along its sweep, stay more than `slop` apart: then
+// the bodies cannot meet whatever they turn. Long swept boxes overlap far
+// more often than their bodies come near each other; this exact test of the
+// closest approach costs less than one GJK iteration.
+bool bounding_circles_miss(const Sweep& a, real extent_a, const Sweep& b, real extent_b,
+                           real slop) {
+    const Vec2 d0 = b.c1 - a.c1;
+    const Vec2 dv = (b.c2 - b.c1) - (a.c2 - a.c1);
+    const real vv = dot(dv, dv);
+    const real s = vv > 0 ? std::clamp(-dot(d0, dv) / vv, real(0), real(1)) : real(0);
+    const real reach = extent_a + extent_b + slop;
+    return length_squared(d0 + s * dv) > reach * reach;
+}
+
+} // namespace
+
+// The body's sweep from step fraction t (>= its clock) to the end.
+Sweep World::Impl::sweep_from(const Body& b, real t) const {
+    return advanced(b.sweep, b.toi_clock, t);
+}
+
+void World::Impl::begin_toi_phase() {
+    toi_queue.clear();
+    contact_keys.clear();
+    for (Body& b : bodies) {
+        b.toi_clock = 0;
+        b.toi_count = 0;
+        b.toi_clamped = false;
+        ++b.toi_stamp;
+        const real motion =
+            distance(b.sweep.c1, b.sweep.c2) + std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
+        b.fast = b.alive && b.type == BodyType::dynamic && motion > b.inner_radius;
+    }
+    toi_searches.clear();
+    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+        const Body& b = bodies[bi];
+        if (b.alive && b.type == BodyType::dynamic && left_contact_box(bi) && b.fast) {
+            toi_searches.push_back(bi);
+        }
+    }
+    for (const Contact& c : contacts) {
+        if (bodies[c.body_b].type != BodyType::static_body) {
+            contact_keys.push_back(ordered_key(c.shape_a, c.shape_b));
+        }
+    }
+    std::sort(contact_keys.begin(), contact_keys.end());
+}
+
+void World::Impl::solve_toi_events(real dt) {
+    begin_toi_phase();
+    // The first events: pairs the contact search found beyond the bounded
+    // speculative margin, where one body turned out fast. A slow pair with
+    // a speculative contact was kept apart by the solver and never makes an
+    // event (so piles cannot freeze). A fast body's contacts are checked
+    // too: restitution, applied after the solve, may have sent it back
+    // through the gap of another speculative contact at full speed.
+    for (const auto& [shape_a, shape_b] : toi_candidates) {
+        if (bodies[shapes[shape_a].body].fast || bodies[shapes[shape_b].body].fast) {
+            push_toi_event(shape_a, shape_b);
+        }
+    }
+    for (const Contact& c : contacts) {
+        const Body& b = bodies[c.body_b];
+        if (b.type != BodyType::static_body && (bodies[c.body_a].fast || b.fast)) {
+            push_toi_event(c.shape_a, c.shape_b);
+        }
+    }
+    for (int bi : toi_searches) {
+        find_toi_events(bi);
+    }
+    int dynamic_bodies = 0;
+    for (const Body& b : bodies) {
+        dynamic_bodies += b.alive && b.type == BodyType::dynamic;
+    }
+    const int step_cap =
+        k_toi_events_per_body_per_step * dynamic_bodies + k_min_toi_events_per_step;
+    int resolved = 0;
+    while (!toi_queue.empty()) {
+        std::pop_heap(toi_queue.begin(), toi_queue.end(), later);
+        const ToiEvent e = toi_queue.back();
+        toi_queue.pop_back();
+        const Body& a = bodies[shapes[e.shape_a].body];
+        const Body& b = bodies[shapes[e.shape_b].body];
+        if (a.toi_stamp != e.stamp_a || b.toi_stamp != e.stamp_b) {
+            continue; // a body's path changed since: its new path was searched again
+        }
+        if (resolved == step_cap) {
+            clamp_at(shapes[e.shape_a].body, e.t, dt);
+            clamp_at(shapes[e.shape_b].body, e.t, dt);
+            continue;
+        }
+        ++resolved;
+        resolve_toi_event(e, dt);
+    }
+}
+
+// Whether the body's path, as the solve left it, strays outside the boxes
+// its contact search looked in (the solver turned it, or restitution sent
+// it back): then it may meet bodies that search never saw. Its broadphase
+// proxies are grown to the path so that other searches find it.
+bool World::Impl::left_contact_box(int bi) {
+    Body& b = bodies[bi];
+    const real turn = std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
+    bool left = false;
+    for (int si : b.shapes) {
+        const ShapeRecord& s = shapes[si];
+        const Aabb path = inflate(
+            union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), compute_aabb(s.shape, b.xf)),
+            turn);
+        if (!contains(s.contact_box, path)) {
+            moving_tree.move_proxy(s.tree_proxy, path, b.sweep.c2 - b.sweep.c1);
+            left = true;
+        }
+    }
+    return left;
+}
+
+// Pushes the events of one body's shapes, on their new path after an
+// event, against the moving shapes near it. Every pair counts, those with a
+// speculative contact too: the body's velocity changed after that solve.
+void World::Impl::find_toi_events(int bi) {
+    const Body& b = bodies[bi];
+    const Sweep path = b.sweep;
+    const real turn = std::abs(path.a2 - path.a1) * b.extent;
+    for (int si : b.shapes) {
+        const ShapeRecord& s = shapes[si];
+        if (s.sensor) {
+            continue;
+        }
+        const Aabb box = inflate(union_of(compute_aabb(s.shape, get_transform(path, 0)),
+                                          compute_aabb(s.shape, get_transform(path, 1))),
+                                 turn);
+        moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
+            const int oi = static_cast<int>(data);
+            const int ob = shapes[oi].body;
+            if (ob != bi && may_collide(s, shapes[oi]) && !is_disabled(si, oi)) {
+                push_toi_event(si, oi);
+            }
+            return true;
+        });
+    }
+}
+
+void World::Impl::push_toi_event(int shape_a, int shape_b) {
+    const Body& a = bodies[shapes[shape_a].body];
+    const Body& b = bodies[shapes[shape_b].body];
+    const real t0 = std::max(a.toi_clock, b.toi_clock);
+    ToiInput input;
+    input.proxy_a = shapes[shape_a].proxy;
+    input.proxy_b = shapes[shape_b].proxy;
+    input.sweep_a = sweep_from(a, t0);
+    input.sweep_b = sweep_from(b, t0);
+    if (bounding_circles_miss(input.sweep_a, a.extent, input.sweep_b, b.extent, tol.linear_slop)) {
+        return;
+    }
+    input.target_separation = tol.linear_slop;
+    input.touch_tolerance = tol.touch_tolerance;
+    const ToiOutput out = time_of_impact(input);
+    if (out.state == CastState::miss || out.state == CastState::invalid_input) {
+        return;
+    }
+    ToiEvent e;
+    // Overlapping at t0 (a resting neighbour after an event): resolved at
+    // t0 if the pair approaches there, dropped otherwise.
+    e.t = out.state == CastState::overlapped ? t0 : t0 + out.fraction * (1 - t0);
+    e.shape_a = shape_a;
+    e.shape_b = shape_b;
+    e.stamp_a = a.toi_stamp;
+    e.stamp_b = b.toi_stamp;
+    e.failed = out.state == CastState::failed;
+    if (e.failed) {
+        ++stats.toi_failures;
+    }
+    toi_queue.push_back(e);
+    std::push_heap(toi_queue.begin(), toi_queue.end(), later);
+}
+
+// Sweeps a dynamic body's path from its clock to step fraction t against
+// static geometry; a wall met first stops the body there (its events are
+// then searched again from the shortened path). Returns whether it was.
+bool World::Impl::blocked_by_static(int bi, real t) {
+    Body& b = bodies[bi];
+    if (b.type != BodyType::dynamic || t <= b.toi_clock) {
+        return false;
+    }
+    Sweep part = b.sweep;
+    const real beta = (t - b.toi_clock) / (1 - b.toi_clock);
+    part.c2 = lerp(b.sweep.c1, b.sweep.c2, beta);
+    part.a2 = b.sweep.a1 + beta * (b.sweep.a2 - b.sweep.a1);
+    const real s = first_static_impact(b, part);
+    if (s >= 1) {
+        return false;
+    }
+    // Its sweep now ends at the wall: the path up to there is safe.
+    b.sweep.c2 = lerp(part.c1, part.c2, s);
+    b.sweep.a2 = part.a1 + s * (part.a2 - part.a1);
+    sync_transform(b);
+    b.stopped = true;
+    ++b.toi_stamp;
+    ++stats.toi_events;
+    find_toi_events(bi);
+    return true;
+}
+
+// Ends a body's motion at step fraction t: the rest of its step is lost.
+void World::Impl::clamp_at(int bi, real t, real dt) {
+    Body& b = bodies[bi];
+    if (b.type != BodyType::dynamic || b.toi_clamped) {
+        return;
+    }
+    const Sweep rest = sweep_from(b, t);
+    b.sweep.c2 = rest.c1;
+    b.sweep.a2 = rest.a1;
+    sync_transform(b);
+    b.toi_clamped = true;
+    ++b.toi_stamp;
+    ++stats.toi_cap_hits;
+    stats.toi_time_lost += (1 - t) * dt;
+}
+
+// Puts a body at its pose at step fraction t, with its clock there, moving
+// on with its current velocity for the rest of the step.
+void World::Impl::advance_after_toi(int bi, real t, real dt) {
+    Body& b = bodies[bi];
+    const Sweep rest = sweep_from(b, t);
+    b.sweep.c1 = rest.c1;
+    b.sweep.a1 = rest.a1;
+    b.sweep.c2 = rest.c1 + ((1 - t) * dt) * b.v;
+    b.sweep.a2 = rest.a1 + (1 - t) * dt * b.w;
+    b.toi_clock = t;
+    ++b.toi_stamp;
+    ++b.toi_count;
+    sync_transform(b);
+    const real turn = std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
+    for (int si : b.shapes) {
+        const ShapeRecord& s = shapes[si];
+        const Aabb box = inflate(
+            union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), compute_aabb(s.shape, b.xf)),
+            turn);
+        moving_tree.move_proxy(s.tree_proxy, box, b.sweep.c2 - b.sweep.c1);
+    }
+}
+
+namespace {
+
+// The impulse solve of one event at the poses of its time of impact: a few
+// sequential-impulse sweeps over the manifold points, friction clamped by
+// Coulomb's law, each point aiming for -e times its approach speed (0 below
+// the restitution threshold). inv_mass/inv_inertia 0 make a side immovable.
+struct ImpactSide {
+    Body* body;
+    Vec2 center;
+    real inv_mass;
+    real inv_inertia;
+};
+
+Vec2 point_velocity(const ImpactSide& s, Vec2 r) { return s.body->v + cross(s.body->w, r); }
+
+void apply(ImpactSide& a, ImpactSide& b, Vec2 ra, Vec2 rb, Vec2 impulse) {
+    a.body->v -= a.inv_mass * impulse;
+    a.body->w -= a.inv_inertia * cross(ra, impulse);
+    b.body->v += b.inv_mass * impulse;
+    b.body->w += b.inv_inertia * cross(rb, impulse);
+}
+
+real effective_mass(const ImpactSide& a, const ImpactSide& b, Vec2 ra, Vec2 rb, Vec2 dir) {
+    const real rna = cross(ra, dir);
+    const real rnb = cross(rb, dir);
+    const real k = a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
+    return k > 0 ? 1 / k : 0;
+}
+
+constexpr int k_impact_iterations = 4;
+
+// Returns the fastest approach speed (> 0), or 0 when no point approaches.
+real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, real restitution,
+                  real restitution_threshold) {
+    const Vec2 n = m.normal;
+    const Vec2 t = right_perp(n);
+    std::array<Vec2, 2> ra{}, rb{};
+    std::array<real, 2> target{}, normal_mass{}, tangent_mass{}, pn{}, pt{};
+    real approach = 0;
+    for (int i = 0; i < m.count; ++i) {
+        ra[i] = m.points[i].point - a.center;
+        rb[i] = m.points[i].point - b.center;
+        const real vn = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
+        approach = std::max(approach, -vn);
+        target[i] = vn < -restitution_threshold ? -restitution * vn : 0;
+        normal_mass[i] = effective_mass(a, b, ra[i], rb[i], n);
+        tangent_mass[i] = effective_mass(a, b, ra[i], rb[i], t);
+    }
+    if (approach <= 0) {
+        return 0;
+    }
+    for (int it = 0; it < k_impact_iterations; ++it) {
+        for (int i = 0; i < m.count; ++i) {
+            const real vt = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), t);
+            const real limit = friction * pn[i];
+            const real next = std::clamp(pt[i] - tangent_mass[i] * vt, -limit, limit);
+            apply(a, b, ra[i], rb[i], (next - pt[i]) * t);
+            pt[i] = next;
+        }
+        for (int i = 0; i < m.count; ++i) {
+            const real vn = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
+            const real next = std::max(pn[i] - normal_mass[i] * (vn - target[i]), real(0));
+            apply(a, b, ra[i], rb[i], (next - pn[i]) * n);
+            pn[i] = next;
+        }
+    }
+    return approach;
+}
+
+} // namespace
+
+void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
+    const int ia = shapes[e.shape_a].body;
+    const int ib = shapes[e.shape_b].body;
+    if (e.failed) {
+        clamp_at(ia, e.t, dt); // stay at the last safe time
+        clamp_at(ib, e.t, dt);
+        return;
+    }
+    const bool wall_a = blocked_by_static(ia, e.t);
+    const bool wall_b = blocked_by_static(ib, e.t);
+    if (wall_a || wall_b) {
+        return;
+    }
+    Body& a = bodies[ia];
+    Body& b = bodies[ib];
+    const Sweep sa = sweep_from(a, e.t);
+    const Sweep sb = sweep_from(b, e.t);
+    const CollideSettings settings{tol.speculative_distance, tol.linear_slop};
+    const Manifold m = collide(shapes[e.shape_a].shape, get_transform(sa, 0),
+                               shapes[e.shape_b].shape, get_transform(sb, 0), settings);
+    if (m.count == 0) {
+        clamp_at(ia, e.t, dt); // the TOI and the manifold disagree: stop where it is safe
+        clamp_at(ib, e.t, dt);
+        return;
+    }
+    if (pre_solve && !pre_solve(shape_id(e.shape_a), shape_id(e.shape_b), m)) {
+        const ShapePair pair{shape_id(e.shape_a), shape_id(e.shape_b)};
+        disabled_pairs.insert(std::upper_bound(disabled_pairs.begin(), disabled_pairs.end(), pair),
+                              pair);
+        return;
+    }
+    // Past its cap a body is clamped here, and so is its partner: treating
+    // the capped one as immovable instead would hand the partner energy
+    // from nowhere (a heavy box kicked away by a pinned grain).
+    const auto capped = [](const Body& x) {
+        return x.type == BodyType::dynamic &&
+               (x.toi_clamped || x.toi_count >= k_max_toi_events_per_body);
+    };
+    if (capped(a) || capped(b)) {
+        clamp_at(ia, e.t, dt);
+        clamp_at(ib, e.t, dt);
+        return;
+    }
+    const ImpactSide side_a{&a, sa.c1, a.inv_mass, a.inv_inertia};
+    const ImpactSide side_b{&b, sb.c1, b.inv_mass, b.inv_inertia};
+    const ShapeRecord& shape_a = shapes[e.shape_a];
+    const ShapeRecord& shape_b = shapes[e.shape_b];
+    const real approach = solve_impact(
+        side_a, side_b, m, combine_friction(shape_a.material, shape_b.material),
+        combine_restitution(shape_a.material, shape_b.material), tol.restitution_threshold);
+    if (approach == 0) {
+        return; // touching but parting: nothing happens
+    }
+    ++stats.toi_pair_events;
+    for (const int bi : {ia, ib}) {
+        if (bodies[bi].type == BodyType::dynamic) {
+            advance_after_toi(bi, e.t, dt);
+        }
+    }
+    record_toi_contact(e.shape_a, e.shape_b, m);
+    report_toi_hit(e, m, approach);
+    for (const int bi : {ia, ib}) {
+        if (bodies[bi].type == BodyType::dynamic && !bodies[bi].toi_clamped) {
+            find_toi_events(bi);
+        }
+    }
+}
+
+// A hit event for a pair that was not touching at the end of the last step.
+void World::Impl::report_toi_hit(const ToiEvent& e, const Manifold& m, real approach) {
+    const ShapeId a = shape_id(e.shape_a);
+    const ShapeId b = shape_id(e.shape_b);
+    const bool was_touching =
+        std::binary_search(touching.begin(), touching.end(), ShapePair{a, b}) ||
+        std::binary_search(touching.begin(), touching.end(), ShapePair{b, a});
+    if (was_touching || approach <= def.hit_speed_threshold * def.length_units_per_meter) {
+        return;
+    }
+    events.contact_hit.push_back(
+        {a, b, owner_of(a), owner_of(b), m.points[0].point, m.normal, approach});
+}
+
+// The pair joins the step's contacts, so position correction keeps it apart
+// and the touching events see it.
+void World::Impl::record_toi_contact(int shape_a, int shape_b, const Manifold& m) {
+    const std::uint64_t key = ordered_key(shape_a, shape_b);
+    const auto at = std::lower_bound(contact_keys.begin(), contact_keys.end(), key);
+    if (at != contact_keys.end() && *at == key) {
+        return;
+    }
+    contact_keys.insert(at, key);
+    Contact c;
+    c.shape_a = shape_a;
+    c.shape_b = shape_b;
+    c.body_a = shapes[shape_a].body;
+    c.body_b = shapes[shape_b].body;
+    c.manifold = m;
+    c.friction = combine_friction(shapes[shape_a].material, shapes[shape_b].material);
+    c.restitution = combine_restitution(shapes[shape_a].material, shapes[shape_b].material);
+    contacts.push_back(c);
+}
+
+} // namespace sweep

@@ -1,0 +1,175 @@
+// Continuous collision between moving bodies (src/world_toi.cpp): bodies
+// that would pass through each other within one step meet at their time of
+// impact, with the impulse physics prescribes, in time order, and never at
+// the cost of passing a wall. Checked against the conservation laws of a
+// free collision and hand-derived outcomes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+World make_world() {
+    WorldDef def;
+    def.gravity = {0, 0};
+    def.measure_penetration = true;
+    return std::move(World::make(def).value());
+}
+
+BodyId add(World& world, BodyType type, const Shape& shape, Vec2 position, Vec2 velocity = {},
+           Material material = {1, 0, 1}) {
+    BodyDef def;
+    def.type = type;
+    def.position = position;
+    def.linear_velocity = velocity;
+    const ShapeDef sd(shape, material);
+    return world.create_body(def, std::span(&sd, 1)).value();
+}
+
+real energy(const World& world, std::initializer_list<BodyId> ids) {
+    real e = 0;
+    for (BodyId id : ids) {
+        const BodyState s = *world.body_state(id);
+        e += s.mass * length_squared(s.linear_velocity) / 2;
+    }
+    return e;
+}
+
+TEST(WorldToi, TwoBulletsMeetHeadOnAndExchangeVelocities) {
+    // Equal discs of radius 0.05 at +-150 m/s: 2.5 m per step each, fifty
+    // radii. Free, elastic and head on, they must swap velocities at x = 0.
+    World world = make_world();
+    const BodyId a = add(world, BodyType::dynamic, Circle{{}, 0.05f}, {-3.1f, 0}, {150, 0});
+    const BodyId b = add(world, BodyType::dynamic, Circle{{}, 0.05f}, {3.1f, 0}, {-150, 0});
+    const real e0 = energy(world, {a, b});
+    int events = 0;
+    for (int i = 0; i < 4; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+        events += world.stats().toi_pair_events;
+        // Never through each other, never overlapping beyond the slop.
+        ASSERT_LT(world.body_state(a)->center.x, world.body_state(b)->center.x);
+        ASSERT_LE(world.stats().max_penetration, 2 * world.tolerances().linear_slop);
+    }
+    EXPECT_EQ(events, 1);
+    EXPECT_NEAR(world.body_state(a)->linear_velocity.x, -150, 1e-3 * 150);
+    EXPECT_NEAR(world.body_state(b)->linear_velocity.x, 150, 1e-3 * 150);
+    EXPECT_NEAR(energy(world, {a, b}), e0, 1e-4 * e0);
+    // Symmetric: they met at x = 0 and have travelled equally since.
+    EXPECT_NEAR(world.body_state(a)->center.x, -world.body_state(b)->center.x, 1e-3f);
+}
+
+TEST(WorldToi, BulletStopsAndTheStruckDiscTakesItsVelocity) {
+    // Equal masses, elastic, head on: the bullet stops dead and the disc it
+    // strikes leaves at the bullet's speed.
+    World world = make_world();
+    const BodyId bullet = add(world, BodyType::dynamic, Circle{{}, 0.05f}, {-5, 0}, {200, 0});
+    const BodyId target = add(world, BodyType::dynamic, Circle{{}, 0.05f}, {0, 0});
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+    }
+    EXPECT_NEAR(world.body_state(bullet)->linear_velocity.x, 0, 1e-3 * 200);
+    EXPECT_NEAR(world.body_state(target)->linear_velocity.x, 200, 1e-3 * 200);
+    EXPECT_LT(world.body_state(bullet)->center.x, -0.1f + 0.01f);
+}
+
+TEST(WorldToi, UnequalMassesFollowTheElasticCollisionFormulas) {
+    // m1 = 4 m2 (radii 2:1, equal density). 1D elastic collision:
+    // v1' = (m1 - m2) / (m1 + m2) v1 + 2 m2 / (m1 + m2) v2, and symmetrically.
+    World world = make_world();
+    const BodyId heavy = add(world, BodyType::dynamic, Circle{{}, 0.1f}, {-4, 0}, {120, 0});
+    const BodyId light = add(world, BodyType::dynamic, Circle{{}, 0.05f}, {4, 0}, {-180, 0});
+    const real m1 = world.body_state(heavy)->mass;
+    const real m2 = world.body_state(light)->mass;
+    const real v1 = 120;
+    const real v2 = -180;
+    for (int i = 0; i < 4; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+    }
+    const real v1_after = ((m1 - m2) * v1 + 2 * m2 * v2) / (m1 + m2);
+    const real v2_after = ((m2 - m1) * v2 + 2 * m1 * v1) / (m1 + m2);
+    EXPECT_NEAR(world.body_state(heavy)->linear_velocity.x, v1_after, 1e-3 * 180);
+    EXPECT_NEAR(world.body_state(light)->linear_velocity.x, v2_after, 1e-3 * 180);
+}
+
+TEST(WorldToi, AWallMetFirstStopsTheBulletBeforeTheBodyBehindIt) {
+    // The bullet's path this step crosses a thin wall and then a disc behind
+    // it: it must stop at the wall and the disc must never feel it.
+    World world = make_world();
+    add(world, BodyType::static_body, make_box(0.025f, 2).value(), {0, 0});
+    const BodyId bullet = add(world, BodyType::dynamic, Circle{{}, 0.05f}, {-2, 0}, {300, 0});
+    const BodyId behind = add(world, BodyType::dynamic, Circle{{}, 0.05f}, {1, 0});
+    for (int i = 0; i < 5; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+        ASSERT_LT(world.body_state(bullet)->center.x, -0.025f);
+    }
+    EXPECT_EQ(world.body_state(behind)->linear_velocity.x, 0);
+    EXPECT_EQ(world.body_state(behind)->center.x, 1);
+}
+
+TEST(WorldToi, ACappedBodyIsClampedAtItsImpactAndTheLossIsReported) {
+    // A light disc at 600 m/s between two heavy boxes 0.3 apart would bounce
+    // about thirty times in one step; past the per-body cap it is clamped at
+    // its time of impact, the lost time is counted, and it stays between them.
+    World world = make_world();
+    const Material heavy{1000, 0, 1};
+    const BodyId left =
+        add(world, BodyType::dynamic, make_box(0.1f, 1).value(), {-0.25f, 0}, {}, heavy);
+    const BodyId right =
+        add(world, BodyType::dynamic, make_box(0.1f, 1).value(), {0.25f, 0}, {}, heavy);
+    const BodyId disc = add(world, BodyType::dynamic, Circle{{}, 0.02f}, {0, 0}, {600, 0});
+    ASSERT_TRUE(world.step(1.0f / 60));
+    EXPECT_GE(world.stats().toi_cap_hits, 1);
+    EXPECT_GT(world.stats().toi_time_lost, 0);
+    // Both bodies of the capped event lose at most the rest of the step.
+    EXPECT_LE(world.stats().toi_time_lost, 2.0f / 60);
+    for (int i = 0; i < 30; ++i) {
+        const real x = world.body_state(disc)->center.x;
+        ASSERT_GT(x - 0.02f, world.body_state(left)->center.x + 0.1f - 0.01f) << "step " << i;
+        ASSERT_LT(x + 0.02f, world.body_state(right)->center.x - 0.1f + 0.01f) << "step " << i;
+        // The heavy boxes only drift: no energy came from the clamping.
+        ASSERT_LT(std::abs(world.body_state(left)->linear_velocity.x), 1);
+        ASSERT_TRUE(world.step(1.0f / 60));
+    }
+}
+
+TEST(WorldToi, PairsWithinTheSpeculativeMarginMakeNoEvents) {
+    // A stack at rest: every pair already has a speculative contact, so the
+    // time-of-impact phase has nothing to do.
+    WorldDef def;
+    World world = std::move(World::make(def).value());
+    add(world, BodyType::static_body, make_box(5, 0.5f).value(), {0, -0.5f}, {}, {});
+    for (int i = 0; i < 5; ++i) {
+        add(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 0.5f + real(i)}, {}, {});
+    }
+    for (int i = 0; i < 120; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+        ASSERT_EQ(world.stats().toi_pair_events, 0);
+    }
+}
+
+TEST(WorldToi, BulletsStreamIntoAKinematicWallAndBounceOff) {
+    // A kinematic body has infinite mass in an event: elastic bullets leave
+    // it at the speed they came, reversed, and it keeps its velocity.
+    World world = make_world();
+    const BodyId wall =
+        add(world, BodyType::kinematic, make_box(0.05f, 3).value(), {0, 0}, {-1, 0});
+    std::vector<BodyId> bullets;
+    for (int i = 0; i < 5; ++i) {
+        bullets.push_back(add(world, BodyType::dynamic, Circle{{}, 0.03f},
+                              {-6 - real(i) * 0.5f, -2 + real(i)}, {250, 0}));
+    }
+    for (int i = 0; i < 6; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+    }
+    EXPECT_EQ(world.body_state(wall)->linear_velocity.x, -1);
+    for (BodyId id : bullets) {
+        EXPECT_NEAR(world.body_state(id)->linear_velocity.x, -252, 1e-3 * 250);
+        EXPECT_LT(world.body_state(id)->center.x, world.body_state(wall)->center.x);
+    }
+}
+
+} // namespace
+} // namespace sweep
