@@ -281,7 +281,8 @@ void Testbed::panel() {
     const Figures f = sample->figures();
     if (ImGui::CollapsingHeader("figures", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::Text("bodies %d   contacts %d (%d points)", f.bodies, f.contacts, f.contact_points);
-        ImGui::Text("step %.3f ms   TOI events %d", f.step_ms, f.toi_events);
+        ImGui::Text("step %.3f ms in total", f.step_ms);
+        ImGui::Text("TOI events %d static, %d between bodies", f.toi_events, f.toi_pair_events);
         ImGui::Text("cap hits %d   max penetration %.4f", f.cap_hits, double(f.max_penetration));
     }
     sample->draw_ui();

@@ -111,7 +111,8 @@ void WorldSample::step(real dt, const Input& input) {
     figures_.contacts = stats.contacts;
     figures_.contact_points = stats.contact_points;
     figures_.toi_events = stats.toi_events;
-    figures_.cap_hits += stats.sweep_round_cap_hits + stats.toi_failures;
+    figures_.toi_pair_events = stats.toi_pair_events;
+    figures_.cap_hits += stats.sweep_round_cap_hits + stats.toi_failures + stats.toi_cap_hits;
     figures_.cap_hits += std::exchange(extra_cap_hits, 0);
     figures_.max_penetration = stats.max_penetration;
     if (!disturbed_) {

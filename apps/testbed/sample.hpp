@@ -30,8 +30,9 @@ struct Figures {
     int bodies = 0;
     int contacts = 0;
     int contact_points = 0;
-    int toi_events = 0;
-    int cap_hits = 0;         ///< since the start: sweep round caps, TOI iteration caps, move caps
+    int toi_events = 0;      ///< bodies the final sweep stopped against static geometry
+    int toi_pair_events = 0; ///< impacts resolved between moving bodies
+    int cap_hits = 0; ///< since the start: sweep round, TOI iteration, TOI clamp and move caps
     real max_penetration = 0; ///< L, at the end of the last step
     double step_ms = 0;       ///< wall time of the last step
 };
