@@ -5,10 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "builtin_level.hpp"
 #include "run.hpp"
+#include "scene_run.hpp"
 
 namespace {
 
@@ -164,6 +167,46 @@ int run_command(Args& args, bool draw) {
     return 0;
 }
 
+// True when `file` is a scene file (docs/scenes.md) rather than a Tiled map:
+// a .json whose "format" is "sweep-scene". Unreadable files are left to the
+// map loader, whose message names them.
+bool names_scene(const std::string& file) {
+    if (file.size() < 5 || file.substr(file.size() - 5) != ".json") {
+        return false;
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return in && io::is_scene_text(text.str());
+}
+
+// `sweep run SCENE.json`: the scene's own world, bodies and characters; the
+// report has the map run's fields plus the scene's (scene_run.hpp).
+int run_scene_command(const Args& args) {
+    auto scene = io::load_scene(args.file);
+    if (!scene) {
+        return fail(scene.error());
+    }
+    if (scene->map) {
+        for (const std::string& warning : scene->map->geometry.warnings) {
+            std::fprintf(stderr, "sweep: warning: %s\n", warning.c_str());
+        }
+    }
+    auto report = app::run_scene(*scene, args.run.trace);
+    if (!report) {
+        return fail(report.error());
+    }
+    if (args.json) {
+        nlohmann::json out = to_json(report->run);
+        out.update(app::scene_json(*report));
+        fmt::print("{}\n", out.dump(2));
+    } else {
+        print_summary(report->run);
+        app::print_scene(*report);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -191,6 +234,9 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int code = cli.exit(e);
         return code == 0 ? 0 : 2;
+    }
+    if (run->parsed() && names_scene(run_args.file)) {
+        return run_scene_command(run_args);
     }
     if (run->parsed()) {
         return run_command(run_args, !run_args.png.empty());
