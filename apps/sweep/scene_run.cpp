@@ -250,8 +250,12 @@ Result<void> move_character(World& world, const io::Scene& scene, const io::Scen
     if (c.gravity) {
         w.vertical += scene.world.gravity.y * scene.world.length_units_per_meter * scene.dt;
     }
-    const BodyState state = world.body_state(id).value();
-    const real bottom = body_aabb(c.shapes, state.xf).lower.y;
+    const auto state = world.body_state(id);
+    if (!state) {
+        track.removed = true; // it left WorldDef::bounds
+        return {};
+    }
+    const real bottom = body_aabb(c.shapes, state->xf).lower.y;
     // One-way platforms block only a character that starts above them.
     const MoveFilter filter = [&](BodyId other) {
         for (const OneWay& p : built.one_way) {
@@ -391,6 +395,25 @@ void fill_counts(RunReport& report, const io::Scene& scene, const World& world, 
     report.shapes_before_merge += own;
 }
 
+// Dynamic bodies in no touching pair: at rest that means hanging in mid-air.
+int count_unsupported(const World& world, const std::vector<BodyId>& bodies) {
+    std::vector<std::int32_t> touching;
+    for (const ContactData& c : world.touching_contacts()) {
+        touching.push_back(c.body_a.index);
+        touching.push_back(c.body_b.index);
+    }
+    std::sort(touching.begin(), touching.end());
+    int count = 0;
+    for (BodyId id : bodies) {
+        const auto state = world.body_state(id);
+        if (state && state->type == BodyType::dynamic &&
+            !std::binary_search(touching.begin(), touching.end(), id.index)) {
+            ++count;
+        }
+    }
+    return count;
+}
+
 } // namespace
 
 Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace_path) {
@@ -495,6 +518,8 @@ Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace_p
         }
     }
     report.mean_speed = dynamic > 0 ? report.mean_speed / real(dynamic) : 0;
+    report.final_penetration = world->stats().max_penetration;
+    report.unsupported = count_unsupported(*world, built.moving);
     return report;
 }
 
@@ -527,12 +552,15 @@ nlohmann::json scene_json(const SceneReport& report) {
                               {"jumps_refused", c.jumps_refused},
                               {"grounded_steps", c.grounded_steps},
                               {"move_cap_hits", c.move_cap_hits},
-                              {"started_overlapping", c.started_overlapping}};
+                              {"started_overlapping", c.started_overlapping},
+                              {"removed", c.removed}};
     }
     return {{"named", named},
             {"characters", characters},
             {"mean_speed", report.mean_speed},
-            {"max_speed", report.max_speed}};
+            {"max_speed", report.max_speed},
+            {"final_penetration", report.final_penetration},
+            {"unsupported_bodies", report.unsupported}};
 }
 
 void print_scene(const SceneReport& report) {
@@ -545,7 +573,8 @@ void print_scene(const SceneReport& report) {
         fmt::print("character {:<6} at ({:.3f}, {:.3f}), {} jumps, {} steps on the ground\n", c.name,
                    c.position.x, c.position.y, c.jumps, c.grounded_steps);
     }
-    fmt::print("dynamic speeds   mean {:.4f}, max {:.4f} L/s\n", report.mean_speed, report.max_speed);
+    fmt::print("dynamic speeds   mean {:.4f}, max {:.4f} L/s; {} touching nothing\n", report.mean_speed,
+               report.max_speed, report.unsupported);
 }
 
 } // namespace sweep::app

@@ -33,6 +33,7 @@ struct CharacterTrack {
     int grounded_steps = 0;       ///< steps ending on something below it
     int move_cap_hits = 0;        ///< moves that hit k_max_move_iterations
     int started_overlapping = 0;  ///< moves that began by pushing out
+    bool removed = false;         ///< left WorldDef::bounds and was removed
 };
 
 /// What a scene run did: the fields of `sweep run MAP` plus the scene's own.
@@ -42,6 +43,8 @@ struct SceneReport {
     std::vector<CharacterTrack> characters;
     real mean_speed = 0;            ///< of the dynamic bodies at the end, L/s
     real max_speed = 0;             ///< of the dynamic bodies at the end, L/s
+    real final_penetration = 0;     ///< deepest overlap after the last step, L
+    int unsupported = 0;            ///< dynamic bodies touching nothing at the end
 };
 
 /// Runs `scene` for scene.steps steps of scene.dt. `trace`, when not empty,
@@ -53,7 +56,7 @@ struct SceneReport {
 Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace);
 
 /// The scene-only part of `sweep run --json`: "named", "characters",
-/// "mean_speed", "max_speed".
+/// "mean_speed", "max_speed", "final_penetration", "unsupported_bodies".
 nlohmann::json scene_json(const SceneReport& report);
 
 /// The scene-only lines of the text summary.

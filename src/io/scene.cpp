@@ -733,6 +733,11 @@ Result<Scene> read_scene(const json& root, std::string_view name) {
     if (n.has("map") && r.ok()) {
         const std::filesystem::path base = std::filesystem::path(name).parent_path();
         read_map(r, n.at("map"), base, scene);
+        // One tile is one metre on a map (docs/tiled.md) unless the world says otherwise.
+        const bool units_given = n.has("world") && n.at("world").has("length_units_per_meter");
+        if (r.ok() && !units_given) {
+            scene.world.length_units_per_meter = scene.map->geometry.length_units_per_meter;
+        }
     }
     if (!r.ok()) {
         return r.error();
