@@ -745,6 +745,63 @@ Result<Scene> read_scene(const json& root, std::string_view name) {
     return scene;
 }
 
+// The JSON path of the value a SAX parse stopped at: nlohmann reports a
+// number that overflows (1e999) without a place, so a second, path-keeping
+// pass finds it.
+class PathFinder : public nlohmann::json_sax<json> {
+  public:
+    std::string path() const {
+        std::string out;
+        for (const Level& l : stack_) {
+            out += "/" + (l.array ? std::to_string(l.index) : l.key);
+        }
+        return out;
+    }
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override {
+        stack_.push_back({false, 0, {}});
+        return true;
+    }
+    bool key(string_t& k) override {
+        stack_.back().key = k;
+        return true;
+    }
+    bool end_object() override { return end(); }
+    bool start_array(std::size_t) override {
+        stack_.push_back({true, 0, {}});
+        return true;
+    }
+    bool end_array() override { return end(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+  private:
+    struct Level {
+        bool array;
+        std::size_t index;
+        std::string key;
+    };
+    bool value() {
+        if (!stack_.empty() && stack_.back().array) {
+            ++stack_.back().index;
+        }
+        return true;
+    }
+    bool end() {
+        stack_.pop_back();
+        return value();
+    }
+    std::vector<Level> stack_;
+};
+
 // Line and column (1-based) of byte `offset` in `text`.
 std::string line_and_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
@@ -777,6 +834,13 @@ Result<Scene> load_scene_from_memory(std::string_view text, std::string_view nam
         return make_error(ErrorCode::parse_error,
                           std::string(name) + ": " + line_and_column(text, e.byte == 0 ? 0 : e.byte - 1) +
                               ": malformed JSON");
+    } catch (const json::exception&) {
+        // A number beyond double's range; everything else is a parse_error.
+        PathFinder finder;
+        json::sax_parse(text.begin(), text.end(), &finder, json::input_format_t::json, false);
+        const std::string path = finder.path();
+        return make_error(ErrorCode::invalid_input, std::string(name) + ": " + (path.empty() ? "/" : path) +
+                                                        ": number is not finite (NaN, infinite or too large)");
     }
     return read_scene(root, name);
 }
