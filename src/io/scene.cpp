@@ -802,6 +802,57 @@ class PathFinder : public nlohmann::json_sax<json> {
     std::vector<Level> stack_;
 };
 
+// Reads a JSON document up to its top-level "format" and stops there, so
+// that a scene with a bad value later on (1e999, a syntax error) is still
+// told from a Tiled map, and gets the scene loader's message.
+struct FormatFinder : nlohmann::json_sax<json> {
+    bool found = false;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t& value) override {
+        if (depth == 1 && arrays == 0 && key_is_format) {
+            found = value == k_scene_format;
+            return false;
+        }
+        return true;
+    }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override {
+        ++depth;
+        return true;
+    }
+    bool key(string_t& k) override {
+        key_is_format = depth == 1 && k == "format";
+        return true;
+    }
+    bool end_object() override {
+        --depth;
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        depth += 1;
+        ++arrays;
+        return true;
+    }
+    bool end_array() override {
+        depth -= 1;
+        --arrays;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+  private:
+    int depth = 0;
+    int arrays = 0;
+    bool key_is_format = false;
+};
+
 // Line and column (1-based) of byte `offset` in `text`.
 std::string line_and_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
@@ -814,12 +865,9 @@ std::string line_and_column(std::string_view text, std::size_t offset) {
 } // namespace
 
 bool is_scene_text(std::string_view text) {
-    const json root = json::parse(text.begin(), text.end(), nullptr, false);
-    if (root.is_discarded() || !root.is_object()) {
-        return false;
-    }
-    const auto format = root.find("format");
-    return format != root.end() && format->is_string() && format->get<std::string>() == k_scene_format;
+    FormatFinder finder;
+    json::sax_parse(text.begin(), text.end(), &finder, json::input_format_t::json, false);
+    return finder.found;
 }
 
 Result<Scene> load_scene_from_memory(std::string_view text, std::string_view name) {

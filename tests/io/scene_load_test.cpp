@@ -273,6 +273,10 @@ TEST(SceneLoad, SceneTextIsToldFromTiledJson) {
     EXPECT_FALSE(is_scene_text(R"({"type": "map", "layers": []})"));
     EXPECT_FALSE(is_scene_text("{not json"));
     EXPECT_FALSE(is_scene_text(R"(["format", "sweep-scene"])"));
+    EXPECT_FALSE(is_scene_text(R"({"layers": [{"format": "sweep-scene"}]})"));
+    // Broken after the format: still a scene, so the scene loader explains.
+    EXPECT_TRUE(is_scene_text(R"({"format": "sweep-scene", "version": 1e999})"));
+    EXPECT_TRUE(is_scene_text(R"({"format": "sweep-scene", "version": )"));
 }
 
 } // namespace
