@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "level_bodies.hpp"
 #include "static_shapes.hpp"
 #include "sweep/check/tunneling.hpp"
 
@@ -88,50 +89,21 @@ Result<BodyId> create(World& world, const BodyDef& def, const std::vector<ShapeD
     return id;
 }
 
-// The map's shapes as static bodies, one per shape, at the shape's centre
-// (small local coordinates keep float precision on large maps).
+// The map's shapes as static bodies; its horizontal segments become
+// one-way platforms when the scene says so.
 Result<void> add_map(World& world, const io::SceneMap& map, Built& built) {
     const io::StaticGeometry& g = map.geometry;
-    const auto add = [&](Vec2 at, const Shape& shape) -> Result<BodyId> {
-        BodyDef def;
-        def.position = at;
-        return create(world, def, {ShapeDef(shape)}, map.path.string());
-    };
-    for (const Aabb& box : g.boxes) {
-        const Vec2 e = extents(box);
-        auto shape = make_box(e.x, e.y);
-        if (!shape || !add(center(box), *shape)) {
-            return Error{ErrorCode::invalid_input, map.path.string() + ": a box the world rejects"};
-        }
+    auto bodies = add_level_bodies(world, g);
+    if (!bodies) {
+        return bodies.error();
     }
-    for (const Polygon& p : g.polygons) {
-        std::vector<Vec2> local;
-        for (int i = 0; i < p.count; ++i) {
-            local.push_back(p.vertices[std::size_t(i)] - p.centroid);
-        }
-        if (auto shape = make_polygon(local)) {
-            if (auto ok = add(p.centroid, *shape); !ok) {
-                return ok.error();
-            }
-        }
-    }
-    for (const Circle& c : g.circles) {
-        if (auto ok = add(c.center, Circle{{}, c.radius}); !ok) {
-            return ok.error();
-        }
-    }
-    for (const Segment& s : g.segments) {
-        const Vec2 mid = real(0.5) * (s.p1 + s.p2);
-        auto shape = make_segment(s.p1 - mid, s.p2 - mid);
-        if (!shape) {
-            continue; // a sliver the loader kept
-        }
-        auto id = add(mid, *shape);
-        if (!id) {
-            return id.error();
+    for (std::size_t i = 0; i < g.segments.size(); ++i) {
+        const Segment& s = g.segments[i];
+        if (bodies->segments[i].index < 0) {
+            continue; // zero length: nothing to stand on or cross
         }
         if (map.one_way_platforms && s.p1.y == s.p2.y) {
-            built.one_way.push_back({*id, s.p1.y});
+            built.one_way.push_back({bodies->segments[i], s.p1.y});
         } else {
             built.referee.segments.push_back(s);
         }
