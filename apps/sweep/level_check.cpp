@@ -73,10 +73,10 @@ std::vector<Edge> edges_before_merge(const io::StaticGeometry& level) {
     return edges;
 }
 
-// Does a body of half-extents `half`, centred at `center`, fit: inside the
-// level's bounds and overlapping (or touching) no static shape?
-bool fits(const World& world, const Aabb& bounds, Vec2 center, Vec2 half, const Polygon& box) {
-    const Aabb b{center - half, center + half};
+// Does `box`, centred at `center`, fit: inside the level's bounds and
+// overlapping (or touching) no static shape?
+bool fits(const World& world, const Aabb& bounds, Vec2 center, const Polygon& box) {
+    const Aabb b = compute_aabb(box, Transform{center, Rot{}});
     if (!contains(bounds, b)) {
         return false;
     }
@@ -94,8 +94,10 @@ std::vector<Seam> find_seams(const io::StaticGeometry& level, const World& world
         return key(a) != key(b) ? key(a) < key(b) : a.c < b.c;
     });
     const Vec2 half = real(0.5) * body;
-    const auto box = make_box(half.x, half.y).value();
-    const double off = 0.01 * std::min(level.tile_width, level.tile_height); // just off the surface
+    // The body resting on the surface may touch what is around it (a body
+    // exactly as tall as the headroom fits): test it shrunk by the slop.
+    const real slop = world.tolerances().linear_slop;
+    const auto box = make_box(std::max(half.x - slop, slop), std::max(half.y - slop, slop)).value();
     std::vector<Seam> seams;
     std::size_t begin = 0;
     while (begin < edges.size()) {
@@ -125,8 +127,8 @@ std::vector<Seam> find_seams(const io::StaticGeometry& level, const World& world
             found.push_back(e.s0);
             const Vec2 n{real(e.nx), real(e.ny)};
             const Vec2 point{real(e.c * e.nx - e.s0 * e.ny), real(e.c * e.ny + e.s0 * e.nx)};
-            const double reach = std::abs(e.nx) * half.x + std::abs(e.ny) * half.y + off;
-            if (fits(world, level.bounds, point + real(reach) * n, half, box)) {
+            const double reach = std::abs(e.nx) * half.x + std::abs(e.ny) * half.y;
+            if (fits(world, level.bounds, point + real(reach) * n, box)) {
                 seams.push_back({point, n});
             }
         }
