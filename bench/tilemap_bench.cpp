@@ -172,5 +172,9 @@ template <int Count> void World_Tilemap_box2d(benchmark::State& state) {
 
 BENCHMARK(World_Tilemap_sweep<100>)->Name("World/tilemap_100/sweep")->Unit(benchmark::kMillisecond);
 BENCHMARK(World_Tilemap_box2d<100>)->Name("World/tilemap_100/box2d")->Unit(benchmark::kMillisecond);
-BENCHMARK(World_Tilemap_sweep<1000>)->Name("World/tilemap_1000/sweep")->Unit(benchmark::kMillisecond);
-BENCHMARK(World_Tilemap_box2d<1000>)->Name("World/tilemap_1000/box2d")->Unit(benchmark::kMillisecond);
+BENCHMARK(World_Tilemap_sweep<1000>)
+    ->Name("World/tilemap_1000/sweep")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(World_Tilemap_box2d<1000>)
+    ->Name("World/tilemap_1000/box2d")
+    ->Unit(benchmark::kMillisecond);

@@ -36,7 +36,8 @@ Result<LevelBodies> add_level_bodies(World& world, const io::StaticGeometry& lev
             local.push_back(p.vertices[std::size_t(i)] - p.centroid);
         }
         auto shape = make_polygon(local);
-        auto id = shape ? add_static(world, p.centroid, *shape, level.source) : Result<BodyId>(BodyId{});
+        auto id =
+            shape ? add_static(world, p.centroid, *shape, level.source) : Result<BodyId>(BodyId{});
         out.polygons.push_back(id ? *id : BodyId{});
     }
     for (const Circle& c : level.circles) {

@@ -1,5 +1,7 @@
 #include "level_check.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -59,7 +61,8 @@ std::vector<Edge> edges_before_merge(const io::StaticGeometry& level) {
     std::int64_t owner = std::int64_t(g.width) * g.height;
     for (const Polygon& p : level.polygons) {
         for (int i = 0; i < p.count; ++i) {
-            edges.push_back(make_edge(p.vertices[std::size_t(i)], p.vertices[std::size_t((i + 1) % p.count)],
+            edges.push_back(make_edge(p.vertices[std::size_t(i)],
+                                      p.vertices[std::size_t((i + 1) % p.count)],
                                       p.normals[std::size_t(i)], owner));
         }
         ++owner;
@@ -115,12 +118,14 @@ std::vector<Seam> find_seams(const io::StaticGeometry& level, const World& world
         std::vector<double> found;
         for (std::size_t i = begin; i < end; ++i) {
             const Edge& e = edges[i];
-            auto it = std::lower_bound(ends.begin(), ends.end(), std::pair{e.s0 - eps, std::int64_t(INT64_MIN)});
+            auto it = std::lower_bound(ends.begin(), ends.end(),
+                                       std::pair{e.s0 - eps, std::int64_t(INT64_MIN)});
             bool meets = false;
             for (; it != ends.end() && it->first <= e.s0 + eps && !meets; ++it) {
                 meets = it->second != e.owner;
             }
-            const bool already = std::any_of(found.begin(), found.end(), [&](double s) { return std::abs(s - e.s0) <= eps; });
+            const bool already = std::any_of(found.begin(), found.end(),
+                                             [&](double s) { return std::abs(s - e.s0) <= eps; });
             if (!meets || already) {
                 continue;
             }
@@ -190,7 +195,8 @@ bool on_line(const Solid& s, int axis, double c, Interval& out) {
         if (std::abs(d) >= r) {
             return false;
         }
-        const double h = std::sqrt(r * r - d * d), m = axis == 0 ? s.circle->center.x : s.circle->center.y;
+        const double h = std::sqrt(r * r - d * d),
+                     m = axis == 0 ? s.circle->center.x : s.circle->center.y;
         out = {m - h, m + h};
         return true;
     }
@@ -206,7 +212,10 @@ std::vector<Solid> solids_after_merge(const io::StaticGeometry& level) {
         out.push_back({b, {}, true, std::nullopt});
     }
     for (const Polygon& p : level.polygons) {
-        out.push_back({compute_aabb(p, Transform{}), {p.vertices.begin(), p.vertices.begin() + p.count}, true, std::nullopt});
+        out.push_back({compute_aabb(p, Transform{}),
+                       {p.vertices.begin(), p.vertices.begin() + p.count},
+                       true,
+                       std::nullopt});
     }
     for (const Circle& c : level.circles) {
         out.push_back({compute_aabb(c, Transform{}), {}, true, c});
@@ -219,8 +228,8 @@ std::vector<Solid> solids_after_merge(const io::StaticGeometry& level) {
 
 // Gaps whose narrow side lies along the lines of `axis` (0: lines of
 // constant y, gaps across x, narrower than `limit`).
-void find_gaps(const io::StaticGeometry& level, const std::vector<Solid>& solids, int axis, double limit,
-               std::vector<Gap>& gaps) {
+void find_gaps(const io::StaticGeometry& level, const std::vector<Solid>& solids, int axis,
+               double limit, std::vector<Gap>& gaps) {
     const Aabb& b = level.bounds;
     const double lo = axis == 0 ? b.lower.y : b.lower.x, hi = axis == 0 ? b.upper.y : b.upper.x;
     const double step = 0.5 * (axis == 0 ? level.tile_height : level.tile_width);
@@ -236,7 +245,8 @@ void find_gaps(const io::StaticGeometry& level, const std::vector<Solid>& solids
         const double v0 = axis == 0 ? s.lower.y : s.lower.x, v1 = axis == 0 ? s.upper.y : s.upper.x;
         const auto first = static_cast<std::ptrdiff_t>(std::floor((v0 - lo) / step - 0.5));
         const auto last = static_cast<std::ptrdiff_t>(std::ceil((v1 - lo) / step - 0.5));
-        for (std::ptrdiff_t k = std::max<std::ptrdiff_t>(first, 0); k <= last && k < std::ptrdiff_t(lines); ++k) {
+        for (std::ptrdiff_t k = std::max<std::ptrdiff_t>(first, 0);
+             k <= last && k < std::ptrdiff_t(lines); ++k) {
             on[std::size_t(k)].push_back(std::uint32_t(i));
         }
     }
@@ -255,14 +265,16 @@ void find_gaps(const io::StaticGeometry& level, const std::vector<Solid>& solids
                 runs.push_back(r);
             }
         }
-        std::sort(runs.begin(), runs.end(), [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
+        std::sort(runs.begin(), runs.end(),
+                  [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
         double reached = runs.empty() ? 0 : runs.front().hi;
         for (std::size_t i = 1; i < runs.size(); ++i) {
             const double width = runs[i].lo - reached;
             if (width > eps && width < limit) {
                 const double g0 = reached, g1 = runs[i].lo;
                 auto it = std::find_if(open.begin(), open.end(), [&](const Open& o) {
-                    return o.line + 1 == k && std::abs(o.lo - g0) <= eps && std::abs(o.hi - g1) <= eps;
+                    return o.line + 1 == k && std::abs(o.lo - g0) <= eps &&
+                           std::abs(o.hi - g1) <= eps;
                 });
                 const double v0 = c - step / 2, v1 = c + step / 2;
                 if (it != open.end()) {
@@ -306,7 +318,8 @@ std::vector<ShapeOverlap> find_overlaps(const io::StaticGeometry& level, const W
         const Aabb mine = compute_aabb(shape, Transform{});
         for (ShapeId id : *hits) {
             const ShapeInfo info = world.shape_info(id).value();
-            const bool box = std::find(bodies.boxes.begin(), bodies.boxes.end(), info.body) != bodies.boxes.end();
+            const bool box = std::find(bodies.boxes.begin(), bodies.boxes.end(), info.body) !=
+                             bodies.boxes.end();
             // Each pair once: boxes are only ever the other one.
             if (info.body == self || (!box && info.body.index < self.index)) {
                 continue;
@@ -332,11 +345,31 @@ std::vector<ShapeOverlap> find_overlaps(const io::StaticGeometry& level, const W
     return out;
 }
 
+// Positions in Tiled's pixels (y down), as the level designer sees them.
+nlohmann::json tiled_point(Vec2 p) { return {p.x, -p.y}; }
+
+const char* surface_name(Vec2 n) {
+    if (n.y > real(0.7)) {
+        return "floor";
+    }
+    if (n.y < real(-0.7)) {
+        return "ceiling";
+    }
+    if (n.x > real(0.7)) {
+        return "wall facing right";
+    }
+    if (n.x < real(-0.7)) {
+        return "wall facing left";
+    }
+    return "slope";
+}
+
 } // namespace
 
 Result<LevelCheck> check_level(const io::StaticGeometry& level, Vec2 body) {
     if (!(is_finite(body) && body.x > 0 && body.y > 0)) {
-        return Error{ErrorCode::invalid_input, "check: the body's width and height must be finite and > 0"};
+        return Error{ErrorCode::invalid_input,
+                     "check: the body's width and height must be finite and > 0"};
     }
     WorldDef def;
     def.length_units_per_meter = level.length_units_per_meter;
@@ -360,6 +393,83 @@ Result<LevelCheck> check_level(const io::StaticGeometry& level, Vec2 body) {
     find_gaps(level, solids, 1, body.y, out.gaps);
     out.overlaps = find_overlaps(level, *world, *bodies);
     return out;
+}
+
+std::optional<Vec2> parse_body_size(const std::string& text) {
+    const std::size_t x = text.find('x');
+    if (x == std::string::npos) {
+        return std::nullopt;
+    }
+    try {
+        std::size_t used_w = 0, used_h = 0;
+        const double w = std::stod(text.substr(0, x), &used_w);
+        const double h = std::stod(text.substr(x + 1), &used_h);
+        if (used_w != x || used_h != text.size() - x - 1 || !std::isfinite(w) ||
+            !std::isfinite(h) || !(w > 0) || !(h > 0) || w > 1e9 || h > 1e9) {
+            return std::nullopt;
+        }
+        return Vec2{static_cast<real>(w), static_cast<real>(h)};
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+nlohmann::json check_json(const app::LevelCheck& c) {
+    nlohmann::json seams = nlohmann::json::array(), gaps = nlohmann::json::array(),
+                   overlaps = nlohmann::json::array();
+    for (const app::Seam& s : c.seams) {
+        seams.push_back({{"at", tiled_point(s.point)}, {"surface", surface_name(s.normal)}});
+    }
+    for (const app::Gap& g : c.gaps) {
+        gaps.push_back({{"from", tiled_point({g.region.lower.x, g.region.upper.y})},
+                        {"to", tiled_point({g.region.upper.x, g.region.lower.y})},
+                        {"width", g.width},
+                        {"across", g.across_x ? "x" : "y"}});
+    }
+    for (const app::ShapeOverlap& o : c.overlaps) {
+        overlaps.push_back({{"a", o.a}, {"b", o.b}, {"at", tiled_point(o.point)}});
+    }
+    return {{"level", c.level},
+            {"body", {c.body.x, c.body.y}},
+            {"solid_cells", c.solid_cells},
+            {"shapes_before_merge", c.before_merge},
+            {"shapes_after_merge", c.after_merge},
+            {"seams", seams},
+            {"gaps", gaps},
+            {"overlaps", overlaps}};
+}
+
+void print_check(const app::LevelCheck& c) {
+    constexpr std::size_t k_listed = 20; // --json lists them all
+    const auto more = [&](std::size_t n) {
+        if (n > k_listed) {
+            fmt::print("  ... and {} more (--json lists all)\n", n - k_listed);
+        }
+    };
+    fmt::print("level            {}\n", c.level);
+    fmt::print("body             {} x {} px\n", c.body.x, c.body.y);
+    fmt::print("static shapes    {} before merging ({} solid cells), {} after\n", c.before_merge,
+               c.solid_cells, c.after_merge);
+    fmt::print("seams            {} where the body sliding along a surface could catch\n",
+               c.seams.size());
+    for (std::size_t i = 0; i < std::min(k_listed, c.seams.size()); ++i) {
+        fmt::print("  ({}, {}) {}\n", c.seams[i].point.x, -c.seams[i].point.y,
+                   surface_name(c.seams[i].normal));
+    }
+    more(c.seams.size());
+    fmt::print("gaps             {} narrower than the body\n", c.gaps.size());
+    for (std::size_t i = 0; i < std::min(k_listed, c.gaps.size()); ++i) {
+        const app::Gap& g = c.gaps[i];
+        fmt::print("  ({}, {}) to ({}, {}): {} px across {}\n", g.region.lower.x, -g.region.upper.y,
+                   g.region.upper.x, -g.region.lower.y, g.width, g.across_x ? "x" : "y");
+    }
+    more(c.gaps.size());
+    fmt::print("overlaps         {} pairs of static shapes\n", c.overlaps.size());
+    for (std::size_t i = 0; i < std::min(k_listed, c.overlaps.size()); ++i) {
+        const app::ShapeOverlap& o = c.overlaps[i];
+        fmt::print("  {} and {} at ({}, {})\n", o.a, o.b, o.point.x, -o.point.y);
+    }
+    more(c.overlaps.size());
 }
 
 } // namespace sweep::app

@@ -7,6 +7,9 @@
 // positions back in Tiled's pixels (y down).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,24 +26,24 @@ struct Seam {
 
 /// A free run between two solid shapes narrower than the body.
 struct Gap {
-    Aabb region;        ///< world: the free space, across the gap and along it
-    bool across_x;      ///< the gap's narrow side is along x (shapes side by side)
-    real width = 0;     ///< L: across the gap
+    Aabb region;    ///< world: the free space, across the gap and along it
+    bool across_x;  ///< the gap's narrow side is along x (shapes side by side)
+    real width = 0; ///< L: across the gap
 };
 
 /// Two static shapes overlapping beyond the touch tolerance.
 struct ShapeOverlap {
-    std::string a;  ///< "box 3", "polygon 0", "circle 1", "segment 2": StaticGeometry lists
+    std::string a; ///< "box 3", "polygon 0", "circle 1", "segment 2": StaticGeometry lists
     std::string b;
-    Vec2 point;     ///< world: centre of the overlap of their bounding boxes
+    Vec2 point; ///< world: centre of the overlap of their bounding boxes
 };
 
 /// What `sweep check` found.
 struct LevelCheck {
     std::string level;
-    Vec2 body;                      ///< L: width and height of the body checked
+    Vec2 body; ///< L: width and height of the body checked
     std::size_t solid_cells = 0;
-    std::size_t before_merge = 0;   ///< StaticGeometry::counts
+    std::size_t before_merge = 0; ///< StaticGeometry::counts
     std::size_t after_merge = 0;
     std::vector<Seam> seams;
     std::vector<Gap> gaps;
@@ -62,5 +65,17 @@ struct LevelCheck {
 ///   shape beyond the touch tolerance (docs/conventions.md).
 /// Errors: a body size not finite and > 0 (invalid_input); a world error.
 Result<LevelCheck> check_level(const io::StaticGeometry& level, Vec2 body);
+
+/// Parses `--body WxH`: two numbers, each finite, > 0 and at most 1e9
+/// (map pixels). Empty when the text is anything else.
+std::optional<Vec2> parse_body_size(const std::string& text);
+
+/// `sweep check --json`: the counts and every finding, positions in Tiled's
+/// pixels (y down): `seams` [{at, surface}], `gaps` [{from, to, width,
+/// across}], `overlaps` [{a, b, at}].
+nlohmann::json check_json(const LevelCheck& check);
+
+/// The text summary: the counts and the first 20 findings of each kind.
+void print_check(const LevelCheck& check);
 
 } // namespace sweep::app

@@ -4,11 +4,10 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <cstdio>
-#include <optional>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "builtin_level.hpp"
@@ -219,103 +218,12 @@ struct CheckArgs {
     bool json = false;
 };
 
-// "WxH" with both finite and > 0.
-std::optional<Vec2> parse_size(const std::string& text) {
-    const std::size_t x = text.find('x');
-    if (x == std::string::npos) {
-        return std::nullopt;
-    }
-    try {
-        std::size_t used_w = 0, used_h = 0;
-        const double w = std::stod(text.substr(0, x), &used_w);
-        const double h = std::stod(text.substr(x + 1), &used_h);
-        if (used_w != x || used_h != text.size() - x - 1 || !std::isfinite(w) || !std::isfinite(h) ||
-            !(w > 0) || !(h > 0) || w > 1e9 || h > 1e9) {
-            return std::nullopt;
-        }
-        return Vec2{static_cast<real>(w), static_cast<real>(h)};
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
-// Positions in Tiled's pixels (y down), as the level designer sees them.
-nlohmann::json tiled_point(Vec2 p) { return {p.x, -p.y}; }
-
-const char* surface_name(Vec2 n) {
-    if (n.y > real(0.7)) {
-        return "floor";
-    }
-    if (n.y < real(-0.7)) {
-        return "ceiling";
-    }
-    if (n.x > real(0.7)) {
-        return "wall facing right";
-    }
-    if (n.x < real(-0.7)) {
-        return "wall facing left";
-    }
-    return "slope";
-}
-
-nlohmann::json check_json(const app::LevelCheck& c) {
-    nlohmann::json seams = nlohmann::json::array(), gaps = nlohmann::json::array(),
-                   overlaps = nlohmann::json::array();
-    for (const app::Seam& s : c.seams) {
-        seams.push_back({{"at", tiled_point(s.point)}, {"surface", surface_name(s.normal)}});
-    }
-    for (const app::Gap& g : c.gaps) {
-        gaps.push_back({{"from", tiled_point({g.region.lower.x, g.region.upper.y})},
-                        {"to", tiled_point({g.region.upper.x, g.region.lower.y})},
-                        {"width", g.width},
-                        {"across", g.across_x ? "x" : "y"}});
-    }
-    for (const app::ShapeOverlap& o : c.overlaps) {
-        overlaps.push_back({{"a", o.a}, {"b", o.b}, {"at", tiled_point(o.point)}});
-    }
-    return {{"level", c.level},         {"body", {c.body.x, c.body.y}},
-            {"solid_cells", c.solid_cells}, {"shapes_before_merge", c.before_merge},
-            {"shapes_after_merge", c.after_merge}, {"seams", seams},
-            {"gaps", gaps},                {"overlaps", overlaps}};
-}
-
-void print_check(const app::LevelCheck& c) {
-    constexpr std::size_t k_listed = 20; // --json lists them all
-    const auto more = [&](std::size_t n) {
-        if (n > k_listed) {
-            fmt::print("  ... and {} more (--json lists all)\n", n - k_listed);
-        }
-    };
-    fmt::print("level            {}\n", c.level);
-    fmt::print("body             {} x {} px\n", c.body.x, c.body.y);
-    fmt::print("static shapes    {} before merging ({} solid cells), {} after\n", c.before_merge,
-               c.solid_cells, c.after_merge);
-    fmt::print("seams            {} where the body sliding along a surface could catch\n", c.seams.size());
-    for (std::size_t i = 0; i < std::min(k_listed, c.seams.size()); ++i) {
-        fmt::print("  ({}, {}) {}\n", c.seams[i].point.x, -c.seams[i].point.y, surface_name(c.seams[i].normal));
-    }
-    more(c.seams.size());
-    fmt::print("gaps             {} narrower than the body\n", c.gaps.size());
-    for (std::size_t i = 0; i < std::min(k_listed, c.gaps.size()); ++i) {
-        const app::Gap& g = c.gaps[i];
-        fmt::print("  ({}, {}) to ({}, {}): {} px across {}\n", g.region.lower.x, -g.region.upper.y,
-                   g.region.upper.x, -g.region.lower.y, g.width, g.across_x ? "x" : "y");
-    }
-    more(c.gaps.size());
-    fmt::print("overlaps         {} pairs of static shapes\n", c.overlaps.size());
-    for (std::size_t i = 0; i < std::min(k_listed, c.overlaps.size()); ++i) {
-        const app::ShapeOverlap& o = c.overlaps[i];
-        fmt::print("  {} and {} at ({}, {})\n", o.a, o.b, o.point.x, -o.point.y);
-    }
-    more(c.overlaps.size());
-}
-
 // `sweep check MAP [--body WxH]`: the level linter (docs/check.md). Findings
 // are its output, not a failure: exit 0 whenever it ran.
 int check_command(const CheckArgs& args) {
     std::optional<Vec2> body;
     if (!args.body.empty()) {
-        body = parse_size(args.body);
+        body = app::parse_body_size(args.body);
         if (!body) {
             std::fprintf(stderr, "sweep: --body %s: expected WxH, two numbers > 0 (map pixels)\n",
                          args.body.c_str());
@@ -332,9 +240,9 @@ int check_command(const CheckArgs& args) {
         return fail(report.error());
     }
     if (args.json) {
-        fmt::print("{}\n", check_json(*report).dump(2));
+        fmt::print("{}\n", app::check_json(*report).dump(2));
     } else {
-        print_check(*report);
+        app::print_check(*report);
     }
     return 0;
 }

@@ -25,12 +25,12 @@ struct OneWay {
 
 // What the world holds of the scene, and what the run tracks.
 struct Built {
-    std::vector<BodyId> moving;      ///< dynamic bodies and characters, for the referee and trace
+    std::vector<BodyId> moving; ///< dynamic bodies and characters, for the referee and trace
     std::vector<std::pair<BodyId, std::string>> named;
-    std::vector<BodyId> characters;  ///< in scene.characters order
+    std::vector<BodyId> characters; ///< in scene.characters order
     std::vector<OneWay> one_way;
     std::vector<ShapeId> one_way_shapes; ///< sorted
-    io::StaticGeometry referee;      ///< static solid shapes in world coordinates
+    io::StaticGeometry referee;          ///< static solid shapes in world coordinates
 };
 
 Aabb body_aabb(const std::vector<ShapeDef>& shapes, const Transform& xf) {
@@ -50,11 +50,12 @@ void add_to_referee(io::StaticGeometry& g, const Shape& shape, const Transform& 
         g.circles.push_back({transform_point(xf, shape.circle.center), shape.circle.radius});
         return;
     case ShapeType::capsule:
-        g.segments.push_back(
-            {transform_point(xf, shape.capsule.center1), transform_point(xf, shape.capsule.center2)});
+        g.segments.push_back({transform_point(xf, shape.capsule.center1),
+                              transform_point(xf, shape.capsule.center2)});
         return;
     case ShapeType::segment:
-        g.segments.push_back({transform_point(xf, shape.segment.p1), transform_point(xf, shape.segment.p2)});
+        g.segments.push_back(
+            {transform_point(xf, shape.segment.p1), transform_point(xf, shape.segment.p2)});
         return;
     case ShapeType::chain_segment:
         g.segments.push_back({transform_point(xf, shape.chain_segment.segment.p1),
@@ -67,9 +68,11 @@ void add_to_referee(io::StaticGeometry& g, const Shape& shape, const Transform& 
             points.push_back(transform_point(xf, p.vertices[std::size_t(i)]));
         }
         const Aabb box = compute_aabb(Polygon{p.vertices, p.normals, p.centroid, 0, p.count}, xf);
-        const bool axis_aligned = p.count == 4 && std::all_of(points.begin(), points.end(), [&](Vec2 v) {
-            return (v.x == box.lower.x || v.x == box.upper.x) && (v.y == box.lower.y || v.y == box.upper.y);
-        });
+        const bool axis_aligned =
+            p.count == 4 && std::all_of(points.begin(), points.end(), [&](Vec2 v) {
+                return (v.x == box.lower.x || v.x == box.upper.x) &&
+                       (v.y == box.lower.y || v.y == box.upper.y);
+            });
         if (axis_aligned) {
             g.boxes.push_back(box);
         } else if (auto world = make_polygon(points)) {
@@ -109,7 +112,8 @@ Result<void> add_map(World& world, const io::SceneMap& map, Built& built) {
         }
     }
     built.referee.boxes.insert(built.referee.boxes.end(), g.boxes.begin(), g.boxes.end());
-    built.referee.polygons.insert(built.referee.polygons.end(), g.polygons.begin(), g.polygons.end());
+    built.referee.polygons.insert(built.referee.polygons.end(), g.polygons.begin(),
+                                  g.polygons.end());
     built.referee.circles.insert(built.referee.circles.end(), g.circles.begin(), g.circles.end());
     return {};
 }
@@ -122,21 +126,26 @@ Result<void> add_bodies(World& world, const io::Scene& scene, Built& built) {
         for (int y = 0; y < b.copies_y; ++y) {
             for (int x = 0; x < b.copies_x; ++x) {
                 BodyDef def = b.def;
-                def.position = def.position + Vec2{real(x) * b.copy_step.x, real(y) * b.copy_step.y};
+                def.position =
+                    def.position + Vec2{real(x) * b.copy_step.x, real(y) * b.copy_step.y};
                 if (b.random_speed) {
                     const double heading = 2 * double(k_pi) * unit(rng);
-                    const double speed = double(b.random_speed->first) +
-                                         double(b.random_speed->second - b.random_speed->first) * unit(rng);
-                    def.linear_velocity = {real(speed * std::cos(heading)), real(speed * std::sin(heading))};
+                    const double speed =
+                        double(b.random_speed->first) +
+                        double(b.random_speed->second - b.random_speed->first) * unit(rng);
+                    def.linear_velocity = {real(speed * std::cos(heading)),
+                                           real(speed * std::sin(heading))};
                 }
-                auto id = create(world, def, b.shapes, scene.source + ": /bodies/" + std::to_string(i));
+                auto id =
+                    create(world, def, b.shapes, scene.source + ": /bodies/" + std::to_string(i));
                 if (!id) {
                     return id.error();
                 }
                 const int copy = y * b.copies_x + x;
                 if (!b.name.empty()) {
                     const bool single = b.copies_x * b.copies_y == 1;
-                    built.named.emplace_back(*id, single ? b.name : b.name + "#" + std::to_string(copy));
+                    built.named.emplace_back(*id,
+                                             single ? b.name : b.name + "#" + std::to_string(copy));
                 }
                 const Transform xf{def.position, Rot::from_angle(def.angle)};
                 if (def.type == BodyType::dynamic) {
@@ -182,7 +191,9 @@ void install_one_way_rule(World& world, const Built& built) {
         return;
     }
     world.set_pre_solve([&shapes = built.one_way_shapes](ShapeId a, ShapeId b, const Manifold& m) {
-        const auto one_way = [&](ShapeId s) { return std::binary_search(shapes.begin(), shapes.end(), s); };
+        const auto one_way = [&](ShapeId s) {
+            return std::binary_search(shapes.begin(), shapes.end(), s);
+        };
         // The normal points from a to b: down when a rests on the platform b.
         if (one_way(b)) {
             return m.normal.y < real(-0.5);
@@ -196,14 +207,15 @@ void install_one_way_rule(World& world, const Built& built) {
 
 // One character's state between steps.
 struct Walker {
-    Vec2 walk;          ///< L per step
-    real vertical = 0;  ///< L/s, from gravity and jumps
+    Vec2 walk;         ///< L per step
+    real vertical = 0; ///< L/s, from gravity and jumps
     bool grounded = false;
     std::size_t next_input = 0;
 };
 
-Result<void> move_character(World& world, const io::Scene& scene, const io::SceneCharacter& c, BodyId id,
-                            const Built& built, int step, Walker& w, CharacterTrack& track) {
+Result<void> move_character(World& world, const io::Scene& scene, const io::SceneCharacter& c,
+                            BodyId id, const Built& built, int step, Walker& w,
+                            CharacterTrack& track) {
     bool jump = false;
     for (; w.next_input < c.inputs.size() && c.inputs[w.next_input].step <= step; ++w.next_input) {
         const io::CharacterInput& in = c.inputs[w.next_input];
@@ -232,7 +244,8 @@ Result<void> move_character(World& world, const io::Scene& scene, const io::Scen
     const MoveFilter filter = [&](BodyId other) {
         for (const OneWay& p : built.one_way) {
             if (p.body == other) {
-                return bottom >= p.top - tol.linear_slop ? MoveResponse::slide : MoveResponse::cross;
+                return bottom >= p.top - tol.linear_slop ? MoveResponse::slide
+                                                         : MoveResponse::cross;
             }
         }
         return MoveResponse::slide;
@@ -276,7 +289,8 @@ struct Referee {
     }
 };
 
-Result<void> make_referee(Referee& referee, const io::Scene& scene, const World& world, Built& built) {
+Result<void> make_referee(Referee& referee, const io::Scene& scene, const World& world,
+                          Built& built) {
     io::StaticGeometry& g = referee.geometry;
     g = std::move(built.referee);
     const real l = scene.world.length_units_per_meter;
@@ -325,7 +339,8 @@ Result<void> make_referee(Referee& referee, const io::Scene& scene, const World&
     return {};
 }
 
-void write_trace_line(std::ostream& out, int step, const World& world, const std::vector<BodyId>& bodies) {
+void write_trace_line(std::ostream& out, int step, const World& world,
+                      const std::vector<BodyId>& bodies) {
     out << "{\"step\":" << step + 1 << ",\"bodies\":[";
     bool first = true;
     for (BodyId id : bodies) {
@@ -341,7 +356,8 @@ void write_trace_line(std::ostream& out, int step, const World& world, const std
     out << "]}\n";
 }
 
-void fill_counts(RunReport& report, const io::Scene& scene, const World& world, const Built& built) {
+void fill_counts(RunReport& report, const io::Scene& scene, const World& world,
+                 const Built& built) {
     report.level = scene.source;
     report.bodies = static_cast<int>(built.moving.size());
     report.linear_slop = world.tolerances().linear_slop;
@@ -429,14 +445,15 @@ Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace_p
     if (!trace_path.empty()) {
         trace.open(trace_path);
         if (!trace) {
-            return Error{ErrorCode::io_error, trace_path + ": cannot open the trace file for writing"};
+            return Error{ErrorCode::io_error,
+                         trace_path + ": cannot open the trace file for writing"};
         }
     }
     const auto start = std::chrono::steady_clock::now();
     for (int s = 0; s < scene.steps; ++s) {
         for (std::size_t i = 0; i < scene.characters.size(); ++i) {
-            auto ok = move_character(*world, scene, scene.characters[i], built.characters[i], built, s,
-                                     walkers[i], report.characters[i]);
+            auto ok = move_character(*world, scene, scene.characters[i], built.characters[i], built,
+                                     s, walkers[i], report.characters[i]);
             if (!ok) {
                 return ok.error();
             }
@@ -477,7 +494,8 @@ Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace_p
         }
     }
     RunReport& r = report.run;
-    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.steps_per_second = r.wall_seconds > 0 ? r.steps / r.wall_seconds : 0;
     int dynamic = 0;
     for (BodyId id : built.moving) {
@@ -538,15 +556,16 @@ nlohmann::json scene_json(const SceneReport& report) {
 void print_scene(const SceneReport& report) {
     for (const BodyTrack& t : report.named) {
         const BodyState& s = t.final_state;
-        fmt::print("body {:<11} centre ({:.3f}, {:.3f}), velocity ({:.3f}, {:.3f}){}\n", t.name, s.center.x,
-                   s.center.y, s.linear_velocity.x, s.linear_velocity.y, t.removed ? ", removed" : "");
+        fmt::print("body {:<11} centre ({:.3f}, {:.3f}), velocity ({:.3f}, {:.3f}){}\n", t.name,
+                   s.center.x, s.center.y, s.linear_velocity.x, s.linear_velocity.y,
+                   t.removed ? ", removed" : "");
     }
     for (const CharacterTrack& c : report.characters) {
-        fmt::print("character {:<6} at ({:.3f}, {:.3f}), {} jumps, {} steps on the ground\n", c.name,
-                   c.position.x, c.position.y, c.jumps, c.grounded_steps);
+        fmt::print("character {:<6} at ({:.3f}, {:.3f}), {} jumps, {} steps on the ground\n",
+                   c.name, c.position.x, c.position.y, c.jumps, c.grounded_steps);
     }
-    fmt::print("dynamic speeds   mean {:.4f}, max {:.4f} L/s; {} touching nothing\n", report.mean_speed,
-               report.max_speed, report.unsupported);
+    fmt::print("dynamic speeds   mean {:.4f}, max {:.4f} L/s; {} touching nothing\n",
+               report.mean_speed, report.max_speed, report.unsupported);
 }
 
 } // namespace sweep::app

@@ -25,26 +25,26 @@ struct BodyTrack {
 /// How a character did.
 struct CharacterTrack {
     std::string name;
-    Vec2 position;         ///< final body origin
-    Vec2 min_position;     ///< least origin x and y over the run
-    Vec2 max_position;     ///< greatest origin x and y over the run
-    int jumps = 0;         ///< jump inputs taken (standing on something)
-    int jumps_refused = 0; ///< jump inputs while airborne (ignored)
-    int grounded_steps = 0;       ///< steps ending on something below it
-    int move_cap_hits = 0;        ///< moves that hit k_max_move_iterations
-    int started_overlapping = 0;  ///< moves that began by pushing out
-    bool removed = false;         ///< left WorldDef::bounds and was removed
+    Vec2 position;               ///< final body origin
+    Vec2 min_position;           ///< least origin x and y over the run
+    Vec2 max_position;           ///< greatest origin x and y over the run
+    int jumps = 0;               ///< jump inputs taken (standing on something)
+    int jumps_refused = 0;       ///< jump inputs while airborne (ignored)
+    int grounded_steps = 0;      ///< steps ending on something below it
+    int move_cap_hits = 0;       ///< moves that hit k_max_move_iterations
+    int started_overlapping = 0; ///< moves that began by pushing out
+    bool removed = false;        ///< left WorldDef::bounds and was removed
 };
 
 /// What a scene run did: the fields of `sweep run MAP` plus the scene's own.
 struct SceneReport {
-    RunReport run;                  ///< steps, bodies, static shapes, referee verdicts
-    std::vector<BodyTrack> named;   ///< every named body (copies as name#k)
+    RunReport run;                ///< steps, bodies, static shapes, referee verdicts
+    std::vector<BodyTrack> named; ///< every named body (copies as name#k)
     std::vector<CharacterTrack> characters;
-    real mean_speed = 0;            ///< of the dynamic bodies at the end, L/s
-    real max_speed = 0;             ///< of the dynamic bodies at the end, L/s
-    real final_penetration = 0;     ///< deepest overlap after the last step, L
-    int unsupported = 0;            ///< dynamic bodies touching nothing at the end
+    real mean_speed = 0;        ///< of the dynamic bodies at the end, L/s
+    real max_speed = 0;         ///< of the dynamic bodies at the end, L/s
+    real final_penetration = 0; ///< deepest overlap after the last step, L
+    int unsupported = 0;        ///< dynamic bodies touching nothing at the end
 };
 
 /// Runs `scene` for scene.steps steps of scene.dt. `trace`, when not empty,

@@ -17,8 +17,8 @@
 namespace sweep::io {
 namespace {
 
-using nlohmann::json;
 using detail::make_error;
+using nlohmann::json;
 
 constexpr std::uintmax_t k_max_file_bytes = std::uintmax_t(64) << 20;
 constexpr std::int64_t k_max_bodies = std::int64_t(1) << 20;
@@ -29,7 +29,9 @@ struct Node {
     const json& value;
     std::string path;
 
-    Node at(std::string_view key) const { return {value.at(std::string(key)), path + "/" + std::string(key)}; }
+    Node at(std::string_view key) const {
+        return {value.at(std::string(key)), path + "/" + std::string(key)};
+    }
     Node at(std::size_t i) const { return {value.at(i), path + "/" + std::to_string(i)}; }
     bool has(std::string_view key) const { return value.contains(std::string(key)); }
 };
@@ -45,7 +47,8 @@ class Reader {
 
     void fail(ErrorCode code, const std::string& path, const std::string& problem) {
         if (!error_) {
-            error_ = make_error(code, source_ + ": " + (path.empty() ? "/" : path) + ": " + problem);
+            error_ =
+                make_error(code, source_ + ": " + (path.empty() ? "/" : path) + ": " + problem);
         }
     }
 
@@ -82,7 +85,8 @@ class Reader {
         const double d = n.value.get<double>();
         const auto r = static_cast<real>(d);
         if (!std::isfinite(d) || !std::isfinite(r)) {
-            fail(ErrorCode::invalid_input, n.path, "number is not finite (NaN, infinite or too large)");
+            fail(ErrorCode::invalid_input, n.path,
+                 "number is not finite (NaN, infinite or too large)");
             return 0;
         }
         return r;
@@ -116,7 +120,8 @@ class Reader {
 
     bool boolean(const Node& n) {
         if (!n.value.is_boolean()) {
-            fail(ErrorCode::parse_error, n.path, "expected true or false, got " + type_name(n.value));
+            fail(ErrorCode::parse_error, n.path,
+                 "expected true or false, got " + type_name(n.value));
             return false;
         }
         return n.value.get<bool>();
@@ -257,7 +262,8 @@ real read_radius(Reader& r, const Node& n, std::string_view key, bool required) 
 std::vector<ChainSegment> open_chain(const std::vector<Vec2>& p) {
     std::vector<ChainSegment> out;
     for (std::size_t i = 0; i + 1 < p.size(); ++i) {
-        out.push_back({i > 0 ? p[i - 1] : p[i], {p[i], p[i + 1]}, i + 2 < p.size() ? p[i + 2] : p[i + 1]});
+        out.push_back(
+            {i > 0 ? p[i - 1] : p[i], {p[i], p[i + 1]}, i + 2 < p.size() ? p[i + 2] : p[i + 1]});
     }
     return out;
 }
@@ -339,7 +345,8 @@ std::vector<Shape> read_geometry(Reader& r, const Node& n, const std::string& ty
                 out.assign(chain->begin(), chain->end());
             }
         } else if (points.size() < 2) {
-            r.fail(ErrorCode::degenerate_shape, n.path + "/points", "an open chain needs at least 2 points");
+            r.fail(ErrorCode::degenerate_shape, n.path + "/points",
+                   "an open chain needs at least 2 points");
         } else {
             const std::vector<ChainSegment> chain = open_chain(points);
             out.assign(chain.begin(), chain.end());
@@ -354,9 +361,8 @@ std::vector<Shape> read_geometry(Reader& r, const Node& n, const std::string& ty
 
 std::vector<ShapeDef> read_shape(Reader& r, const Node& n) {
     std::vector<ShapeDef> out;
-    if (!r.object(n, {"type", "center", "radius", "center1", "center2", "half_width",
-                      "half_height", "angle", "points", "p1", "p2", "loop", "material",
-                      "filter", "sensor"}) ||
+    if (!r.object(n, {"type", "center", "radius", "center1", "center2", "half_width", "half_height",
+                      "angle", "points", "p1", "p2", "loop", "material", "filter", "sensor"}) ||
         !r.require(n, "type")) {
         return out;
     }
@@ -377,8 +383,10 @@ std::vector<ShapeDef> read_shape(Reader& r, const Node& n) {
         if (k == "type" || k == "material" || k == "filter" || k == "sensor") {
             continue;
         }
-        const auto own = std::find_if(keys.begin(), keys.end(), [&](const auto& e) { return e.first == type; });
-        if (own != keys.end() && std::find(own->second.begin(), own->second.end(), k) == own->second.end()) {
+        const auto own =
+            std::find_if(keys.begin(), keys.end(), [&](const auto& e) { return e.first == type; });
+        if (own != keys.end() &&
+            std::find(own->second.begin(), own->second.end(), k) == own->second.end()) {
             r.fail(ErrorCode::parse_error, n.path,
                    "key " + detail::in_quotes(k) + " does not belong to a " + type);
             return out;
@@ -520,8 +528,10 @@ SceneBody read_body(Reader& r, const Node& n) {
                "segments and chains have no mass: only static bodies may have them");
     }
     if (d.type == BodyType::dynamic &&
-        std::none_of(b.shapes.begin(), b.shapes.end(), [](const ShapeDef& s) { return s.material.density > 0; })) {
-        r.fail(ErrorCode::invalid_input, n.path + "/shapes", "a dynamic body needs a shape with density > 0");
+        std::none_of(b.shapes.begin(), b.shapes.end(),
+                     [](const ShapeDef& s) { return s.material.density > 0; })) {
+        r.fail(ErrorCode::invalid_input, n.path + "/shapes",
+               "a dynamic body needs a shape with density > 0");
     }
     return b;
 }
@@ -577,7 +587,8 @@ SceneCharacter read_character(Reader& r, const Node& n) {
     if (r.ok() && std::any_of(c.shapes.begin(), c.shapes.end(), [](const ShapeDef& s) {
             return s.shape.type == ShapeType::segment || s.shape.type == ShapeType::chain_segment;
         })) {
-        r.fail(ErrorCode::invalid_input, n.path + "/shapes", "a character cannot be a segment or chain");
+        r.fail(ErrorCode::invalid_input, n.path + "/shapes",
+               "a character cannot be a segment or chain");
     }
     return c;
 }
@@ -856,7 +867,8 @@ struct FormatFinder : nlohmann::json_sax<json> {
 // Line and column (1-based) of byte `offset` in `text`.
 std::string line_and_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
-    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + std::ptrdiff_t(offset), '\n'));
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(
+                                     text.begin(), text.begin() + std::ptrdiff_t(offset), '\n'));
     const std::size_t start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
     const std::size_t column = start == std::string_view::npos ? offset + 1 : offset - start;
     return "line " + std::to_string(line) + " column " + std::to_string(column);
@@ -880,15 +892,17 @@ Result<Scene> load_scene_from_memory(std::string_view text, std::string_view nam
     } catch (const json::parse_error& e) {
         // e.byte is 1-based: the byte after the one that broke the parse.
         return make_error(ErrorCode::parse_error,
-                          std::string(name) + ": " + line_and_column(text, e.byte == 0 ? 0 : e.byte - 1) +
+                          std::string(name) + ": " +
+                              line_and_column(text, e.byte == 0 ? 0 : e.byte - 1) +
                               ": malformed JSON");
     } catch (const json::exception&) {
         // A number beyond double's range; everything else is a parse_error.
         PathFinder finder;
         json::sax_parse(text.begin(), text.end(), &finder, json::input_format_t::json, false);
         const std::string path = finder.path();
-        return make_error(ErrorCode::invalid_input, std::string(name) + ": " + (path.empty() ? "/" : path) +
-                                                        ": number is not finite (NaN, infinite or too large)");
+        return make_error(ErrorCode::invalid_input,
+                          std::string(name) + ": " + (path.empty() ? "/" : path) +
+                              ": number is not finite (NaN, infinite or too large)");
     }
     return read_scene(root, name);
 }

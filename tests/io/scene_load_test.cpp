@@ -208,8 +208,8 @@ TEST(SceneLoad, BrokenFilesNameTheFileThePathAndTheProblem) {
         {R"({"format": "sweep-scene", "version": 1, "characters": [{"shapes": [{"type":
              "circle", "radius": 1}], "inputs": [{"step": 5}, {"step": 2}]}]})",
          ErrorCode::invalid_input, "/characters/0/inputs/1/step: inputs must be in order of step"},
-        {"{\"format\": \"sweep-scene\",\n  \"version\": 1,\n  \"bodies\": [}", ErrorCode::parse_error,
-         "line 3 column 14: malformed JSON"}, // the stray "}"
+        {"{\"format\": \"sweep-scene\",\n  \"version\": 1,\n  \"bodies\": [}",
+         ErrorCode::parse_error, "line 3 column 14: malformed JSON"}, // the stray "}"
     };
     for (const Broken& c : cases) {
         SCOPED_TRACE(c.text);
@@ -224,7 +224,8 @@ TEST(SceneLoad, DegeneratePolygonsAndSegmentsAreDegenerateShapes) {
     for (const std::string& shape :
          {std::string(R"({"type": "polygon", "points": [[0, 0], [1, 1], [2, 2]]})"),
           std::string(R"({"type": "polygon", "points": [[0, 0], [0, 0], [1, 0]]})"),
-          std::string(R"({"type": "capsule", "center1": [1, 1], "center2": [1, 1], "radius": 1})")}) {
+          std::string(
+              R"({"type": "capsule", "center1": [1, 1], "center2": [1, 1], "radius": 1})")}) {
         SCOPED_TRACE(shape);
         const auto scene = load_scene_from_memory(with_shape(shape), "bad.json");
         ASSERT_FALSE(scene);
@@ -254,7 +255,8 @@ TEST(SceneLoad, MissingMapIsNamedAfterTheScenePath) {
 }
 
 TEST(SceneLoad, MapSetsTheLengthUnitUnlessTheWorldGivesOne) {
-    const std::string map = R"("map": {"path": "../../shared/data/maps/melonjs-platformer/map/map1.tmx"})";
+    const std::string map =
+        R"("map": {"path": "../../shared/data/maps/melonjs-platformer/map/map1.tmx"})";
     const std::string name = (k_source / "scenes/x.json").string();
     const auto by_map =
         load_scene_from_memory(R"({"format": "sweep-scene", "version": 1, )" + map + "}", name);

@@ -69,7 +69,8 @@ const char* const k_level = R"(<?xml version="1.0" encoding="UTF-8"?>
 )";
 
 std::string write_level() {
-    const std::filesystem::path file = std::filesystem::temp_directory_path() / "sweep_check_level.tmx";
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() / "sweep_check_level.tmx";
     std::ofstream(file) << k_level;
     return file.string();
 }
@@ -168,10 +169,13 @@ TEST(Check, TwinEncodingsOfAMapGiveTheSameFindings) {
     };
     EXPECT_EQ(findings("tmw-ice-labyrinth/maps-gzip-df429f12/031-3.tmx"),
               findings("tmw-ice-labyrinth/maps-csv-815e2a73/031-3.tmx"));
-    EXPECT_EQ(findings("melonjs-platformer/map/map1.tmx"), findings("melonjs-platformer/map/map1.json"));
+    EXPECT_EQ(findings("melonjs-platformer/map/map1.tmx"),
+              findings("melonjs-platformer/map/map1.json"));
     const nlohmann::json gzip = findings("excalibur-tiled/example/formats/example-city-gzip.tmx");
     for (const char* v : {"zlib", "zstd", "infinite-base64-compressed"}) {
-        EXPECT_EQ(findings(std::string("excalibur-tiled/example/formats/example-city-") + v + ".tmx"), gzip)
+        EXPECT_EQ(
+            findings(std::string("excalibur-tiled/example/formats/example-city-") + v + ".tmx"),
+            gzip)
             << v;
     }
 }

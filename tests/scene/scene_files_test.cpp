@@ -261,7 +261,8 @@ TEST(SceneFiles, DISABLED_ElasticParticlesGainNoKineticEnergy) {
     const auto energy = [](const nlohmann::json& step) {
         double sum = 0; // equal masses: the sum of squared speeds
         for (const nlohmann::json& b : step["bodies"]) {
-            sum += b[4].get<double>() * b[4].get<double>() + b[5].get<double>() * b[5].get<double>();
+            sum +=
+                b[4].get<double>() * b[4].get<double>() + b[5].get<double>() * b[5].get<double>();
         }
         return sum;
     };

@@ -29,13 +29,13 @@ inline constexpr std::string_view k_scene_format = "sweep-scene";
 
 /// A body of the scene, possibly repeated on a grid.
 struct SceneBody {
-    std::string name;  ///< "" when unnamed; named bodies are reported by the run
-    BodyDef def;       ///< type, pose, velocities, gravity scale, damping, fixed rotation
+    std::string name; ///< "" when unnamed; named bodies are reported by the run
+    BodyDef def;      ///< type, pose, velocities, gravity scale, damping, fixed rotation
     std::vector<ShapeDef> shapes; ///< body frame; a chain gives one shape per segment
-    bool one_way = false; ///< a one-way platform: blocks only from above (+y)
-    int copies_x = 1;     ///< copies along x (>= 1)
-    int copies_y = 1;     ///< copies along y (>= 1)
-    Vec2 copy_step;       ///< L: offset between neighbouring copies
+    bool one_way = false;         ///< a one-way platform: blocks only from above (+y)
+    int copies_x = 1;             ///< copies along x (>= 1)
+    int copies_y = 1;             ///< copies along y (>= 1)
+    Vec2 copy_step;               ///< L: offset between neighbouring copies
     /// When set, every copy gets a random heading and a speed uniform in
     /// [min, max] L/s (std::mt19937 seeded with random_seed), replacing
     /// def.linear_velocity.
@@ -45,9 +45,9 @@ struct SceneBody {
 
 /// One scripted input of a character.
 struct CharacterInput {
-    int step = 0;                ///< from this step on (0-based)
-    std::optional<Vec2> move;    ///< L per step, replaces the previous walk
-    bool jump = false;           ///< at this step, jump if standing on something
+    int step = 0;             ///< from this step on (0-based)
+    std::optional<Vec2> move; ///< L per step, replaces the previous walk
+    bool jump = false;        ///< at this step, jump if standing on something
 };
 
 /// A character: a kinematic body moved each step, before the world steps,
@@ -55,28 +55,28 @@ struct CharacterInput {
 /// speed (gravity, jumps, landing) times dt.
 struct SceneCharacter {
     std::string name;
-    Vec2 position;                ///< body origin, world, L
-    std::vector<ShapeDef> shapes; ///< body frame
-    bool gravity = true;          ///< falls under the world's gravity
-    real jump_speed = 0;          ///< L/s upward given by a jump
+    Vec2 position;                      ///< body origin, world, L
+    std::vector<ShapeDef> shapes;       ///< body frame
+    bool gravity = true;                ///< falls under the world's gravity
+    real jump_speed = 0;                ///< L/s upward given by a jump
     std::vector<CharacterInput> inputs; ///< ordered by step
 };
 
 /// The Tiled map a scene stands on: its static geometry, loaded.
 struct SceneMap {
-    std::filesystem::path path;  ///< as resolved (relative to the scene file)
-    StaticGeometry geometry;     ///< world units are map pixels (tile height = 1 m)
+    std::filesystem::path path;     ///< as resolved (relative to the scene file)
+    StaticGeometry geometry;        ///< world units are map pixels (tile height = 1 m)
     bool one_way_platforms = false; ///< the map's horizontal segments block only from above
 };
 
 /// A scene file, read and validated.
 struct Scene {
-    std::string source;        ///< the file as given
-    std::string description;   ///< free text
-    WorldDef world;            ///< L, gravity, caps, bounds, broadphase
-    int substeps = 1;          ///< World::step sub-steps (>= 1)
-    real dt = real(1) / 60;    ///< seconds per step (> 0)
-    int steps = 600;           ///< steps to run (>= 0)
+    std::string source;      ///< the file as given
+    std::string description; ///< free text
+    WorldDef world;          ///< L, gravity, caps, bounds, broadphase
+    int substeps = 1;        ///< World::step sub-steps (>= 1)
+    real dt = real(1) / 60;  ///< seconds per step (> 0)
+    int steps = 600;         ///< steps to run (>= 0)
     std::optional<SceneMap> map;
     std::vector<SceneBody> bodies;
     std::vector<SceneCharacter> characters;
