@@ -327,13 +327,16 @@ Result<void> make_referee(Referee& referee, const io::Scene& scene, const World&
     bounds = {bounds.lower - Vec2{l, l}, bounds.upper + Vec2{l, l}};
     g.bounds = bounds;
     const Vec2 size = bounds.upper - bounds.lower;
-    while (double(size.x / cell) * double(size.y / cell) > k_max_referee_cells) {
+    // Whole cells per axis, as the checker counts them.
+    while (std::ceil(double(size.x) / double(cell)) * std::ceil(double(size.y) / double(cell)) >
+           k_max_referee_cells) {
         cell *= 2;
     }
     referee.shapes.emplace(g);
     auto checker = check::TunnelingChecker::make(g.boxes, bounds, cell);
     if (!checker) {
-        return checker.error();
+        return Error{checker.error().code, scene.source + ": the tunneling referee: " +
+                                               checker.error().message};
     }
     referee.checker.emplace(std::move(*checker));
     return {};
