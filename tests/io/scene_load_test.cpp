@@ -93,7 +93,7 @@ TEST(SceneLoad, EverySceneFileLoadsAndUsesOnlySchemaKeys) {
         }
         ++files;
     }
-    EXPECT_GE(files, 14);
+    EXPECT_GE(files, 15);
 }
 
 TEST(SceneLoad, EveryDocumentedExampleLoadsAndUsesOnlySchemaKeys) {

@@ -90,7 +90,7 @@ std::vector<std::string> scene_files() {
 
 TEST(SceneFiles, EveryFileRunsWithoutTunnelingOrDeepPenetration) {
     const std::vector<std::string> files = scene_files();
-    EXPECT_GE(files.size(), 14u);
+    EXPECT_GE(files.size(), 15u);
     for (const std::string& file : files) {
         SCOPED_TRACE(file);
         const nlohmann::json r = run_scene(file);
@@ -295,6 +295,27 @@ TEST(SceneFiles, PlatformerCharacterJumpsUpThroughTheOneWayPlatformAndStandsOnIt
     }
     EXPECT_TRUE(below);
     EXPECT_TRUE(on_it);
+}
+
+TEST(SceneFiles, PlatformerCharacterClimbsTheSlopeTilesOfTheBevyLevel) {
+    // Tiles of 128 px: the floor's top is Tiled y = 1024, the half-block row
+    // spans x -256..128 with its top at y = 768, the slope tiles rise 45
+    // degrees to the top at y = 640 from x = 1536. The capsule reaches 60 px
+    // below its origin and 30 px to each side.
+    const std::vector<nlohmann::json> steps = run_trace("platformer_tiles.json");
+    bool on_row = false;
+    for (const nlohmann::json& s : steps) {
+        const double x = s["bodies"][0][1].get<double>(), y = s["bodies"][0][2].get<double>();
+        on_row = on_row || (x + 30 > -256 && x - 30 < 128 && std::abs(y - (-768 + 60)) < 0.01);
+    }
+    EXPECT_TRUE(on_row);
+    const nlohmann::json r = run_scene("platformer_tiles.json");
+    const nlohmann::json& hero = r["characters"]["hero"];
+    EXPECT_FALSE(hero["removed"].get<bool>());
+    EXPECT_EQ(hero["jumps"], 1);
+    EXPECT_EQ(hero["move_cap_hits"], 0);
+    EXPECT_GE(hero["max_x"].get<double>(), 1600);
+    EXPECT_NEAR(hero["y"].get<double>(), -640 + 60, 2 * slop(r));
 }
 
 TEST(SceneFiles, BrokenSceneIsBadInputNamingTheFileAndThePath) {
