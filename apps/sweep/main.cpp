@@ -8,13 +8,17 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
+#include <sstream>
 
 #include "builtin_level.hpp"
+#include "level_check.hpp"
 #include "picture.hpp"
 #include "progress.hpp"
 #include "run.hpp"
+#include "scene_run.hpp"
 
 namespace {
 
@@ -281,6 +285,84 @@ int parse_failure(CLI::App& cli, const CLI::ParseError& e) {
     return 2;
 }
 
+// True when `file` is a scene file (docs/scenes.md) rather than a Tiled map:
+// a .json whose "format" is "sweep-scene". Unreadable files are left to the
+// map loader, whose message names them.
+bool names_scene(const std::string& file) {
+    if (file.size() < 5 || file.substr(file.size() - 5) != ".json") {
+        return false;
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return in && io::is_scene_text(text.str());
+}
+
+// `sweep run SCENE.json`: the scene's own world, bodies and characters; the
+// report has the map run's fields plus the scene's (scene_run.hpp).
+int run_scene_command(const Args& args) {
+    auto scene = io::load_scene(args.file);
+    if (!scene) {
+        return fail(scene.error());
+    }
+    if (scene->map) {
+        for (const std::string& warning : scene->map->geometry.warnings) {
+            std::fprintf(stderr, "sweep: warning: %s\n", warning.c_str());
+        }
+    }
+    auto report = app::run_scene(*scene, args.run.trace);
+    if (!report) {
+        return fail(report.error());
+    }
+    if (args.json) {
+        nlohmann::json out = to_json(report->run);
+        out.update(app::scene_json(*report));
+        fmt::print("{}\n", out.dump(2));
+    } else {
+        print_summary(report->run);
+        app::print_scene(*report);
+    }
+    return 0;
+}
+
+// `sweep check`'s options.
+struct CheckArgs {
+    std::string file;
+    std::string body; ///< WxH in map pixels; empty: one tile
+    std::vector<std::string> solid_layers;
+    std::vector<std::string> solid_properties;
+    bool json = false;
+};
+
+// `sweep check MAP [--body WxH]`: the level linter (docs/check.md). Findings
+// are its output, not a failure: exit 0 whenever it ran.
+int check_command(const CheckArgs& args) {
+    std::optional<Vec2> body;
+    if (!args.body.empty()) {
+        body = app::parse_body_size(args.body);
+        if (!body) {
+            std::fprintf(stderr, "sweep: --body %s: expected WxH, two numbers > 0 (map pixels)\n",
+                         args.body.c_str());
+            return 2;
+        }
+    }
+    auto level = load_level(args.file, args.solid_layers, args.solid_properties);
+    if (!level) {
+        return fail(level.error());
+    }
+    const Vec2 size = body.value_or(Vec2{real(level->tile_width), real(level->tile_height)});
+    auto report = app::check_level(*level, size);
+    if (!report) {
+        return fail(report.error());
+    }
+    if (args.json) {
+        fmt::print("{}\n", app::check_json(*report).dump(2));
+    } else {
+        app::print_check(*report);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -330,6 +412,18 @@ int main(int argc, char** argv) {
     CLI::App* help = cli.add_subcommand("help", "print the help of a command: sweep help COMMAND");
     help->add_option("command", help_topic, "the command (run, render, ...); none: the program's")
         ->type_name("COMMAND");
+    CheckArgs check_args;
+    CLI::App* check = cli.add_subcommand(
+        "check", "lint a level: tile seams a body could catch on, gaps narrower than it, "
+                 "overlapping shapes (docs/check.md)");
+    check->add_option("file", check_args.file, "Tiled map (.tmx, .tmj, .json)")->required();
+    check->add_option("--body", check_args.body,
+                      "WxH: the body's width and height in map pixels (default: one tile)");
+    check->add_option("--solid-layer", check_args.solid_layers,
+                      "layer or group whose tiles and shapes collide (repeatable)");
+    check->add_option("--solid-property", check_args.solid_properties,
+                      "KEY or KEY=VALUE: things with this custom property collide (repeatable)");
+    check->add_flag("--json", check_args.json, "print one JSON object instead of the summary");
 
     try {
         cli.parse(argc, argv);
@@ -338,6 +432,12 @@ int main(int argc, char** argv) {
     }
     if (help->parsed()) {
         return help_command(cli, help_topic);
+    }
+    if (check->parsed()) {
+        return check_command(check_args);
+    }
+    if (run->parsed() && names_scene(run_args.file)) {
+        return run_scene_command(run_args);
     }
     if (run->parsed()) {
         return run_command(run_args, !run_args.out.empty(), false);
