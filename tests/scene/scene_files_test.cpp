@@ -75,7 +75,7 @@ double at(const nlohmann::json& r, const char* body, const char* field) {
 // (a world issue, not a scene one: the pile reaches about 3.4 slops while it
 // falls, the particles 2.04); DISABLED_KnownDeepScenesStayWithinTwoSlops
 // below states the requirement.
-const std::vector<std::string> k_known_deep = {"particles.json", "pile.json"};
+const std::vector<std::string> k_known_deep = {"pile.json"};
 
 std::vector<std::string> scene_files() {
     std::vector<std::string> files;
@@ -253,9 +253,8 @@ TEST(SceneFiles, DISABLED_KnownDeepScenesStayWithinTwoSlopsDuringTheWholeRun) {
 }
 
 // Elastic (e = 1), frictionless particles and walls: collisions cannot add
-// kinetic energy. The world adds some (the mean speed doubles in 300 steps),
-// a world issue. Enable once fixed.
-TEST(SceneFiles, DISABLED_ElasticParticlesGainNoKineticEnergy) {
+// kinetic energy.
+TEST(SceneFiles, ElasticParticlesGainNoKineticEnergy) {
     const std::vector<nlohmann::json> steps = run_trace("particles.json");
     ASSERT_EQ(steps.size(), 300u);
     const auto energy = [](const nlohmann::json& step) {
