@@ -10,29 +10,16 @@
 #include <fstream>
 #include <string>
 
+#include "program.hpp"
+
 namespace {
 
 const std::string k_maps = std::string(SWEEP_SHARED_DIR) + "/data/maps/";
 
-struct Output {
-    int status = -1;
-    std::string text;
-};
+using sweep::test::Output;
 
 Output run_program(const std::string& args) {
-    const std::string command = std::string(SWEEP_BIN) + " " + args + " 2>/dev/null";
-    Output out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) {
-        return out;
-    }
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) {
-        out.text += buffer.data();
-    }
-    const int status = pclose(pipe);
-    out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
+    return sweep::test::run_program(args, "2>/dev/null");
 }
 
 nlohmann::json run_json(const std::string& args) {

@@ -16,31 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "program.hpp"
+
 namespace {
 
 const std::filesystem::path k_scenes = std::filesystem::path(SWEEP_SOURCE_DIR) / "scenes";
 
-struct Output {
-    int status = -1;
-    std::string text;
-};
+using sweep::test::Output;
 
-Output run_program(const std::string& args) {
-    // stderr stays out of the JSON on stdout; the exit status tells failure.
-    const std::string command = std::string(SWEEP_BIN) + " " + args + " 2>&1";
-    Output out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) {
-        return out;
-    }
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) {
-        out.text += buffer.data();
-    }
-    const int status = pclose(pipe);
-    out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
+Output run_program(const std::string& args) { return sweep::test::run_program(args, "2>&1"); }
 
 nlohmann::json run_scene(const std::string& file, const std::string& extra = "") {
     const Output out = run_program("run " + (k_scenes / file).string() + " --json " + extra);
