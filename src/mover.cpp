@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 
 #include "sweep/shape_cast.hpp"
 #include "world_impl.hpp"
@@ -148,6 +149,7 @@ class Mover {
 
   private:
     Body& body() { return w_.bodies[body_]; }
+    const Body& body() const { return w_.bodies[body_]; }
 
     // The filter's response to a shape met by `own`: shapes whose collision
     // filters exclude each other are ignored, and a sensor (on either side)
@@ -217,6 +219,25 @@ class Mover {
         }
     }
 
+    // GJK's normal is unreliable at zero distance, so a cast that starts
+    // exactly touching (a box standing on a floor) and moves into the
+    // surface can come back a miss; then the box would sink by the whole
+    // move. The manifold's face normal decides whether the motion enters.
+    std::optional<CastOutput> touching_hit(const ShapeRecord& o, const ShapeRecord& s,
+                                           Vec2 motion) const {
+        const Manifold m = collide(o.shape, w_.bodies[o.body].xf, s.shape, body().xf,
+                                   {w_.tol.touch_tolerance, w_.tol.linear_slop});
+        if (m.count == 0 || dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
+            return std::nullopt;
+        }
+        CastOutput out;
+        out.state = CastState::hit;
+        out.fraction = 0;
+        out.normal = m.normal;
+        out.point = m.points[0].point;
+        return out;
+    }
+
     std::vector<Hit> cast_all(Vec2 motion) {
         std::vector<Hit> hits;
         const Vec2 direction = normalize(motion);
@@ -241,7 +262,10 @@ class Mover {
                 // stops a touch tolerance short; advance() closes that gap.
                 input.target_separation = w_.tol.touch_tolerance;
                 input.touch_tolerance = real(0.5) * w_.tol.touch_tolerance;
-                const CastOutput out = shape_cast(input);
+                CastOutput out = shape_cast(input);
+                if (out.state == CastState::miss) {
+                    out = touching_hit(o, s, motion).value_or(out);
+                }
                 if (out.state != CastState::hit && out.state != CastState::failed) {
                     return;
                 }

@@ -37,8 +37,10 @@ nlohmann::json run_scene(const std::string& file, const std::string& extra = "")
 // The trace: per step, each moving body's [id, x, y, angle, vx, vy, w] in
 // scene order (bodies, copies row by row, then characters).
 std::vector<nlohmann::json> run_trace(const std::string& file) {
+    // One file per test: ctest runs the tests of this program side by side.
+    const std::string test = testing::UnitTest::GetInstance()->current_test_info()->name();
     const std::filesystem::path trace =
-        std::filesystem::temp_directory_path() / ("sweep_scene_" + file + ".jsonl");
+        std::filesystem::temp_directory_path() / ("sweep_scene_" + test + "_" + file + ".jsonl");
     run_scene(file, "--trace " + trace.string());
     std::vector<nlohmann::json> steps;
     std::ifstream in(trace);

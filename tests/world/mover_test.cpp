@@ -192,3 +192,38 @@ TEST(Move, RejectsBadCallsAndChangesNothing) {
 
 } // namespace
 } // namespace sweep
+
+namespace sweep {
+namespace {
+
+// A box standing exactly on a surface starts each move touching it, where
+// GJK's normal is unreliable: a move mostly along the floor and a little
+// into it (gravity's share of a frame) must still stop on the surface, on a
+// box floor and on a segment, at any length unit.
+TEST(MoveTouching, RunningWhilePressedDownNeverSinksIntoTheFloor) {
+    for (const real l : {1.0f, 35.0f, 128.0f}) {
+        WorldDef def;
+        def.length_units_per_meter = l;
+        World world = std::move(World::make(def).value());
+        const ShapeDef box_floor{make_offset_box(10 * l, 0.5f * l, {0, -0.5f * l}, 0).value(), {}};
+        const ShapeDef segment_floor{Segment{{10 * l, 0}, {20 * l, 0}}, {}};
+        (void)world.create_body(BodyDef{}, std::span(&box_floor, 1)).value();
+        (void)world.create_body(BodyDef{}, std::span(&segment_floor, 1)).value();
+        const real half_height = 0.45f * l;
+        const BodyId c = add_character(world, {0, 3 * l}, make_box(0.3f * l, half_height).value());
+        ASSERT_TRUE(world.move(c, {0, -5 * l}));
+        const real slop = world.tolerances().linear_slop;
+        for (int i = 0; i < 120; ++i) {
+            const MoveResult r =
+                world.move(c, {0.1333f * l, -0.00833f * l * real(1 + i % 4)}).value();
+            SCOPED_TRACE(testing::Message() << "L " << l << " move " << i);
+            ASSERT_FALSE(r.started_overlapping);
+            ASSERT_GE(r.position.y - half_height, -slop);
+            ASSERT_LE(r.position.y - half_height, slop);
+            ASSERT_FALSE(r.contacts.empty());
+        }
+    }
+}
+
+} // namespace
+} // namespace sweep
