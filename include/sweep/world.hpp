@@ -4,8 +4,13 @@
 // contacts (Catto, "Continuous Collision", GDC 2013) solved by sequential
 // impulses with restitution and Coulomb friction (the seed "collision
 // response"; Catto, "Iterative Dynamics", GDC 2005), nonlinear position
-// correction, and last a time-of-impact sweep of every dynamic body's final
-// pose against static geometry so that nothing tunnels through a wall.
+// correction; then time-of-impact events between moving bodies, in time
+// order with each body on its own clock (a fast body's speculative margin
+// against moving bodies is bounded by the pair's inner radii; pairs beyond it
+// meet through these events, capped per body and per step: src/world_toi.cpp,
+// after Box2D 2.4's SolveTOI, with bullets swept against bullets too); and
+// last a time-of-impact sweep of every dynamic body's final pose against
+// static geometry so that nothing tunnels through a wall.
 #pragma once
 
 #include <functional>
