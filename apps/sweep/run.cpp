@@ -272,6 +272,16 @@ render::Frame record_frame(const World& world, const std::vector<Spawned>& bodie
 
 } // namespace
 
+void set_static_counts(RunReport& report, const io::StaticGeometry& level) {
+    report.shapes_static = level.counts.after_merge;
+    report.shapes_before_merge = level.counts.before_merge;
+    report.static_boxes = level.boxes.size();
+    report.static_polygons = level.polygons.size();
+    report.static_circles = level.circles.size();
+    report.static_segments = level.segments.size();
+    report.solid_tiles = level.solid_tiles;
+}
+
 Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& options) {
     if (options.steps < 0 || options.spawn < 0 || !(options.hz > 0)) {
         return Error{ErrorCode::invalid_input, "run: steps and spawn must be >= 0 and hz > 0"};
@@ -320,13 +330,7 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
     RunReport report;
     report.level = level.source;
     report.bodies = options.spawn;
-    report.shapes_static = level.counts.after_merge;
-    report.shapes_before_merge = level.counts.before_merge;
-    report.static_boxes = level.boxes.size();
-    report.static_polygons = level.polygons.size();
-    report.static_circles = level.circles.size();
-    report.static_segments = level.segments.size();
-    report.solid_tiles = level.solid_tiles;
+    set_static_counts(report, level);
     report.linear_slop = world->tolerances().linear_slop;
     report.length_units_per_meter = level.length_units_per_meter;
     report.drawing.view = level.bounds;

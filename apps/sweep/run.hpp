@@ -59,6 +59,10 @@ struct RunReport {
     std::vector<render::Frame> frames; ///< at RunOptions::frame_steps, in order
 };
 
+/// Fills the report's static shape counts (before and after merging, by
+/// kind, solid tiles) from a loaded level.
+void set_static_counts(RunReport& report, const io::StaticGeometry& level);
+
 /// Runs the level: its boxes, polygons, circles and segments become static
 /// bodies; the bodies spawn at tile centres far enough from every static
 /// shape and from each other, sized to fit. Errors: less free room than

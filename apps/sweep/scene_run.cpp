@@ -335,8 +335,8 @@ Result<void> make_referee(Referee& referee, const io::Scene& scene, const World&
     referee.shapes.emplace(g);
     auto checker = check::TunnelingChecker::make(g.boxes, bounds, cell);
     if (!checker) {
-        return Error{checker.error().code, scene.source + ": the tunneling referee: " +
-                                               checker.error().message};
+        return Error{checker.error().code,
+                     scene.source + ": the tunneling referee: " + checker.error().message};
     }
     referee.checker.emplace(std::move(*checker));
     return {};
@@ -366,14 +366,7 @@ void fill_counts(RunReport& report, const io::Scene& scene, const World& world,
     report.linear_slop = world.tolerances().linear_slop;
     report.length_units_per_meter = scene.world.length_units_per_meter;
     if (scene.map) {
-        const io::StaticGeometry& g = scene.map->geometry;
-        report.shapes_static = g.counts.after_merge;
-        report.shapes_before_merge = g.counts.before_merge;
-        report.static_boxes = g.boxes.size();
-        report.static_polygons = g.polygons.size();
-        report.static_circles = g.circles.size();
-        report.static_segments = g.segments.size();
-        report.solid_tiles = g.solid_tiles;
+        set_static_counts(report, scene.map->geometry);
     }
     // The scene's own static and kinematic shapes, each its own before merging too.
     std::size_t own = 0;
