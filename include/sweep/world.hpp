@@ -247,13 +247,16 @@ class World {
     /// Every node of one of the world's broadphase trees, parents before
     /// their children (depth first), for drawing and debugging: a tree of n
     /// shapes has 2n - 1 nodes, none when it has no shape. A leaf's box is
-    /// its shape's fat AABB: the shape's AABB when its proxy was last
-    /// updated (a moving shape's at every step, over its swept path, and at
-    /// every move), grown by Tolerances::aabb_margin; each parent's box is
-    /// the union of its children's. The static tree is shown as it is now:
-    /// static shapes added since the last step or move were inserted one by
-    /// one (the next step rebuilds the tree by SAH). Errors: static_shapes
-    /// in a world whose static shapes live in a grid (unsupported).
+    /// its shape's fat AABB, grown by Tolerances::aabb_margin around the
+    /// shape's AABB when the proxy was last updated: at creation, at every
+    /// move, and for a moving shape at every step, around the path the step
+    /// predicted from its velocity before the solve (a body the solve turned
+    /// around may stick out of its leaf until the next step). Each parent's
+    /// box is the union of its children's. The static tree is shown as it
+    /// is now: static shapes added since the last step or move were inserted
+    /// one by one (the next step rebuilds the tree by SAH). Errors:
+    /// static_shapes in a world whose static shapes live in a grid
+    /// (unsupported).
     Result<std::vector<TreeNodeInfo>> broadphase_tree(BroadphaseTree tree) const;
 
     /// Statistics of the last step (summed over substeps; max_penetration is the max).

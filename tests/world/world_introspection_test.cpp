@@ -78,8 +78,11 @@ std::vector<int> parents(const std::vector<TreeNodeInfo>& nodes) {
     return out;
 }
 
-void expect_well_formed(const World& world, const std::vector<TreeNodeInfo>& nodes,
-                        int shape_count) {
+// Checks the tree's shape: one leaf per shape, 2n - 1 nodes, every node
+// inside its parent; with `leaves_hold_shapes`, every leaf's box around its
+// shape's AABB now.
+void expect_well_formed(const World& world, const std::vector<TreeNodeInfo>& nodes, int shape_count,
+                        bool leaves_hold_shapes = true) {
     int leaves = 0;
     for (const TreeNodeInfo& n : nodes) {
         if (!n.leaf) {
@@ -89,7 +92,8 @@ void expect_well_formed(const World& world, const std::vector<TreeNodeInfo>& nod
         ++leaves;
         const ShapeInfo info = world.shape_info(n.shape).value();
         const Aabb own = compute_aabb(info.shape, world.body_state(info.body)->xf);
-        EXPECT_TRUE(contains(n.box, own)) << "leaf of shape " << n.shape.index;
+        EXPECT_TRUE(!leaves_hold_shapes || contains(n.box, own))
+            << "leaf of shape " << n.shape.index;
     }
     EXPECT_EQ(leaves, shape_count);
     EXPECT_EQ(static_cast<int>(nodes.size()), 2 * leaves - 1);
@@ -111,12 +115,30 @@ void expect_well_formed(const World& world, const std::vector<TreeNodeInfo>& nod
 
 TEST(WorldBroadphaseTree, EveryShapeIsALeafInsideItsParents) {
     World world = busy_room(60);
-    EXPECT_TRUE(world.broadphase_tree(BroadphaseTree::moving)->size() == 119u);
+    expect_well_formed(world, world.broadphase_tree(BroadphaseTree::moving).value(), 60);
     for (int i = 0; i < 45; ++i) {
         ASSERT_TRUE(world.step(k_dt));
-        expect_well_formed(world, world.broadphase_tree(BroadphaseTree::moving).value(), 60);
+        // A leaf holds the path the step predicted from the velocity before
+        // the solve; a body the solve turned around may stick out of it
+        // until the next step, so only the tree's shape is checked here.
+        expect_well_formed(world, world.broadphase_tree(BroadphaseTree::moving).value(), 60, false);
     }
     expect_well_formed(world, world.broadphase_tree(BroadphaseTree::static_shapes).value(), 4);
+}
+
+TEST(WorldBroadphaseTree, LeavesHoldTheirShapesAtRestAndAfterAMove) {
+    World world = std::move(World::make().value());
+    add(world, BodyType::static_body, make_box(5, 0.5f).value(), {0, -0.5f});
+    for (int i = 0; i < 5; ++i) {
+        add(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {-2 + real(i), 0.5f});
+    }
+    const BodyId mover = add(world, BodyType::kinematic, Circle{{}, 0.5f}, {0, 5});
+    for (int i = 0; i < 120; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+    }
+    expect_well_formed(world, world.broadphase_tree(BroadphaseTree::moving).value(), 6);
+    ASSERT_TRUE(world.move(mover, {7, 3}));
+    expect_well_formed(world, world.broadphase_tree(BroadphaseTree::moving).value(), 6);
 }
 
 TEST(WorldBroadphaseTree, AnEmptyTreeHasNoNodesAndAGridIsNoTree) {
