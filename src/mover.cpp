@@ -32,11 +32,13 @@ constexpr real k_tangent_cosine = real(1e-4);
 
 // Ties are ordered by larger surface area, faces before corners, the normal,
 // then the other shape's id: deterministic whatever the broadphase order.
-bool leads(const Hit& a, const Hit& b) {
-    if (a.surface_area != b.surface_area) {
+// Without `by_area` (WorldDef::move_ties_by_surface_area off) only the
+// normal and the id decide.
+bool leads(const Hit& a, const Hit& b, bool by_area) {
+    if (by_area && a.surface_area != b.surface_area) {
         return a.surface_area > b.surface_area;
     }
-    if (a.face != b.face) {
+    if (by_area && a.face != b.face) {
         return a.face;
     }
     if (a.normal.x != b.normal.x) {
@@ -341,7 +343,9 @@ class Mover {
                 ties.push_back(h);
             }
         }
-        std::sort(ties.begin(), ties.end(), leads);
+        std::sort(ties.begin(), ties.end(), [&](const Hit& a, const Hit& b) {
+            return leads(a, b, w_.def.move_ties_by_surface_area);
+        });
         Vec2 left = (1 - t_min) * motion;
         const real closed = close_gap(ties, left);
         const real t_contact = t_min + (1 - t_min) * closed;

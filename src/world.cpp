@@ -211,15 +211,37 @@ Result<void> World::step(real dt, int substeps) {
         return {};
     }
     w.events = {};
+    PhaseClock clock;
     w.rebuild_static_tree_if_dirty();
+    clock.lap(w.stats.broadphase_seconds);
     const real h = dt / static_cast<real>(substeps);
     for (int i = 0; i < substeps; ++i) {
         w.single_step(h);
     }
+    clock = {}; // single_step timed itself
     w.remove_out_of_bounds(*this);
+    clock.lap(w.stats.broadphase_seconds);
     w.update_touching();
     w.update_sensors();
+    clock.lap(w.stats.narrowphase_seconds);
     return {};
+}
+
+Result<std::vector<TreeNodeInfo>> World::broadphase_tree(BroadphaseTree which) const {
+    const Impl& w = *impl_;
+    if (which == BroadphaseTree::static_shapes && w.uses_grid()) {
+        return Error{ErrorCode::unsupported,
+                     "broadphase_tree: this world keeps its static shapes in a grid, not a tree"};
+    }
+    const DynamicTree& tree = which == BroadphaseTree::moving ? w.moving_tree : w.static_tree;
+    std::vector<TreeNodeInfo> nodes;
+    tree.for_each_node([&](const Aabb& box, int depth, ProxyId leaf) {
+        const bool is_leaf = leaf != k_null_proxy;
+        const ShapeId shape =
+            is_leaf ? w.shape_id(static_cast<int>(tree.user_data(leaf))) : ShapeId{};
+        nodes.push_back({box, depth, is_leaf, shape});
+    });
+    return nodes;
 }
 
 const StepEvents& World::events() const { return impl_->events; }

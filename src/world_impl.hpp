@@ -5,6 +5,7 @@
 #include "sweep/world.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -192,6 +193,20 @@ inline bool is_finite(const BodyDef& d) {
 
 inline Error stale() { return Error{ErrorCode::stale_handle, "body handle is stale or invalid"}; }
 
+// Charges the wall-clock time since the previous lap to one of StepStats'
+// phase times: one clock read per phase boundary, none per pair.
+class PhaseClock {
+  public:
+    void lap(double& phase_seconds) {
+        const auto now = std::chrono::steady_clock::now();
+        phase_seconds += std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+    }
+
+  private:
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 } // namespace detail
 
 using namespace detail;
@@ -217,7 +232,8 @@ struct World::Impl {
     std::vector<ShapePair> sensor_overlaps; // sorted (sensor, visitor); at the end of the last step
     std::vector<ShapePair> disabled_pairs;  // sorted; turned off by pre_solve this step
     std::vector<ToiEvent> toi_queue;        // a min-heap on (t, shapes); reused every step
-    std::vector<std::pair<int, int>> toi_candidates; // moving pairs beyond the bounded margin
+    std::vector<std::pair<int, int>> toi_candidates;  // moving pairs beyond the bounded margin
+    std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
     std::vector<std::uint64_t> contact_keys; // sorted shape pairs of moving contacts this step
     int live_bodies = 0;
@@ -358,12 +374,10 @@ struct World::Impl {
         }
     }
 
-    // Candidate pairs from the broadphase; narrowphase with a speculative
-    // distance that covers how far the pair can close this step.
-    void find_contacts(real dt) {
-        contacts.clear();
-        disabled_pairs.clear();
-        toi_candidates.clear();
+    // Candidate pairs from the broadphase, in a reused buffer so that the
+    // narrowphase (collide_candidates) is timed apart from the tree queries.
+    void find_candidate_pairs(real dt) {
+        candidate_pairs.clear();
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             const Body& b = bodies[bi];
             if (!b.alive || b.type != BodyType::dynamic) {
@@ -376,7 +390,7 @@ struct World::Impl {
                     continue;
                 }
                 query_static(box, [&](ProxyId, std::uint64_t other) {
-                    add_contact(si, static_cast<int>(other), dt);
+                    candidate_pairs.push_back({si, static_cast<int>(other)});
                     return true;
                 });
                 moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
@@ -385,11 +399,22 @@ struct World::Impl {
                     // Each dynamic pair once (from the lower index); kinematic
                     // pairs from the dynamic side.
                     if (ob != bi && (o.type == BodyType::kinematic || bi < ob)) {
-                        add_contact(si, static_cast<int>(other), dt);
+                        candidate_pairs.push_back({si, static_cast<int>(other)});
                     }
                     return true;
                 });
             }
+        }
+    }
+
+    // Narrowphase of the candidate pairs, with a speculative distance that
+    // covers how far each pair can close this step.
+    void collide_candidates(real dt) {
+        contacts.clear();
+        disabled_pairs.clear();
+        toi_candidates.clear();
+        for (const auto& [shape_a, shape_b] : candidate_pairs) {
+            add_contact(shape_a, shape_b, dt);
         }
         std::sort(disabled_pairs.begin(), disabled_pairs.end());
     }
@@ -809,7 +834,8 @@ struct World::Impl {
     // stop it at the first time of impact.
     int sweep_against_static() {
         int stopped = 0;
-        for (Body& b : bodies) {
+        for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+            Body& b = bodies[bi];
             if (!b.alive || b.type != BodyType::dynamic) {
                 continue;
             }
@@ -825,6 +851,9 @@ struct World::Impl {
                 sync_transform(b);
                 b.stopped = true;
                 ++stats.toi_events;
+                // The sweep starts at the body's TOI clock (its last event).
+                report_stop(TimeOfImpactKind::static_sweep, bi,
+                            b.toi_clock + t * (1 - b.toi_clock));
                 ++stopped;
             }
         }
@@ -1094,6 +1123,12 @@ struct World::Impl {
         sensor_overlaps.swap(now);
     }
 
+    // A TimeOfImpactEvent for a body stopped at step fraction t, at its
+    // current centre of mass.
+    void report_stop(TimeOfImpactKind kind, int body, real t) {
+        events.time_of_impact.push_back({kind, body_id(body), BodyId{}, bodies[body].sweep.c2, t});
+    }
+
     // Continuous collision between moving bodies, in time order (world_toi.cpp).
     void solve_toi_events(real dt);
     void begin_toi_phase();
@@ -1109,9 +1144,14 @@ struct World::Impl {
     Sweep sweep_from(const Body& b, real t) const;
 
     void single_step(real dt) {
+        PhaseClock clock;
         integrate_velocities(dt);
+        clock.lap(stats.solver_seconds);
         update_moving_proxies(dt);
-        find_contacts(dt);
+        find_candidate_pairs(dt);
+        clock.lap(stats.broadphase_seconds);
+        collide_candidates(dt);
+        clock.lap(stats.narrowphase_seconds);
         prepare_contacts(dt);
         warm_start();
         for (int i = 0; i < def.velocity_iterations; ++i) {
@@ -1121,14 +1161,19 @@ struct World::Impl {
         report_hits();
         store_impulses();
         integrate_positions(dt);
+        clock.lap(stats.solver_seconds);
         solve_toi_events(dt);
+        clock.lap(stats.toi_seconds);
         // A body stopped by its sweep lands back on its path, where another
         // body may have moved meanwhile: correct positions again and re-sweep
         // (always from the pose at the start of the step, so the final pose
         // is swept whatever the corrections did).
         for (int round = 0;; ++round) {
             correct_positions();
-            if (sweep_against_static() == 0) {
+            clock.lap(stats.solver_seconds);
+            const int stopped = sweep_against_static();
+            clock.lap(stats.toi_seconds);
+            if (stopped == 0) {
                 break;
             }
             if (round + 1 == k_max_sweep_rounds) {
@@ -1142,6 +1187,7 @@ struct World::Impl {
         stats.contacts += static_cast<int>(contacts.size());
         if (def.measure_penetration) {
             stats.max_penetration = std::max(stats.max_penetration, measure_penetration());
+            clock.lap(stats.narrowphase_seconds);
         }
     }
 };

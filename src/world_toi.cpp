@@ -260,6 +260,7 @@ bool World::Impl::blocked_by_static(int bi, real t) {
     b.stopped = true;
     ++b.toi_stamp;
     ++stats.toi_events;
+    report_stop(TimeOfImpactKind::static_sweep, bi, b.toi_clock + s * (t - b.toi_clock));
     find_toi_events(bi);
     return true;
 }
@@ -278,6 +279,7 @@ void World::Impl::clamp_at(int bi, real t, real dt) {
     ++b.toi_stamp;
     ++stats.toi_cap_hits;
     stats.toi_time_lost += (1 - t) * dt;
+    report_stop(TimeOfImpactKind::clamped, bi, t);
 }
 
 // Puts a body at its pose at step fraction t, with its clock there, moving
@@ -428,6 +430,8 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
         return; // touching but parting: nothing happens
     }
     ++stats.toi_pair_events;
+    events.time_of_impact.push_back(
+        {TimeOfImpactKind::pair, body_id(ia), body_id(ib), m.points[0].point, e.t});
     for (const int bi : {ia, ib}) {
         if (bodies[bi].type == BodyType::dynamic) {
             advance_after_toi(bi, e.t, dt);

@@ -124,8 +124,10 @@ struct Args {
 
 void add_run_flags(CLI::App& cmd, Args& args) {
     cmd.add_option("file", args.file,
-                   "Tiled map (.tmx, .tmj, .json); the built-in level when omitted")
-        ->type_name("MAP");
+                   "Tiled map (.tmx, .tmj, .json), or a scene file (.json, docs/scenes.md: it sets "
+                   "its own world, bodies, steps and dt, so --steps, --dt, --spawn, --seed and the "
+                   "solid options do not apply); the built-in level when omitted")
+        ->type_name("MAP|SCENE");
     cmd.add_option("--steps", args.run.steps, "world steps to run")
         ->check(CLI::NonNegativeNumber.description(""))
         ->type_name("N");
@@ -199,6 +201,18 @@ Result<app::PictureOptions> picture_options(const Args& args, bool render) {
     return picture;
 }
 
+/// Draws `report` as `picture` asks, titled with the level's file name and
+/// the run's verdict, with a progress bar over the frames on a terminal.
+Result<void> draw_report(app::RunReport& report, const app::PictureOptions& picture, double hz) {
+    // The file's name alone: a long path would push the counts off the picture.
+    report.drawing.title = fmt::format("{}: {} bodies, {} steps, {} tunneling events",
+                                       std::filesystem::path(report.level).filename().string(),
+                                       report.bodies, report.steps, report.tunneling_events);
+    app::ProgressBar bar("drawing", "frames", app::ProgressBar::stderr_is_terminal());
+    const auto progress = [&bar](int done, int total) { bar.update(done, total); };
+    return app::write_picture(report, picture, hz, progress);
+}
+
 int run_command(Args& args, bool draw, bool render) {
     std::optional<app::PictureOptions> picture;
     if (draw) {
@@ -228,14 +242,7 @@ int run_command(Args& args, bool draw, bool render) {
         return fail(report.error());
     }
     if (draw) {
-        // The file's name alone: a long path would push the counts off the picture.
-        report->drawing.title =
-            fmt::format("{}: {} bodies, {} steps, {} tunneling events",
-                        std::filesystem::path(report->level).filename().string(), report->bodies,
-                        report->steps, report->tunneling_events);
-        app::ProgressBar bar("drawing", "frames", app::ProgressBar::stderr_is_terminal());
-        const auto progress = [&bar](int done, int total) { bar.update(done, total); };
-        if (auto ok = app::write_picture(*report, *picture, 1 / args.dt, progress); !ok) {
+        if (auto ok = draw_report(*report, *picture, 1 / args.dt); !ok) {
             return fail(ok.error());
         }
     }
@@ -298,9 +305,11 @@ bool names_scene(const std::string& file) {
     return in && io::is_scene_text(text.str());
 }
 
-// `sweep run SCENE.json`: the scene's own world, bodies and characters; the
-// report has the map run's fields plus the scene's (scene_run.hpp).
-int run_scene_command(const Args& args) {
+// `sweep run SCENE.json` and `sweep render SCENE.json`: the scene's own
+// world, bodies and characters, for its own steps; the report has the map
+// run's fields plus the scene's (scene_run.hpp), the picture what a map's
+// has.
+int run_scene_command(Args& args, bool draw, bool render) {
     auto scene = io::load_scene(args.file);
     if (!scene) {
         return fail(scene.error());
@@ -310,9 +319,34 @@ int run_scene_command(const Args& args) {
             std::fprintf(stderr, "sweep: warning: %s\n", warning.c_str());
         }
     }
-    auto report = app::run_scene(*scene, args.run.trace);
+    app::SceneRunOptions options;
+    options.trace = args.run.trace;
+    std::optional<app::PictureOptions> picture;
+    if (draw) {
+        args.run.steps = scene->steps; // --frame counts the scene's steps
+        auto checked = picture_options(args, render);
+        if (!checked) {
+            return fail(checked.error());
+        }
+        picture = std::move(checked).value();
+        options.record_paths = true;
+        options.frame_steps = app::picture_frame_steps(*picture, scene->steps);
+    }
+    auto report = [&] {
+        app::ProgressBar bar(render ? "render" : "run", "steps",
+                             app::ProgressBar::stderr_is_terminal());
+        options.progress = [&bar](int done, int total) { bar.update(done, total); };
+        auto result = app::run_scene(*scene, options);
+        options.progress = nullptr; // it refers to the bar
+        return result;
+    }();
     if (!report) {
         return fail(report.error());
+    }
+    if (draw) {
+        if (auto ok = draw_report(report->run, *picture, 1 / double(scene->dt)); !ok) {
+            return fail(ok.error());
+        }
     }
     if (args.json) {
         nlohmann::json out = to_json(report->run);
@@ -321,6 +355,9 @@ int run_scene_command(const Args& args) {
     } else {
         print_summary(report->run);
         app::print_scene(*report);
+        if (draw) {
+            fmt::print("picture          {}\n", args.out);
+        }
     }
     return 0;
 }
@@ -437,10 +474,13 @@ int main(int argc, char** argv) {
         return check_command(check_args);
     }
     if (run->parsed() && names_scene(run_args.file)) {
-        return run_scene_command(run_args);
+        return run_scene_command(run_args, !run_args.out.empty(), false);
     }
     if (run->parsed()) {
         return run_command(run_args, !run_args.out.empty(), false);
+    }
+    if (names_scene(render_args.file)) {
+        return run_scene_command(render_args, true, true);
     }
     return run_command(render_args, true, true);
 }

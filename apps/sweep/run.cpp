@@ -206,6 +206,20 @@ Result<std::vector<Spawned>> spawn_bodies(World& world, const io::StaticGeometry
     return spawned;
 }
 
+// One JSON object per line: {"step":N,"bodies":[[id,x,y,angle,vx,vy,w],...]}
+// (centre of mass, radians, L/s), written by hand to keep the trace cheap.
+void write_trace_line(std::ostream& out, int step, const World& world,
+                      const std::vector<Spawned>& bodies) {
+    out << "{\"step\":" << step + 1 << ",\"bodies\":[";
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const BodyState b = world.body_state(bodies[i].id).value();
+        out << (i ? ",[" : "[") << bodies[i].id.index << ',' << b.center.x << ',' << b.center.y
+            << ',' << b.xf.q.angle() << ',' << b.linear_velocity.x << ',' << b.linear_velocity.y
+            << ',' << b.angular_velocity << ']';
+    }
+    out << "]}\n";
+}
+
 // The solid shapes that are not boxes, as closed outlines for pictures:
 // polygons, and circles as 24-gons.
 std::vector<std::vector<Vec2>> solid_outlines(const io::StaticGeometry& level) {
@@ -233,32 +247,6 @@ std::vector<std::vector<Vec2>> segment_lines(const io::StaticGeometry& level) {
     return out;
 }
 
-// One JSON object per line: {"step":N,"bodies":[[id,x,y,angle,vx,vy,w],...]}
-// (centre of mass, radians, L/s), written by hand to keep the trace cheap.
-void write_trace_line(std::ostream& out, int step, const World& world,
-                      const std::vector<Spawned>& bodies) {
-    out << "{\"step\":" << step + 1 << ",\"bodies\":[";
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-        const BodyState b = world.body_state(bodies[i].id).value();
-        out << (i ? ",[" : "[") << bodies[i].id.index << ',' << b.center.x << ',' << b.center.y
-            << ',' << b.xf.q.angle() << ',' << b.linear_velocity.x << ',' << b.linear_velocity.y
-            << ',' << b.angular_velocity << ']';
-    }
-    out << "]}\n";
-}
-
-/// Every manifold point touching now, with its normal.
-std::vector<render::ContactDrawing> touching_points(const World& world) {
-    std::vector<render::ContactDrawing> out;
-    for (const ContactData& contact : world.touching_contacts()) {
-        const Manifold& m = contact.manifold;
-        for (int k = 0; k < m.count; ++k) {
-            out.push_back({m.points[std::size_t(k)].point, m.normal});
-        }
-    }
-    return out;
-}
-
 render::Frame record_frame(const World& world, const std::vector<Spawned>& bodies, int step) {
     render::Frame frame;
     frame.step = step;
@@ -271,6 +259,23 @@ render::Frame record_frame(const World& world, const std::vector<Spawned>& bodie
 }
 
 } // namespace
+
+void draw_static_geometry(render::Drawing& drawing, const io::StaticGeometry& level) {
+    drawing.static_boxes = level.boxes;
+    drawing.static_polygons = solid_outlines(level);
+    drawing.static_polylines = segment_lines(level);
+}
+
+std::vector<render::ContactDrawing> touching_points(const World& world) {
+    std::vector<render::ContactDrawing> out;
+    for (const ContactData& contact : world.touching_contacts()) {
+        const Manifold& m = contact.manifold;
+        for (int k = 0; k < m.count; ++k) {
+            out.push_back({m.points[std::size_t(k)].point, m.normal});
+        }
+    }
+    return out;
+}
 
 void set_static_counts(RunReport& report, const io::StaticGeometry& level) {
     report.shapes_static = level.counts.after_merge;
@@ -334,9 +339,7 @@ Result<RunReport> run_level(const io::StaticGeometry& level, const RunOptions& o
     report.linear_slop = world->tolerances().linear_slop;
     report.length_units_per_meter = level.length_units_per_meter;
     report.drawing.view = level.bounds;
-    report.drawing.static_boxes = level.boxes;
-    report.drawing.static_polygons = solid_outlines(level);
-    report.drawing.static_polylines = segment_lines(level);
+    draw_static_geometry(report.drawing, level);
     report.drawing.bodies.resize(spawned->size());
 
     std::vector<Vec2> centers(spawned->size());

@@ -11,6 +11,7 @@
 #include "sweep/io/tiled.hpp"
 #include "sweep/render/render.hpp"
 #include "sweep/result.hpp"
+#include "sweep/world.hpp"
 
 namespace sweep::app {
 
@@ -58,6 +59,15 @@ struct RunReport {
     render::Drawing drawing; ///< final poses, contacts, paths (if recorded), tunneling events
     std::vector<render::Frame> frames; ///< at RunOptions::frame_steps, in order
 };
+
+/// Puts the level's static shapes into `drawing` as pictures show them:
+/// boxes, and polygons and circles (24-gons) as filled outlines; segments as
+/// lines (world, L).
+void draw_static_geometry(render::Drawing& drawing, const io::StaticGeometry& level);
+
+/// Every manifold point touching at the end of the world's last step, with
+/// its normal (world), for pictures.
+std::vector<render::ContactDrawing> touching_points(const World& world);
 
 /// Fills the report's static shape counts (before and after merging, by
 /// kind, solid tiles) from a loaded level.

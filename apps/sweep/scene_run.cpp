@@ -23,6 +23,14 @@ struct OneWay {
     real top = 0; ///< highest y of its shapes, world
 };
 
+// A moving body's shape as pictures draw it; the body's first shape
+// carries the path of its centre.
+struct DrawnShape {
+    BodyId body;
+    Shape shape; ///< in the body's frame
+    bool carries_path = false;
+};
+
 // What the world holds of the scene, and what the run tracks.
 struct Built {
     std::vector<BodyId> moving; ///< dynamic bodies and characters, for the referee and trace
@@ -31,6 +39,8 @@ struct Built {
     std::vector<OneWay> one_way;
     std::vector<ShapeId> one_way_shapes; ///< sorted
     io::StaticGeometry referee;          ///< static solid shapes in world coordinates
+    io::StaticGeometry picture;          ///< every static shape, one-way too, for pictures
+    std::vector<DrawnShape> drawn;       ///< every moving body's shapes, for pictures
 };
 
 Aabb body_aabb(const std::vector<ShapeDef>& shapes, const Transform& xf) {
@@ -115,7 +125,14 @@ Result<void> add_map(World& world, const io::SceneMap& map, Built& built) {
     built.referee.polygons.insert(built.referee.polygons.end(), g.polygons.begin(),
                                   g.polygons.end());
     built.referee.circles.insert(built.referee.circles.end(), g.circles.begin(), g.circles.end());
+    built.picture = g;
     return {};
+}
+
+void add_drawn(Built& built, BodyId id, const std::vector<ShapeDef>& shapes) {
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+        built.drawn.push_back({id, shapes[k].shape, k == 0});
+    }
 }
 
 Result<void> add_bodies(World& world, const io::Scene& scene, Built& built) {
@@ -148,6 +165,15 @@ Result<void> add_bodies(World& world, const io::Scene& scene, Built& built) {
                                              single ? b.name : b.name + "#" + std::to_string(copy));
                 }
                 const Transform xf{def.position, Rot::from_angle(def.angle)};
+                if (def.type == BodyType::static_body) {
+                    for (const ShapeDef& s : b.shapes) {
+                        if (!s.sensor) {
+                            add_to_referee(built.picture, s.shape, xf);
+                        }
+                    }
+                } else {
+                    add_drawn(built, *id, b.shapes);
+                }
                 if (def.type == BodyType::dynamic) {
                     built.moving.push_back(*id);
                 } else if (b.one_way) {
@@ -173,6 +199,7 @@ Result<void> add_bodies(World& world, const io::Scene& scene, Built& built) {
         }
         built.characters.push_back(*id);
         built.moving.push_back(*id);
+        add_drawn(built, *id, c.shapes);
     }
     for (const OneWay& w : built.one_way) {
         const auto shapes = world.body_shapes(w.body);
@@ -398,9 +425,95 @@ int count_unsupported(const World& world, const std::vector<BodyId>& bodies) {
     return count;
 }
 
+// What pictures need of a scene run (SceneRunOptions::record_paths and
+// frame_steps): every moving body's shapes, poses and path, the frames
+// asked for, and where the referee saw tunneling.
+class Recorder {
+  public:
+    Recorder(const Built& built, const SceneRunOptions& options, RunReport& report)
+        : built_(built), options_(options), report_(report), poses_(built.drawn.size()),
+          next_frame_(options.frame_steps.begin()) {
+        render::Drawing& d = report.drawing;
+        draw_static_geometry(d, built.picture);
+        for (const DrawnShape& shape : built.drawn) {
+            d.bodies.push_back({shape.shape, {}, {}, true});
+        }
+    }
+
+    // Called with the steps done: 0 before the first.
+    void after_step(const World& world, int step) {
+        if (!options_.record_paths && options_.frame_steps.empty()) {
+            return; // no picture: spare the run a pass over the bodies
+        }
+        for (std::size_t i = 0; i < built_.drawn.size(); ++i) {
+            const auto state = world.body_state(built_.drawn[i].body);
+            if (!state) {
+                continue; // removed by the bounds: it keeps its last pose, its path ends
+            }
+            poses_[i] = state->xf;
+            if (options_.record_paths && built_.drawn[i].carries_path) {
+                report_.drawing.bodies[i].trajectory.push_back(state->center);
+            }
+        }
+        for (; next_frame_ != options_.frame_steps.end() && *next_frame_ <= step; ++next_frame_) {
+            if (*next_frame_ == step) {
+                report_.frames.push_back({step, poses_, touching_points(world)});
+            }
+        }
+    }
+
+    void tunneled(Vec2 at) {
+        if (options_.record_paths) {
+            report_.drawing.markers.push_back(at);
+        }
+    }
+
+    // The final poses and contacts, and a view of the static shapes, the
+    // bodies and their paths (the referee's bounds start it).
+    void finish(const World& world, Aabb view) {
+        render::Drawing& d = report_.drawing;
+        for (std::size_t i = 0; i < poses_.size(); ++i) {
+            d.bodies[i].xf = poses_[i];
+        }
+        d.contacts = touching_points(world);
+        const auto grow = [&](Vec2 p) {
+            if (is_finite(p)) {
+                view = union_of(view, Aabb{p, p});
+            }
+        };
+        for (const Aabb& box : d.static_boxes) {
+            view = union_of(view, box);
+        }
+        for (const auto* lines : {&d.static_polygons, &d.static_polylines}) {
+            for (const std::vector<Vec2>& line : *lines) {
+                std::for_each(line.begin(), line.end(), grow);
+            }
+        }
+        for (const render::BodyDrawing& body : d.bodies) {
+            view = union_of(view, compute_aabb(body.shape, body.xf));
+            // The path is the centre's: room for the body around it.
+            const real reach = max_extent(body.shape, Vec2{});
+            for (const Vec2 p : body.trajectory) {
+                grow(p - Vec2{reach, reach});
+                grow(p + Vec2{reach, reach});
+            }
+        }
+        // A margin, so that nothing touches the frame or hides under the title.
+        const Vec2 size = view.upper - view.lower;
+        d.view = inflate(view, real(0.05) * std::max(size.x, size.y));
+    }
+
+  private:
+    const Built& built_;
+    const SceneRunOptions& options_;
+    RunReport& report_;
+    std::vector<Transform> poses_; ///< one per built.drawn
+    std::vector<int>::const_iterator next_frame_;
+};
+
 } // namespace
 
-Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace_path) {
+Result<SceneReport> run_scene(const io::Scene& scene, const SceneRunOptions& options) {
     WorldDef def = scene.world;
     def.measure_penetration = true;
     auto world = World::make(def);
@@ -438,13 +551,15 @@ Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace_p
         report.characters.push_back({scene.characters[i].name, p, p, p});
     }
     std::ofstream trace;
-    if (!trace_path.empty()) {
-        trace.open(trace_path);
+    if (!options.trace.empty()) {
+        trace.open(options.trace);
         if (!trace) {
             return Error{ErrorCode::io_error,
-                         trace_path + ": cannot open the trace file for writing"};
+                         options.trace + ": cannot open the trace file for writing"};
         }
     }
+    Recorder recorder(built, options, report.run);
+    recorder.after_step(*world, 0);
     const auto start = std::chrono::steady_clock::now();
     for (int s = 0; s < scene.steps; ++s) {
         for (std::size_t i = 0; i < scene.characters.size(); ++i) {
@@ -470,6 +585,7 @@ Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace_p
             }
             if (referee.tunneled(centers[i], state->center)) {
                 ++r.tunneling_events;
+                recorder.tunneled(state->center);
             }
             centers[i] = state->center;
         }
@@ -488,7 +604,12 @@ Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace_p
         if (trace) {
             write_trace_line(trace, s, *world, built.moving);
         }
+        recorder.after_step(*world, s + 1);
+        if (options.progress) {
+            options.progress(s + 1, scene.steps);
+        }
     }
+    recorder.finish(*world, referee.geometry.bounds);
     RunReport& r = report.run;
     r.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

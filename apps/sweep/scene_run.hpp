@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,13 +48,30 @@ struct SceneReport {
     int unsupported = 0;        ///< dynamic bodies touching nothing at the end
 };
 
-/// Runs `scene` for scene.steps steps of scene.dt. `trace`, when not empty,
-/// is a JSON-lines file written as by `sweep run --trace`: one line per step
-/// with every dynamic body's and character's id, centre, angle and
-/// velocities. Errors: a body or world the world rejects (its message, with
-/// the body's index), a trace file that cannot be opened (io_error), a
-/// referee raster too large (limit_exceeded).
-Result<SceneReport> run_scene(const io::Scene& scene, const std::string& trace);
+/// What a scene run writes and records besides its report.
+struct SceneRunOptions {
+    /// If set, a JSON-lines file written as by `sweep run --trace`: one line
+    /// per step with every dynamic body's and character's id, centre, angle
+    /// and velocities.
+    std::string trace;
+    /// Fill report.run.drawing for pictures: the static shapes (the map's
+    /// and the scene's static bodies'), every moving body (dynamic,
+    /// kinematic, characters) with its centre's path, one point per step,
+    /// the contacts and tunneling events.
+    bool record_paths = false;
+    /// Steps after which to record a render::Frame (0: before the first),
+    /// ascending; steps beyond scene.steps are never reached.
+    std::vector<int> frame_steps;
+    /// Called after every step with the steps done and scene.steps (a
+    /// progress bar); may be empty.
+    std::function<void(int done, int total)> progress;
+};
+
+/// Runs `scene` for scene.steps steps of scene.dt. Errors: a body or world
+/// the world rejects (its message, with the body's index), a trace file
+/// that cannot be opened (io_error), a referee raster too large
+/// (limit_exceeded).
+Result<SceneReport> run_scene(const io::Scene& scene, const SceneRunOptions& options);
 
 /// The scene-only part of `sweep run --json`: "named", "characters",
 /// "mean_speed", "max_speed", "final_penetration", "unsupported_bodies".

@@ -272,16 +272,20 @@ void Testbed::panel() {
     if (ImGui::CollapsingHeader("draw", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::Checkbox("AABBs", &controls.draw.aabbs);
         ImGui::SameLine();
-        ImGui::Checkbox("broadphase", &controls.draw.broadphase);
+        ImGui::Checkbox("broadphase tree", &controls.draw.broadphase);
         ImGui::Checkbox("contacts", &controls.draw.contacts);
         ImGui::SameLine();
         ImGui::Checkbox("hit events", &controls.draw.events);
+        ImGui::Checkbox("TOI events", &controls.draw.toi_events);
+        ImGui::SameLine();
         ImGui::Checkbox("trajectories", &controls.draw.trajectories);
     }
     const Figures f = sample->figures();
     if (ImGui::CollapsingHeader("figures", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::Text("bodies %d   contacts %d (%d points)", f.bodies, f.contacts, f.contact_points);
         ImGui::Text("step %.3f ms in total", f.step_ms);
+        ImGui::Text("  broadphase %.3f  narrowphase %.3f", f.broadphase_ms, f.narrowphase_ms);
+        ImGui::Text("  TOI %.3f  solver %.3f", f.toi_ms, f.solver_ms);
         ImGui::Text("TOI events %d static, %d between bodies", f.toi_events, f.toi_pair_events);
         ImGui::Text("cap hits %d   max penetration %.4f", f.cap_hits, double(f.max_penetration));
     }

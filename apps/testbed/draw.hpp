@@ -28,6 +28,8 @@ inline constexpr Color k_normal_color{40, 160, 60};
 inline constexpr Color k_aabb_color{200, 120, 220};
 inline constexpr Color k_tree_color{120, 170, 230};
 inline constexpr Color k_event_color{250, 140, 0};
+inline constexpr Color k_toi_color{130, 60, 210};  ///< a time-of-impact stop or meeting
+inline constexpr Color k_clamp_color{210, 30, 30}; ///< a body clamped by a TOI cap
 
 /// The colour `index` takes in the body palette.
 Color palette(int index);

@@ -1,24 +1,18 @@
 #include "sample.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <utility>
 
 namespace sweep::testbed {
 namespace {
 
-constexpr int k_event_lifetime = 20;          ///< steps a hit marker stays on screen
+constexpr int k_event_lifetime = 20;          ///< steps a hit or TOI marker stays on screen
 constexpr std::size_t k_max_hit_markers = 40; ///< the newest only, so that a swarm stays readable
-constexpr real k_drag_stiffness = 12;         ///< 1/s: how fast a dragged body closes on the mouse
-constexpr real k_drag_max_speed = 60;         ///< L/s
-
-Aabb body_aabb(const TrackedBody& body, const Transform& xf) {
-    Aabb box = compute_aabb(body.shapes.front(), xf);
-    for (const Shape& shape : body.shapes) {
-        box = union_of(box, compute_aabb(shape, xf));
-    }
-    return box;
-}
+constexpr std::size_t k_max_toi_markers = 60;
+constexpr real k_drag_stiffness = 12; ///< 1/s: how fast a dragged body closes on the mouse
+constexpr real k_drag_max_speed = 60; ///< L/s
 
 } // namespace
 
@@ -36,7 +30,9 @@ WorldDef WorldSample::default_def() {
     return def;
 }
 
-WorldSample::WorldSample(const WorldDef& def) : world(World::make(def).value()) {}
+WorldSample::WorldSample(const WorldDef& def)
+    : world(World::make(def).value()), hits_(k_event_lifetime, k_max_hit_markers),
+      tois_(k_event_lifetime, k_max_toi_markers) {}
 
 BodyId WorldSample::add(BodyType type, const Shape& shape, Vec2 position, Vec2 velocity,
                         const Material& material, real angle) {
@@ -62,7 +58,6 @@ BodyId WorldSample::add(const BodyDef& def, std::span<const ShapeDef> shapes) {
             return b.type != BodyType::static_body;
         }));
     body.color = def.type == BodyType::static_body ? k_static_color : palette(moving);
-    body.proxy = tree_.create_proxy(body_aabb(body, state(id).xf), 0);
     bodies.push_back(std::move(body));
     return id;
 }
@@ -83,7 +78,6 @@ void WorldSample::remove(BodyId id) {
         return;
     }
     (void)world.destroy_body(id); // stale when the bounds removed it already
-    tree_.destroy_proxy(it->proxy);
     bodies.erase(it);
 }
 
@@ -105,8 +99,12 @@ void WorldSample::step(real dt, const Input& input) {
         fail("World::step failed: " + stepped.error().message);
         return;
     }
-    track_after_step(dt);
+    track_after_step();
     const StepStats& stats = world.stats();
+    figures_.broadphase_ms = 1000 * stats.broadphase_seconds;
+    figures_.narrowphase_ms = 1000 * stats.narrowphase_seconds;
+    figures_.toi_ms = 1000 * stats.toi_seconds;
+    figures_.solver_ms = 1000 * stats.solver_seconds;
     figures_.bodies = world.body_count();
     figures_.contacts = stats.contacts;
     figures_.contact_points = stats.contact_points;
@@ -120,7 +118,7 @@ void WorldSample::step(real dt, const Input& input) {
     }
 }
 
-void WorldSample::track_after_step(real dt) {
+void WorldSample::track_after_step() {
     for (const BodyId gone : world.events().removed) {
         remove(gone);
     }
@@ -133,20 +131,9 @@ void WorldSample::track_after_step(real dt) {
         if (body.trail.size() > trail_points) {
             body.trail.pop_front();
         }
-        tree_.move_proxy(body.proxy, body_aabb(body, s.xf), dt * s.linear_velocity);
     }
-    for (int& age : hit_ages_) {
-        ++age;
-    }
-    for (const ContactHitEvent& hit : world.events().contact_hit) {
-        hits_.push_back(hit);
-        hit_ages_.push_back(0);
-    }
-    while (!hit_ages_.empty() &&
-           (hit_ages_.front() > k_event_lifetime || hit_ages_.size() > k_max_hit_markers)) {
-        hits_.erase(hits_.begin());
-        hit_ages_.erase(hit_ages_.begin());
-    }
+    hits_.advance(world.events().contact_hit);
+    tois_.advance(world.events().time_of_impact);
 }
 
 void WorldSample::mouse_down(Vec2 p) {
@@ -208,9 +195,9 @@ void WorldSample::draw(const Draw& draw, const DrawOptions& options) const {
                 draw.aabb(compute_aabb(shape, xf), k_aabb_color);
             }
         }
-        if (options.broadphase && body.type != BodyType::static_body) {
-            draw.aabb(tree_.fat_aabb(body.proxy), k_tree_color);
-        }
+    }
+    if (options.broadphase) {
+        draw_trees(draw, visible);
     }
     if (options.contacts) {
         for (const ContactData& c : world.touching_contacts()) {
@@ -223,13 +210,59 @@ void WorldSample::draw(const Draw& draw, const DrawOptions& options) const {
         }
     }
     if (options.events) {
-        for (const ContactHitEvent& hit : hits_) {
+        for (const auto& [hit, age] : hits_.items()) {
             const real r = real(7) / draw.camera().pixels_per_unit;
             draw.segment(hit.point - Vec2{r, r}, hit.point + Vec2{r, r}, k_event_color);
             draw.segment(hit.point - Vec2{r, -r}, hit.point + Vec2{r, -r}, k_event_color);
         }
     }
+    if (options.toi_events) {
+        draw_toi_events(draw);
+    }
     draw_extra(draw);
+}
+
+// Both broadphase trees from World::broadphase_tree: leaves solid, inner
+// nodes fainter the deeper they are, so the hierarchy reads at a glance.
+void WorldSample::draw_trees(const Draw& draw, const Aabb& visible) const {
+    for (const BroadphaseTree which : {BroadphaseTree::static_shapes, BroadphaseTree::moving}) {
+        const auto nodes = world.broadphase_tree(which);
+        if (!nodes) {
+            continue; // static shapes in a grid: no tree to draw
+        }
+        for (const TreeNodeInfo& node : *nodes) {
+            if (!overlaps(node.box, visible)) {
+                continue;
+            }
+            const int fade = std::min(node.depth * 12, 150);
+            draw.aabb(node.box, with_alpha(k_tree_color, node.leaf ? 230 : Uint8(220 - fade)));
+        }
+    }
+}
+
+// Where continuous collision acted in recent steps: a diamond where the
+// sweep stopped a body at a wall, a ring where two moving bodies met, a
+// cross where a cap clamped a body.
+void WorldSample::draw_toi_events(const Draw& draw) const {
+    const real r = real(6) / draw.camera().pixels_per_unit;
+    for (const auto& [e, age] : tois_.items()) {
+        const Vec2 p = e.point;
+        switch (e.kind) {
+        case TimeOfImpactKind::static_sweep: {
+            const std::array<Vec2, 5> diamond{p + Vec2{r, 0}, p + Vec2{0, r}, p - Vec2{r, 0},
+                                              p - Vec2{0, r}, p + Vec2{r, 0}};
+            draw.polyline(diamond, k_toi_color);
+            break;
+        }
+        case TimeOfImpactKind::pair:
+            draw.circle(p, r, with_alpha(k_toi_color, 60), k_toi_color);
+            break;
+        case TimeOfImpactKind::clamped:
+            draw.segment(p - Vec2{r, r}, p + Vec2{r, r}, k_clamp_color);
+            draw.segment(p - Vec2{r, -r}, p + Vec2{r, -r}, k_clamp_color);
+            break;
+        }
+    }
 }
 
 } // namespace sweep::testbed

@@ -8,10 +8,10 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "draw.hpp"
-#include "sweep/broadphase.hpp"
 #include "sweep/world.hpp"
 
 namespace sweep::testbed {
@@ -19,9 +19,10 @@ namespace sweep::testbed {
 /// What to draw on top of the shapes.
 struct DrawOptions {
     bool aabbs = false;
-    bool broadphase = false;
+    bool broadphase = false; ///< the world's broadphase trees, node by node
     bool contacts = true;
-    bool events = true;
+    bool events = true;     ///< hit events
+    bool toi_events = true; ///< where continuous collision stopped or redirected bodies
     bool trajectories = true;
 };
 
@@ -34,7 +35,11 @@ struct Figures {
     int toi_pair_events = 0; ///< impacts resolved between moving bodies
     int cap_hits = 0; ///< since the start: sweep round, TOI iteration, TOI clamp and move caps
     real max_penetration = 0; ///< L, at the end of the last step
-    double step_ms = 0;       ///< wall time of the last step
+    double step_ms = 0;       ///< wall time of the last step, the sample's own work included
+    double broadphase_ms = 0; ///< the world's step by phase (StepStats), milliseconds
+    double narrowphase_ms = 0;
+    double toi_ms = 0;
+    double solver_ms = 0;
 };
 
 /// Keys the character samples read, from the keyboard or a headless script.
@@ -108,7 +113,33 @@ struct TrackedBody {
     Color color;
     BodyType type = BodyType::static_body;
     std::deque<Vec2> trail; ///< centre of mass, oldest first
-    int proxy = -1;         ///< in the testbed's mirror broadphase tree
+};
+
+/// The newest events of one kind, each with its age in steps, so that their
+/// markers stay on screen for a while and a swarm stays readable.
+template <class Event> class RecentEvents {
+  public:
+    RecentEvents(int lifetime, std::size_t most) : lifetime_(lifetime), most_(most) {}
+
+    /// One step later: everything ages, `fresh` joins, the oldest go.
+    void advance(const std::vector<Event>& fresh) {
+        for (auto& [event, age] : items_) {
+            ++age;
+        }
+        for (const Event& e : fresh) {
+            items_.push_back({e, 0});
+        }
+        while (!items_.empty() && (items_.front().second > lifetime_ || items_.size() > most_)) {
+            items_.pop_front();
+        }
+    }
+    /// Oldest first, with their ages.
+    const std::deque<std::pair<Event, int>>& items() const { return items_; }
+
+  private:
+    int lifetime_;
+    std::size_t most_;
+    std::deque<std::pair<Event, int>> items_;
 };
 
 /// A sample around one World: body bookkeeping, drawing, mouse drag and
@@ -150,13 +181,14 @@ class WorldSample : public Sample {
     std::size_t trail_points = 240; ///< how much of each path is drawn
 
   private:
-    void track_after_step(real dt);
+    void track_after_step();
     void drag();
+    void draw_trees(const Draw& draw, const Aabb& visible) const;
+    void draw_toi_events(const Draw& draw) const;
 
-    DynamicTree tree_; ///< moving bodies' AABBs, mirrored for drawing (the world's is private)
     Figures figures_;
-    std::vector<ContactHitEvent> hits_; ///< recent hit events with their age in steps
-    std::vector<int> hit_ages_;
+    RecentEvents<ContactHitEvent> hits_;
+    RecentEvents<TimeOfImpactEvent> tois_;
     std::optional<BodyId> dragged_;
     Vec2 grab_offset_; ///< from the centre of mass to the grabbed point, world
     Vec2 mouse_;

@@ -293,6 +293,15 @@ class DynamicTree {
     template <class Callback>
     void find_pairs(const std::vector<ProxyId>& moved, Callback&& callback);
 
+    /// Calls `callback(const Aabb& box, int depth, ProxyId leaf)` once for
+    /// every node of the tree, parents before their children (depth first,
+    /// the root at depth 0): an internal node's box is the union of its
+    /// children's and `leaf` is k_null_proxy; a leaf's box is its proxy's fat
+    /// AABB and `leaf` its id. A tree of n proxies has 2n - 1 nodes (none when
+    /// empty). For drawing and tests; O(n), allocates a stack as deep as the
+    /// tree. The callback must not modify this tree.
+    template <class Callback> void for_each_node(Callback&& callback) const;
+
     /// The number of live proxies.
     int proxy_count() const { return proxy_count_; }
     /// The height of the tree: 0 when empty or a single leaf.
@@ -395,6 +404,25 @@ class DynamicTree {
     int proxy_count_ = 0;
     real margin_;
 };
+
+template <class Callback> void DynamicTree::for_each_node(Callback&& callback) const {
+    if (root_ == k_no_node) {
+        return;
+    }
+    std::vector<std::pair<NodeRef, int>> stack{{root_, 0}};
+    while (!stack.empty()) {
+        const auto [ref, depth] = stack.back();
+        stack.pop_back();
+        if (is_leaf(ref)) {
+            callback(proxies_[static_cast<std::size_t>(proxy_of(ref))].fat, depth, proxy_of(ref));
+            continue;
+        }
+        const Node& node = nodes_[static_cast<std::size_t>(ref)];
+        callback(union_of(node.box[0], node.box[1]), depth, k_null_proxy);
+        stack.push_back({node.child[1], depth + 1});
+        stack.push_back({node.child[0], depth + 1});
+    }
+}
 
 template <class Callback>
 void DynamicTree::query(const Aabb& aabb, std::uint64_t mask, Callback&& callback) const {
@@ -606,6 +634,15 @@ class UniformGrid {
     std::uint64_t user_data(ProxyId id) const;
     /// The category bits given to create_proxy.
     std::uint64_t category_bits(ProxyId id) const;
+    /// Calls `callback(const Aabb& box, int depth, ProxyId leaf)` once for
+    /// every node of the tree, parents before their children (depth first,
+    /// the root at depth 0): an internal node's box is the union of its
+    /// children's and `leaf` is k_null_proxy; a leaf's box is its proxy's fat
+    /// AABB and `leaf` its id. A tree of n proxies has 2n - 1 nodes (none when
+    /// empty). For drawing and tests; O(n), allocates a stack as deep as the
+    /// tree. The callback must not modify this tree.
+    template <class Callback> void for_each_node(Callback&& callback) const;
+
     /// The number of live proxies.
     int proxy_count() const { return proxy_count_; }
     /// The side of a cell, world units L (0 while undecided: auto size and no proxy yet).

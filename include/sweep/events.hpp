@@ -51,6 +51,35 @@ struct SensorEvent {
     BodyId visitor_body;
 };
 
+/// How continuous collision cut a body's motion short.
+enum class TimeOfImpactKind {
+    /// A sweep against static geometry stopped the body at a wall: the
+    /// final sweep of its pose, or the sweep of its path up to an event
+    /// with another body. One per StepStats::toi_events.
+    static_sweep,
+    /// Two moving bodies met between poses of the step; the impact changed
+    /// their velocities there and they went on from that time. One per
+    /// StepStats::toi_pair_events.
+    pair,
+    /// The body was stopped at an impact the world did not resolve (a cap
+    /// on events was hit, or the impact could not be computed); the rest of
+    /// its step was lost. One per StepStats::toi_cap_hits.
+    clamped,
+};
+
+/// Where continuous collision stopped or redirected a dynamic body during
+/// the step, in the order the world resolved them (after Box2D 2.4's
+/// SolveTOI; see world.hpp).
+struct TimeOfImpactEvent {
+    TimeOfImpactKind kind = TimeOfImpactKind::static_sweep;
+    BodyId body;  ///< the body stopped, or (pair) the body of the first shape
+    BodyId other; ///< pair: the body of the second shape; otherwise a null id (index -1)
+    /// World, L. static_sweep and clamped: the body's centre of mass where
+    /// it stopped. pair: the first contact point at the time of impact.
+    Vec2 point;
+    real fraction = 0; ///< time of the impact as a fraction of the (sub-)step, [0, 1]
+};
+
 /// Everything one step reports; World::events() holds it until the next step.
 struct StepEvents {
     std::vector<ContactBeginEvent> contact_begin;
@@ -59,6 +88,7 @@ struct StepEvents {
     std::vector<SensorEvent> sensor_begin;
     std::vector<SensorEvent> sensor_end;
     std::vector<BodyId> removed; ///< bodies that left WorldDef::bounds, now destroyed (stale)
+    std::vector<TimeOfImpactEvent> time_of_impact; ///< continuous collision's stops and impacts
 };
 
 /// A touching pair at the end of the last step, for World::touching_contacts.

@@ -50,6 +50,12 @@ struct WorldDef {
     real grid_cell_size = 0; ///< L, >= 0: the grid's cell side (0: derived from the shapes)
     CombineRule friction_combine = CombineRule::geometric_mean; ///< a contact's friction
     CombineRule restitution_combine = CombineRule::maximum;     ///< a contact's restitution
+    /// World::move orders contacts tied with the earliest by surface area
+    /// first, faces before corners (the seeds' rule against the crack
+    /// problem). false orders them by normal and shape id only, so that a
+    /// corner met at a tile seam may lead the response; it exists to show
+    /// what the rule prevents (the testbed's crack sample).
+    bool move_ties_by_surface_area = true;
 };
 
 /// Decides, once per step, whether a touching pair found by the step
@@ -89,6 +95,37 @@ struct StepStats {
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     real max_penetration =
         0; ///< deepest overlap at the end of the step, L (>= 0); needs measure_penetration
+    // Wall-clock time of the step's phases (std::chrono::steady_clock, a few
+    // clock reads per sub-step, none per pair), summed over sub-steps: four
+    // disjoint parts of the step() call, so their sum is at most its
+    // duration (the rest is bookkeeping such as resetting the events).
+    // Zero after step(0).
+    /// Seconds: the static tree's rebuild, the moving proxies' updates, the
+    /// search for candidate pairs, removing bodies that left the bounds.
+    double broadphase_seconds = 0;
+    /// Seconds: the candidate pairs' contact manifolds, the touching
+    /// contacts and sensor overlaps at the end, measure_penetration.
+    double narrowphase_seconds = 0;
+    /// Seconds: time-of-impact events between moving bodies and the sweeps
+    /// of dynamic bodies against static geometry.
+    double toi_seconds = 0;
+    /// Seconds: integration, the velocity and restitution solve, position
+    /// correction.
+    double solver_seconds = 0;
+};
+
+/// Which of the world's broadphase trees World::broadphase_tree reads.
+enum class BroadphaseTree {
+    moving,        ///< kinematic and dynamic shapes, by their swept fat AABBs
+    static_shapes, ///< static shapes (StaticBroadphase::tree worlds only)
+};
+
+/// One node of a broadphase tree.
+struct TreeNodeInfo {
+    Aabb box;          ///< world, L: a leaf's fat AABB; an internal node's union of its children's
+    int depth = 0;     ///< edges from the root (the root is 0)
+    bool leaf = false; ///< a leaf holds one shape's proxy
+    ShapeId shape;     ///< a leaf's shape; a null id (index -1) for an internal node
 };
 
 /// A body's state, read back from the world.
@@ -147,13 +184,12 @@ class World {
     /// (slide by default), and repeats with the rest of the timeslice, at
     /// most k_max_move_iterations times. Contacts tied with the earliest
     /// (time difference x distance <= linear slop) are ordered by surface
-    /// area (faces before corners: the crack problem), then normal, then
-    /// id, and the motion is clipped against the face planes among them. A
-    /// body that starts overlapping is first pushed out along the minimum
-    /// translation (never back along its motion). Teleports the body (its
-    /// velocity is unchanged) and changes no other body. Shapes whose
-    /// filters exclude each other are ignored; a sensor (on either side)
-    /// never blocks: a response that would stop at it crosses it instead.
+    /// area (faces before corners: the crack problem; unless
+    /// WorldDef::move_ties_by_surface_area is off), then normal, then id, and the motion is clipped
+    /// against the face planes among them. A body that starts overlapping is first pushed out along
+    /// the minimum translation (never back along its motion). Teleports the body (its velocity is
+    /// unchanged) and changes no other body. Shapes whose filters exclude each other are ignored; a
+    /// sensor (on either side) never blocks: a response that would stop at it crosses it instead.
     /// Errors: stale handle,
     /// a static body, non-finite translation (invalid_input).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
@@ -207,6 +243,21 @@ class World {
     /// The shapes containing `point` (world, L; the boundary counts), in
     /// shape id order. Errors: NaN or infinite point.
     Result<std::vector<ShapeId>> point_query(Vec2 point, const QueryFilter& filter = {}) const;
+
+    /// Every node of one of the world's broadphase trees, parents before
+    /// their children (depth first), for drawing and debugging: a tree of n
+    /// shapes has 2n - 1 nodes, none when it has no shape. A leaf's box is
+    /// its shape's fat AABB, grown by Tolerances::aabb_margin around the
+    /// shape's AABB when the proxy was last updated: at creation, at every
+    /// move, and for a moving shape at every step, around the path the step
+    /// predicted from its velocity before the solve (a body the solve turned
+    /// around may stick out of its leaf until the next step). Each parent's
+    /// box is the union of its children's. The static tree is shown as it
+    /// is now: static shapes added since the last step or move were inserted
+    /// one by one (the next step rebuilds the tree by SAH). Errors:
+    /// static_shapes in a world whose static shapes live in a grid
+    /// (unsupported).
+    Result<std::vector<TreeNodeInfo>> broadphase_tree(BroadphaseTree tree) const;
 
     /// Statistics of the last step (summed over substeps; max_penetration is the max).
     const StepStats& stats() const;

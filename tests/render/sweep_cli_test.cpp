@@ -1,5 +1,5 @@
 // The program's pictures and help, run as a user would: `sweep render` in
-// each format on the built-in level and on a real map, checked with each
+// each format on the built-in level, on a real map and on a scene file, checked with each
 // format's own reader (cairo for PNG, giflib for GIF, pugixml for SVG);
 // `sweep help COMMAND`, `--version`, and one line on stderr with exit code 2
 // for each bad option.
@@ -205,6 +205,53 @@ TEST(SweepRender, BadOptionsGiveOneLineAndExitCode2) {
     expect_bad_option("render /nonexistent-sweep-map.tmx --out " + temp_file("a.png"),
                       "nonexistent-sweep-map.tmx");
     EXPECT_FALSE(std::filesystem::exists(temp_file("a.jpg")));
+}
+
+TEST(SweepRender, SceneFileInEveryFormat) {
+    // bullet.json: 20 steps of 1/60 s, a box stopped at a wall 50 L away.
+    const std::string scene = std::string(SWEEP_SOURCE_DIR) + "/scenes/bullet.json";
+    const std::string png = temp_file("scene_bullet.png");
+    const std::string svg = temp_file("scene_bullet.svg");
+    const std::string gif = temp_file("scene_bullet.gif");
+    for (const std::string& out : {png, svg, gif}) {
+        const Output run = sweep("render " + scene + " --out " + out);
+        ASSERT_EQ(run.status, 0) << out;
+        EXPECT_NE(run.text.find("body bullet"), std::string::npos) << run.text; // the scene's lines
+        EXPECT_NE(run.text.find("picture          " + out), std::string::npos) << run.text;
+    }
+    EXPECT_EQ(first_bytes(png, 8), "\x89PNG\r\n\x1a\n");
+    const auto [w, h] = png_size(png);
+    EXPECT_EQ(w, 800);
+    EXPECT_GT(h, 40); // a long, flat scene, and the legend
+    pugi::xml_document doc;
+    ASSERT_TRUE(doc.load_file(svg.c_str()));
+    EXPECT_STREQ(doc.child("svg").attribute("width").value(), "800px");
+    EXPECT_GT(doc.select_nodes("//path").size(), 3u); // the wall, the box, its path, the legend
+    // Every state of the scene's 20 steps, at its own rate: 1/60 s is 2 cs.
+    const GifInfo info = read_gif(gif);
+    ASSERT_TRUE(info.ok);
+    EXPECT_EQ(info.frames, 21);
+    EXPECT_EQ(info.width, w);
+    EXPECT_EQ(info.height, h);
+    EXPECT_EQ(info.delays_cs.front(), 2);
+    // --frame counts the scene's steps, whatever --steps says.
+    const std::string frame = temp_file("scene_bullet_frame.png");
+    EXPECT_EQ(sweep("render " + scene + " --frame 20 --size 320x200 --out " + frame).status, 0);
+    EXPECT_EQ(png_size(frame), (std::pair{320, 200}));
+    expect_bad_option("render " + scene + " --frame 21 --out " + frame, "--frame 21");
+}
+
+TEST(SweepRender, BadSceneFileNamesTheFileAndTheField) {
+    const std::string scene = temp_file("bad_radius_scene.json");
+    std::ofstream(scene) << R"({"format": "sweep-scene", "version": 1,
+        "bodies": [{"shapes": [{"type": "circle", "radius": -1}]}]})";
+    const std::string out = temp_file("bad_radius_scene.png");
+    const Output run = sweep("render " + scene + " --out " + out, true);
+    EXPECT_EQ(run.status, 2);
+    EXPECT_EQ(count_lines(run.text), 1) << run.text;
+    EXPECT_NE(run.text.find(scene), std::string::npos) << run.text;
+    EXPECT_NE(run.text.find("/bodies/0/shapes/0/radius"), std::string::npos) << run.text;
+    EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 TEST(SweepRun, PngStillWorks) {

@@ -2,7 +2,9 @@
 // seeds' scenarios (the crack problem, inner corners, the four responses).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "sweep/world.hpp"
 
@@ -82,6 +84,51 @@ TEST(Move, DiagonalSlideAlongAWallOfSeparateTilesNeverCatchesOnASeam) {
     const MoveResult r = world.move(c, {-2, 30}).value();
     EXPECT_NEAR(r.position.y, 31, 1e-4f);
     EXPECT_NEAR(r.position.x, 0.4f, world.tolerances().touch_tolerance);
+}
+
+// The box's position after `moves` moves of `step` up a wall of separate
+// 1 x 1 tiles (face x = 0, seams at integer y), in a world with the
+// surface-area rule on or off; every move's upward progress in `progress`.
+// The box (half size 0.375) starts pressed against the wall, and every
+// value is exact in binary, so its top lands exactly level with a seam.
+Vec2 slide_up_tiled_wall(bool surface_area_rule, Vec2 step, int moves,
+                         std::vector<real>& progress) {
+    WorldDef def;
+    def.move_ties_by_surface_area = surface_area_rule;
+    World world = std::move(World::make(def).value());
+    for (int i = 0; i < 50; ++i) {
+        add_static_box(world, {-0.5f, i + 0.5f}, 0.5f, 0.5f);
+    }
+    const BodyId c = add_character(world, {0.375f, 1}, make_box(0.375f, 0.375f).value());
+    Vec2 p = world.body_state(c)->xf.p;
+    for (int k = 0; k < moves; ++k) {
+        const Vec2 next = world.move(c, step).value().position;
+        progress.push_back(next.y - p.y);
+        p = next;
+    }
+    return p;
+}
+
+TEST(Move, WithoutTheSurfaceAreaRuleASlideUpAWallOfTilesCatchesOnASeam) {
+    // Pressed into the wall and moving up, the box's top edge comes level
+    // with the seam y = 2 after five moves: its top corner then touches the
+    // next tile's bottom corner, tied with the wall's face. The rule puts
+    // the face first and the box slides on; ordered by normal alone the
+    // corner leads, its normal (0, -1) blocks the upward motion, and the box
+    // stays caught. (A top edge that passes a seam within a move meets no
+    // such corner: the catch needs the exact tie.)
+    const Vec2 step{-0.125f, 0.125f};
+    std::vector<real> with_rule;
+    const Vec2 on = slide_up_tiled_wall(true, step, 100, with_rule);
+    EXPECT_EQ(on.y, 1 + 100 * step.y);
+    for (std::size_t k = 0; k < with_rule.size(); ++k) {
+        ASSERT_EQ(with_rule[k], step.y) << "move " << k;
+    }
+    std::vector<real> without_rule;
+    const Vec2 off = slide_up_tiled_wall(false, step, 100, without_rule);
+    EXPECT_EQ(off.y, 2 - 0.375f);
+    EXPECT_EQ(std::count(without_rule.begin(), without_rule.end(), real(0)), 95);
+    EXPECT_EQ(off.x, 0.375f); // still against the wall, not pushed off it
 }
 
 TEST(Move, InnerCornerStopsTouchingBothWalls) {

@@ -9,7 +9,8 @@ std::span<const SampleInfo> all_samples() {
     static constexpr std::array<SampleInfo, 14> k_samples{{
         {"crack",
          "boxes slide diagonally over rows of tiles and must never catch on a seam: "
-         "World::move over a floor and up a wall, World::step pushing a box",
+         "World::move over a floor and up a wall, World::step pushing a box; beside the "
+         "wall, the surface-area rule off: that box catches",
          make_crack},
         {"bullet",
          "a bullet against a thin wall: discrete stepping (top) tunnels, the swept "
