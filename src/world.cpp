@@ -213,6 +213,7 @@ Result<void> World::step(real dt, int substeps) {
     w.events = {};
     PhaseClock clock;
     w.rebuild_static_tree_if_dirty();
+    w.find_seams_if_dirty();
     clock.lap(w.stats.broadphase_seconds);
     const real h = dt / static_cast<real>(substeps);
     for (int i = 0; i < substeps; ++i) {

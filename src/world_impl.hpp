@@ -14,6 +14,8 @@
 #include "sweep/manifold.hpp"
 #include "sweep/toi.hpp"
 
+#include "seams.hpp"
+
 namespace sweep {
 namespace detail {
 
@@ -25,6 +27,9 @@ struct ShapeRecord {
     int body = -1;         // -1 once destroyed
     ProxyId tree_proxy = k_null_proxy;
     Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
+    // This static polygon's covered stretches: World::Impl::covered_stretches[begin, end).
+    int seams_begin = 0;
+    int seams_end = 0;
     Filter filter;
     bool sensor = false;
     std::uint64_t user_data = 0;
@@ -236,8 +241,10 @@ struct World::Impl {
     std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
     std::vector<std::uint64_t> contact_keys; // sorted shape pairs of moving contacts this step
+    std::vector<CoveredStretch> covered_stretches; // by static shape (ShapeRecord::seams_begin)
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
+    bool seams_dirty = false;       // static shapes changed since covered_stretches was found
 
     // Static geometry usually arrives all at once (a level); incremental
     // insertion builds a poorer tree than a full binned-SAH rebuild, and
@@ -257,11 +264,13 @@ struct World::Impl {
 
     ProxyId create_static_proxy(const Aabb& aabb, int shape) {
         static_tree_dirty = true;
+        seams_dirty = true;
         return uses_grid() ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
                            : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));
     }
 
     void destroy_static_proxy(ProxyId id) {
+        seams_dirty = true; // the faces it covered are bare now
         if (uses_grid()) {
             static_grid.destroy_proxy(id);
         } else {
@@ -277,6 +286,77 @@ struct World::Impl {
         } else {
             static_tree.query(box, ~0ull, visit);
         }
+    }
+
+    // Static polygons whose faces can cover one another (seams.hpp).
+    bool can_cover(const ShapeRecord& s) const {
+        return s.body >= 0 && !s.sensor && bodies[s.body].type == BodyType::static_body &&
+               s.shape.type == ShapeType::polygon && s.shape.polygon.radius == 0;
+    }
+
+    // Finds every covered stretch of every static polygon again, after the
+    // static shapes changed (static bodies never move, so nothing else can
+    // change them). Needs the static broadphase rebuilt first.
+    void find_seams_if_dirty() {
+        if (!seams_dirty) {
+            return;
+        }
+        seams_dirty = false;
+        covered_stretches.clear();
+        for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
+            ShapeRecord& s = shapes[si];
+            s.seams_begin = static_cast<int>(covered_stretches.size());
+            if (can_cover(s)) {
+                const Transform& xf = bodies[s.body].xf;
+                const Aabb box = inflate(compute_aabb(s.shape, xf), tol.touch_tolerance);
+                query_static(box, [&](ProxyId, std::uint64_t other) {
+                    const ShapeRecord& o = shapes[other];
+                    if (static_cast<int>(other) != si && can_cover(o)) {
+                        find_covered_stretches(s.shape.polygon, xf, o.shape.polygon,
+                                               bodies[o.body].xf, static_cast<int>(other),
+                                               tol.touch_tolerance, covered_stretches);
+                    }
+                    return true;
+                });
+            }
+            s.seams_end = static_cast<int>(covered_stretches.size());
+        }
+    }
+
+    // A manifold of a moving shape (A) against a static polygon (B) without
+    // the points where it would push the mover off a face that a flush
+    // static neighbour covers (seams.hpp), unless they are deeper than
+    // k_max_seam_depth slops. Other pairs are returned unchanged.
+    Manifold without_seams(const Manifold& m, const ShapeRecord& mover,
+                           const ShapeRecord& wall) const {
+        if (m.count == 0 || wall.seams_begin == wall.seams_end) {
+            return m;
+        }
+        const std::span<const CoveredStretch> covered(
+            covered_stretches.data() + wall.seams_begin,
+            static_cast<std::size_t>(wall.seams_end - wall.seams_begin));
+        // A neighbour the mover passes through covers nothing for it.
+        const auto counts = [&](const CoveredStretch& c) {
+            return may_collide(mover, shapes[c.neighbour]);
+        };
+        const Vec2 normal = inv_rotate(bodies[wall.body].xf.q, -m.normal); // wall to mover
+        std::array<const CoveredStretch*, 2> seams{};
+        for (int i = 0; i < m.count; ++i) {
+            const ManifoldPoint& p = m.points[i];
+            if (-p.separation < k_max_seam_depth * tol.linear_slop) {
+                seams[i] = seam_stretch(wall.shape.polygon, covered, p.anchor_b, normal,
+                                        tol.touch_tolerance, counts);
+            }
+        }
+        return without_seam_points(m, seams, wall.shape.polygon, tol.touch_tolerance);
+    }
+
+    // collide() for a pair of the step (A moving), without seam points.
+    Manifold collide_pair(int shape_a, int shape_b, const Transform& xfa, const Transform& xfb,
+                          const CollideSettings& settings) const {
+        const ShapeRecord& sa = shapes[shape_a];
+        const ShapeRecord& sb = shapes[shape_b];
+        return without_seams(collide(sa.shape, xfa, sb.shape, xfb, settings), sa, sb);
     }
 
     explicit Impl(const WorldDef& d)
@@ -437,7 +517,7 @@ struct World::Impl {
         const real margin = bounded ? a.inner_radius + b.inner_radius : closing;
         const CollideSettings settings{tol.speculative_distance + margin, tol.linear_slop};
         Contact c;
-        c.manifold = collide(sa.shape, a.xf, sb.shape, b.xf, settings);
+        c.manifold = collide_pair(shape_a, shape_b, a.xf, b.xf, settings);
         if (c.manifold.count == 0) {
             if (bounded) {
                 toi_candidates.push_back({shape_a, shape_b});
@@ -689,8 +769,8 @@ struct World::Impl {
     void refresh_position_manifolds() {
         const CollideSettings settings{tol.linear_slop, tol.linear_slop};
         for (Contact& c : contacts) {
-            c.position_manifold = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf,
-                                          shapes[c.shape_b].shape, bodies[c.body_b].xf, settings);
+            c.position_manifold = collide_pair(c.shape_a, c.shape_b, bodies[c.body_a].xf,
+                                               bodies[c.body_b].xf, settings);
         }
     }
 
@@ -860,6 +940,19 @@ struct World::Impl {
         return stopped;
     }
 
+    // Bodies that the sweep still stops after the last round go back to the
+    // start of their sweep, the last pose known clear of static geometry,
+    // and stay there (pinned) while the others are corrected around them.
+    void hold_stopped_at_sweep_start() {
+        for (Body& b : bodies) {
+            if (b.alive && b.stopped) {
+                b.sweep.c2 = b.sweep.c1;
+                b.sweep.a2 = b.sweep.a1;
+                sync_transform(b);
+            }
+        }
+    }
+
     // Iterates until the deepest penetration, measured on freshly collided
     // manifolds, is within 1.5 slop: the margin keeps the end-of-step
     // penetration under 2 slop after the anchors drift. Returns whether it got
@@ -930,6 +1023,20 @@ struct World::Impl {
         return gap(1) >= gap(0) - tol.touch_tolerance;
     }
 
+    // Whether a shape moving along `sweep` meets `wall` at `fraction` only on
+    // seams: then its contact there has no points left to stop it.
+    bool meets_only_seams(const Sweep& sweep, real fraction, const ShapeRecord& shape,
+                          const ShapeRecord& wall) const {
+        if (wall.seams_begin == wall.seams_end) {
+            return false;
+        }
+        // Within 2 slops: the hit stands a slop (the target separation) off.
+        const CollideSettings settings{2 * tol.linear_slop, tol.linear_slop};
+        const Manifold m = collide(shape.shape, get_transform(sweep, fraction), wall.shape,
+                                   bodies[wall.body].xf, settings);
+        return m.count > 0 && without_seams(m, shape, wall).count == 0;
+    }
+
     real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall) {
         const Body& w = bodies[wall.body];
         ToiInput input;
@@ -941,13 +1048,16 @@ struct World::Impl {
         input.touch_tolerance = tol.touch_tolerance;
         ToiOutput out = time_of_impact(input);
         if ((out.state == CastState::hit && out.fraction == 0) ||
-            out.state == CastState::overlapped) {
+            out.state == CastState::overlapped ||
+            (out.state == CastState::hit && meets_only_seams(sweep, out.fraction, shape, wall))) {
             // Touching or overlapping at the start: sweep the shape's core
             // instead, so a body sliding along a wall keeps moving while it
             // still cannot sink more than a couple of slops (after Box2D v3's
             // continuous fallback, with a core just inside the surface
             // rather than a small circle). If even the core touches, the
-            // body stays put unless it ends no deeper than it started.
+            // body stays put unless it ends no deeper than it started. A
+            // body sliding onto the next tile of a floor meets it first on a
+            // seam, where it may not stop: its core goes on, as for a wall.
             input.proxy_b = shape.core_proxy;
             out = time_of_impact(input);
             if ((out.state == CastState::hit && out.fraction == 0) ||
@@ -1043,7 +1153,7 @@ struct World::Impl {
                 shape_id(c.shape_b),
                 body_id(c.body_a),
                 body_id(c.body_b),
-                collide(shapes[c.shape_a].shape, a.xf, shapes[c.shape_b].shape, b.xf, settings),
+                collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings),
                 {},
                 {}};
             if (d.manifold.count == 0) {
@@ -1177,7 +1287,10 @@ struct World::Impl {
                 break;
             }
             if (round + 1 == k_max_sweep_rounds) {
-                ++stats.sweep_round_cap_hits; // the sweep had the last word; overlap may remain
+                ++stats.sweep_round_cap_hits;
+                hold_stopped_at_sweep_start();
+                correct_positions();
+                sweep_against_static(); // the sweep has the last word; overlap may remain
                 break;
             }
         }

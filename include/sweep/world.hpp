@@ -197,6 +197,10 @@ class World {
     /// Advances the world by dt seconds in `substeps` equal parts, then
     /// removes moving bodies outside WorldDef::bounds and reports events().
     /// Shapes whose filters exclude each other, and sensors, never collide.
+    /// Static polygons lying flush face to face act as one solid: no contact
+    /// pushes a body off the stretch they share, so nothing snags on the
+    /// seams of a tiled floor or wall (docs/conventions.md, "Seams between
+    /// static shapes"; after Bullet's and Jolt's internal-edge removal).
     /// Errors: dt not finite or < 0, substeps < 1 (invalid_input); dt = 0
     /// does nothing.
     Result<void> step(real dt, int substeps = 1);

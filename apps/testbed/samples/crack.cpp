@@ -5,7 +5,8 @@
 // dynamic box over the same kind of floor.
 //
 // Four lanes: a mover over a floor, a mover up a wall, and a dynamic box
-// pushed along a floor, each asserting it never stops; and beside the wall,
+// pushed along a floor (World::step), each asserting it never stops (and the
+// pushed box never hops nor slows at a seam); and beside the wall,
 // the same mover up the same wall in a world with the rule off
 // (WorldDef::move_ties_by_surface_area), which catches at the first seam: a
 // corner tied with the wall's face leads, and its normal blocks the way up.
@@ -192,12 +193,17 @@ class Crack final : public WorldSample {
         // Two seconds are long enough to reach the first seam, a tile up.
         expect(steps_taken < 120 || catches_ > 0,
                "the box without the surface-area rule never caught on a seam");
-        highest_hop_ = std::max(highest_hop_, state(*pushed_).xf.p.y - (-6 + k_half));
+        // The step treats flush tiles as one floor (docs/conventions.md,
+        // "Seams between static shapes"): the box neither lifts off it nor
+        // slows at a seam.
+        const real hop = state(*pushed_).xf.p.y - (-6 + k_half);
+        highest_hop_ = std::max(highest_hop_, hop);
+        expect(hop < world.tolerances().linear_slop, "pushed box hopped off the tiles");
         const real x = state(*pushed_).xf.p.x;
         if (x > pushed_x_ - 1) { // not just reset
             std::ostringstream why;
-            why << "pushed box stopped: moved " << x - pushed_x_;
-            expect(x - pushed_x_ > real(0.25) * k_speed * dt_, why.str());
+            why << "pushed box slowed: moved " << x - pushed_x_ << " of " << k_speed * dt_;
+            expect(x - pushed_x_ > real(0.99) * k_speed * dt_, why.str());
         }
     }
 

@@ -1,0 +1,214 @@
+// The crack problem under World::step: floors and walls built from separate
+// static tiles behave as one surface wherever the tiles lie flush (the
+// covered-face rule of src/seams.hpp), and still block wherever a face is
+// bare. Checked against motion computed without the solver: a frictionless
+// slide keeps its speed exactly, a rolling disc keeps v = w r, a resting box
+// stays where it was put.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+constexpr real k_dt = real(1) / 60;
+constexpr int k_tiles = 24;
+const Material k_ice{1, 0, 0};
+
+World make_world() {
+    WorldDef def;
+    def.measure_penetration = true;
+    return std::move(World::make(def).value());
+}
+
+BodyId add(World& world, BodyType type, const Shape& shape, Vec2 position, Vec2 velocity = {},
+           Material material = k_ice, real angular_velocity = 0) {
+    BodyDef def;
+    def.type = type;
+    def.position = position;
+    def.linear_velocity = velocity;
+    def.angular_velocity = angular_velocity;
+    const ShapeDef sd(shape, material);
+    return world.create_body(def, std::span(&sd, 1)).value();
+}
+
+// A floor of separate 1 L tiles over x in [0, k_tiles]: tile i's top at
+// top(i), its bottom at -1.
+template <class Top> void add_floor(World& world, Top&& top, Material material = k_ice) {
+    for (int i = 0; i < k_tiles; ++i) {
+        const real height = top(i) + 1;
+        add(world, BodyType::static_body, make_box(0.5f, 0.5f * height).value(),
+            {real(i) + 0.5f, top(i) - 0.5f * height}, {}, material);
+    }
+}
+
+void add_flat_floor(World& world, Material material = k_ice) {
+    add_floor(
+        world, [](int) { return real(0); }, material);
+}
+
+real slop(const World& world) { return world.tolerances().linear_slop; }
+
+TEST(TileSeams, FrictionlessBoxSlidesOverFlushTilesAtConstantSpeedBothWays) {
+    for (const real direction : {real(1), real(-1)}) {
+        World world = make_world();
+        add_flat_floor(world);
+        const real start = direction > 0 ? 2 : k_tiles - 2;
+        const BodyId box = add(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(),
+                               {start, 0.5f}, {8 * direction, 0});
+        // 2.5 s: 20 L, over 20 seams, with no seam exactly under an edge at a step's end.
+        for (int i = 1; i <= 150; ++i) {
+            ASSERT_TRUE(world.step(k_dt));
+            const BodyState s = *world.body_state(box);
+            ASSERT_NEAR(s.linear_velocity.x, 8 * direction, 1e-3)
+                << "direction " << direction << " step " << i;
+            ASSERT_NEAR(s.xf.p.y, 0.5f, slop(world)) << "direction " << direction << " step " << i;
+            ASSERT_NEAR(s.xf.q.angle(), 0, 1e-4) << "direction " << direction << " step " << i;
+        }
+        EXPECT_NEAR(world.body_state(box)->xf.p.x, start + 20 * direction, 0.01f);
+        EXPECT_EQ(world.stats().toi_events, 0) << "the final sweep stopped it at a seam";
+    }
+}
+
+TEST(TileSeams, BoxSlidesDownAStepOfAFifthOfTheSlopWithoutStopping) {
+    World world = make_world();
+    const real drop = real(0.2) * slop(world);
+    add_floor(world, [&](int i) { return i < k_tiles / 2 ? real(0) : -drop; });
+    const BodyId box =
+        add(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {4, 0.5f}, {8, 0});
+    for (int i = 1; i <= 150; ++i) { // 20 L: across the step at x = 12 and on
+        ASSERT_TRUE(world.step(k_dt));
+        const BodyState s = *world.body_state(box);
+        ASSERT_NEAR(s.linear_velocity.x, 8, 1e-2) << "step " << i;
+        // Lying across the step's corner tilts it by drop / 0.5 at most.
+        ASSERT_NEAR(s.xf.q.angle(), 0, 2 * drop / 0.5f) << "step " << i;
+        ASSERT_LE(s.xf.p.y, 0.5f + slop(world)) << "it hopped at step " << i;
+    }
+    const BodyState end = *world.body_state(box);
+    EXPECT_NEAR(end.xf.p.x, 24, 0.02f);
+    EXPECT_NEAR(end.xf.p.y, 0.5f - drop, slop(world)); // down on the lower tiles
+}
+
+TEST(TileSeams, DiscRollsOverFlushTilesWithoutHoppingOrSlowing) {
+    for (const real direction : {real(1), real(-1)}) {
+        World world = make_world();
+        const Material rubber{1, real(0.6), 0};
+        add_flat_floor(world, rubber);
+        const real start = direction > 0 ? 2 : k_tiles - 2;
+        const real v = 6 * direction;
+        const BodyId disc = add(world, BodyType::dynamic, make_circle({}, 0.5f).value(),
+                                {start, 0.5f}, {v, 0}, rubber, -v / 0.5f); // rolling: w = -v / r
+        for (int i = 1; i <= 150; ++i) {                                   // 15 L
+            ASSERT_TRUE(world.step(k_dt));
+            const BodyState s = *world.body_state(disc);
+            ASSERT_NEAR(s.linear_velocity.x, v, 1e-2) << "direction " << direction << " step " << i;
+            ASSERT_NEAR(s.angular_velocity, -v / 0.5f, 2e-2) << "step " << i;
+            ASSERT_NEAR(s.center.y, 0.5f, slop(world))
+                << "direction " << direction << " step " << i;
+        }
+        EXPECT_NEAR(world.body_state(disc)->center.x, start + 15 * direction, 0.02f);
+    }
+}
+
+TEST(TileSeams, BoxDroppedOntoASeamRestsThereWithoutSinkingOrDrifting) {
+    // Centred on the seam at x = 10, with an edge exactly on the seam at
+    // x = 14, and thrown down fast onto the seam at x = 18.
+    struct Drop {
+        real x;
+        real height;
+        real speed;
+    };
+    const std::vector<Drop> drops{{10, 2, 0}, {14.5f, 2, 0}, {18, 1, -60}};
+    World world = make_world();
+    add_flat_floor(world);
+    std::vector<BodyId> boxes;
+    for (const Drop& d : drops) {
+        boxes.push_back(add(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {d.x, d.height},
+                            {0, d.speed}));
+    }
+    for (int i = 0; i < 180; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        EXPECT_LE(world.stats().max_penetration, 2 * slop(world)) << "step " << i;
+    }
+    for (std::size_t k = 0; k < drops.size(); ++k) {
+        const BodyState s = *world.body_state(boxes[k]);
+        EXPECT_NEAR(s.xf.p.x, drops[k].x, 1e-4) << "box " << k;
+        EXPECT_GE(s.xf.p.y, 0.5f - slop(world)) << "box " << k;
+        EXPECT_LE(s.xf.p.y, 0.5f + slop(world)) << "box " << k;
+        EXPECT_NEAR(s.xf.q.angle(), 0, 1e-4) << "box " << k;
+        EXPECT_LT(length(s.linear_velocity), 1e-2f) << "box " << k;
+    }
+}
+
+TEST(TileSeams, WallsOfTilesStillBlockWhereTheirFacesAreBare) {
+    // A wall two tiles high standing on the floor tiles at x = 12 stops a box
+    // sliding into it, slow or fast (how it ends up there is
+    // DISABLED_BoxSlidingIntoTheFootOfAWallStaysOnTheFloor's business); a
+    // tall tile at x = 12 whose left face a floor tile covers below y = 0
+    // only stops it square to the face and keeps it on the floor (the
+    // contact keeps its bare extent, so the box does not tip). The box is
+    // 0.8 L high, so that its top is level with no tile's edge.
+    struct Case {
+        const char* name;
+        bool tall_tile;
+        real speed;
+    };
+    for (const Case& c :
+         {Case{"wall of tiles, 8 L/s", false, 8}, Case{"wall of tiles, 300 L/s", false, 300},
+          Case{"tall tile, 8 L/s", true, 8}}) {
+        World world = make_world();
+        add_floor(world, [&](int i) { return c.tall_tile && i == 12 ? real(2) : real(0); });
+        if (!c.tall_tile) {
+            for (int j = 0; j < 2; ++j) {
+                add(world, BodyType::static_body, make_box(0.5f, 0.5f).value(),
+                    {12.5f, real(j) + 0.5f});
+            }
+        }
+        const BodyId box =
+            add(world, BodyType::dynamic, make_box(0.5f, 0.4f).value(), {2, 0.4f}, {c.speed, 0});
+        for (int i = 0; i < 120; ++i) {
+            ASSERT_TRUE(world.step(k_dt));
+            const BodyState s = *world.body_state(box);
+            ASSERT_LE(s.xf.p.x, 12 - 0.5f + slop(world)) << c.name << ", step " << i;
+            if (c.tall_tile) {
+                ASSERT_NEAR(s.xf.q.angle(), 0, 1e-3) << c.name << ", step " << i;
+                ASSERT_NEAR(s.xf.p.y, 0.4f, slop(world)) << c.name << ", step " << i;
+            }
+        }
+        if (c.tall_tile) { // frictionless and inelastic: it ends against the face
+            EXPECT_NEAR(world.body_state(box)->xf.p.x, 12 - 0.5f, 2 * slop(world));
+        }
+    }
+}
+
+// A known issue of the narrowphase, with no seam in it: a box sliding along
+// a floor into a wall standing on that floor meets the wall's foot with its
+// own bottom corner level with the wall's bottom corner. Apart by more than
+// 0.1 slop, collide_polygons takes the two corners for the closest features
+// (the faces are parallel, and the closest points of parallel segments come
+// out at their ends) and makes one speculative point there, at the box's
+// bottom edge, instead of two across the face: the stopping impulse turns
+// the box, which tips and hops (0.2 L at 8 L/s) or, at 300 L/s, climbs the
+// wall and lands on top of it.
+TEST(TileSeams, DISABLED_BoxSlidingIntoTheFootOfAWallStaysOnTheFloor) {
+    for (const real speed : {real(8), real(300)}) {
+        World world = make_world();
+        add(world, BodyType::static_body, make_box(12, 0.5f).value(), {12, -0.5f});
+        add(world, BodyType::static_body, make_box(0.5f, 1).value(), {12.5f, 1});
+        const BodyId box =
+            add(world, BodyType::dynamic, make_box(0.5f, 0.4f).value(), {2, 0.4f}, {speed, 0});
+        for (int i = 0; i < 120; ++i) {
+            ASSERT_TRUE(world.step(k_dt));
+            const BodyState s = *world.body_state(box);
+            ASSERT_NEAR(s.xf.p.y, 0.4f, slop(world)) << speed << " L/s, step " << i;
+            ASSERT_NEAR(s.xf.q.angle(), 0, 1e-3) << speed << " L/s, step " << i;
+        }
+        EXPECT_NEAR(world.body_state(box)->xf.p.x, 12 - 0.5f, 2 * slop(world)) << speed;
+    }
+}
+
+} // namespace
+} // namespace sweep
