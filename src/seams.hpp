@@ -37,7 +37,7 @@ inline constexpr real k_seam_sine = real(0.01);
 /// seam overlaps the next tile's side by less than it sinks into the floor
 /// (about a slop). At 4 slops, bodies on the shared maps sank that deep
 /// through seams of merged rectangles (tests/scene's 2-slop verdicts).
-inline constexpr real k_max_seam_depth = 2;
+inline constexpr real k_max_seam_depth = 1;
 
 /// A stretch of one face of a static polygon that a face of a neighbouring
 /// static polygon covers, back to back.

@@ -1037,6 +1037,22 @@ struct World::Impl {
         return m.count > 0 && without_seams(m, shape, wall).count == 0;
     }
 
+    // Whether the shape, at `fraction` of `sweep`, sinks into `wall` deeper
+    // than the position solver's target (1.5 slops): the core may not take
+    // it there.
+    bool sinks_into(const Sweep& sweep, real fraction, const ShapeRecord& shape,
+                    const ShapeRecord& wall) const {
+        const CollideSettings settings{0, tol.linear_slop};
+        const Manifold m = collide(shape.shape, get_transform(sweep, fraction), wall.shape,
+                                   bodies[wall.body].xf, settings);
+        for (int i = 0; i < m.count; ++i) {
+            if (m.points[i].separation < real(-1.5) * tol.linear_slop) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall) {
         const Body& w = bodies[wall.body];
         ToiInput input;
@@ -1047,9 +1063,11 @@ struct World::Impl {
         input.target_separation = tol.linear_slop;
         input.touch_tolerance = tol.touch_tolerance;
         ToiOutput out = time_of_impact(input);
-        if ((out.state == CastState::hit && out.fraction == 0) ||
-            out.state == CastState::overlapped ||
-            (out.state == CastState::hit && meets_only_seams(sweep, out.fraction, shape, wall))) {
+        const bool at_start = (out.state == CastState::hit && out.fraction == 0) ||
+                              out.state == CastState::overlapped;
+        const bool on_seam = !at_start && out.state == CastState::hit &&
+                             meets_only_seams(sweep, out.fraction, shape, wall);
+        if (at_start || on_seam) {
             // Touching or overlapping at the start: sweep the shape's core
             // instead, so a body sliding along a wall keeps moving while it
             // still cannot sink more than a couple of slops (after Box2D v3's
@@ -1057,12 +1075,18 @@ struct World::Impl {
             // rather than a small circle). If even the core touches, the
             // body stays put unless it ends no deeper than it started. A
             // body sliding onto the next tile of a floor meets it first on a
-            // seam, where it may not stop: its core goes on, as for a wall.
+            // seam, where it may not stop: its core goes on, as for a wall,
+            // unless that would sink it deeper than the solver's target.
+            const real full_hit = out.fraction;
             input.proxy_b = shape.core_proxy;
             out = time_of_impact(input);
             if ((out.state == CastState::hit && out.fraction == 0) ||
                 out.state == CastState::overlapped) {
                 return core_gap_kept(input) ? 1 : 0;
+            }
+            const real core_hit = out.state == CastState::miss ? 1 : out.fraction;
+            if (on_seam && sinks_into(sweep, core_hit, shape, wall)) {
+                return full_hit;
             }
         }
         if (out.state == CastState::failed) {
