@@ -212,10 +212,12 @@ Result<void> World::step(real dt, int substeps) {
     }
     w.events = {};
     w.rebuild_static_tree_if_dirty();
+    w.find_riders();
     const real h = dt / static_cast<real>(substeps);
     for (int i = 0; i < substeps; ++i) {
         w.single_step(h);
     }
+    w.carry_riders();
     w.remove_out_of_bounds(*this);
     w.update_touching();
     w.update_sensors();
