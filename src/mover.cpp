@@ -140,8 +140,13 @@ class Mover {
     // reset_result). A move first leaves any overlap (resolve_overlap); a
     // carry does not: an overlap is the next move's to resolve.
     void run(Vec2 translation, bool resolve_overlap, MoveResult& result) {
+        // Slides and bounces never lengthen the path, so nothing the move
+        // meets lies farther than its length from where it starts: one
+        // broadphase query serves every iteration.
+        const real reach = length(translation) + w_.tol.linear_slop;
+        gather(reach);
         if (resolve_overlap) {
-            push_out(result);
+            push_out(reach, result);
         }
         Vec2 remaining = translation;
         real slice = 1; // the part of the timeslice still to go
@@ -177,16 +182,32 @@ class Mover {
     }
 
     // Every other shape whose AABB meets `box`, with a response.
-    template <class Visit> void for_candidates(const Aabb& box, Visit&& visit) {
-        const auto take = [&](ProxyId, std::uint64_t data) {
-            const int other = static_cast<int>(data);
-            if (w_.shapes[other].body != body_) {
-                visit(other);
-            }
-            return true;
-        };
-        w_.query_static(box, take);
-        w_.moving_tree.query(box, ~0ull, take);
+    // Every other shape within `reach` of the body's shapes, with the
+    // filter's response unless it is ignore, into the scratch candidates.
+    void gather(real reach) {
+        std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
+        candidates.clear();
+        for (int own : body().shapes) {
+            const Aabb box = inflate(compute_aabb(w_.shapes[own].shape, body().xf), reach);
+            const auto take = [&](ProxyId, std::uint64_t data) {
+                const int other = static_cast<int>(data);
+                const ShapeRecord& o = w_.shapes[other];
+                if (o.body == body_) {
+                    return true;
+                }
+                const Aabb other_box = bounds(o);
+                if (!overlaps(box, other_box)) {
+                    return true; // only its fat box is in reach
+                }
+                const MoveResponse response = response_to(own, other);
+                if (response != MoveResponse::ignore) {
+                    candidates.push_back({own, other, other_box, response});
+                }
+                return true;
+            };
+            w_.query_static(box, take);
+            w_.moving_tree.query(box, ~0ull, take);
+        }
     }
 
     // A shape's own box, where its body is.
@@ -200,21 +221,21 @@ class Mover {
     }
 
     // Minimum translation out of every overlap deeper than the touch
-    // tolerance, before moving (a few passes for overlaps with several).
-    void push_out(MoveResult& result) {
+    // tolerance, before moving (a few passes for overlaps with several);
+    // each push gathers the candidates again around the new pose.
+    void push_out(real reach, MoveResult& result) {
         for (int pass = 0; pass < 4; ++pass) {
             Vec2 deepest_push;
             real deepest = w_.tol.touch_tolerance;
             for (int own : body().shapes) {
                 const Shape& shape = w_.shapes[own].shape;
                 const Aabb box = compute_aabb(shape, body().xf);
-                for_candidates(box, [&](int other) {
-                    const ShapeRecord& o = w_.shapes[other];
-                    // Shapes overlap only where their own boxes do (the
-                    // broadphase's are fat): a cheap test before collide.
-                    if (!overlaps(box, bounds(o)) || !pushes_out(response_to(own, other))) {
-                        return;
+                for (const MoveCandidate& c : w_.move_scratch.candidates) {
+                    // Shapes overlap only where their own boxes do.
+                    if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box)) {
+                        continue;
                     }
+                    const ShapeRecord& o = w_.shapes[c.other_shape];
                     const Manifold m = collide(o.shape, w_.bodies[o.body].xf, shape, body().xf,
                                                {0, w_.tol.linear_slop});
                     for (int i = 0; i < m.count; ++i) {
@@ -223,7 +244,7 @@ class Mover {
                             deepest_push = deepest * m.normal;
                         }
                     }
-                });
+                }
             }
             if (deepest_push == Vec2{}) {
                 return;
@@ -231,6 +252,7 @@ class Mover {
             translate(deepest_push);
             result.started_overlapping = true;
             result.pushout += deepest_push;
+            gather(reach);
         }
     }
 
@@ -283,56 +305,59 @@ class Mover {
     // Every contact the motion meets, into the scratch hits: those that
     // block it and those it crosses.
     void cast_all(Vec2 motion) {
-        std::vector<MoveHit>& hits = w_.move_scratch.hits;
-        hits.clear();
-        const Vec2 direction = normalize(motion);
+        w_.move_scratch.hits.clear();
         for (int own : body().shapes) {
-            const ShapeRecord& s = w_.shapes[own];
-            const Aabb now = compute_aabb(s.shape, body().xf);
-            const Aabb box = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
-                                     w_.tol.linear_slop);
-            const Aabb reach = inflate(now, w_.tol.touch_tolerance); // where it can touch now
-            for_candidates(box, [&](int other) {
-                const MoveResponse response = response_to(own, other);
-                if (response == MoveResponse::ignore) {
-                    return;
+            const Aabb now = compute_aabb(w_.shapes[own].shape, body().xf);
+            const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
+                                       w_.tol.linear_slop);
+            const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
+            for (const MoveCandidate& c : w_.move_scratch.candidates) {
+                if (c.own_shape == own && overlaps(swept, c.box)) {
+                    cast(c, motion, overlaps(touch_box, c.box));
                 }
-                const ShapeRecord& o = w_.shapes[other];
-                if (response == MoveResponse::one_way &&
-                    dot(motion, platform_up(w_.bodies[o.body].xf)) >= 0) {
-                    return; // a one-way platform blocks only motion against its up
-                }
-                ShapeCastInput input;
-                input.proxy_a = o.proxy;
-                input.proxy_b = s.proxy;
-                input.xf_a = w_.bodies[o.body].xf;
-                input.xf_b = body().xf;
-                input.translation_b = motion;
-                // GJK's normal is unreliable at zero distance, so the cast
-                // stops a touch tolerance short; advance() closes that gap.
-                input.target_separation = w_.tol.touch_tolerance;
-                input.touch_tolerance = real(0.5) * w_.tol.touch_tolerance;
-                CastOutput out = shape_cast(input);
-                if (out.state == CastState::miss && overlaps(reach, bounds(o))) {
-                    out = touching_hit(o, s, response, motion).value_or(out);
-                }
-                if (out.state != CastState::hit && out.state != CastState::failed) {
-                    return;
-                }
-                if (out.fraction == 0 && dot(direction, out.normal) > -k_tangent_cosine) {
-                    return; // sliding along what it touches
-                }
-                if (response == MoveResponse::one_way && !lands_on(o, s, out)) {
-                    return;
-                }
-                Transform at_hit = input.xf_b;
-                at_hit.p += out.fraction * motion;
-                if (grazes(o.proxy, input.xf_a, s.proxy, at_hit, motion, w_.tol.touch_tolerance)) {
-                    return;
-                }
-                hits.push_back({own, other, out.fraction, out.normal, out.point, response});
-            });
+            }
         }
+    }
+
+    // The cast of one candidate; its hit, if any, into the scratch hits.
+    // `may_touch`: the shapes may be touching now (their boxes meet).
+    void cast(const MoveCandidate& c, Vec2 motion, bool may_touch) {
+        const ShapeRecord& s = w_.shapes[c.own_shape];
+        const ShapeRecord& o = w_.shapes[c.other_shape];
+        if (c.response == MoveResponse::one_way &&
+            dot(motion, platform_up(w_.bodies[o.body].xf)) >= 0) {
+            return; // a one-way platform blocks only motion against its up
+        }
+        ShapeCastInput input;
+        input.proxy_a = o.proxy;
+        input.proxy_b = s.proxy;
+        input.xf_a = w_.bodies[o.body].xf;
+        input.xf_b = body().xf;
+        input.translation_b = motion;
+        // GJK's normal is unreliable at zero distance, so the cast
+        // stops a touch tolerance short; advance() closes that gap.
+        input.target_separation = w_.tol.touch_tolerance;
+        input.touch_tolerance = real(0.5) * w_.tol.touch_tolerance;
+        CastOutput out = shape_cast(input);
+        if (out.state == CastState::miss && may_touch) {
+            out = touching_hit(o, s, c.response, motion).value_or(out);
+        }
+        if (out.state != CastState::hit && out.state != CastState::failed) {
+            return;
+        }
+        if (out.fraction == 0 && dot(normalize(motion), out.normal) > -k_tangent_cosine) {
+            return; // sliding along what it touches
+        }
+        if (c.response == MoveResponse::one_way && !lands_on(o, s, out)) {
+            return;
+        }
+        Transform at_hit = input.xf_b;
+        at_hit.p += out.fraction * motion;
+        if (grazes(o.proxy, input.xf_a, s.proxy, at_hit, motion, w_.tol.touch_tolerance)) {
+            return;
+        }
+        w_.move_scratch.hits.push_back(
+            {c.own_shape, c.other_shape, out.fraction, out.normal, out.point, c.response});
     }
 
     // Surface area of a hit at the current pose: the length of the touching

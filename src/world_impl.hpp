@@ -79,17 +79,28 @@ struct MoveHit {
     bool face = false;
 };
 
+// A shape a move may meet, gathered once per move from the broadphase in
+// the box the whole move can reach (mover.cpp).
+struct MoveCandidate {
+    int own_shape = -1;
+    int other_shape = -1;
+    Aabb box; // the other shape's own (not fat) box
+    MoveResponse response = MoveResponse::slide;
+};
+
 // World::move's working memory, kept between moves so that a move allocates
 // nothing but its result's contacts. Made with room for a busy move's hits,
 // so even the first moves allocate nothing more.
 struct MoveScratch {
     static constexpr std::size_t k_reserved = 32;
     MoveScratch() {
+        candidates.reserve(k_reserved);
         hits.reserve(k_reserved);
         ties.reserve(k_reserved);
         planes.reserve(k_reserved);
         carry.contacts.reserve(k_reserved);
     }
+    std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
     std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
     std::vector<MoveHit> ties; // those tied with the earliest, in lead order
     std::vector<Vec2> planes;  // the planes a slide is clipped against
