@@ -23,7 +23,10 @@ namespace sweep {
 /// on its side or underside, and a mover that starts overlapping it pass
 /// through unreported, and it never pushes an overlapping mover out. Chain
 /// segments of a platform collide from both sides, so a polyline works
-/// whichever way its points are wound.
+/// whichever way its points are wound. The rule is the contact normal's
+/// (as Godot's one-way shapes): a box meeting the platform's end from the
+/// side passes, but a rounded mover whose bottom is less than half its
+/// radius below the top meets the end within 60 degrees of up and lands.
 enum class MoveResponse {
     ignore,  ///< no interaction, not reported
     slide,   ///< stop at contact, continue along the surface with what remains

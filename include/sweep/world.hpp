@@ -156,8 +156,10 @@ class World {
     /// remembers MoveResult::ground for step()'s carry. Shapes whose filters
     /// exclude each other are ignored; a sensor (on either side) never
     /// blocks: a response that would stop at it crosses it instead.
-    /// `filter` may read the world but not move: allocation-free, a move
-    /// reuses the world's working memory.
+    /// `filter` is called once per pair of shapes within the move's reach
+    /// (again after a push-out); it may read the world but not move a body:
+    /// moves share the world's working memory, which is how a move allocates
+    /// nothing but its result's contacts.
     /// Errors: stale handle; a static body, non-finite translation
     /// (invalid_input); a call from inside a move filter (unsupported).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
@@ -171,11 +173,14 @@ class World {
     /// after the substeps, as a point fixed to the ground would be over the
     /// step: the ground's translation plus its rotation about its centre,
     /// applied to the rider's origin (the rider keeps its own rotation). The
-    /// carry is a move with the default response (slide) that ignores the
-    /// ground, so a wall stops the rider touching it, never inside, and
-    /// nothing tunnels; it does not push the rider out of an overlap, does
-    /// not change its ground and changes no other body. Dynamic bodies ride
-    /// by friction instead.
+    /// carry is a move that ignores the ground and slides on everything
+    /// else (the default response, so one-way platforms block it too), so
+    /// a wall stops the rider touching it, never inside, and nothing
+    /// tunnels; it does not push the rider out of an overlap, does not
+    /// change its ground and changes no other body. The ground is found by
+    /// contacts, so a character must press into it (gravity's share of each
+    /// move) to ride; a move that meets no ground ends the ride. Dynamic
+    /// bodies ride by friction instead.
     /// Errors: dt not finite or < 0, substeps < 1 (invalid_input); dt = 0
     /// does nothing.
     Result<void> step(real dt, int substeps = 1);

@@ -284,6 +284,45 @@ TEST(MoveOneWay, MovingSidewaysWithFeetBelowTheTopPasses) {
     EXPECT_TRUE(r.contacts.empty());
 }
 
+TEST(MoveOneWay, ARoundedMoverLandsOnTheEndOnlyWithinHalfItsRadiusOfTheTop) {
+    // A circle of radius 0.4 walking right and a little down, 20 frames of
+    // (0.1, -0.02) from x = -2.45, meets the plank's top-left corner
+    // (-2, 2.1) with its centre h above the corner: a ground contact when
+    // h / 0.4 >= cos 60 degrees, that is its bottom at most 0.2 below the top.
+    struct Walk {
+        Vec2 end;
+        bool met_ground = false;
+    };
+    const auto walk = [](real bottom_below_top) {
+        World world = make_world();
+        const BodyId plank = add_static_box(world, {0, 2}, 2, 0.1f);
+        const BodyId c =
+            add_character(world, {-2.45f, k_plank_top + 0.4f - bottom_below_top}, Circle{{}, 0.4f});
+        Walk w;
+        for (int i = 0; i < 20; ++i) {
+            const MoveResult r = world
+                                     .move(c, {0.1f, -0.02f},
+                                           [&](BodyId other) { return one_way_for(plank, other); })
+                                     .value();
+            w.met_ground = w.met_ground || r.ground == plank;
+            w.end = r.position;
+        }
+        return w;
+    };
+    // Bottom 0.3 below the top: h is at most 0.1 and falling; it walks
+    // through, 2 right and 0.4 down.
+    const Walk through = walk(0.3f);
+    EXPECT_FALSE(through.met_ground);
+    EXPECT_NEAR(through.end.x, -0.45f, 1e-4f);
+    EXPECT_NEAR(through.end.y, 2.2f - 0.4f, 1e-4f);
+    // Bottom 0.1 below the top: h is about 0.3; it climbs over the corner
+    // and walks on along the top.
+    const Walk onto = walk(0.1f);
+    EXPECT_TRUE(onto.met_ground);
+    EXPECT_NEAR(onto.end.y, k_plank_top + 0.4f, make_world().tolerances().touch_tolerance);
+    EXPECT_GT(onto.end.x, -2);
+}
+
 TEST(MoveOneWay, StartingInsideThePlatformIsNotPushedOutAndFallsThrough) {
     World world = make_world();
     const BodyId plank = add_static_box(world, {0, 2}, 2, 0.1f);
