@@ -213,12 +213,14 @@ Result<void> World::step(real dt, int substeps) {
     w.events = {};
     PhaseClock clock;
     w.rebuild_static_tree_if_dirty();
+    w.find_riders();
     clock.lap(w.stats.broadphase_seconds);
     const real h = dt / static_cast<real>(substeps);
     for (int i = 0; i < substeps; ++i) {
         w.single_step(h);
     }
     clock = {}; // single_step timed itself
+    w.carry_riders();
     w.remove_out_of_bounds(*this);
     clock.lap(w.stats.broadphase_seconds);
     w.update_touching();

@@ -62,7 +62,60 @@ struct Body {
     std::uint64_t user_data = 0;
     bool alive = false;
     bool stopped = false; // stopped by the final sweep this step: pinned for position correction
+    BodyId ground;        // what its last World::move stood on: a kinematic ground carries it
     std::vector<int> shapes;
+};
+
+// A contact found by one of World::move's casts, before it is resolved
+// (mover.cpp).
+struct MoveHit {
+    int own_shape = -1;
+    int other_shape = -1;
+    real t = 1; // fraction of the remaining motion
+    Vec2 normal;
+    Vec2 point;
+    MoveResponse response = MoveResponse::slide;
+    real surface_area = 0;
+    real separation = 0; // at the contact pose, from the manifold
+    bool face = false;
+};
+
+// A shape a move may meet, gathered once per move from the broadphase in
+// the box the whole move can reach (mover.cpp).
+struct MoveCandidate {
+    int own_shape = -1;
+    int other_shape = -1;
+    Aabb box; // the other shape's own (not fat) box
+    MoveResponse response = MoveResponse::slide;
+};
+
+// World::move's working memory, kept between moves so that a move allocates
+// nothing but its result's contacts. Made with room for a busy move's hits,
+// so even the first moves allocate nothing more.
+struct MoveScratch {
+    static constexpr std::size_t k_reserved = 32;
+    MoveScratch() {
+        candidates.reserve(k_reserved);
+        hits.reserve(k_reserved);
+        ties.reserve(k_reserved);
+        planes.reserve(k_reserved);
+        carry.contacts.reserve(k_reserved);
+    }
+    std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
+    std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
+    std::vector<MoveHit> ties; // those tied with the earliest, in lead order
+    std::vector<Vec2> planes;  // the planes a slide is clipped against
+    MoveResult carry;          // a carry's result, whose contacts nobody reads
+    bool busy = false;         // a move is running: a filter calling move is refused
+};
+
+// A kinematic body standing on a kinematic ground at the start of a step,
+// with the ground's centre and angle then (mover.cpp).
+struct Rider {
+    int body = -1;
+    int ground = -1;
+    Vec2 ground_center;
+    real ground_angle = 0;
 };
 
 struct ContactPoint {
@@ -236,6 +289,8 @@ struct World::Impl {
     std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
     std::vector<std::uint64_t> contact_keys; // sorted shape pairs of moving contacts this step
+    MoveScratch move_scratch;
+    std::vector<Rider> riders; // reused every step
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
 
@@ -1128,6 +1183,21 @@ struct World::Impl {
     void report_stop(TimeOfImpactKind kind, int body, real t) {
         events.time_of_impact.push_back({kind, body_id(body), BodyId{}, bodies[body].sweep.c2, t});
     }
+
+    // The moving-tree boxes of a body that was moved by `displacement`
+    // outside the step (a move or a carry).
+    void sync_moving_proxies(int body, Vec2 displacement) {
+        const Body& b = bodies[body];
+        for (int si : b.shapes) {
+            const ShapeRecord& s = shapes[si];
+            moving_tree.move_proxy(s.tree_proxy, compute_aabb(s.shape, b.xf), displacement);
+        }
+    }
+
+    // Kinematic platforms carrying what stands on them (mover.cpp): the
+    // riders are found before a step moves anything and carried after.
+    void find_riders();
+    void carry_riders();
 
     // Continuous collision between moving bodies, in time order (world_toi.cpp).
     void solve_toi_events(real dt);

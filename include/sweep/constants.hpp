@@ -44,6 +44,13 @@ inline constexpr real k_baumgarte = real(0.75);
 /// keeps a broken scene from producing infinities.
 inline constexpr real k_max_translation_speed = real(400);
 
+/// A contact is ground, something a mover stands on, when its normal (from
+/// the surface to the mover) is within 60 degrees of up: its component along
+/// up is at least this, cos 60 degrees (dimensionless). One-way platforms
+/// block only ground contacts, and MoveResult::ground is the body of one, so
+/// a slope a character can stand on is one it can land on.
+inline constexpr real k_ground_cosine = real(0.5);
+
 /// Iteration cap of GJK. GJK on polygons of at most 8 vertices converges in
 /// far fewer; the cap only guards against cycling in degenerate input.
 inline constexpr int k_gjk_max_iterations = 20;

@@ -185,18 +185,40 @@ class World {
     /// most k_max_move_iterations times. Contacts tied with the earliest
     /// (time difference x distance <= linear slop) are ordered by surface
     /// area (faces before corners: the crack problem; unless
-    /// WorldDef::move_ties_by_surface_area is off), then normal, then id, and the motion is clipped
-    /// against the face planes among them. A body that starts overlapping is first pushed out along
-    /// the minimum translation (never back along its motion). Teleports the body (its velocity is
-    /// unchanged) and changes no other body. Shapes whose filters exclude each other are ignored; a
-    /// sensor (on either side) never blocks: a response that would stop at it crosses it instead.
-    /// Errors: stale handle,
-    /// a static body, non-finite translation (invalid_input).
+    /// WorldDef::move_ties_by_surface_area is off), then normal, then
+    /// id, and the motion is clipped against the face planes among them. A
+    /// body that starts overlapping is first pushed out along the minimum
+    /// translation (never back along its motion) by what it slides on,
+    /// touches or bounces off (not by a one-way platform). Teleports the
+    /// body (its velocity is unchanged) and changes no other body; the world
+    /// remembers MoveResult::ground for step()'s carry. Shapes whose filters
+    /// exclude each other are ignored; a sensor (on either side) never
+    /// blocks: a response that would stop at it crosses it instead.
+    /// `filter` is called once per pair of shapes within the move's reach
+    /// (again after a push-out); it may read the world but not move a body:
+    /// moves share the world's working memory, which is how a move allocates
+    /// nothing but its result's contacts.
+    /// Errors: stale handle; a static body, non-finite translation
+    /// (invalid_input); a call from inside a move filter (unsupported).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
 
     /// Advances the world by dt seconds in `substeps` equal parts, then
     /// removes moving bodies outside WorldDef::bounds and reports events().
     /// Shapes whose filters exclude each other, and sensors, never collide.
+    ///
+    /// Kinematic platforms carry what stands on them: a kinematic body whose
+    /// last move() found a kinematic ground (MoveResult::ground) is moved,
+    /// after the substeps, as a point fixed to the ground would be over the
+    /// step: the ground's translation plus its rotation about its centre,
+    /// applied to the rider's origin (the rider keeps its own rotation). The
+    /// carry is a move that ignores the ground and slides on everything
+    /// else (the default response, so one-way platforms block it too), so
+    /// a wall stops the rider touching it, never inside, and nothing
+    /// tunnels; it does not push the rider out of an overlap, does not
+    /// change its ground and changes no other body. The ground is found by
+    /// contacts, so a character must press into it (gravity's share of each
+    /// move) to ride; a move that meets no ground ends the ride. Dynamic
+    /// bodies ride by friction instead.
     /// Errors: dt not finite or < 0, substeps < 1 (invalid_input); dt = 0
     /// does nothing.
     Result<void> step(real dt, int substeps = 1);
