@@ -971,18 +971,24 @@ struct World::Impl {
         return t_min;
     }
 
-    // Whether the core ends the step no closer to the wall than it started:
-    // a wedged body that position correction only turns in place may keep
-    // its pose (stopping it at t = 0 would undo the correction, round after
-    // round), one that goes deeper is stopped.
+    // Whether the core ends the step no closer to the wall than it started,
+    // on the same side: a wedged body that position correction only turns in
+    // place may keep its pose (stopping it at t = 0 would undo the
+    // correction, round after round), one that goes deeper is stopped, and
+    // so is one whose closest points turned round: it passed through a
+    // segment or a thin wall, and the gap opened again on the far side.
     bool core_gap_kept(const ToiInput& input) const {
         const auto gap = [&](real t) {
             DistanceInput d{input.proxy_a, input.proxy_b, get_transform(input.sweep_a, t),
                             get_transform(input.sweep_b, t), true};
             SimplexCache cache;
-            return distance(d, cache).distance;
+            return distance(d, cache);
         };
-        return gap(1) >= gap(0) - tol.touch_tolerance;
+        const DistanceOutput start = gap(0), end = gap(1);
+        const bool both_apart = start.state == DistanceState::separated &&
+                                end.state == DistanceState::separated;
+        const bool same_side = !both_apart || dot(start.normal, end.normal) > 0;
+        return end.distance >= start.distance - tol.touch_tolerance && same_side;
     }
 
     real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall) {
