@@ -190,7 +190,9 @@ BENCHMARK(World_Fall_box2d_discrete<1000>)
     ->Name("World/fall_1k/box2d_discrete")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(World_Fall_sweep<10000>)->Name("World/fall_10k/sweep")->Unit(benchmark::kMillisecond);
-BENCHMARK(World_Fall_box2d<10000>)->Name("World/fall_10k/box2d")->Unit(benchmark::kMillisecond);
+// No bullet row at 10k: Box2D 2.4.1's time-of-impact loop scans every
+// contact for each event, so 10k bullets took more than 8 minutes for the
+// 120 steps (1k: 1.7 s) and the row would hold up the whole run.
 BENCHMARK(World_Fall_box2d_discrete<10000>)
     ->Name("World/fall_10k/box2d_discrete")
     ->Unit(benchmark::kMillisecond);
