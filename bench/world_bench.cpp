@@ -22,6 +22,13 @@
 
 namespace {
 
+// Sleeping off, as on Box2D's side (SetAllowSleeping(false)).
+sweep::WorldDef no_sleep() {
+    sweep::WorldDef def;
+    def.enable_sleep = false;
+    return def;
+}
+
 constexpr float k_dt = 1.0f / 60;
 constexpr int k_steps = 120; // two seconds: the bottom rows land and pile up
 
@@ -79,7 +86,7 @@ FallScene pyramid_scene() {
 }
 
 std::unique_ptr<sweep::World> make_sweep_world(const FallScene& scene) {
-    auto world = std::make_unique<sweep::World>(sweep::World::make().value());
+    auto world = std::make_unique<sweep::World>(sweep::World::make(no_sleep()).value());
     for (const Wall& w : scene.walls) {
         const sweep::ShapeDef sd{sweep::make_box(w.half.x, w.half.y).value(), {}};
         sweep::BodyDef def;

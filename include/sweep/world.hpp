@@ -56,6 +56,17 @@ struct WorldDef {
     /// corner met at a tile seam may lead the response; it exists to show
     /// what the rule prevents (the testbed's crack sample).
     bool move_ties_by_surface_area = true;
+    /// Sleeping: dynamic bodies that stay slower than the sleep tolerances
+    /// (Tolerances::linear_sleep_tolerance, k_angular_sleep_tolerance) for
+    /// time_to_sleep seconds, together with every dynamic body they are in
+    /// contact with (an island), stop being simulated until something wakes
+    /// them: a moving body reaching them, a kinematic body moving into them,
+    /// a body moved, destroyed or refiltered near them, set_velocity,
+    /// set_awake. A sleeping body keeps its pose and touching contacts and
+    /// costs nothing per step (Catto, "Box2D 2.4", b2World::Solve's islands).
+    /// Off, every dynamic body is simulated every step (benchmarks turn it off).
+    bool enable_sleep = true;
+    real time_to_sleep = real(0.5); ///< seconds (finite, >= 0) at rest before an island sleeps
 };
 
 /// Decides, once per step, whether a touching pair found by the step
@@ -93,6 +104,7 @@ struct StepStats {
     real toi_time_lost = 0;       ///< seconds of motion the clamped bodies lost (summed)
     int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
+    int awake_bodies = 0;         ///< dynamic bodies awake at the end of the step
     real max_penetration =
         0; ///< deepest overlap at the end of the step, L (>= 0); needs measure_penetration
     // Wall-clock time of the step's phases (std::chrono::steady_clock, a few
@@ -137,6 +149,9 @@ struct BodyState {
     real angular_velocity = 0;
     real mass = 0;
     std::uint64_t user_data = 0; ///< BodyDef::user_data
+    /// Simulated by step(): a dynamic body not asleep (WorldDef::enable_sleep),
+    /// every kinematic body; never a static body.
+    bool awake = false;
 };
 
 /// A 2D world of rigid bodies. Movable, not copyable. Every call that can
@@ -146,7 +161,7 @@ class World {
     /// A world with `def`. Errors: non-finite gravity, length_units_per_meter
     /// not > 0, iteration counts < 1, max_translation_speed not > 0,
     /// hit_speed_threshold < 0, bounds not finite or inverted, grid_cell_size
-    /// not finite or < 0 (invalid_input).
+    /// or time_to_sleep not finite or < 0 (invalid_input).
     static Result<World> make(const WorldDef& def = {});
 
     World(World&&) noexcept;
@@ -175,7 +190,14 @@ class World {
     /// Installs (or, with an empty function, removes) the pre-solve hook.
     void set_pre_solve(PreSolveFn pre_solve);
 
-    /// Sets a dynamic or kinematic body's velocity. Errors: stale handle, NaN/inf.
+    /// Wakes a sleeping dynamic body and every body asleep in its island
+    /// (awake = true), or puts a dynamic body to sleep alone at once, its
+    /// velocity zeroed (awake = false; it wakes as any sleeping body does).
+    /// Static and kinematic bodies ignore it. Errors: stale handle.
+    Result<void> set_awake(BodyId id, bool awake);
+
+    /// Sets a dynamic or kinematic body's velocity; a non-zero velocity wakes
+    /// a sleeping body (and its island). Errors: stale handle, NaN/inf.
     Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
 
     /// Moves a kinematic or dynamic body by `translation` (world, L) with
