@@ -72,6 +72,7 @@ sweep::World make_sweep_world(const std::vector<Spawn>& spawns) {
     const sweep::io::StaticGeometry& g = level();
     sweep::WorldDef def;
     def.length_units_per_meter = g.length_units_per_meter;
+    def.enable_sleep = false; // sleeping off on both sides
     auto world = sweep::World::make(def).value();
     (void)sweep::app::add_level_bodies(world, g).value();
     const sweep::real r = sweep::real(0.25) * g.length_units_per_meter;
@@ -158,6 +159,7 @@ template <int Count> void World_Tilemap_box2d(benchmark::State& state) {
     for (auto _ : state) {
         state.PauseTiming();
         b2World world(b2Vec2(0, -10));
+        world.SetAllowSleeping(false); // sleeping off on both sides
         fill_box2d_world(world, where);
         state.ResumeTiming();
         for (int i = 0; i < k_steps; ++i) {

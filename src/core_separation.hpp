@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 
 #include "gjk.hpp"
@@ -107,8 +108,15 @@ inline CoreSeparation signed_separation(const ShapeProxy& a, const Transform& xf
                                         const Transform& b_in_a, SimplexCache& cache) {
     const CoreDistance d = core_distance(a, b, b_in_a, cache);
     const real dist = distance(d.point_a, d.point_b);
+    // Witness points closer than the rounding of their coordinates give a
+    // direction that is noise (a box resting on a floor a few ulps away could
+    // get a sideways normal and count as moving along it): the separating
+    // axes give the face normal exactly there.
+    const real scale = 1 + std::max({std::abs(xf_a.p.x), std::abs(xf_a.p.y), std::abs(xf_b.p.x),
+                                     std::abs(xf_b.p.y)});
+    const real noise = 64 * std::numeric_limits<real>::epsilon() * scale;
     CoreSeparation s =
-        !d.separated || dist < real(1e-12)
+        !d.separated || dist < noise
             ? core_separation(a, xf_a, b, xf_b)
             : CoreSeparation{dist, rotate(xf_a.q, (real(1) / dist) * (d.point_b - d.point_a)),
                              transform_point(xf_a, d.point_a),

@@ -66,7 +66,10 @@ int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>
     if (d0 * d1 < 0 && count < 2) {
         const real t = d0 / (d0 - d1);
         out[count].v = lerp(in[0].v, in[1].v, t);
-        out[count].id = in[d0 > 0 ? 0 : 1].id | 0x8000u; // a clipped point: new feature
+        // The clipped point keeps the id of the vertex it replaces: ids name
+        // the end of the overlap, so they survive a neighbour's corner
+        // rising a hair above or below the face (warm starting holds).
+        out[count].id = in[d0 > 0 ? 0 : 1].id;
         ++count;
     }
     return count;
@@ -257,14 +260,23 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     }
     const int i1 = inc_edge;
     const int i2 = (inc_edge + 1) % inc.count;
+    // The incident edge runs against the reference edge, so its first vertex
+    // faces the reference edge's second and vice versa. Each end's id pairs
+    // the two vertices there, A's first (Box2D v3's B2_MAKE_ID), so it is the
+    // same whichever face is the reference: stacked boxes that swap reference
+    // faces between steps keep their warm starts.
+    const int r1 = edge;
+    const int r2 = (edge + 1) % ref.count;
+    const auto pair_id = [flip](int ref_vertex, int inc_vertex) {
+        return static_cast<std::uint32_t>(flip ? inc_vertex << 8 | ref_vertex
+                                               : ref_vertex << 8 | inc_vertex);
+    };
     const std::array<ClipVertex, 2> incident{
-        ClipVertex{transform_point(xf_inc, inc.vertices[i1]),
-                   static_cast<std::uint32_t>(edge << 8 | i1)},
-        ClipVertex{transform_point(xf_inc, inc.vertices[i2]),
-                   static_cast<std::uint32_t>(edge << 8 | i2)}};
+        ClipVertex{transform_point(xf_inc, inc.vertices[i1]), pair_id(r2, i1)},
+        ClipVertex{transform_point(xf_inc, inc.vertices[i2]), pair_id(r1, i2)}};
 
-    const Vec2 v11 = transform_point(xf_ref, ref.vertices[edge]);
-    const Vec2 v12 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
+    const Vec2 v11 = transform_point(xf_ref, ref.vertices[r1]);
+    const Vec2 v12 = transform_point(xf_ref, ref.vertices[r2]);
     const real core_separation = std::max(sep_a.separation, sep_b.separation);
     if (core_separation > real(0.1) * settings.linear_slop) {
         // Apart cores may meet vertex to vertex, where the face normals
@@ -320,8 +332,7 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         const Vec2 on_inc = cv.v - r_inc * normal;
         const Vec2 on_a = flip ? on_inc : on_ref;
         const Vec2 on_b = flip ? on_ref : on_inc;
-        m.points[m.count++] =
-            make_point(on_a, on_b, normal_ab, xfa, xfb, cv.id | (flip ? 0x10000u : 0u));
+        m.points[m.count++] = make_point(on_a, on_b, normal_ab, xfa, xfb, cv.id);
     }
     m.normal = normal_ab;
     m.local_normal = ref.normals[edge];

@@ -1,30 +1,21 @@
 // World::move: collide-and-slide by timeslice subdivision (see mover.hpp for
 // the sources). Each iteration casts the body's shapes along what remains of
 // the move, advances to the earliest contact, orders the contacts tied with
-// it by the seeds' rules and responds to the leading one.
+// it by the seeds' rules and responds to the leading one. The casts' hits,
+// the ties and the planes live in the world's scratch (MoveScratch), so a
+// move allocates nothing but its result's contacts. Also here: the carry of
+// riders by kinematic platforms at the end of World::step, which is a move.
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "sweep/shape_cast.hpp"
 #include "world_impl.hpp"
 
 namespace sweep {
 namespace {
-
-// A contact found by a cast, before it is resolved.
-struct Hit {
-    int own_shape = -1;
-    int other_shape = -1;
-    real t = 1; // fraction of the remaining motion
-    Vec2 normal;
-    Vec2 point;
-    MoveResponse response = MoveResponse::slide;
-    real surface_area = 0;
-    real separation = 0; // at the contact pose, from the manifold
-    bool face = false;
-};
 
 // A cast hit at t = 0 whose normal is (numerically) perpendicular to the
 // motion is a shape sliding along a surface it touches: not a block.
@@ -34,7 +25,7 @@ constexpr real k_tangent_cosine = real(1e-4);
 // then the other shape's id: deterministic whatever the broadphase order.
 // Without `by_area` (WorldDef::move_ties_by_surface_area off) only the
 // normal and the id decide.
-bool leads(const Hit& a, const Hit& b, bool by_area) {
+bool leads(const MoveHit& a, const MoveHit& b, bool by_area) {
     if (by_area && a.surface_area != b.surface_area) {
         return a.surface_area > b.surface_area;
     }
@@ -126,14 +117,39 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
     return false;
 }
 
+// A one-way platform's up direction: its body's local +y axis.
+Vec2 platform_up(const Transform& xf) { return rotate(xf.q, Vec2{0, 1}); }
+
+// Responses that hold a body out of the other: an overlapping start is
+// pushed out only by these (a one-way platform lets it through).
+bool pushes_out(MoveResponse r) {
+    return r == MoveResponse::slide || r == MoveResponse::touch || r == MoveResponse::bounce;
+}
+
+// A contact the mover can stand on (see k_ground_cosine); y is up.
+bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
+
+// Contacts most moves meet: reserved at the first, so a move that meets a
+// floor and a wall grows its result once.
+constexpr std::size_t k_reserved_contacts = 4;
+
 class Mover {
   public:
     Mover(World::Impl& w, int body, const MoveFilter& filter)
         : w_(w), body_(body), filter_(filter) {}
 
-    MoveResult run(Vec2 translation) {
-        MoveResult result;
-        push_out(result);
+    // Moves by `translation` into `result` (fresh, or cleared by
+    // reset_result). A move first leaves any overlap (resolve_overlap); a
+    // carry does not: an overlap is the next move's to resolve.
+    void run(Vec2 translation, bool resolve_overlap, MoveResult& result) {
+        // Slides and bounces never lengthen the path, so nothing the move
+        // meets lies farther than its length from where it starts: one
+        // broadphase query serves every iteration.
+        const real reach = length(translation) + w_.tol.linear_slop;
+        gather(reach);
+        if (resolve_overlap) {
+            push_out(reach, result);
+        }
         Vec2 remaining = translation;
         real slice = 1; // the part of the timeslice still to go
         const real min_motion = real(1e-6) * w_.tol.linear_slop;
@@ -146,7 +162,6 @@ class Mover {
             remaining = advance(remaining, slice, result);
         }
         result.position = body().xf.p;
-        return result;
     }
 
   private:
@@ -169,17 +184,36 @@ class Mover {
     }
 
     // Every other shape whose AABB meets `box`, with a response.
-    template <class Visit> void for_candidates(const Aabb& box, Visit&& visit) {
-        const auto take = [&](ProxyId, std::uint64_t data) {
-            const int other = static_cast<int>(data);
-            if (w_.shapes[other].body != body_) {
-                visit(other);
-            }
-            return true;
-        };
-        w_.query_static(box, take);
-        w_.moving_tree.query(box, ~0ull, take);
+    // Every other shape within `reach` of the body's shapes, with the
+    // filter's response unless it is ignore, into the scratch candidates.
+    void gather(real reach) {
+        std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
+        candidates.clear();
+        for (int own : body().shapes) {
+            const Aabb box = inflate(compute_aabb(w_.shapes[own].shape, body().xf), reach);
+            const auto take = [&](ProxyId, std::uint64_t data) {
+                const int other = static_cast<int>(data);
+                const ShapeRecord& o = w_.shapes[other];
+                if (o.body == body_) {
+                    return true;
+                }
+                const Aabb other_box = bounds(o);
+                if (!overlaps(box, other_box)) {
+                    return true; // only its fat box is in reach
+                }
+                const MoveResponse response = response_to(own, other);
+                if (response != MoveResponse::ignore) {
+                    candidates.push_back({own, other, other_box, response});
+                }
+                return true;
+            };
+            w_.query_static(box, take);
+            w_.moving_tree.query(box, ~0ull, take);
+        }
     }
+
+    // A shape's own box, where its body is.
+    Aabb bounds(const ShapeRecord& o) const { return compute_aabb(o.shape, w_.bodies[o.body].xf); }
 
     void translate(Vec2 d) {
         Body& b = body();
@@ -189,19 +223,21 @@ class Mover {
     }
 
     // Minimum translation out of every overlap deeper than the touch
-    // tolerance, before moving (a few passes for overlaps with several).
-    void push_out(MoveResult& result) {
+    // tolerance, before moving (a few passes for overlaps with several);
+    // each push gathers the candidates again around the new pose.
+    void push_out(real reach, MoveResult& result) {
         for (int pass = 0; pass < 4; ++pass) {
             Vec2 deepest_push;
             real deepest = w_.tol.touch_tolerance;
             for (int own : body().shapes) {
                 const Shape& shape = w_.shapes[own].shape;
-                for_candidates(compute_aabb(shape, body().xf), [&](int other) {
-                    const MoveResponse response = response_to(own, other);
-                    if (response == MoveResponse::ignore || response == MoveResponse::cross) {
-                        return;
+                const Aabb box = compute_aabb(shape, body().xf);
+                for (const MoveCandidate& c : w_.move_scratch.candidates) {
+                    // Shapes overlap only where their own boxes do.
+                    if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box)) {
+                        continue;
                     }
-                    const ShapeRecord& o = w_.shapes[other];
+                    const ShapeRecord& o = w_.shapes[c.other_shape];
                     const Manifold m = collide(o.shape, w_.bodies[o.body].xf, shape, body().xf,
                                                {0, w_.tol.linear_slop});
                     for (int i = 0; i < m.count; ++i) {
@@ -210,7 +246,7 @@ class Mover {
                             deepest_push = deepest * m.normal;
                         }
                     }
-                });
+                }
             }
             if (deepest_push == Vec2{}) {
                 return;
@@ -218,7 +254,20 @@ class Mover {
             translate(deepest_push);
             result.started_overlapping = true;
             result.pushout += deepest_push;
+            gather(reach);
         }
+    }
+
+    // The manifold from `o` to the mover's shape `own`. A one-way platform
+    // must hold a mover on its up side whichever way a chain's points run,
+    // so its chain segments collide from both sides, as segments.
+    Manifold collide_with(const ShapeRecord& o, MoveResponse response, const Shape& own,
+                          CollideSettings settings) const {
+        const Transform& xf = w_.bodies[o.body].xf;
+        if (response == MoveResponse::one_way && o.shape.type == ShapeType::chain_segment) {
+            return collide(Shape(o.shape.chain_segment.segment), xf, own, body().xf, settings);
+        }
+        return collide(o.shape, xf, own, body().xf, settings);
     }
 
     // GJK's normal is unreliable at zero distance, so a cast that starts
@@ -226,9 +275,9 @@ class Mover {
     // surface can come back a miss; then the box would sink by the whole
     // move. The manifold's face normal decides whether the motion enters.
     std::optional<CastOutput> touching_hit(const ShapeRecord& o, const ShapeRecord& s,
-                                           Vec2 motion) const {
-        const Manifold m = collide(o.shape, w_.bodies[o.body].xf, s.shape, body().xf,
-                                   {w_.tol.touch_tolerance, w_.tol.linear_slop});
+                                           MoveResponse response, Vec2 motion) const {
+        const Manifold m =
+            collide_with(o, response, s.shape, {w_.tol.touch_tolerance, w_.tol.linear_slop});
         if (m.count == 0 || dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
             return std::nullopt;
         }
@@ -240,59 +289,87 @@ class Mover {
         return out;
     }
 
-    std::vector<Hit> cast_all(Vec2 motion) {
-        std::vector<Hit> hits;
-        const Vec2 direction = normalize(motion);
-        for (int own : body().shapes) {
-            const ShapeRecord& s = w_.shapes[own];
-            const Aabb now = compute_aabb(s.shape, body().xf);
-            const Aabb box = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
-                                     w_.tol.linear_slop);
-            for_candidates(box, [&](int other) {
-                const MoveResponse response = response_to(own, other);
-                if (response == MoveResponse::ignore) {
-                    return;
-                }
-                const ShapeRecord& o = w_.shapes[other];
-                ShapeCastInput input;
-                input.proxy_a = o.proxy;
-                input.proxy_b = s.proxy;
-                input.xf_a = w_.bodies[o.body].xf;
-                input.xf_b = body().xf;
-                input.translation_b = motion;
-                // GJK's normal is unreliable at zero distance, so the cast
-                // stops a touch tolerance short; advance() closes that gap.
-                input.target_separation = w_.tol.touch_tolerance;
-                input.touch_tolerance = real(0.5) * w_.tol.touch_tolerance;
-                CastOutput out = shape_cast(input);
-                if (out.state == CastState::miss) {
-                    out = touching_hit(o, s, motion).value_or(out);
-                }
-                if (out.state != CastState::hit && out.state != CastState::failed) {
-                    return;
-                }
-                if (out.fraction == 0 && dot(direction, out.normal) > -k_tangent_cosine) {
-                    return; // sliding along what it touches
-                }
-                Transform at_hit = input.xf_b;
-                at_hit.p += out.fraction * motion;
-                if (grazes(o.proxy, input.xf_a, s.proxy, at_hit, motion, w_.tol.touch_tolerance)) {
-                    return;
-                }
-                hits.push_back({own, other, out.fraction, out.normal, out.point, response});
-            });
+    // Whether the mover's shape `s` meets the one-way platform `o` at a
+    // ground contact (from its up side) at the cast's hit. At t = 0 GJK's
+    // normal is unreliable (the shapes touch), so the manifold's face
+    // normal decides there; a slide's ties get it later in measure_contact,
+    // but a platform's hit must be kept or dropped now.
+    bool lands_on(const ShapeRecord& o, const ShapeRecord& s, const CastOutput& hit) const {
+        Vec2 normal = hit.normal;
+        if (hit.fraction == 0) {
+            const Manifold m = collide_with(o, MoveResponse::one_way, s.shape,
+                                            {w_.tol.linear_slop, w_.tol.linear_slop});
+            normal = m.count > 0 ? m.normal : normal;
         }
-        return hits;
+        return dot(normal, platform_up(w_.bodies[o.body].xf)) >= k_ground_cosine;
+    }
+
+    // Every contact the motion meets, into the scratch hits: those that
+    // block it and those it crosses.
+    void cast_all(Vec2 motion) {
+        w_.move_scratch.hits.clear();
+        for (int own : body().shapes) {
+            const Aabb now = compute_aabb(w_.shapes[own].shape, body().xf);
+            const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
+                                       w_.tol.linear_slop);
+            const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
+            for (const MoveCandidate& c : w_.move_scratch.candidates) {
+                if (c.own_shape == own && overlaps(swept, c.box)) {
+                    cast(c, motion, overlaps(touch_box, c.box));
+                }
+            }
+        }
+    }
+
+    // The cast of one candidate; its hit, if any, into the scratch hits.
+    // `may_touch`: the shapes may be touching now (their boxes meet).
+    void cast(const MoveCandidate& c, Vec2 motion, bool may_touch) {
+        const ShapeRecord& s = w_.shapes[c.own_shape];
+        const ShapeRecord& o = w_.shapes[c.other_shape];
+        if (c.response == MoveResponse::one_way &&
+            dot(motion, platform_up(w_.bodies[o.body].xf)) >= 0) {
+            return; // a one-way platform blocks only motion against its up
+        }
+        ShapeCastInput input;
+        input.proxy_a = o.proxy;
+        input.proxy_b = s.proxy;
+        input.xf_a = w_.bodies[o.body].xf;
+        input.xf_b = body().xf;
+        input.translation_b = motion;
+        // GJK's normal is unreliable at zero distance, so the cast
+        // stops a touch tolerance short; advance() closes that gap.
+        input.target_separation = w_.tol.touch_tolerance;
+        input.touch_tolerance = real(0.5) * w_.tol.touch_tolerance;
+        CastOutput out = shape_cast(input);
+        if (out.state == CastState::miss && may_touch) {
+            out = touching_hit(o, s, c.response, motion).value_or(out);
+        }
+        if (out.state != CastState::hit && out.state != CastState::failed) {
+            return;
+        }
+        if (out.fraction == 0 && dot(normalize(motion), out.normal) > -k_tangent_cosine) {
+            return; // sliding along what it touches
+        }
+        if (c.response == MoveResponse::one_way && !lands_on(o, s, out)) {
+            return;
+        }
+        Transform at_hit = input.xf_b;
+        at_hit.p += out.fraction * motion;
+        if (grazes(o.proxy, input.xf_a, s.proxy, at_hit, motion, w_.tol.touch_tolerance)) {
+            return;
+        }
+        w_.move_scratch.hits.push_back(
+            {c.own_shape, c.other_shape, out.fraction, out.normal, out.point, c.response});
     }
 
     // Surface area of a hit at the current pose: the length of the touching
     // features' overlap, from the manifold's two points (the seeds' crack rule).
     // The manifold's normal replaces the cast's: it comes from the faces, so
     // it is exact for a box landing flat, where GJK's is not.
-    void measure_contact(Hit& hit) {
-        const ShapeRecord& o = w_.shapes[hit.other_shape];
-        const Manifold m = collide(o.shape, w_.bodies[o.body].xf, w_.shapes[hit.own_shape].shape,
-                                   body().xf, {w_.tol.linear_slop, w_.tol.linear_slop});
+    void measure_contact(MoveHit& hit) {
+        const Manifold m =
+            collide_with(w_.shapes[hit.other_shape], hit.response, w_.shapes[hit.own_shape].shape,
+                         {w_.tol.linear_slop, w_.tol.linear_slop});
         hit.face = m.count == 2;
         hit.surface_area = m.count == 2 ? distance(m.points[0].point, m.points[1].point) : 0;
         if (m.count > 0) {
@@ -303,10 +380,10 @@ class Mover {
 
     // Closes the gap the cast left, along the motion, so a box stops with
     // its face exactly on the face it hit. Returns the fraction of `left` used.
-    real close_gap(const std::vector<Hit>& ties, Vec2 left) {
+    real close_gap(Vec2 left) {
         real f = 1;
         bool closing = false;
-        for (const Hit& h : ties) {
+        for (const MoveHit& h : w_.move_scratch.ties) {
             const real approach = -dot(left, h.normal);
             if (approach > 0) {
                 f = std::min(f, std::max(h.separation, real(0)) / approach);
@@ -322,54 +399,65 @@ class Mover {
 
     // One timeslice subdivision; returns the motion left.
     Vec2 advance(Vec2 motion, real& slice, MoveResult& result) {
-        std::vector<Hit> hits = cast_all(motion);
+        cast_all(motion);
+        MoveScratch& scratch = w_.move_scratch;
         real t_min = 1;
-        for (const Hit& h : hits) {
+        for (const MoveHit& h : scratch.hits) {
             if (h.response != MoveResponse::cross) {
                 t_min = std::min(t_min, h.t);
             }
         }
-        report_crossings(hits, t_min, slice, result);
+        report_crossings(t_min, slice, result);
         if (t_min >= 1) {
             translate(motion);
             return {};
         }
         translate(t_min * motion);
         const real tie = w_.tol.linear_slop / length(motion);
-        std::vector<Hit> ties;
-        for (Hit& h : hits) {
+        scratch.ties.clear();
+        for (MoveHit& h : scratch.hits) {
             if (h.response != MoveResponse::cross && h.t - t_min <= tie) {
                 measure_contact(h);
-                ties.push_back(h);
+                scratch.ties.push_back(h);
             }
         }
-        std::sort(ties.begin(), ties.end(), [&](const Hit& a, const Hit& b) {
-            return leads(a, b, w_.def.move_ties_by_surface_area);
-        });
+        std::sort(scratch.ties.begin(), scratch.ties.end(),
+                  [&](const MoveHit& a, const MoveHit& b) {
+                      return leads(a, b, w_.def.move_ties_by_surface_area);
+                  });
         Vec2 left = (1 - t_min) * motion;
-        const real closed = close_gap(ties, left);
+        const real closed = close_gap(left);
         const real t_contact = t_min + (1 - t_min) * closed;
         left *= 1 - closed;
         const real time = 1 - slice * (1 - t_contact);
-        for (const Hit& h : ties) {
-            const ShapeRecord& o = w_.shapes[h.other_shape];
-            result.contacts.push_back({BodyId{o.body, w_.bodies[o.body].generation}, time, h.point,
-                                       h.normal,
-                                       h.separation - closed * -dot((1 - t_min) * motion, h.normal),
-                                       h.surface_area, h.response});
+        for (const MoveHit& h : scratch.ties) {
+            record(result, {other_body(h), time, h.point, h.normal,
+                            h.separation - closed * -dot((1 - t_min) * motion, h.normal),
+                            h.surface_area, h.response});
+        }
+        const auto ground = std::find_if(scratch.ties.begin(), scratch.ties.end(),
+                                         [](const MoveHit& h) { return is_ground(h.normal); });
+        if (ground != scratch.ties.end()) {
+            result.ground = other_body(*ground);
         }
         slice *= 1 - t_contact;
-        return respond(ties, left);
+        return respond(left);
     }
 
-    void report_crossings(const std::vector<Hit>& hits, real t_min, real slice,
-                          MoveResult& result) {
-        for (const Hit& h : hits) {
+    BodyId other_body(const MoveHit& h) const { return w_.body_id(w_.shapes[h.other_shape].body); }
+
+    static void record(MoveResult& result, const MoveContact& contact) {
+        if (result.contacts.capacity() == 0) {
+            result.contacts.reserve(k_reserved_contacts);
+        }
+        result.contacts.push_back(contact);
+    }
+
+    void report_crossings(real t_min, real slice, MoveResult& result) {
+        for (const MoveHit& h : w_.move_scratch.hits) {
             if (h.response == MoveResponse::cross && h.t <= t_min) {
-                const ShapeRecord& o = w_.shapes[h.other_shape];
-                result.contacts.push_back({BodyId{o.body, w_.bodies[o.body].generation},
-                                           1 - slice * (1 - h.t), h.point, h.normal, 0, 0,
-                                           MoveResponse::cross});
+                record(result, {other_body(h), 1 - slice * (1 - h.t), h.point, h.normal, 0, 0,
+                                MoveResponse::cross});
             }
         }
     }
@@ -377,19 +465,22 @@ class Mover {
     // The leading contact decides; a slide is clipped against the leading
     // plane and every other face among the ties (corners with no surface
     // area do not clip: a box must not catch on the crack between tiles).
-    static Vec2 respond(const std::vector<Hit>& ties, Vec2 left) {
-        const Hit& lead = ties.front();
+    Vec2 respond(Vec2 left) {
+        const std::vector<MoveHit>& ties = w_.move_scratch.ties;
+        const MoveHit& lead = ties.front();
         switch (lead.response) {
         case MoveResponse::touch:
             return {};
         case MoveResponse::bounce:
             return left - 2 * dot(left, lead.normal) * lead.normal;
         case MoveResponse::slide:
+        case MoveResponse::one_way:
         case MoveResponse::cross:
         case MoveResponse::ignore:
             break;
         }
-        std::vector<Vec2> planes{lead.normal};
+        std::vector<Vec2>& planes = w_.move_scratch.planes;
+        planes.assign(1, lead.normal);
         for (std::size_t i = 1; i < ties.size(); ++i) {
             if (ties[i].face && ties[i].response != MoveResponse::bounce) {
                 planes.push_back(ties[i].normal);
@@ -403,28 +494,78 @@ class Mover {
     const MoveFilter& filter_;
 };
 
+// A result emptied for reuse: its contacts keep their capacity.
+void reset_result(MoveResult& result) {
+    std::vector<MoveContact> contacts = std::move(result.contacts);
+    contacts.clear();
+    result = {};
+    result.contacts = std::move(contacts);
+}
+
 } // namespace
 
 Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& filter) {
-    if (!impl_->find(id)) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
         return stale();
     }
     if (!is_finite(translation)) {
         return Error{ErrorCode::invalid_input, "move: NaN or infinite translation"};
     }
-    Body& b = impl_->bodies[id.index];
-    if (b.type == BodyType::static_body) {
+    if (w.bodies[id.index].type == BodyType::static_body) {
         return Error{ErrorCode::invalid_input, "move: static bodies do not move"};
     }
-    impl_->rebuild_static_tree_if_dirty();
-    const Vec2 start = b.xf.p;
-    MoveResult result = Mover(*impl_, id.index, filter).run(translation);
-    for (int si : b.shapes) {
-        const ShapeRecord& s = impl_->shapes[si];
-        impl_->moving_tree.move_proxy(s.tree_proxy, compute_aabb(s.shape, b.xf),
-                                      result.position - start);
+    if (w.move_scratch.busy) {
+        return Error{ErrorCode::unsupported, "move: called from inside a move filter"};
     }
+    w.rebuild_static_tree_if_dirty();
+    const Vec2 start = w.bodies[id.index].xf.p;
+    MoveResult result;
+    w.move_scratch.busy = true;
+    Mover(w, id.index, filter).run(translation, true, result);
+    w.move_scratch.busy = false;
+    w.bodies[id.index].ground = result.ground;
+    w.sync_moving_proxies(id.index, result.position - start);
     return result;
+}
+
+void World::Impl::find_riders() {
+    riders.clear();
+    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+        const Body& b = bodies[bi];
+        if (!b.alive || b.type != BodyType::kinematic || b.ground.index == bi) {
+            continue;
+        }
+        const Body* ground = find(b.ground);
+        if (ground && ground->type == BodyType::kinematic) {
+            riders.push_back({bi, b.ground.index, ground->sweep.c2, ground->sweep.a2});
+        }
+    }
+}
+
+// Each rider's origin moves as a point fixed to its ground would (the
+// ground's translation and its rotation about its centre), through
+// collide-and-slide against everything but the ground, so a wall stops it.
+// Its own rotation is kept. The rotation is taken from the angles, so a
+// ground that only translates carries its riders by exactly its translation.
+void World::Impl::carry_riders() {
+    for (const Rider& r : riders) {
+        const Body& ground = bodies[r.ground];
+        const Vec2 start = bodies[r.body].xf.p;
+        const Vec2 arm = start - r.ground_center;
+        const Rot turn = Rot::from_angle(ground.sweep.a2 - r.ground_angle);
+        const Vec2 carry = (ground.sweep.c2 - r.ground_center) + (rotate(turn, arm) - arm);
+        if (carry == Vec2{}) {
+            continue;
+        }
+        const BodyId ground_id = body_id(r.ground);
+        const MoveFilter slide_off_all_but_ground = [ground_id](BodyId other) {
+            return other == ground_id ? MoveResponse::ignore : MoveResponse::slide;
+        };
+        reset_result(move_scratch.carry);
+        Mover(*this, r.body, slide_off_all_but_ground).run(carry, false, move_scratch.carry);
+        sync_moving_proxies(r.body, move_scratch.carry.position - start);
+    }
 }
 
 } // namespace sweep

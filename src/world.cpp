@@ -24,6 +24,9 @@ Result<World> World::make(const WorldDef& def) {
     if (!std::isfinite(def.grid_cell_size) || def.grid_cell_size < 0) {
         return Error{ErrorCode::invalid_input, "World: grid_cell_size must be finite and >= 0"};
     }
+    if (!std::isfinite(def.time_to_sleep) || def.time_to_sleep < 0) {
+        return Error{ErrorCode::invalid_input, "World: time_to_sleep must be finite and >= 0"};
+    }
     if (def.bounds && !is_valid(*def.bounds)) {
         return Error{ErrorCode::invalid_input, "World: bounds must be finite with lower <= upper"};
     }
@@ -128,6 +131,12 @@ Result<void> World::destroy_body(BodyId id) {
         return stale();
     }
     Body& b = w.bodies[id.index];
+    // What rested on it, and its own island if it slept, wake.
+    for (int si : b.shapes) {
+        const ShapeRecord& s = w.shapes[si];
+        w.wake_near(inflate(compute_aabb(s.shape, b.xf), w.tol.speculative_distance), false);
+    }
+    w.wake_island(id.index, false);
     for (int si : b.shapes) {
         ShapeRecord& s = w.shapes[si];
         if (b.type == BodyType::static_body) {
@@ -152,7 +161,8 @@ Result<BodyState> World::body_state(BodyId id) const {
     if (!b) {
         return stale();
     }
-    return BodyState{b->type, b->xf, b->sweep.c2, b->v, b->w, b->mass, b->user_data};
+    const bool awake = b->type == BodyType::kinematic || (b->type == BodyType::dynamic && b->awake);
+    return BodyState{b->type, b->xf, b->sweep.c2, b->v, b->w, b->mass, b->user_data, awake};
 }
 
 Result<std::vector<ShapeId>> World::body_shapes(BodyId id) const {
@@ -180,7 +190,35 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     if (!impl_->find(id)) {
         return stale();
     }
-    impl_->shapes[id.index].filter = filter;
+    Impl& w = *impl_;
+    ShapeRecord& s = w.shapes[id.index];
+    s.filter = filter;
+    // Bodies resting on it may now fall through, or be pushed by it.
+    w.wake_island(s.body, false);
+    w.wake_near(inflate(compute_aabb(s.shape, w.bodies[s.body].xf), w.tol.speculative_distance),
+                false);
+    return {};
+}
+
+Result<void> World::set_awake(BodyId id, bool awake) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    Body& b = w.bodies[id.index];
+    if (b.type != BodyType::dynamic || b.awake == awake) {
+        return {};
+    }
+    if (awake) {
+        w.wake_island(id.index, false);
+        return {};
+    }
+    b.v = {};
+    b.w = 0;
+    b.sweep.c1 = b.sweep.c2;
+    b.sweep.a1 = b.sweep.a2;
+    b.awake = false;
+    b.sleep_next = id.index; // an island of one
     return {};
 }
 
@@ -194,6 +232,9 @@ Result<void> World::set_velocity(BodyId id, Vec2 linear, real angular) {
         return Error{ErrorCode::invalid_input, "set_velocity: NaN or infinite velocity"};
     }
     Body& b = impl_->bodies[id.index];
+    if (linear != Vec2{} || angular != 0) {
+        impl_->wake_island(id.index, false);
+    }
     if (b.type != BodyType::static_body) {
         b.v = linear;
         b.w = b.inv_inertia > 0 || b.type == BodyType::kinematic ? angular : 0;
@@ -214,17 +255,22 @@ Result<void> World::step(real dt, int substeps) {
     PhaseClock clock;
     w.rebuild_static_tree_if_dirty();
     w.find_seams_if_dirty();
+    w.find_riders();
     clock.lap(w.stats.broadphase_seconds);
     const real h = dt / static_cast<real>(substeps);
     for (int i = 0; i < substeps; ++i) {
         w.single_step(h);
     }
     clock = {}; // single_step timed itself
+    w.carry_riders();
     w.remove_out_of_bounds(*this);
     clock.lap(w.stats.broadphase_seconds);
     w.update_touching();
     w.update_sensors();
     clock.lap(w.stats.narrowphase_seconds);
+    for (const Body& b : w.bodies) {
+        w.stats.awake_bodies += b.alive && b.type == BodyType::dynamic && b.awake;
+    }
     return {};
 }
 

@@ -67,7 +67,63 @@ struct Body {
     std::uint64_t user_data = 0;
     bool alive = false;
     bool stopped = false; // stopped by the final sweep this step: pinned for position correction
+    bool awake = true;    // dynamic: simulated; false while its island sleeps
+    real sleep_time = 0;  // seconds it has stayed below the sleep tolerances
+    int sleep_next = -1;  // asleep: the next body of its island, a ring (wake_island)
+    BodyId ground;        // what its last World::move stood on: a kinematic ground carries it
     std::vector<int> shapes;
+};
+
+// A contact found by one of World::move's casts, before it is resolved
+// (mover.cpp).
+struct MoveHit {
+    int own_shape = -1;
+    int other_shape = -1;
+    real t = 1; // fraction of the remaining motion
+    Vec2 normal;
+    Vec2 point;
+    MoveResponse response = MoveResponse::slide;
+    real surface_area = 0;
+    real separation = 0; // at the contact pose, from the manifold
+    bool face = false;
+};
+
+// A shape a move may meet, gathered once per move from the broadphase in
+// the box the whole move can reach (mover.cpp).
+struct MoveCandidate {
+    int own_shape = -1;
+    int other_shape = -1;
+    Aabb box; // the other shape's own (not fat) box
+    MoveResponse response = MoveResponse::slide;
+};
+
+// World::move's working memory, kept between moves so that a move allocates
+// nothing but its result's contacts. Made with room for a busy move's hits,
+// so even the first moves allocate nothing more.
+struct MoveScratch {
+    static constexpr std::size_t k_reserved = 32;
+    MoveScratch() {
+        candidates.reserve(k_reserved);
+        hits.reserve(k_reserved);
+        ties.reserve(k_reserved);
+        planes.reserve(k_reserved);
+        carry.contacts.reserve(k_reserved);
+    }
+    std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
+    std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
+    std::vector<MoveHit> ties; // those tied with the earliest, in lead order
+    std::vector<Vec2> planes;  // the planes a slide is clipped against
+    MoveResult carry;          // a carry's result, whose contacts nobody reads
+    bool busy = false;         // a move is running: a filter calling move is refused
+};
+
+// A kinematic body standing on a kinematic ground at the start of a step,
+// with the ground's centre and angle then (mover.cpp).
+struct Rider {
+    int body = -1;
+    int ground = -1;
+    Vec2 ground_center;
+    real ground_angle = 0;
 };
 
 struct ContactPoint {
@@ -242,6 +298,13 @@ struct World::Impl {
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
     std::vector<std::uint64_t> contact_keys; // sorted shape pairs of moving contacts this step
     std::vector<CoveredStretch> covered_stretches; // by static shape (ShapeRecord::seams_begin)
+    MoveScratch move_scratch;
+    std::vector<Rider> riders; // reused every step
+    std::vector<int> island_parent;    // union-find over awake dynamic bodies (update_sleep)
+    std::vector<real> island_rest;     // by island root: its members' least sleep_time
+    std::vector<int> island_last;      // by island root: the last member linked into its ring
+    std::vector<int> search_queue;     // dynamic bodies whose pairs find_candidate_pairs seeks
+    std::vector<bool> searched;        // by body: its pairs were sought this step
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
     bool seams_dirty = false;       // static shapes changed since covered_stretches was found
@@ -422,7 +485,7 @@ struct World::Impl {
 
     void update_moving_proxies(real dt) {
         for (Body& b : bodies) {
-            if (!b.alive || b.type == BodyType::static_body) {
+            if (!b.alive || b.type == BodyType::static_body || !b.awake) {
                 continue;
             }
             // The proxies hold swept boxes already. Predicting further ahead
@@ -441,7 +504,7 @@ struct World::Impl {
 
     void integrate_velocities(real dt) {
         for (Body& b : bodies) {
-            if (!b.alive || b.type != BodyType::dynamic) {
+            if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
                 continue;
             }
             b.v += dt * b.gravity_scale * gravity;
@@ -456,35 +519,178 @@ struct World::Impl {
 
     // Candidate pairs from the broadphase, in a reused buffer so that the
     // narrowphase (collide_candidates) is timed apart from the tree queries.
+    // Every awake dynamic body seeks its pairs; a sleeping body met by one
+    // (or by a moving kinematic body) wakes with its island and seeks its
+    // own in turn, so a woken island is solved whole in the same step. Each
+    // pair of dynamic bodies is taken once, by whichever sought first.
     void find_candidate_pairs(real dt) {
         candidate_pairs.clear();
+        search_queue.clear();
+        searched.assign(bodies.size(), false);
+        wake_where_kinematic_bodies_go(dt);
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             const Body& b = bodies[bi];
-            if (!b.alive || b.type != BodyType::dynamic) {
+            if (b.alive && b.type == BodyType::dynamic && b.awake) {
+                search_queue.push_back(bi);
+            }
+        }
+        for (std::size_t next = 0; next < search_queue.size(); ++next) {
+            seek_pairs(search_queue[next], dt);
+        }
+    }
+
+    void seek_pairs(int bi, real dt) {
+        searched[bi] = true;
+        const Body& b = bodies[bi];
+        for (int si : b.shapes) {
+            const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
+            shapes[si].contact_box = box;
+            if (shapes[si].sensor) {
+                continue;
+            }
+            query_static(box, [&](ProxyId, std::uint64_t other) {
+                candidate_pairs.push_back({si, static_cast<int>(other)});
+                return true;
+            });
+            moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+                const int ob = shapes[other].body;
+                const Body& o = bodies[ob];
+                if (ob == bi || (o.type == BodyType::dynamic && searched[ob])) {
+                    return true;
+                }
+                if (!o.awake && !shapes[other].sensor) {
+                    wake_island(ob, true);
+                }
+                candidate_pairs.push_back({si, static_cast<int>(other)});
+                return true;
+            });
+        }
+    }
+
+    // A kinematic body moving by its velocity wakes the sleeping bodies in
+    // its path (they seek no pairs, and it seeks none).
+    void wake_where_kinematic_bodies_go(real dt) {
+        if (!def.enable_sleep) {
+            return;
+        }
+        for (const Body& b : bodies) {
+            if (!b.alive || b.type != BodyType::kinematic || (b.v == Vec2{} && b.w == 0)) {
                 continue;
             }
             for (int si : b.shapes) {
-                const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
-                shapes[si].contact_box = box;
-                if (shapes[si].sensor) {
-                    continue;
-                }
-                query_static(box, [&](ProxyId, std::uint64_t other) {
-                    candidate_pairs.push_back({si, static_cast<int>(other)});
-                    return true;
-                });
-                moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
-                    const int ob = shapes[other].body;
-                    const Body& o = bodies[ob];
-                    // Each dynamic pair once (from the lower index); kinematic
-                    // pairs from the dynamic side.
-                    if (ob != bi && (o.type == BodyType::kinematic || bi < ob)) {
-                        candidate_pairs.push_back({si, static_cast<int>(other)});
-                    }
-                    return true;
-                });
+                wake_near(inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance), true);
             }
         }
+    }
+
+    // Wakes every body asleep in `body`'s island. During the contact search
+    // (`queue`), the woken bodies are queued to seek their own pairs.
+    void wake_island(int body, bool queue) {
+        for (int bi = body; bi >= 0 && !bodies[bi].awake;) {
+            Body& b = bodies[bi];
+            b.awake = true;
+            b.sleep_time = 0;
+            const int next = b.sleep_next;
+            b.sleep_next = -1;
+            if (queue) {
+                search_queue.push_back(bi);
+            }
+            bi = next;
+        }
+    }
+
+    // Wakes the islands of the sleeping bodies whose broadphase boxes meet `box`.
+    void wake_near(const Aabb& box, bool queue) {
+        moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
+            const int ob = shapes[other].body;
+            if (!bodies[ob].awake) {
+                wake_island(ob, queue);
+            }
+            return true;
+        });
+    }
+
+    // Islands (dynamic bodies joined by this step's contacts) whose every
+    // body has stayed below the sleep tolerances for time_to_sleep fall
+    // asleep together; a body touching a moving kinematic body never rests.
+    void update_sleep(real dt) {
+        if (!def.enable_sleep) {
+            return;
+        }
+        const int n = static_cast<int>(bodies.size());
+        island_parent.resize(n);
+        for (int bi = 0; bi < n; ++bi) {
+            Body& b = bodies[bi];
+            island_parent[bi] = bi;
+            if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
+                continue;
+            }
+            const bool resting =
+                length_squared(b.v) <= tol.linear_sleep_tolerance * tol.linear_sleep_tolerance &&
+                b.w * b.w <= k_angular_sleep_tolerance * k_angular_sleep_tolerance;
+            b.sleep_time = resting ? b.sleep_time + dt : 0;
+        }
+        for (const Contact& c : contacts) {
+            Body& a = bodies[c.body_a];
+            Body& b = bodies[c.body_b];
+            if (b.type == BodyType::dynamic) {
+                island_parent[island_root(c.body_a)] = island_root(c.body_b);
+            } else if (b.type == BodyType::kinematic && (b.v != Vec2{} || b.w != 0)) {
+                a.sleep_time = 0;
+            }
+        }
+        island_rest.assign(n, std::numeric_limits<real>::max());
+        for (int bi = 0; bi < n; ++bi) {
+            const Body& b = bodies[bi];
+            if (b.alive && b.type == BodyType::dynamic && b.awake) {
+                real& rest = island_rest[island_root(bi)];
+                rest = std::min(rest, b.sleep_time);
+            }
+        }
+        // Each island's ring: a body links to the previous member found.
+        std::vector<int>& last = island_last;
+        last.assign(n, -1);
+        for (int bi = 0; bi < n; ++bi) {
+            Body& b = bodies[bi];
+            if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
+                continue;
+            }
+            const int root = island_root(bi);
+            if (island_rest[root] < def.time_to_sleep) {
+                continue;
+            }
+            b.v = {};
+            b.w = 0;
+            b.sweep.c1 = b.sweep.c2;
+            b.sweep.a1 = b.sweep.a2;
+            b.sleep_next = last[root];
+            last[root] = bi;
+        }
+        for (int root = 0; root < n; ++root) {
+            if (last[root] < 0) {
+                continue;
+            }
+            int tail = last[root];
+            while (bodies[tail].sleep_next >= 0) {
+                tail = bodies[tail].sleep_next;
+            }
+            bodies[tail].sleep_next = last[root]; // close the ring
+            for (int bi = last[root];;) {
+                bodies[bi].awake = false;
+                bi = bodies[bi].sleep_next;
+                if (bi == last[root]) {
+                    break;
+                }
+            }
+        }
+    }
+
+    int island_root(int bi) {
+        while (island_parent[bi] != bi) {
+            island_parent[bi] = island_parent[island_parent[bi]]; // path halving
+            bi = island_parent[bi];
+        }
+        return bi;
     }
 
     // Narrowphase of the candidate pairs, with a speculative distance that
@@ -751,7 +957,7 @@ struct World::Impl {
 
     void integrate_positions(real dt) {
         for (Body& b : bodies) {
-            if (!b.alive || b.type == BodyType::static_body) {
+            if (!b.alive || b.type == BodyType::static_body || !b.awake) {
                 continue;
             }
             b.sweep.c1 = b.sweep.c2;
@@ -916,7 +1122,7 @@ struct World::Impl {
         int stopped = 0;
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             Body& b = bodies[bi];
-            if (!b.alive || b.type != BodyType::dynamic) {
+            if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
                 continue;
             }
             const real t = first_static_impact(b, b.sweep);
@@ -1009,18 +1215,24 @@ struct World::Impl {
         return t_min;
     }
 
-    // Whether the core ends the step no closer to the wall than it started:
-    // a wedged body that position correction only turns in place may keep
-    // its pose (stopping it at t = 0 would undo the correction, round after
-    // round), one that goes deeper is stopped.
+    // Whether the core ends the step no closer to the wall than it started,
+    // on the same side: a wedged body that position correction only turns in
+    // place may keep its pose (stopping it at t = 0 would undo the
+    // correction, round after round), one that goes deeper is stopped, and
+    // so is one whose closest points turned round: it passed through a
+    // segment or a thin wall, and the gap opened again on the far side.
     bool core_gap_kept(const ToiInput& input) const {
         const auto gap = [&](real t) {
             DistanceInput d{input.proxy_a, input.proxy_b, get_transform(input.sweep_a, t),
                             get_transform(input.sweep_b, t), true};
             SimplexCache cache;
-            return distance(d, cache).distance;
+            return distance(d, cache);
         };
-        return gap(1) >= gap(0) - tol.touch_tolerance;
+        const DistanceOutput start = gap(0), end = gap(1);
+        const bool both_apart = start.state == DistanceState::separated &&
+                                end.state == DistanceState::separated;
+        const bool same_side = !both_apart || dot(start.normal, end.normal) > 0;
+        return end.distance >= start.distance - tol.touch_tolerance && same_side;
     }
 
     // Whether a shape moving along `sweep` meets `wall` at `fraction` only on
@@ -1164,6 +1376,12 @@ struct World::Impl {
     // the last step's touching pairs.
     void update_touching() {
         std::vector<ShapePair> now;
+        std::vector<ContactData> resting;
+        for (const ContactData& d : touching_data) {
+            if (still_resting(d)) {
+                resting.push_back(d);
+            }
+        }
         touching_data.clear();
         const CollideSettings settings{tol.linear_slop, tol.linear_slop};
         for (const Contact& c : contacts) {
@@ -1189,6 +1407,16 @@ struct World::Impl {
             }
             now.push_back({d.shape_a, d.shape_b});
             touching_data.push_back(d);
+        }
+        // A body that fell asleep in this step still had its contacts searched.
+        std::sort(now.begin(), now.end());
+        const std::size_t searched_pairs = now.size();
+        for (const ContactData& d : resting) {
+            const ShapePair pair{d.shape_a, d.shape_b};
+            if (!std::binary_search(now.begin(), now.begin() + searched_pairs, pair)) {
+                now.push_back(pair);
+                touching_data.push_back(d);
+            }
         }
         std::sort(now.begin(), now.end());
         for (const ContactData& d : touching_data) {
@@ -1263,6 +1491,43 @@ struct World::Impl {
         events.time_of_impact.push_back({kind, body_id(body), BodyId{}, bodies[body].sweep.c2, t});
     }
 
+    // The moving-tree boxes of a body that was moved by `displacement`
+    // outside the step (a move or a carry).
+    // The moved body wakes, and so does whatever sleeps where it was or is
+    // now (a box on a platform that moved away).
+    void sync_moving_proxies(int body, Vec2 displacement) {
+        const Body& b = bodies[body];
+        wake_island(body, false);
+        for (int si : b.shapes) {
+            const ShapeRecord& s = shapes[si];
+            const Aabb now = compute_aabb(s.shape, b.xf);
+            moving_tree.move_proxy(s.tree_proxy, now, displacement);
+            const Aabb before{now.lower - displacement, now.upper - displacement};
+            wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
+        }
+    }
+
+    // Whether a pair touching at the end of the last step still does, unseen
+    // by this step's contact search: a sleeping body against another or
+    // against something that did not move into it.
+    bool still_resting(const ContactData& d) const {
+        const ShapeRecord* a = find(d.shape_a);
+        const ShapeRecord* b = find(d.shape_b);
+        if (!a || !b) {
+            return false;
+        }
+        const Body& ba = bodies[a->body];
+        const Body& bb = bodies[b->body];
+        const auto asleep = [](const Body& x) { return x.type == BodyType::dynamic && !x.awake; };
+        const auto awake = [](const Body& x) { return x.type == BodyType::dynamic && x.awake; };
+        return (asleep(ba) || asleep(bb)) && !awake(ba) && !awake(bb);
+    }
+
+    // Kinematic platforms carrying what stands on them (mover.cpp): the
+    // riders are found before a step moves anything and carried after.
+    void find_riders();
+    void carry_riders();
+
     // Continuous collision between moving bodies, in time order (world_toi.cpp).
     void solve_toi_events(real dt);
     void begin_toi_phase();
@@ -1322,6 +1587,7 @@ struct World::Impl {
             stats.contact_points += c.manifold.count;
         }
         stats.contacts += static_cast<int>(contacts.size());
+        update_sleep(dt);
         if (def.measure_penetration) {
             stats.max_penetration = std::max(stats.max_penetration, measure_penetration());
             clock.lap(stats.narrowphase_seconds);

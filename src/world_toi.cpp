@@ -389,6 +389,10 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     if (wall_a || wall_b) {
         return;
     }
+    // A sleeping body met by a fast one (its contact search missed it)
+    // wakes; the rest of its island follows at the next contact search.
+    wake_island(ia, false);
+    wake_island(ib, false);
     Body& a = bodies[ia];
     Body& b = bodies[ib];
     const Sweep sa = sweep_from(a, e.t);

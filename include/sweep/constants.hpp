@@ -40,9 +40,24 @@ inline constexpr real k_max_linear_correction = real(0.2);
 /// Fraction of the remaining penetration removed per position iteration.
 inline constexpr real k_baumgarte = real(0.75);
 
+/// A dynamic body slower than this (metres per second) and turning slower
+/// than k_angular_sleep_tolerance is at rest, for sleeping (Box2D 2.4's
+/// b2_linearSleepTolerance).
+inline constexpr real k_linear_sleep_tolerance = real(0.01);
+
+/// Radians per second: 2 degrees a second (Box2D 2.4's b2_angularSleepTolerance).
+inline constexpr real k_angular_sleep_tolerance = real(2) * real(3.14159265358979) / real(180);
+
 /// Maximum speed of a body, metres per second (the seed's maxVelocity):
 /// keeps a broken scene from producing infinities.
 inline constexpr real k_max_translation_speed = real(400);
+
+/// A contact is ground, something a mover stands on, when its normal (from
+/// the surface to the mover) is within 60 degrees of up: its component along
+/// up is at least this, cos 60 degrees (dimensionless). One-way platforms
+/// block only ground contacts, and MoveResult::ground is the body of one, so
+/// a slope a character can stand on is one it can land on.
+inline constexpr real k_ground_cosine = real(0.5);
 
 /// Iteration cap of GJK. GJK on polygons of at most 8 vertices converges in
 /// far fewer; the cap only guards against cycling in degenerate input.
@@ -61,6 +76,7 @@ struct Tolerances {
     real restitution_threshold = k_restitution_threshold; ///< L / s
     real max_linear_correction = k_max_linear_correction; ///< L
     real max_translation_speed = k_max_translation_speed; ///< L / s
+    real linear_sleep_tolerance = k_linear_sleep_tolerance; ///< L / s
 
     /// Every length tolerance scaled by `length_units_per_meter` (> 0).
     static constexpr Tolerances for_units(real length_units_per_meter) {
@@ -68,7 +84,7 @@ struct Tolerances {
         return {k_linear_slop * l,           k_touch_tolerance * l,
                 k_speculative_distance * l,  k_aabb_margin * l,
                 k_restitution_threshold * l, k_max_linear_correction * l,
-                k_max_translation_speed * l};
+                k_max_translation_speed * l, k_linear_sleep_tolerance * l};
     }
 };
 

@@ -14,12 +14,26 @@
 namespace sweep {
 
 /// How a moving body reacts to another body it meets.
+///
+/// `one_way` makes the other body a one-way platform whose up direction is
+/// its local +y axis (world +y for an unrotated body, turning with it). It
+/// blocks, as `slide` does, only motion against up that meets it at a ground
+/// contact: one whose normal is within 60 degrees of up (k_ground_cosine),
+/// so the mover lands on it from above. Motion along or with up, a contact
+/// on its side or underside, and a mover that starts overlapping it pass
+/// through unreported, and it never pushes an overlapping mover out. Chain
+/// segments of a platform collide from both sides, so a polyline works
+/// whichever way its points are wound. The rule is the contact normal's
+/// (as Godot's one-way shapes): a box meeting the platform's end from the
+/// side passes, but a rounded mover whose bottom is less than half its
+/// radius below the top meets the end within 60 degrees of up and lands.
 enum class MoveResponse {
-    ignore, ///< no interaction, not reported
-    slide,  ///< stop at contact, continue along the surface with what remains
-    touch,  ///< stop at contact and end the move
-    cross,  ///< pass through, reported
-    bounce, ///< stop at contact, continue with the remaining motion reflected
+    ignore,  ///< no interaction, not reported
+    slide,   ///< stop at contact, continue along the surface with what remains
+    touch,   ///< stop at contact and end the move
+    cross,   ///< pass through, reported
+    bounce,  ///< stop at contact, continue with the remaining motion reflected
+    one_way, ///< a one-way platform: slide when landing on it from its up side, else ignore
 };
 
 /// Picks the response to `other`; an empty filter slides on everything.
@@ -45,6 +59,12 @@ struct MoveResult {
     bool iteration_cap_hit = false;    ///< k_max_move_iterations reached: motion may be incomplete
     bool started_overlapping = false;  ///< the body was pushed out before moving
     Vec2 pushout;                      ///< that push, world (zero when not overlapping)
+    /// What the body stands on: the other body of the last ground contact
+    /// (a blocking response, normal within 60 degrees of world +y:
+    /// k_ground_cosine), the leading one among ties; a null id (index -1)
+    /// when the move met no ground. The world keeps it: World::step carries
+    /// a kinematic body whose ground is kinematic (see World::step).
+    BodyId ground;
 };
 
 /// The seed's MAX_TIMESLICE_SUBDIVISIONS: a move never takes more steps.

@@ -56,6 +56,17 @@ struct WorldDef {
     /// corner met at a tile seam may lead the response; it exists to show
     /// what the rule prevents (the testbed's crack sample).
     bool move_ties_by_surface_area = true;
+    /// Sleeping: dynamic bodies that stay slower than the sleep tolerances
+    /// (Tolerances::linear_sleep_tolerance, k_angular_sleep_tolerance) for
+    /// time_to_sleep seconds, together with every dynamic body they are in
+    /// contact with (an island), stop being simulated until something wakes
+    /// them: a moving body reaching them, a kinematic body moving into them,
+    /// a body moved, destroyed or refiltered near them, set_velocity,
+    /// set_awake. A sleeping body keeps its pose and touching contacts and
+    /// costs nothing per step (Catto, "Box2D 2.4", b2World::Solve's islands).
+    /// Off, every dynamic body is simulated every step (benchmarks turn it off).
+    bool enable_sleep = true;
+    real time_to_sleep = real(0.5); ///< seconds (finite, >= 0) at rest before an island sleeps
 };
 
 /// Decides, once per step, whether a touching pair found by the step
@@ -93,6 +104,7 @@ struct StepStats {
     real toi_time_lost = 0;       ///< seconds of motion the clamped bodies lost (summed)
     int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
+    int awake_bodies = 0;         ///< dynamic bodies awake at the end of the step
     real max_penetration =
         0; ///< deepest overlap at the end of the step, L (>= 0); needs measure_penetration
     // Wall-clock time of the step's phases (std::chrono::steady_clock, a few
@@ -137,6 +149,9 @@ struct BodyState {
     real angular_velocity = 0;
     real mass = 0;
     std::uint64_t user_data = 0; ///< BodyDef::user_data
+    /// Simulated by step(): a dynamic body not asleep (WorldDef::enable_sleep),
+    /// every kinematic body; never a static body.
+    bool awake = false;
 };
 
 /// A 2D world of rigid bodies. Movable, not copyable. Every call that can
@@ -146,7 +161,7 @@ class World {
     /// A world with `def`. Errors: non-finite gravity, length_units_per_meter
     /// not > 0, iteration counts < 1, max_translation_speed not > 0,
     /// hit_speed_threshold < 0, bounds not finite or inverted, grid_cell_size
-    /// not finite or < 0 (invalid_input).
+    /// or time_to_sleep not finite or < 0 (invalid_input).
     static Result<World> make(const WorldDef& def = {});
 
     World(World&&) noexcept;
@@ -175,7 +190,14 @@ class World {
     /// Installs (or, with an empty function, removes) the pre-solve hook.
     void set_pre_solve(PreSolveFn pre_solve);
 
-    /// Sets a dynamic or kinematic body's velocity. Errors: stale handle, NaN/inf.
+    /// Wakes a sleeping dynamic body and every body asleep in its island
+    /// (awake = true), or puts a dynamic body to sleep alone at once, its
+    /// velocity zeroed (awake = false; it wakes as any sleeping body does).
+    /// Static and kinematic bodies ignore it. Errors: stale handle.
+    Result<void> set_awake(BodyId id, bool awake);
+
+    /// Sets a dynamic or kinematic body's velocity; a non-zero velocity wakes
+    /// a sleeping body (and its island). Errors: stale handle, NaN/inf.
     Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
 
     /// Moves a kinematic or dynamic body by `translation` (world, L) with
@@ -185,13 +207,21 @@ class World {
     /// most k_max_move_iterations times. Contacts tied with the earliest
     /// (time difference x distance <= linear slop) are ordered by surface
     /// area (faces before corners: the crack problem; unless
-    /// WorldDef::move_ties_by_surface_area is off), then normal, then id, and the motion is clipped
-    /// against the face planes among them. A body that starts overlapping is first pushed out along
-    /// the minimum translation (never back along its motion). Teleports the body (its velocity is
-    /// unchanged) and changes no other body. Shapes whose filters exclude each other are ignored; a
-    /// sensor (on either side) never blocks: a response that would stop at it crosses it instead.
-    /// Errors: stale handle,
-    /// a static body, non-finite translation (invalid_input).
+    /// WorldDef::move_ties_by_surface_area is off), then normal, then
+    /// id, and the motion is clipped against the face planes among them. A
+    /// body that starts overlapping is first pushed out along the minimum
+    /// translation (never back along its motion) by what it slides on,
+    /// touches or bounces off (not by a one-way platform). Teleports the
+    /// body (its velocity is unchanged) and changes no other body; the world
+    /// remembers MoveResult::ground for step()'s carry. Shapes whose filters
+    /// exclude each other are ignored; a sensor (on either side) never
+    /// blocks: a response that would stop at it crosses it instead.
+    /// `filter` is called once per pair of shapes within the move's reach
+    /// (again after a push-out); it may read the world but not move a body:
+    /// moves share the world's working memory, which is how a move allocates
+    /// nothing but its result's contacts.
+    /// Errors: stale handle; a static body, non-finite translation
+    /// (invalid_input); a call from inside a move filter (unsupported).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
 
     /// Advances the world by dt seconds in `substeps` equal parts, then
@@ -201,6 +231,20 @@ class World {
     /// pushes a body off the stretch they share, so nothing snags on the
     /// seams of a tiled floor or wall (docs/conventions.md, "Seams between
     /// static shapes"; after Bullet's and Jolt's internal-edge removal).
+    ///
+    /// Kinematic platforms carry what stands on them: a kinematic body whose
+    /// last move() found a kinematic ground (MoveResult::ground) is moved,
+    /// after the substeps, as a point fixed to the ground would be over the
+    /// step: the ground's translation plus its rotation about its centre,
+    /// applied to the rider's origin (the rider keeps its own rotation). The
+    /// carry is a move that ignores the ground and slides on everything
+    /// else (the default response, so one-way platforms block it too), so
+    /// a wall stops the rider touching it, never inside, and nothing
+    /// tunnels; it does not push the rider out of an overlap, does not
+    /// change its ground and changes no other body. The ground is found by
+    /// contacts, so a character must press into it (gravity's share of each
+    /// move) to ride; a move that meets no ground ends the ride. Dynamic
+    /// bodies ride by friction instead.
     /// Errors: dt not finite or < 0, substeps < 1 (invalid_input); dt = 0
     /// does nothing.
     Result<void> step(real dt, int substeps = 1);

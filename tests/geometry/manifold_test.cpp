@@ -59,6 +59,43 @@ TEST(CollidePolygons, BoxRestingOnBoxHasTwoPointsWithTheGroundNormal) {
     EXPECT_NE(p[0].id, p[1].id);
 }
 
+TEST(CollidePolygons, PointIdsDoNotDependOnWhichFaceIsTheReference) {
+    // A unit box straddling two below it (offset by half a box), tilted a
+    // little one way and then the other: the reference face swaps between
+    // A's top and B's bottom, and each end of the overlap keeps its id, so
+    // a pyramid's warm starts survive the swap (Box2D v3's vertex-pair ids).
+    const Polygon unit = box(real(0.5), real(0.5));
+    const Manifold left = collide_polygons(unit, at(0, 0, real(0.004)), unit,
+                                           at(real(0.5), real(0.998)));
+    const Manifold right = collide_polygons(unit, at(0, 0), unit,
+                                            at(real(0.5), real(0.998), real(0.004)));
+    ASSERT_EQ(left.count, 2);
+    ASSERT_EQ(right.count, 2);
+    ASSERT_NE(left.reference_is_b, right.reference_is_b);
+    const auto l = by_x(left);
+    const auto r = by_x(right);
+    EXPECT_EQ(l[0].id, r[0].id);
+    EXPECT_EQ(l[1].id, r[1].id);
+    EXPECT_NE(l[0].id, l[1].id);
+}
+
+TEST(CollidePolygons, PointIdsSurviveANeighboursCornerCrossingTheFace) {
+    // Two boxes side by side; B a hair higher, then a hair lower than A. Its
+    // top corner is clipped in the first case, its bottom one in the second:
+    // the ends of the overlap are the same features, with the same ids.
+    const Polygon unit = box(real(0.5), real(0.5));
+    const Manifold up = collide_polygons(unit, at(0, 0), unit, at(real(0.999), real(0.001)));
+    const Manifold down = collide_polygons(unit, at(0, 0), unit, at(real(0.999), real(-0.001)));
+    ASSERT_EQ(up.count, 2);
+    ASSERT_EQ(down.count, 2);
+    std::array<std::uint32_t, 2> a{up.points[0].id, up.points[1].id};
+    std::array<std::uint32_t, 2> b{down.points[0].id, down.points[1].id};
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a[0], a[1]);
+}
+
 TEST(CollidePolygons, BoxHangingOverTheEdgeIsClippedToTheFace) {
     // Centred at (1.8, 0.99): the bottom edge spans x in [1.3, 2.3]; the side
     // plane x = 2 of the ground's top face clips it at x = 2.

@@ -227,5 +227,22 @@ TEST(TimeOfImpact, NonFiniteSweepIsInvalidInput) {
               CastState::invalid_input);
 }
 
+// A box resting on a floor far from the origin, a few ulps above it (found by
+// WorldRandomScenes, seed 30565): the witness points' difference is rounding
+// noise there, and its direction once turned sideways, so the box pushed
+// into the floor was taken as sliding along it (a miss) and passed through.
+TEST(TimeOfImpact, BoxAFewUlpsAboveAFloorPressedIntoItHitsAtOnce) {
+    ToiInput input;
+    input.proxy_a =
+        make_proxy(make_offset_box(real(6.99414), real(0.05), {0, real(-3.96425)}, 0).value());
+    input.proxy_b = make_proxy(make_box(real(0.0812111), real(0.0642644)).value());
+    input.sweep_b = {{}, {real(-4.00391), real(-3.833035)}, {real(-4.002155), real(-4.090404)},
+                     real(26.70354), real(26.70353)};
+    input.sweep_b.c1.y = real(-3.914251) + real(0.0812111) + real(4e-7);
+    const ToiOutput out = time_of_impact(input);
+    EXPECT_EQ(out.state, CastState::hit);
+    EXPECT_EQ(out.fraction, 0);
+}
+
 } // namespace
 } // namespace sweep

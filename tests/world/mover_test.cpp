@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "sweep/world.hpp"
@@ -270,6 +271,300 @@ TEST(MoveTouching, RunningWhilePressedDownNeverSinksIntoTheFloor) {
             ASSERT_FALSE(r.contacts.empty());
         }
     }
+}
+
+} // namespace
+} // namespace sweep
+
+namespace sweep {
+namespace {
+
+// One-way platforms: a 4 x 0.2 plank centred at (0, 2), top y = 2.1 and
+// bottom y = 1.9, and the 0.8 x 0.8 box character k_box.
+constexpr real k_plank_top = 2.1f;
+
+MoveResponse one_way_for(BodyId platform, BodyId other) {
+    return other == platform ? MoveResponse::one_way : MoveResponse::slide;
+}
+
+TEST(MoveOneWay, RisingThroughThePlatformPasses) {
+    World world = make_world();
+    const BodyId plank = add_static_box(world, {0, 2}, 2, 0.1f);
+    const BodyId c = add_character(world, {0, 0}, k_box);
+    const MoveResult r =
+        world.move(c, {0, 5}, [&](BodyId other) { return one_way_for(plank, other); }).value();
+    EXPECT_NEAR(r.position.y, 5, 1e-5f);
+    EXPECT_TRUE(r.contacts.empty());
+    EXPECT_EQ(r.ground, BodyId{});
+}
+
+TEST(MoveOneWay, FallingOntoThePlatformLandsAndStandsOnIt) {
+    World world = make_world();
+    const BodyId plank = add_static_box(world, {0, 2}, 2, 0.1f);
+    const BodyId c = add_character(world, {0, 4}, k_box);
+    const auto filter = [&](BodyId other) { return one_way_for(plank, other); };
+    const MoveResult drop = world.move(c, {0, -5}, filter).value();
+    EXPECT_NEAR(drop.position.y, k_plank_top + 0.4f, 1e-5f); // bottom edge on the top edge
+    ASSERT_EQ(drop.contacts.size(), 1u);
+    EXPECT_EQ(drop.contacts[0].response, MoveResponse::one_way);
+    EXPECT_NEAR(drop.contacts[0].normal.y, 1, 1e-5f);
+    EXPECT_EQ(drop.ground, plank);
+    // Walking while pressed down (gravity's share): it stays on the top.
+    for (int i = 0; i < 20; ++i) {
+        const MoveResult walk = world.move(c, {0.05f, -0.02f}, filter).value();
+        ASSERT_FALSE(walk.started_overlapping);
+        ASSERT_NEAR(walk.position.y, k_plank_top + 0.4f, world.tolerances().touch_tolerance);
+        ASSERT_EQ(walk.ground, plank);
+    }
+    EXPECT_NEAR(world.body_state(c)->xf.p.x, 1, 1e-4f);
+}
+
+TEST(MoveOneWay, MovingSidewaysWithFeetBelowTheTopPasses) {
+    World world = make_world();
+    const BodyId plank = add_static_box(world, {0, 2}, 2, 0.1f);
+    // Its bottom at 1.98, just below the top: it meets the plank's side.
+    const BodyId c = add_character(world, {-4, 2.38f}, k_box);
+    const MoveResult r =
+        world.move(c, {8, -0.1f}, [&](BodyId other) { return one_way_for(plank, other); }).value();
+    EXPECT_NEAR(r.position.x, 4, 1e-5f);
+    EXPECT_NEAR(r.position.y, 2.28f, 1e-5f);
+    EXPECT_TRUE(r.contacts.empty());
+}
+
+TEST(MoveOneWay, ARoundedMoverLandsOnTheEndOnlyWithinHalfItsRadiusOfTheTop) {
+    // A circle of radius 0.4 walking right and a little down, 20 frames of
+    // (0.1, -0.02) from x = -2.45, meets the plank's top-left corner
+    // (-2, 2.1) with its centre h above the corner: a ground contact when
+    // h / 0.4 >= cos 60 degrees, that is its bottom at most 0.2 below the top.
+    struct Walk {
+        Vec2 end;
+        bool met_ground = false;
+    };
+    const auto walk = [](real bottom_below_top) {
+        World world = make_world();
+        const BodyId plank = add_static_box(world, {0, 2}, 2, 0.1f);
+        const BodyId c =
+            add_character(world, {-2.45f, k_plank_top + 0.4f - bottom_below_top}, Circle{{}, 0.4f});
+        Walk w;
+        for (int i = 0; i < 20; ++i) {
+            const MoveResult r = world
+                                     .move(c, {0.1f, -0.02f},
+                                           [&](BodyId other) { return one_way_for(plank, other); })
+                                     .value();
+            w.met_ground = w.met_ground || r.ground == plank;
+            w.end = r.position;
+        }
+        return w;
+    };
+    // Bottom 0.3 below the top: h is at most 0.1 and falling; it walks
+    // through, 2 right and 0.4 down.
+    const Walk through = walk(0.3f);
+    EXPECT_FALSE(through.met_ground);
+    EXPECT_NEAR(through.end.x, -0.45f, 1e-4f);
+    EXPECT_NEAR(through.end.y, 2.2f - 0.4f, 1e-4f);
+    // Bottom 0.1 below the top: h is about 0.3; it climbs over the corner
+    // and walks on along the top.
+    const Walk onto = walk(0.1f);
+    EXPECT_TRUE(onto.met_ground);
+    EXPECT_NEAR(onto.end.y, k_plank_top + 0.4f, make_world().tolerances().touch_tolerance);
+    EXPECT_GT(onto.end.x, -2);
+}
+
+TEST(MoveOneWay, StartingInsideThePlatformIsNotPushedOutAndFallsThrough) {
+    World world = make_world();
+    const BodyId plank = add_static_box(world, {0, 2}, 2, 0.1f);
+    const BodyId c = add_character(world, {0, 2}, k_box); // the plank through its middle
+    const auto filter = [&](BodyId other) { return one_way_for(plank, other); };
+    const MoveResult along = world.move(c, {0.5f, 0}, filter).value();
+    EXPECT_FALSE(along.started_overlapping);
+    EXPECT_EQ(along.position, (Vec2{0.5f, 2}));
+    const MoveResult down = world.move(c, {0, -3}, filter).value();
+    EXPECT_NEAR(down.position.y, -1, 1e-5f);
+    EXPECT_TRUE(down.contacts.empty());
+}
+
+// A polyline platform from (-2, 2) to (2, 2) as a chain segment, its points
+// run either way: chains collide on one side only, one-way platforms on
+// their up side whatever the winding.
+TEST(MoveOneWay, APolylineWorksWhicheverWayItIsWound) {
+    for (const bool left_to_right : {true, false}) {
+        SCOPED_TRACE(left_to_right ? "left to right" : "right to left");
+        World world = make_world();
+        const Vec2 a{-2, 2}, b{2, 2};
+        const ChainSegment chain = left_to_right ? ChainSegment{{-3, 2}, {a, b}, {3, 2}}
+                                                 : ChainSegment{{3, 2}, {b, a}, {-3, 2}};
+        const ShapeDef line{chain, {}};
+        const BodyId platform = world.create_body(BodyDef{}, std::span(&line, 1)).value();
+        const auto filter = [&](BodyId other) { return one_way_for(platform, other); };
+        const BodyId rising = add_character(world, {-1, 0}, k_box);
+        EXPECT_NEAR(world.move(rising, {0, 5}, filter)->position.y, 5, 1e-5f);
+        const BodyId c = add_character(world, {0, 4}, k_box);
+        const MoveResult drop = world.move(c, {0, -5}, filter).value();
+        EXPECT_NEAR(drop.position.y, 2.4f, 1e-5f);
+        EXPECT_EQ(drop.ground, platform);
+        for (int i = 0; i < 20; ++i) {
+            const MoveResult walk = world.move(c, {0.05f, -0.02f}, filter).value();
+            ASSERT_NEAR(walk.position.y, 2.4f, world.tolerances().touch_tolerance);
+        }
+    }
+}
+
+TEST(MoveOneWay, UpIsThePlatformsLocalYAxis) {
+    // Turned upside down, the plank's up is world -y: it stops a character
+    // rising into its underside (now its top, y = 1.9) and lets one fall
+    // through.
+    World world = make_world();
+    BodyDef def;
+    def.position = {0, 2};
+    def.angle = k_pi;
+    const ShapeDef plank_shape{make_box(2, 0.1f).value(), {}};
+    const BodyId plank = world.create_body(def, std::span(&plank_shape, 1)).value();
+    const auto filter = [&](BodyId other) { return one_way_for(plank, other); };
+    const BodyId rising = add_character(world, {0, 0}, k_box);
+    EXPECT_NEAR(world.move(rising, {0, 5}, filter)->position.y, 1.9f - 0.4f, 1e-5f);
+    const BodyId falling = add_character(world, {1, 4}, k_box);
+    EXPECT_NEAR(world.move(falling, {0, -5}, filter)->position.y, -1, 1e-5f);
+}
+
+TEST(Move, ReportsTheGroundItStandsOnAndNotAWall) {
+    World world = make_world();
+    const BodyId floor = add_static_box(world, {0, -0.5f}, 20, 0.5f); // top at y = 0
+    const BodyId wall = add_static_box(world, {5.5f, 5}, 0.5f, 5);    // face at x = 5
+    const BodyId c = add_character(world, {0, 3}, k_box);
+    EXPECT_EQ(world.move(c, {0, -5})->ground, floor);
+    EXPECT_EQ(world.move(c, {10, 0})->ground, BodyId{}); // met only the wall
+    const MoveResult both = world.move(c, {-1, -1}).value();
+    EXPECT_EQ(both.ground, floor);
+    (void)wall;
+}
+
+TEST(Move, AFilterThatMovesIsRefusedAndTheOuterMoveCompletes) {
+    World world = make_world();
+    const BodyId wall = add_static_box(world, {5.5f, 0}, 0.5f, 5);
+    const BodyId other = add_character(world, {0, 3}, k_box);
+    const BodyId c = add_character(world, {0, 0}, k_box);
+    std::optional<ErrorCode> inner;
+    const MoveResult r = world
+                             .move(c, {8, 0},
+                                   [&](BodyId) {
+                                       inner = world.move(other, {1, 0}).error().code;
+                                       return MoveResponse::slide;
+                                   })
+                             .value();
+    EXPECT_EQ(inner, ErrorCode::unsupported);
+    EXPECT_NEAR(r.position.x, 4.6f, 1e-5f);
+    EXPECT_EQ(world.body_state(other)->xf.p, (Vec2{0, 3}));
+    (void)wall;
+}
+
+// Kinematic platforms carry what stands on them: a 4 x 0.5 platform centred
+// at the origin (top y = 0.25) and the box k_box dropped on it (origin
+// y = 0.65), at 60 Hz.
+constexpr real k_dt = 1.0f / 60;
+constexpr real k_rider_y = 0.65f;
+
+struct Riding {
+    World world = make_world();
+    BodyId platform = add_character(world, {0, 0}, make_box(2, 0.25f).value());
+    BodyId rider = add_character(world, {0, 3}, k_box);
+};
+
+// The rider, dropped onto the platform, stands on it.
+void drop(Riding& s) {
+    const MoveResult landed = s.world.move(s.rider, {0, -5}).value();
+    ASSERT_EQ(landed.ground, s.platform);
+    ASSERT_NEAR(landed.position.y, k_rider_y, 1e-5f);
+}
+
+// The rider's bottom minus the platform's top: 0 when touching.
+real gap(const Riding& s) {
+    return s.world.body_state(s.rider)->xf.p.y - 0.4f -
+           (s.world.body_state(s.platform)->xf.p.y + 0.25f);
+}
+
+TEST(Carry, AHorizontallyMovingPlatformCarriesTheBoxOverManyStepsTouching) {
+    Riding s;
+    drop(s);
+    ASSERT_TRUE(s.world.set_velocity(s.platform, {1.5f, 0}, 0));
+    const real touch = s.world.tolerances().touch_tolerance;
+    for (int i = 1; i <= 120; ++i) {
+        ASSERT_TRUE(s.world.step(k_dt));
+        ASSERT_NEAR(s.world.body_state(s.rider)->xf.p.x, 1.5f * k_dt * real(i), 1e-4f);
+        ASSERT_NEAR(gap(s), 0, touch);
+    }
+    EXPECT_NEAR(s.world.body_state(s.rider)->xf.p.x, 3, 1e-4f); // 1.5 L/s for 2 s
+    // Still standing on it: the next move starts touching, not overlapping.
+    const MoveResult next = s.world.move(s.rider, {0, -0.1f}).value();
+    EXPECT_FALSE(next.started_overlapping);
+    EXPECT_EQ(next.ground, s.platform);
+}
+
+TEST(Carry, ARisingPlatformLiftsTheBox) {
+    Riding s;
+    drop(s);
+    ASSERT_TRUE(s.world.set_velocity(s.platform, {0, 2}, 0));
+    for (int i = 0; i < 60; ++i) {
+        ASSERT_TRUE(s.world.step(k_dt));
+        ASSERT_NEAR(gap(s), 0, s.world.tolerances().touch_tolerance);
+    }
+    EXPECT_NEAR(s.world.body_state(s.rider)->xf.p.y, k_rider_y + 2, 1e-4f); // 2 L/s for 1 s
+}
+
+TEST(Carry, APlatformCarryingTheBoxIntoAWallLeavesItStoppedTouchingTheWall) {
+    Riding s;
+    add_static_box(s.world, {3.5f, 5}, 0.5f, 5); // face at x = 3; the platform passes under it
+    drop(s);
+    ASSERT_TRUE(s.world.set_velocity(s.platform, {2, 0}, 0));
+    const real touch = s.world.tolerances().touch_tolerance;
+    for (int i = 0; i < 90; ++i) { // the platform moves 3
+        ASSERT_TRUE(s.world.step(k_dt));
+        ASSERT_LE(s.world.body_state(s.rider)->xf.p.x, 3 - 0.4f + touch); // never inside
+        // Each frame the character presses down, as gravity would.
+        const MoveResult r = s.world.move(s.rider, {0, -0.01f}).value();
+        ASSERT_FALSE(r.started_overlapping);
+    }
+    EXPECT_NEAR(s.world.body_state(s.rider)->xf.p.x, 3 - 0.4f, touch); // right face on the wall
+    EXPECT_NEAR(gap(s), 0, touch);                                     // still on the platform
+}
+
+TEST(Carry, ATurningPlatformCarriesTheRiderAboutItsCentre) {
+    Riding s;
+    ASSERT_TRUE(s.world.move(s.rider, {1, 0})); // to (1, 3), over the platform
+    drop(s);
+    const real w = 0.6f; // rad/s
+    ASSERT_TRUE(s.world.set_velocity(s.platform, {}, w));
+    for (int i = 0; i < 10; ++i) {
+        ASSERT_TRUE(s.world.step(k_dt));
+    }
+    // (1, 0.65) turned by 10 w dt = 0.1 rad about the origin; its own rotation kept.
+    const real a = 10 * w * k_dt;
+    const BodyState rider = s.world.body_state(s.rider).value();
+    EXPECT_NEAR(rider.xf.p.x, std::cos(a) * 1 - std::sin(a) * k_rider_y, 1e-5f);
+    EXPECT_NEAR(rider.xf.p.y, std::sin(a) * 1 + std::cos(a) * k_rider_y, 1e-5f);
+    EXPECT_EQ(rider.xf.q, Rot{});
+}
+
+TEST(Carry, OnlyWhatStandsOnThePlatformIsCarriedAndNothingElseChanges) {
+    Riding s;
+    drop(s);
+    const BodyId hovering = add_character(s.world, {0, 5}, k_box); // never moved: no ground
+    const BodyId floor = add_static_box(s.world, {10, -0.5f}, 2, 0.5f);
+    const BodyId walker = add_character(s.world, {10, 3}, k_box);
+    ASSERT_EQ(s.world.move(walker, {0, -5})->ground, floor); // static ground: not carried
+    ASSERT_TRUE(s.world.set_velocity(s.platform, {1, 0}, 0));
+    for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(s.world.step(k_dt));
+    }
+    EXPECT_NEAR(s.world.body_state(s.rider)->xf.p.x, 0.5f, 1e-4f);
+    EXPECT_EQ(s.world.body_state(hovering)->xf.p, (Vec2{0, 5}));
+    EXPECT_EQ(s.world.body_state(walker)->xf.p, (Vec2{10, 0.4f}));
+    // A jump (a move that meets no ground) ends the ride.
+    EXPECT_EQ(s.world.move(s.rider, {0, 1})->ground, BodyId{});
+    const Vec2 jumped = s.world.body_state(s.rider)->xf.p;
+    for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(s.world.step(k_dt));
+    }
+    EXPECT_EQ(s.world.body_state(s.rider)->xf.p, jumped);
 }
 
 } // namespace

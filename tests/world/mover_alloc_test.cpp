@@ -1,0 +1,84 @@
+// World::move's hot loop reuses the world's scratch: a move allocates
+// nothing but its result's contacts, and a step's carry nothing at all.
+// Counted by replacing the global operator new, so this is its own program.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "sweep/world.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+} // namespace
+
+void* operator new(std::size_t size) {
+    ++g_allocations;
+    void* p = std::malloc(size == 0 ? 1 : size);
+    if (p == nullptr) {
+        std::abort(); // a test program out of memory
+    }
+    return p;
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace sweep {
+namespace {
+
+BodyId add_box(World& world, BodyType type, Vec2 center, real hx, real hy) {
+    BodyDef def;
+    def.type = type;
+    def.position = center;
+    const ShapeDef shape{make_box(hx, hy).value(), {}};
+    return world.create_body(def, std::span(&shape, 1)).value();
+}
+
+// Allocations made by `f`.
+template <class F> long allocations_of(F&& f) {
+    const long before = g_allocations;
+    f();
+    return g_allocations - before;
+}
+
+TEST(MoveAllocation, AMoveAllocatesOnlyItsContactsOnce) {
+    World world = std::move(World::make({}).value());
+    for (int i = 0; i < 10; ++i) {
+        add_box(world, BodyType::static_body, {i + 0.5f, -0.5f}, 0.5f, 0.5f); // tiles, top y = 0
+    }
+    add_box(world, BodyType::static_body, {8.5f, 5}, 0.5f, 5); // wall, face x = 8
+    const BodyId c = add_box(world, BodyType::kinematic, {1, 2}, 0.4f, 0.4f);
+    ASSERT_TRUE(world.move(c, {0, -5}));
+    const long free_move = allocations_of([&] { ASSERT_TRUE(world.move(c, {1, 0})); });
+    EXPECT_EQ(free_move, 0);
+    MoveResult corner;
+    // Down and right into the inner corner of the tiles and the wall, over
+    // the tiles' seams: several contacts, one reservation.
+    const long into_corner = allocations_of([&] { corner = world.move(c, {20, -1}).value(); });
+    EXPECT_GE(corner.contacts.size(), 2u) << corner.contacts.size();
+    EXPECT_EQ(into_corner, 1);
+    EXPECT_NEAR(corner.position.x, 8 - 0.4f, world.tolerances().touch_tolerance);
+}
+
+TEST(MoveAllocation, CarryingARiderIntoAWallAllocatesNothing) {
+    World world = std::move(World::make({}).value());
+    const BodyId platform = add_box(world, BodyType::kinematic, {0, 0}, 2, 0.25f);
+    add_box(world, BodyType::static_body, {1.5f, 5}, 0.5f, 5); // face at x = 1
+    const BodyId rider = add_box(world, BodyType::kinematic, {0, 3}, 0.4f, 0.4f);
+    ASSERT_EQ(world.move(rider, {0, -5})->ground, platform);
+    ASSERT_TRUE(world.set_velocity(platform, {1, 0}, 0));
+    for (int i = 0; i < 20; ++i) { // the rider meets the wall at step 36, while counted
+        ASSERT_TRUE(world.step(1.0f / 60));
+    }
+    const long steps = allocations_of([&] {
+        for (int i = 0; i < 40; ++i) {
+            ASSERT_TRUE(world.step(1.0f / 60));
+        }
+    });
+    EXPECT_EQ(steps, 0);
+    EXPECT_NEAR(world.body_state(rider)->xf.p.x, 1 - 0.4f, world.tolerances().touch_tolerance);
+}
+
+} // namespace
+} // namespace sweep

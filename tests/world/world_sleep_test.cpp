@@ -1,0 +1,186 @@
+// Sleeping (WorldDef::enable_sleep): islands at rest stop being simulated and
+// keep their contacts; everything that can disturb them wakes them, and a
+// woken island is solved whole, so nothing sinks into a sleeping body.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+constexpr real k_dt = real(1) / 60;
+
+World make_world(WorldDef def = {}) { return std::move(World::make(def).value()); }
+
+BodyId add_body(World& world, BodyType type, const Shape& shape, Vec2 position,
+                Vec2 velocity = {}) {
+    BodyDef def;
+    def.type = type;
+    def.position = position;
+    def.linear_velocity = velocity;
+    const ShapeDef sd(shape);
+    return world.create_body(def, std::span(&sd, 1)).value();
+}
+
+BodyId add_ground(World& world) { // top face at y = 0
+    return add_body(world, BodyType::static_body, make_box(10, 0.5f).value(), {0, -0.5f});
+}
+
+BodyId add_box(World& world, Vec2 position, BodyType type = BodyType::dynamic) {
+    return add_body(world, type, make_box(0.5f, 0.5f).value(), position);
+}
+
+bool awake(const World& world, BodyId id) { return world.body_state(id).value().awake; }
+
+// Steps until every dynamic body sleeps, at most `steps`; returns the steps taken.
+int step_until_asleep(World& world, int steps) {
+    for (int i = 1; i <= steps; ++i) {
+        EXPECT_TRUE(world.step(k_dt));
+        if (world.stats().awake_bodies == 0) {
+            return i;
+        }
+    }
+    return steps + 1;
+}
+
+TEST(WorldSleep, ABoxAtRestSleepsKeepsItsContactAndNeverMoves) {
+    World world = make_world();
+    const BodyId ground = add_ground(world);
+    const BodyId box = add_box(world, {0, 1});
+    int ends = 0;
+    // It lands within half a second and must rest time_to_sleep (0.5 s) more.
+    const int steps = step_until_asleep(world, 180);
+    EXPECT_GE(steps, 30);
+    EXPECT_LE(steps, 120);
+    EXPECT_FALSE(awake(world, box));
+    const BodyState rest = world.body_state(box).value();
+    EXPECT_EQ(rest.linear_velocity, Vec2{});
+    for (int i = 0; i < 120; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        ends += static_cast<int>(world.events().contact_end.size());
+        EXPECT_EQ(world.stats().contacts, 0); // nothing is searched for a sleeping island
+        ASSERT_EQ(world.touching_contacts().size(), 1u);
+        EXPECT_EQ(world.touching_contacts()[0].body_b, ground);
+    }
+    EXPECT_EQ(ends, 0);
+    EXPECT_EQ(world.body_state(box)->xf.p, rest.xf.p);
+    EXPECT_EQ(world.body_state(box)->xf.q.angle(), rest.xf.q.angle());
+}
+
+TEST(WorldSleep, OffEverythingStaysAwake) {
+    WorldDef def;
+    def.enable_sleep = false;
+    World world = make_world(def);
+    add_ground(world);
+    const BodyId box = add_box(world, {0, 1});
+    EXPECT_EQ(step_until_asleep(world, 240), 241);
+    EXPECT_TRUE(awake(world, box));
+    EXPECT_EQ(world.stats().awake_bodies, 1);
+}
+
+TEST(WorldSleep, ABallDroppedOnASleepingStackWakesItAndNothingSinks) {
+    World world = make_world();
+    add_ground(world);
+    std::vector<BodyId> stack;
+    for (int i = 0; i < 3; ++i) {
+        stack.push_back(add_box(world, {0, real(0.5) + real(i)}));
+    }
+    ASSERT_LE(step_until_asleep(world, 600), 600);
+    const real top = world.body_state(stack[2])->xf.p.y + real(0.5);
+    const BodyId ball = add_body(world, BodyType::dynamic, Circle{{}, 0.25f}, {0, top + 3});
+    bool woke = false;
+    for (int i = 0; i < 120; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        woke = woke || (awake(world, stack[0]) && awake(world, stack[2]));
+        // The ball rests on the top box, never inside it (2 slops).
+        const real gap = world.body_state(ball)->center.y - 0.25f -
+                         (world.body_state(stack[2])->xf.p.y + real(0.5));
+        ASSERT_GE(gap, -2 * world.tolerances().linear_slop) << "step " << i;
+    }
+    EXPECT_TRUE(woke) << "the whole island wakes, the bottom box too";
+    EXPECT_LE(step_until_asleep(world, 600), 600) << "and sleeps again";
+}
+
+TEST(WorldSleep, SetVelocityAndSetAwakeWakeAndSleepABody) {
+    World world = make_world();
+    add_ground(world);
+    const BodyId box = add_box(world, {0, 0.5f});
+    ASSERT_LE(step_until_asleep(world, 300), 300);
+    ASSERT_TRUE(world.set_velocity(box, {}, 0));
+    EXPECT_FALSE(awake(world, box)) << "a zero velocity leaves it asleep";
+    ASSERT_TRUE(world.set_velocity(box, {0, 5}, 0));
+    EXPECT_TRUE(awake(world, box));
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_GT(world.body_state(box)->xf.p.y, 0.55f); // it jumped
+    ASSERT_TRUE(world.set_awake(box, false));
+    EXPECT_FALSE(awake(world, box));
+    EXPECT_EQ(world.body_state(box)->linear_velocity, Vec2{});
+    const Vec2 held = world.body_state(box)->xf.p;
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_EQ(world.body_state(box)->xf.p, held) << "asleep in mid-air until woken";
+    ASSERT_TRUE(world.set_awake(box, true));
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_LT(world.body_state(box)->xf.p.y, held.y);
+    EXPECT_FALSE(world.set_awake(BodyId{99, 1}, true).has_value());
+}
+
+TEST(WorldSleep, DestroyingTheGroundWakesWhatRestsOnIt) {
+    World world = make_world();
+    const BodyId ground = add_ground(world);
+    const BodyId box = add_box(world, {0, 0.5f});
+    ASSERT_LE(step_until_asleep(world, 300), 300);
+    ASSERT_TRUE(world.destroy_body(ground));
+    EXPECT_TRUE(awake(world, box));
+    for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+    }
+    EXPECT_LT(world.body_state(box)->xf.p.y, -0.5f); // half a second of free fall: 1.25 m
+}
+
+TEST(WorldSleep, AKinematicBodyMovingIntoASleepingBoxPushesIt) {
+    World world = make_world();
+    add_ground(world);
+    const BodyId box = add_box(world, {0, 0.5f});
+    const BodyId pusher = add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(),
+                                   {-3, 0.5f});
+    ASSERT_LE(step_until_asleep(world, 300), 300);
+    ASSERT_TRUE(world.set_velocity(pusher, {2, 0}, 0));
+    for (int i = 0; i < 120; ++i) { // 4 m: it meets the box after 2
+        ASSERT_TRUE(world.step(k_dt));
+        ASSERT_GE(world.body_state(box)->xf.p.x - world.body_state(pusher)->xf.p.x,
+                  1 - 2 * world.tolerances().linear_slop)
+            << "step " << i;
+    }
+    EXPECT_GT(world.body_state(box)->xf.p.x, 1.5f);
+}
+
+TEST(WorldSleep, APlatformMovedAwayFromUnderASleepingBoxLetsItFall) {
+    World world = make_world();
+    const BodyId platform = add_body(world, BodyType::kinematic, make_box(2, 0.25f).value(),
+                                     {0, -0.25f});
+    const BodyId box = add_box(world, {0, 0.5f});
+    ASSERT_LE(step_until_asleep(world, 300), 300);
+    ASSERT_TRUE(world.move(platform, {0, -3}));
+    EXPECT_TRUE(awake(world, box));
+    for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+    }
+    EXPECT_LT(world.body_state(box)->xf.p.y, -0.5f);
+}
+
+TEST(WorldSleep, TimeToSleepMustBeFiniteAndNotNegative) {
+    for (const real bad : {real(-1), std::numeric_limits<real>::infinity(),
+                           std::numeric_limits<real>::quiet_NaN()}) {
+        WorldDef def;
+        def.time_to_sleep = bad;
+        const auto world = World::make(def);
+        ASSERT_FALSE(world.has_value());
+        EXPECT_EQ(world.error().code, ErrorCode::invalid_input);
+    }
+}
+
+} // namespace
+} // namespace sweep
