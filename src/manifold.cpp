@@ -693,6 +693,22 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     return {};
 }
 
+// One face of a polygon as a chain segment whose ghosts continue it
+// straight on at both ends: a flat joint, so nothing beyond the ends.
+ChainEnds flush_face_ends(const Polygon& polygon, const Transform& xf, int face) {
+    ChainEnds e;
+    e.p1 = transform_point(xf, polygon.vertices[face]);
+    e.p2 = transform_point(xf, polygon.vertices[face + 1 < polygon.count ? face + 1 : 0]);
+    e.length = distance(e.p1, e.p2);
+    e.tangent = normalize(e.p2 - e.p1);
+    e.normal = right_perp(e.tangent);
+    e.ghost1 = e.p1 - e.tangent;
+    e.ghost2 = e.p2 + e.tangent;
+    e.normal0 = e.normal;
+    e.normal2 = e.normal;
+    return e;
+}
+
 // A zero-length segment or capsule (not made by a factory) as the circle it
 // is: its point, or its disc. Its polygon form would have no normals.
 bool is_point_like(const Shape& shape) {
@@ -754,6 +770,19 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     return capsule_a && capsule_b ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
                                   : collide_solids(a, as_polygon(a, storage_a), xfa, b,
                                                    as_polygon(b, storage_b), xfb, settings);
+}
+
+Manifold collide_face(const Shape& a, const Transform& xfa, const Polygon& b,
+                      const Transform& xfb, int face_b, const CollideSettings& settings) {
+    if (face_b < 0 || face_b >= b.count || a.type == ShapeType::segment ||
+        a.type == ShapeType::chain_segment) {
+        return {};
+    }
+    const ChainEnds e = flush_face_ends(b, xfb, face_b);
+    if (e.tangent == Vec2{}) {
+        return {};
+    }
+    return flip_manifold(chain_face_points(e, xfb, a, xfa, settings));
 }
 
 } // namespace sweep

@@ -1,6 +1,7 @@
 #include "seams.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace sweep::detail {
 
@@ -35,50 +36,49 @@ void find_covered_stretches(const Polygon& polygon, const Transform& xf, const P
     }
 }
 
-namespace {
-
-// Where a wall-frame point lies along a stretch's face, L from its start vertex.
-real along_face(const Polygon& wall, const CoveredStretch& c, Vec2 point) {
-    return dot(point - wall.vertices[c.face], left_perp(wall.normals[c.face]));
-}
-
-ManifoldPoint lerp_point(const ManifoldPoint& p, const ManifoldPoint& q, real t) {
-    ManifoldPoint r;
-    r.point = lerp(p.point, q.point, t);
-    r.anchor_a = lerp(p.anchor_a, q.anchor_a, t);
-    r.anchor_b = lerp(p.anchor_b, q.anchor_b, t);
-    r.separation = p.separation + t * (q.separation - p.separation);
-    r.id = p.id | 0x100000u; // a new feature: the end of a covered stretch
-    return r;
-}
-
-} // namespace
-
-Manifold without_seam_points(Manifold m, const std::array<const CoveredStretch*, 2>& seams,
-                             const Polygon& wall, real tolerance) {
-    if (m.count == 2 && (seams[0] == nullptr) != (seams[1] == nullptr)) {
-        const int s = seams[0] ? 0 : 1; // on the stretch
-        const int k = 1 - s;            // beyond it
-        const CoveredStretch& c = *seams[s];
-        const real from = along_face(wall, c, m.points[s].anchor_b);
-        const real to = along_face(wall, c, m.points[k].anchor_b);
-        // A point kept only for its depth may lie on the stretch too: then
-        // there is no exposed end between them, and the shallow point goes.
-        if (to > c.hi + tolerance || to < c.lo - tolerance) {
-            const real end = to > c.hi ? c.hi : c.lo;
-            const real t = std::clamp((end - from) / (to - from), real(0), real(1));
-            m.points[s] = lerp_point(m.points[s], m.points[k], t);
-            return m;
+int flat_seam_face(const Polygon& wall, const Transform& xf_wall, const CoveredStretch& c,
+                   Vec2 point, const Polygon& neighbour, const Transform& xf_neighbour,
+                   real tolerance, real reach) {
+    const int n = wall.count;
+    const Vec2 start = wall.vertices[c.face];
+    const Vec2 end = wall.vertices[(c.face + 1) % n];
+    const real length = distance(start, end);
+    const real along = dot(point - start, left_perp(wall.normals[c.face]));
+    const bool at_end = along > length / 2;
+    if (at_end ? c.hi < length - tolerance : c.lo > tolerance) {
+        return -1; // the stretch stops short of that vertex: no seam there
+    }
+    if ((at_end ? length - along : along) > reach) {
+        return -1; // too far from the seam to have come from crossing it
+    }
+    const int face = at_end ? (c.face + 1) % n : (c.face + n - 1) % n;
+    const Vec2 vertex = at_end ? end : start;
+    const Vec2 normal = wall.normals[face];
+    const Vec2 tangent = left_perp(normal);
+    // Same direction within k_seam_sine: cos >= 1 - sin^2 / 2.
+    const real min_cosine = 1 - k_seam_sine * k_seam_sine / 2;
+    for (int j = 0; j < neighbour.count; ++j) {
+        const Vec2 m = inv_rotate(xf_wall.q, rotate(xf_neighbour.q, neighbour.normals[j]));
+        if (dot(m, normal) < min_cosine) {
+            continue;
+        }
+        const auto in_wall = [&](int k) {
+            return inv_transform_point(xf_wall,
+                                       transform_point(xf_neighbour, neighbour.vertices[k]));
+        };
+        const Vec2 p1 = in_wall(j);
+        const Vec2 p2 = in_wall((j + 1) % neighbour.count);
+        if (std::abs(dot(p1 - vertex, normal)) > tolerance ||
+            std::abs(dot(p2 - vertex, normal)) > tolerance) {
+            continue; // parallel, but a step up or down
+        }
+        const real s1 = dot(p1 - vertex, tangent);
+        const real s2 = dot(p2 - vertex, tangent);
+        if (std::min(s1, s2) <= tolerance && std::max(s1, s2) >= -tolerance) {
+            return face;
         }
     }
-    int kept = 0;
-    for (int i = 0; i < m.count; ++i) {
-        if (!seams[i]) {
-            m.points[kept++] = m.points[i];
-        }
-    }
-    m.count = kept;
-    return m;
+    return -1;
 }
 
 } // namespace sweep::detail

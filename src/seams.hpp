@@ -13,10 +13,11 @@
 // InternalEdgeRemovingCollector instead correct contacts against edges that
 // neighbouring geometry hides. We do the latter for static polygons: where a
 // face of one lies flush against a face of another, the stretch they share
-// is inside the level's solid, and no contact may push off it.
+// is inside the level's solid; a contact that would push a shape off it next
+// to a flat seam is made again on the surface running on from the seam
+// (world_impl.hpp, collide_pair).
 #pragma once
 
-#include <array>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -31,13 +32,12 @@ namespace sweep::detail {
 /// counts as pushing off it (about 0.6 degrees, as for chain vertices).
 inline constexpr real k_seam_sine = real(0.01);
 
-/// Contact points deeper than this many linear slops are kept even on a
-/// covered face: a shape sunk that far into the level (spawned inside, or
-/// squeezed) must still be pushed out the shortest way. A shape crossing a
-/// seam overlaps the next tile's side by less than it sinks into the floor
-/// (about a slop). At 4 slops, bodies on the shared maps sank that deep
-/// through seams of merged rectangles (tests/scene's 2-slop verdicts).
-inline constexpr real k_max_seam_depth = 1;
+/// How far from a seam, in linear slops along the covered face, a contact
+/// point can be and still come from a shape crossing the seam: a box sliding
+/// across sinks about a slop below the tops, a corner pointing into the crack
+/// a few. Farther along, the point is under whatever covers the face (a
+/// shape wedged under the foot of a wall), not at a seam.
+inline constexpr real k_seam_reach = 4;
 
 /// A stretch of one face of a static polygon that a face of a neighbouring
 /// static polygon covers, back to back.
@@ -62,8 +62,9 @@ void find_covered_stretches(const Polygon& polygon, const Transform& xf, const P
 /// The covered stretch a contact point lies on, or null: `point` is on the
 /// wall's surface in the wall's frame, `normal` (wall's frame, unit) points
 /// from the wall to the other shape. The point is on a stretch when it is
-/// within `tolerance` (L) of the stretch's face line and of its extent (a
-/// seam vertex belongs to the stretch that ends there), and the normal leans
+/// within `tolerance` (L) of the stretch's face line and on its extent (a
+/// seam vertex belongs to the stretch that ends there; an end inside the
+/// face must be passed by `tolerance`), and the normal leans
 /// towards the covered face's outward normal by more than k_seam_sine (a
 /// normal along the face, such as the floor's up at the foot of a wall
 /// standing on it, does not push off it). `counts(stretch)` says whether the
@@ -74,9 +75,15 @@ const CoveredStretch* seam_stretch(const Polygon& wall, std::span<const CoveredS
     for (const CoveredStretch& c : covered) {
         const Vec2 origin = wall.vertices[c.face];
         const Vec2 face_normal = wall.normals[c.face];
+        const real length = distance(origin, wall.vertices[(c.face + 1) % wall.count]);
         const real along = dot(point - origin, left_perp(face_normal));
+        // A stretch ending at the face's vertex takes the vertex; one ending
+        // inside the face (a wall standing on a floor) does not take the
+        // bare face's points next to it, such as the floor's at the wall's foot.
+        const real lo = c.lo <= tolerance ? -tolerance : c.lo + tolerance;
+        const real hi = c.hi >= length - tolerance ? length + tolerance : c.hi - tolerance;
         const bool on_stretch = std::abs(dot(point - origin, face_normal)) <= tolerance &&
-                                along >= c.lo - tolerance && along <= c.hi + tolerance;
+                                along >= lo && along <= hi;
         if (on_stretch && dot(normal, face_normal) > k_seam_sine && counts(c)) {
             return &c;
         }
@@ -84,15 +91,29 @@ const CoveredStretch* seam_stretch(const Polygon& wall, std::span<const CoveredS
     return nullptr;
 }
 
-/// `m` (a manifold of a shape A against a static polygon B, `wall`) without
-/// its points on covered stretches: `seams[i]` is point i's stretch, or null
-/// for a point that stays. Of a two-point manifold with one point on a
-/// stretch and the other beyond it (a box pressed against a tall tile whose
-/// lower part a short neighbour covers), the first moves along the line
-/// between them to the stretch's end: the contact keeps its exposed extent.
-/// Otherwise the points on stretches are dropped; a manifold left with none
-/// has count 0. Returns the manifold; normal and reference are unchanged.
-Manifold without_seam_points(Manifold m, const std::array<const CoveredStretch*, 2>& seams,
-                             const Polygon& wall, real tolerance);
+/// The face of `wall` that continues flat across the seam where `point`
+/// lies on stretch `c`, or -1. `point` is in the wall's frame; `neighbour`
+/// is the stretch's covering polygon. The seam is the covered face's
+/// endpoint nearer the point, if the stretch reaches it; the face of the wall
+/// meeting the covered face there continues flat when a face of the
+/// neighbour lies on the same line with the same outward normal (within
+/// k_seam_sine) and reaches the seam: two tiles' tops side by side. At a
+/// convex or concave joint (a slope meeting a flat top, a floor meeting a
+/// wall), at a stretch ending inside a face, or for a point farther than
+/// `reach` (L) from the seam along the covered face, there is none.
+int flat_seam_face(const Polygon& wall, const Transform& xf_wall, const CoveredStretch& c,
+                   Vec2 point, const Polygon& neighbour, const Transform& xf_neighbour,
+                   real tolerance, real reach);
+
+/// Whether `point` (the polygon's frame) is inside `polygon` deeper than
+/// `tolerance` (L) behind every face.
+inline bool inside(const Polygon& polygon, Vec2 point, real tolerance) {
+    for (int i = 0; i < polygon.count; ++i) {
+        if (dot(polygon.normals[i], point - polygon.vertices[i]) > -tolerance) {
+            return false;
+        }
+    }
+    return true;
+}
 
 } // namespace sweep::detail

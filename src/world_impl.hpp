@@ -386,40 +386,62 @@ struct World::Impl {
         }
     }
 
-    // A manifold of a moving shape (A) against a static polygon (B) without
-    // the points where it would push the mover off a face that a flush
-    // static neighbour covers (seams.hpp), unless they are deeper than
-    // k_max_seam_depth slops. Other pairs are returned unchanged.
-    Manifold without_seams(const Manifold& m, const ShapeRecord& mover,
-                           const ShapeRecord& wall) const {
+    // The covered stretches of a static polygon (seams.hpp).
+    std::span<const CoveredStretch> covered_of(const ShapeRecord& wall) const {
+        return {covered_stretches.data() + wall.seams_begin,
+                static_cast<std::size_t>(wall.seams_end - wall.seams_begin)};
+    }
+
+    // The face of a static polygon (B) that a manifold of a moving shape (A)
+    // against it should be made on instead, or -1: when a point lies on a
+    // face that a flush static neighbour covers, with a normal that would
+    // push the mover off that face (seam_stretch), at a flat seam (two
+    // tiles' tops side by side: flat_seam_face), the face continuing the
+    // surface there. A neighbour the mover passes through covers nothing
+    // for it.
+    int flat_seam_face_of(const Manifold& m, const ShapeRecord& mover,
+                          const ShapeRecord& wall) const {
         if (m.count == 0 || wall.seams_begin == wall.seams_end) {
-            return m;
+            return -1;
         }
-        const std::span<const CoveredStretch> covered(
-            covered_stretches.data() + wall.seams_begin,
-            static_cast<std::size_t>(wall.seams_end - wall.seams_begin));
-        // A neighbour the mover passes through covers nothing for it.
         const auto counts = [&](const CoveredStretch& c) {
             return may_collide(mover, shapes[c.neighbour]);
         };
-        const Vec2 normal = inv_rotate(bodies[wall.body].xf.q, -m.normal); // wall to mover
-        std::array<const CoveredStretch*, 2> seams{};
+        const Transform& xf_wall = bodies[wall.body].xf;
+        const Vec2 normal = inv_rotate(xf_wall.q, -m.normal); // wall to mover
         for (int i = 0; i < m.count; ++i) {
-            const ManifoldPoint& p = m.points[i];
-            if (-p.separation < k_max_seam_depth * tol.linear_slop) {
-                seams[i] = seam_stretch(wall.shape.polygon, covered, p.anchor_b, normal,
-                                        tol.touch_tolerance, counts);
+            const Vec2 point = m.points[i].anchor_b;
+            const CoveredStretch* c = seam_stretch(wall.shape.polygon, covered_of(wall), point,
+                                                   normal, tol.touch_tolerance, counts);
+            if (!c) {
+                continue;
             }
+            // The mover's own point inside the neighbour as well (a corner
+            // wedged at the foot of a wall standing on a floor) is no seam
+            // crossing: both keep their ordinary contacts.
+            const ShapeRecord& n = shapes[c->neighbour];
+            const Transform& xf_n = bodies[n.body].xf;
+            const Vec2 own = transform_point(bodies[mover.body].xf, m.points[i].anchor_a);
+            if (inside(n.shape.polygon, inv_transform_point(xf_n, own), tol.touch_tolerance)) {
+                return -1;
+            }
+            return flat_seam_face(wall.shape.polygon, xf_wall, *c, point, n.shape.polygon, xf_n,
+                                  tol.touch_tolerance, k_seam_reach * tol.linear_slop);
         }
-        return without_seam_points(m, seams, wall.shape.polygon, tol.touch_tolerance);
+        return -1;
     }
 
-    // collide() for a pair of the step (A moving), without seam points.
+    // collide() for a pair of the step (A moving). Against a static polygon,
+    // a contact on a flat seam (flat_seam_face_of) is made again on the face
+    // continuing the surface there, alone (collide_face): the flush tiles
+    // act as one solid, and the depth is the depth below that surface.
     Manifold collide_pair(int shape_a, int shape_b, const Transform& xfa, const Transform& xfb,
                           const CollideSettings& settings) const {
         const ShapeRecord& sa = shapes[shape_a];
         const ShapeRecord& sb = shapes[shape_b];
-        return without_seams(collide(sa.shape, xfa, sb.shape, xfb, settings), sa, sb);
+        const Manifold m = collide(sa.shape, xfa, sb.shape, xfb, settings);
+        const int face = flat_seam_face_of(m, sa, sb);
+        return face < 0 ? m : collide_face(sa.shape, xfa, sb.shape.polygon, xfb, face, settings);
     }
 
     explicit Impl(const WorldDef& d)
@@ -1235,10 +1257,11 @@ struct World::Impl {
         return end.distance >= start.distance - tol.touch_tolerance && same_side;
     }
 
-    // Whether a shape moving along `sweep` meets `wall` at `fraction` only on
-    // seams: then its contact there has no points left to stop it.
-    bool meets_only_seams(const Sweep& sweep, real fraction, const ShapeRecord& shape,
-                          const ShapeRecord& wall) const {
+    // Whether a shape moving along `sweep` meets `wall` at `fraction` on a
+    // flat seam (flat_seam_face_of): then the contact there is on the exposed surface the
+    // seam lies in, which the shape slides along rather than stops at.
+    bool meets_seam(const Sweep& sweep, real fraction, const ShapeRecord& shape,
+                    const ShapeRecord& wall) const {
         if (wall.seams_begin == wall.seams_end) {
             return false;
         }
@@ -1246,7 +1269,7 @@ struct World::Impl {
         const CollideSettings settings{2 * tol.linear_slop, tol.linear_slop};
         const Manifold m = collide(shape.shape, get_transform(sweep, fraction), wall.shape,
                                    bodies[wall.body].xf, settings);
-        return m.count > 0 && without_seams(m, shape, wall).count == 0;
+        return flat_seam_face_of(m, shape, wall) >= 0;
     }
 
     // Whether the shape, at `fraction` of `sweep`, sinks into `wall` deeper
@@ -1278,7 +1301,7 @@ struct World::Impl {
         const bool at_start = (out.state == CastState::hit && out.fraction == 0) ||
                               out.state == CastState::overlapped;
         const bool on_seam = !at_start && out.state == CastState::hit &&
-                             meets_only_seams(sweep, out.fraction, shape, wall);
+                             meets_seam(sweep, out.fraction, shape, wall);
         if (at_start || on_seam) {
             // Touching or overlapping at the start: sweep the shape's core
             // instead, so a body sliding along a wall keeps moving while it

@@ -93,4 +93,20 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
 Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
                  const CollideSettings& settings = {});
 
+/// A shape (A: circle, capsule or polygon) against one face of a polygon (B)
+/// alone, as if the face were a one-sided wall over its extent and flush
+/// with its neighbours at both ends: normal = minus the face's outward
+/// normal (from A to B), points from the part of A over the face's extent
+/// (the circle's centre, or A's edge facing the face clipped to the extent;
+/// when that edge lies beyond the ends, A's deepest vertex over it), those
+/// within settings.speculative_distance. What lies beyond the ends gets no
+/// point. For faces whose neighbours continue them (internal edges between
+/// flush tiles: the world's covered faces, docs/conventions.md), as chain
+/// segments do with ghost vertices (Catto, "Ghost Collisions", 2020). B's
+/// radius is ignored; a segment or chain segment as A gets no contact.
+/// Degenerate input: `face_b` outside [0, b.count) or a zero-length face
+/// gives no contact (count 0).
+Manifold collide_face(const Shape& a, const Transform& xfa, const Polygon& b,
+                      const Transform& xfb, int face_b, const CollideSettings& settings = {});
+
 } // namespace sweep

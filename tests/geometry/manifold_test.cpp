@@ -59,6 +59,58 @@ TEST(CollidePolygons, BoxRestingOnBoxHasTwoPointsWithTheGroundNormal) {
     EXPECT_NE(p[0].id, p[1].id);
 }
 
+// A unit tile [-0.5, 0.5]^2 at the origin; make_box's faces are bottom (0),
+// right (1), top (2), left (3).
+const Polygon k_tile = box(real(0.5), real(0.5));
+constexpr int k_top = 2;
+
+TEST(CollideFace, ABoxAHairPastTheTilesSideGetsTheTopFaceAndItsDepthBelowIt) {
+    // A unit box at (0.995, 0.99): its left side x = 0.495 is 0.005 inside
+    // the tile's right face, its bottom y = 0.49 is 0.01 below the top.
+    // collide() pushes it out sideways (the least overlap); against the top
+    // face alone the normal is down (A to B), the bottom edge clipped to the
+    // face's extent is x in [0.495, 0.5], 0.01 deep: midway y = 0.495.
+    const Shape mover = box(real(0.5), real(0.5));
+    const Transform xf = at(real(0.995), real(0.99));
+    const Manifold sideways = collide(mover, xf, k_tile, k_identity);
+    ASSERT_GT(sideways.count, 0);
+    EXPECT_NEAR(sideways.normal.x, -1, k_eps);
+    const Manifold m = collide_face(mover, xf, k_tile, k_identity, k_top);
+    ASSERT_EQ(m.count, 2);
+    expect_vec_near(m.normal, 0, -1);
+    EXPECT_TRUE(m.reference_is_b);
+    const auto p = by_x(m);
+    expect_vec_near(p[0].point, 0.495, 0.495);
+    expect_vec_near(p[1].point, 0.5, 0.495);
+    EXPECT_NEAR(p[0].separation, -0.01, k_eps);
+    EXPECT_NEAR(p[1].separation, -0.01, k_eps);
+    expect_vec_near(p[1].anchor_b, 0.5, 0.5); // on the top face, in the tile's frame
+}
+
+TEST(CollideFace, ACircleCountsOnlyOverTheFacesExtent) {
+    const Shape disc = Circle{{}, real(0.25)};
+    // Over the face: 0.01 deep, one point below the centre.
+    const Manifold over = collide_face(disc, at(real(0.4), real(0.74)), k_tile, k_identity, k_top);
+    ASSERT_EQ(over.count, 1);
+    expect_vec_near(over.normal, 0, -1);
+    EXPECT_NEAR(over.points[0].separation, -0.01, k_eps);
+    expect_vec_near(over.points[0].point, 0.4, 0.495);
+    // Beyond the face's end (x > 0.5) the face has nothing to say, even
+    // though the disc overlaps the tile's corner.
+    const Shape near_corner = Circle{{}, real(0.25)};
+    EXPECT_GT(collide(near_corner, at(real(0.6), real(0.7)), k_tile, k_identity).count, 0);
+    EXPECT_EQ(collide_face(near_corner, at(real(0.6), real(0.7)), k_tile, k_identity, k_top).count,
+              0);
+}
+
+TEST(CollideFace, AFaceIndexOutsideThePolygonOrAnEdgeAsTheShapeGivesNoContact) {
+    const Shape mover = box(real(0.5), real(0.5));
+    EXPECT_EQ(collide_face(mover, at(0, real(0.99)), k_tile, k_identity, -1).count, 0);
+    EXPECT_EQ(collide_face(mover, at(0, real(0.99)), k_tile, k_identity, 4).count, 0);
+    const Shape edge = Segment{{-1, real(0.5)}, {1, real(0.5)}};
+    EXPECT_EQ(collide_face(edge, k_identity, k_tile, k_identity, k_top).count, 0);
+}
+
 TEST(CollidePolygons, PointIdsDoNotDependOnWhichFaceIsTheReference) {
     // A unit box straddling two below it (offset by half a box), tilted a
     // little one way and then the other: the reference face swaps between

@@ -143,6 +143,32 @@ TEST(TileSeams, BoxDroppedOntoASeamRestsThereWithoutSinkingOrDrifting) {
     }
 }
 
+TEST(TileSeams, ACornerPokingIntoTheCrackBetweenTwoTilesIsHeldUp) {
+    // A diamond (a box turned 45 degrees, its rotation fixed) standing on its
+    // bottom vertex a hair past the seam at x = 12. Each tile alone sees the
+    // vertex nearer its side face than its top; merely dropping contacts on
+    // covered faces left nothing holding it up, and it sank into the crack.
+    for (const real offset : {real(-1e-3), real(0), real(1e-3)}) {
+        World world = make_world();
+        add_flat_floor(world);
+        const real half = 0.5f;
+        const real lift = half * std::sqrt(real(2)); // centre above the bottom vertex
+        BodyDef def;
+        def.type = BodyType::dynamic;
+        def.position = {12 + offset, lift};
+        def.angle = real(0.25) * real(3.14159265358979);
+        def.fixed_rotation = true;
+        const ShapeDef sd(make_box(half, half).value(), k_ice);
+        const BodyId diamond = world.create_body(def, std::span(&sd, 1)).value();
+        for (int i = 0; i < 180; ++i) {
+            ASSERT_TRUE(world.step(k_dt));
+            EXPECT_LE(world.stats().max_penetration, 2 * slop(world))
+                << "offset " << offset << ", step " << i;
+        }
+        EXPECT_GE(world.body_state(diamond)->xf.p.y, lift - 2 * slop(world)) << offset;
+    }
+}
+
 TEST(TileSeams, WallsOfTilesStillBlockWhereTheirFacesAreBare) {
     // A wall two tiles high standing on the floor tiles at x = 12 stops a box
     // sliding into it, slow or fast (how it ends up there is
