@@ -218,6 +218,7 @@ Result<void> World::set_awake(BodyId id, bool awake) {
     b.sweep.c1 = b.sweep.c2;
     b.sweep.a1 = b.sweep.a2;
     b.awake = false;
+    ++w.sleeping_bodies;
     b.sleep_next = id.index; // an island of one
     return {};
 }

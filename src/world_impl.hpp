@@ -304,7 +304,8 @@ struct World::Impl {
     std::vector<real> island_rest;     // by island root: its members' least sleep_time
     std::vector<int> island_last;      // by island root: the last member linked into its ring
     std::vector<int> search_queue;     // dynamic bodies whose pairs find_candidate_pairs seeks
-    std::vector<bool> searched;        // by body: its pairs were sought this step
+    std::vector<std::uint8_t> searched; // by body: its pairs were sought this step (bytes: read per pair)
+    int sleeping_bodies = 0;           // with none, nothing needs waking
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
     bool seams_dirty = false;       // static shapes changed since covered_stretches was found
@@ -548,7 +549,7 @@ struct World::Impl {
     void find_candidate_pairs(real dt) {
         candidate_pairs.clear();
         search_queue.clear();
-        searched.assign(bodies.size(), false);
+        searched.assign(bodies.size(), 0);
         wake_where_kinematic_bodies_go(dt);
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             const Body& b = bodies[bi];
@@ -562,7 +563,7 @@ struct World::Impl {
     }
 
     void seek_pairs(int bi, real dt) {
-        searched[bi] = true;
+        searched[bi] = 1;
         const Body& b = bodies[bi];
         for (int si : b.shapes) {
             const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
@@ -612,6 +613,7 @@ struct World::Impl {
             Body& b = bodies[bi];
             b.awake = true;
             b.sleep_time = 0;
+            --sleeping_bodies;
             const int next = b.sleep_next;
             b.sleep_next = -1;
             if (queue) {
@@ -623,6 +625,9 @@ struct World::Impl {
 
     // Wakes the islands of the sleeping bodies whose broadphase boxes meet `box`.
     void wake_near(const Aabb& box, bool queue) {
+        if (sleeping_bodies == 0) {
+            return;
+        }
         moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
             const int ob = shapes[other].body;
             if (!bodies[ob].awake) {
@@ -699,6 +704,7 @@ struct World::Impl {
             bodies[tail].sleep_next = last[root]; // close the ring
             for (int bi = last[root];;) {
                 bodies[bi].awake = false;
+                ++sleeping_bodies;
                 bi = bodies[bi].sleep_next;
                 if (bi == last[root]) {
                     break;

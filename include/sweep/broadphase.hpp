@@ -100,18 +100,16 @@ template <int Capacity = 256> class NodeStack {
 
     bool empty() const { return size_ == 0 && spilled_ == 0; }
 
+    // Kept to the common case so that every query inlines it; a tree deep
+    // enough to spill takes the call.
     void push(std::int32_t id) {
         // Spilled entries are always newer than local ones: the local array
         // only fills up before the first spill and empties after the last.
-        if (size_ < Capacity) {
+        if (size_ < Capacity) [[likely]] {
             local_[size_++] = id;
             return;
         }
-        if (spill_ == nullptr) {
-            spill_ = &node_stack_spill();
-        }
-        spill_->push_back(id);
-        ++spilled_;
+        spill(id);
     }
 
     std::int32_t pop() {
@@ -125,6 +123,17 @@ template <int Capacity = 256> class NodeStack {
     }
 
   private:
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((noinline))
+#endif
+    void spill(std::int32_t id) {
+        if (spill_ == nullptr) {
+            spill_ = &node_stack_spill();
+        }
+        spill_->push_back(id);
+        ++spilled_;
+    }
+
     std::int32_t local_[Capacity]; // left uninitialised: only pushed entries are read
     int size_ = 0;
     int spilled_ = 0;
