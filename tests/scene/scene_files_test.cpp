@@ -58,8 +58,8 @@ double at(const nlohmann::json& r, const char* body, const char* field) {
 }
 
 // Scenes whose deepest overlap during the run is known to exceed 2 slops
-// (a world issue, not a scene one: the pile reaches about 3.4 slops while it
-// falls, the particles 2.04); DISABLED_KnownDeepScenesStayWithinTwoSlops
+// (a world issue, not a scene one: the pile reaches about 2.5 slops while it
+// falls); DISABLED_KnownDeepScenesStayWithinTwoSlops
 // below states the requirement.
 const std::vector<std::string> k_known_deep = {"pile.json"};
 
