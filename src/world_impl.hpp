@@ -239,7 +239,7 @@ constexpr int k_max_sweep_rounds = 12;
 
 // How many times position_iterations a jam may take (see
 // solve_positions_until_within_slop).
-constexpr int k_jam_iteration_factor = 8;
+constexpr int k_jam_iteration_factor = 4;
 
 // Position iterations between recomputing the manifolds at the current poses.
 constexpr int k_position_refresh_interval = 4;
@@ -1397,14 +1397,21 @@ struct World::Impl {
     }
 
     // One hit event per contact whose fastest approaching point pushed, for
-    // pairs that were not touching at the end of the last step: a
-    // speculative contact stops a fast body over two steps, and a resting
-    // pair keeps approaching by g dt, neither of which is a new hit.
+    // pairs that were not touching at the end of the last step and were not
+    // hit in an earlier sub-step of this one: a speculative contact stops a
+    // fast body over two steps (or sub-steps), and a resting pair keeps
+    // approaching by g dt, neither of which is a new hit.
     void report_hits() {
         const real threshold = def.hit_speed_threshold * def.length_units_per_meter;
+        const std::size_t earlier = events.contact_hit.size(); // reported by earlier sub-steps
         for (const Contact& c : contacts) {
-            if (std::binary_search(touching.begin(), touching.end(),
-                                   ShapePair{shape_id(c.shape_a), shape_id(c.shape_b)})) {
+            const ShapePair pair{shape_id(c.shape_a), shape_id(c.shape_b)};
+            if (std::binary_search(touching.begin(), touching.end(), pair) ||
+                std::any_of(events.contact_hit.begin(),
+                            events.contact_hit.begin() + static_cast<std::ptrdiff_t>(earlier),
+                            [&](const ContactHitEvent& e) {
+                                return e.shape_a == pair.a && e.shape_b == pair.b;
+                            })) {
                 continue;
             }
             int fastest = -1;

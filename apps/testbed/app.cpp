@@ -282,7 +282,8 @@ void Testbed::panel() {
     }
     const Figures f = sample->figures();
     if (ImGui::CollapsingHeader("figures", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::Text("bodies %d   contacts %d (%d points)", f.bodies, f.contacts, f.contact_points);
+        ImGui::Text("bodies %d (%d awake)   contacts %d (%d points)", f.bodies, f.awake_bodies,
+                    f.contacts, f.contact_points);
         ImGui::Text("step %.3f ms in total", f.step_ms);
         ImGui::Text("  broadphase %.3f  narrowphase %.3f", f.broadphase_ms, f.narrowphase_ms);
         ImGui::Text("  TOI %.3f  solver %.3f", f.toi_ms, f.solver_ms);

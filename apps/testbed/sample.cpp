@@ -106,6 +106,7 @@ void WorldSample::step(real dt, const Input& input) {
     figures_.toi_ms = 1000 * stats.toi_seconds;
     figures_.solver_ms = 1000 * stats.solver_seconds;
     figures_.bodies = world.body_count();
+    figures_.awake_bodies = stats.awake_bodies;
     figures_.contacts = stats.contacts;
     figures_.contact_points = stats.contact_points;
     figures_.toi_events = stats.toi_events;

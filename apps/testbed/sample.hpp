@@ -29,6 +29,7 @@ struct DrawOptions {
 /// What the panel shows about the last step.
 struct Figures {
     int bodies = 0;
+    int awake_bodies = 0; ///< dynamic bodies simulated in the last step (the rest sleep)
     int contacts = 0;
     int contact_points = 0;
     int toi_events = 0;      ///< bodies the final sweep stopped against static geometry

@@ -596,7 +596,8 @@ SceneCharacter read_character(Reader& r, const Node& n) {
 void read_world(Reader& r, const Node& n, Scene& scene) {
     if (!r.object(n, {"gravity", "length_units_per_meter", "max_translation_speed",
                       "hit_speed_threshold", "velocity_iterations", "position_iterations",
-                      "substeps", "bounds", "broadphase", "grid_cell_size"})) {
+                      "substeps", "bounds", "broadphase", "grid_cell_size", "sleep",
+                      "time_to_sleep"})) {
         return;
     }
     WorldDef& w = scene.world;
@@ -620,6 +621,12 @@ void read_world(Reader& r, const Node& n, Scene& scene) {
     }
     if (n.has("substeps")) {
         scene.substeps = static_cast<int>(r.integer(n.at("substeps"), 1, 1000));
+    }
+    if (n.has("sleep")) {
+        w.enable_sleep = r.boolean(n.at("sleep"));
+    }
+    if (n.has("time_to_sleep")) {
+        w.time_to_sleep = r.number_at_least(n.at("time_to_sleep"), 0, false);
     }
     if (n.has("bounds")) {
         const Node b = n.at("bounds");

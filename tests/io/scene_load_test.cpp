@@ -120,7 +120,7 @@ TEST(SceneLoad, EveryDocumentedExampleLoadsAndUsesOnlySchemaKeys) {
 
 TEST(SceneLoad, ExamplesReadAsWritten) {
     const auto scene = load_scene_from_memory(R"({"format": "sweep-scene", "version": 1,
-        "world": {"gravity": [0, -9.81], "substeps": 4},
+        "world": {"gravity": [0, -9.81], "substeps": 4, "sleep": false, "time_to_sleep": 2},
         "run": {"steps": 12, "dt": 0.5},
         "bodies": [{"name": "b", "type": "static", "position": [1, 2], "angle": 0.5,
                     "copies": {"count": [3, 2], "step": [1, 0]},
@@ -134,6 +134,8 @@ TEST(SceneLoad, ExamplesReadAsWritten) {
     ASSERT_TRUE(scene) << scene.error().message;
     EXPECT_FLOAT_EQ(scene->world.gravity.y, -9.81f);
     EXPECT_EQ(scene->substeps, 4);
+    EXPECT_FALSE(scene->world.enable_sleep);
+    EXPECT_FLOAT_EQ(scene->world.time_to_sleep, 2);
     EXPECT_EQ(scene->steps, 12);
     EXPECT_FLOAT_EQ(scene->dt, 0.5f);
     const SceneBody& b = scene->bodies.at(0);
@@ -188,6 +190,10 @@ TEST(SceneLoad, BrokenFilesNameTheFileThePathAndTheProblem) {
         {R"({"format": "sweep-scene", "version": 1, "world": {"gravity": [0, 1e400]}})",
          ErrorCode::invalid_input,
          "/world/gravity/1: number is not finite (NaN, infinite or too large)"},
+        {R"({"format": "sweep-scene", "version": 1, "world": {"time_to_sleep": -1}})",
+         ErrorCode::invalid_input, "/world/time_to_sleep: must be >= 0, got -1"},
+        {R"({"format": "sweep-scene", "version": 1, "world": {"sleep": 1}})",
+         ErrorCode::parse_error, "/world/sleep: expected true or false, got a number"},
         {R"({"format": "sweep-scene", "version": 1, "bodies": [{"position": "here", "shapes": []}]})",
          ErrorCode::parse_error, "/bodies/0/position: expected [x, y], got the string \"here\""},
         {R"({"format": "sweep-scene", "version": 1, "bodies": [{"shapes": []}]})",

@@ -138,6 +138,22 @@ TEST(WorldEvents, HitEventReportsTheImpactSpeed) {
     EXPECT_NEAR(speed, 10, 10 * k_dt + 0.1);
 }
 
+TEST(WorldEvents, AHitInsideSubStepsIsReportedOnce) {
+    // The same drop with 8 sub-steps: the speculative contact stops the
+    // ball over two or more sub-steps of one step, each of which sees a pair
+    // that was not touching at the end of the last step.
+    World world = make_world();
+    add_ground(world);
+    add_body(world, BodyType::dynamic, ShapeDef(Circle{{}, 0.25f}), {0, 5.25f});
+    int hits = 0;
+    for (int i = 0; i < 120; ++i) {
+        ASSERT_TRUE(world.step(k_dt, 8));
+        hits += static_cast<int>(world.events().contact_hit.size());
+        EXPECT_LE(world.events().contact_hit.size(), 1u) << "step " << i;
+    }
+    EXPECT_GE(hits, 1);
+}
+
 TEST(WorldPreSolve, OneWayPlatformLetsABallUpAndHoldsItComingDown) {
     World world = make_world();
     ShapeDef platform(make_box(2, 0.1f).value());
