@@ -212,8 +212,12 @@ class Mover {
         }
     }
 
-    // A shape's own box, where its body is.
-    Aabb bounds(const ShapeRecord& o) const { return compute_aabb(o.shape, w_.bodies[o.body].xf); }
+    // A shape's own box, where its body is (kept for static shapes, which a
+    // level has by the thousand: tile maps).
+    Aabb bounds(const ShapeRecord& o) const {
+        const Body& b = w_.bodies[o.body];
+        return b.type == BodyType::static_body ? o.static_box : compute_aabb(o.shape, b.xf);
+    }
 
     void translate(Vec2 d) {
         Body& b = body();

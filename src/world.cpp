@@ -113,6 +113,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         s.sensor = sd.sensor;
         s.user_data = sd.user_data;
         const Aabb box = compute_aabb(sd.shape, b.xf);
+        s.static_box = box;
         s.tree_proxy = def.type == BodyType::static_body
                            ? w.create_static_proxy(box, si)
                            : w.moving_tree.create_proxy(box, static_cast<std::uint64_t>(si));

@@ -27,6 +27,7 @@ struct ShapeRecord {
     int body = -1;         // -1 once destroyed
     ProxyId tree_proxy = k_null_proxy;
     Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
+    Aabb static_box;  // a static shape's own AABB (static bodies never move): move's candidates
     // This static polygon's covered stretches: World::Impl::covered_stretches[begin, end).
     int seams_begin = 0;
     int seams_end = 0;
