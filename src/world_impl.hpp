@@ -242,6 +242,10 @@ constexpr int k_max_sweep_rounds = 12;
 // solve_positions_until_within_slop).
 constexpr int k_jam_iteration_factor = 4;
 
+// Fraction of a penetration removed per position sweep in a jam's extra
+// sweeps (k_baumgarte otherwise).
+constexpr real k_jam_baumgarte = real(0.5);
+
 // Position iterations between recomputing the manifolds at the current poses.
 constexpr int k_position_refresh_interval = 4;
 
@@ -311,6 +315,7 @@ struct World::Impl {
     std::vector<int> search_queue;     // dynamic bodies whose pairs find_candidate_pairs seeks
     std::vector<std::uint8_t> searched; // by body: its pairs were sought this step (bytes: read per pair)
     int sleeping_bodies = 0;           // with none, nothing needs waking
+    real position_factor = k_baumgarte; // of a penetration removed per position sweep
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
     bool seams_dirty = false;       // static shapes changed since covered_stretches was found
@@ -1028,7 +1033,7 @@ struct World::Impl {
         const real separation = dot(pb - pa, n);
         const Vec2 point = real(0.5) * (pa + pb);
         return {point - a.sweep.c2, point - b.sweep.c2, separation,
-                std::clamp(k_baumgarte * (separation + tol.linear_slop),
+                std::clamp(position_factor * (separation + tol.linear_slop),
                            -tol.max_linear_correction, real(0))};
     }
 
@@ -1219,8 +1224,12 @@ struct World::Impl {
     // Without pinned bodies, a pile still deeper than 1.9 slops after
     // position_iterations (a jam that converges slowly) gets up to
     // k_jam_iteration_factor times as many, while it keeps rising fast
-    // enough to get out. Returns whether it got within 1.5 slop.
+    // enough to get out, each removing less of the penetration
+    // (k_jam_baumgarte): a jam often oscillates, a body on another on the
+    // floor pushed down and up in turn, and under-relaxation damps it.
+    // Returns whether it got within 1.5 slop.
     bool solve_positions_until_within_slop(bool pin_stopped) {
+        position_factor = k_baumgarte;
         const real target = real(1.5) * tol.linear_slop;
         const int cap = def.position_iterations;
         const int jam_cap = pin_stopped ? cap : k_jam_iteration_factor * cap;
@@ -1230,6 +1239,9 @@ struct World::Impl {
             const bool fresh = i % k_position_refresh_interval == 0;
             if (fresh) {
                 refresh_position_manifolds();
+            }
+            if (fresh && i == cap) {
+                position_factor = k_jam_baumgarte;
             }
             if (fresh && i >= cap) {
                 // A jam gets more sweeps only while it is deep and the rate

@@ -525,11 +525,12 @@ CaseResult run_case(std::uint32_t seed, const Regime& regime) {
 // world's known weak spot, as in SceneFiles.DISABLED_KnownDeepScenes...:
 // bodies squeezed in a pile, or between a pile and a wall). Measured in the
 // float build; the double build's trajectories differ, hence its own list.
-// The float build's are all pairs of moving bodies; the set shifts whenever
-// the step changes a trajectory anywhere. Most deep steps were jams whose
-// position correction converges slowly; they now get more sweeps while
-// they keep rising (solve_positions_until_within_slop), which emptied most
-// of the list.
+// The set shifts whenever the step changes a trajectory anywhere. Most deep
+// steps were jams whose position correction converged slowly or oscillated;
+// they now get more, under-relaxed sweeps while they keep rising
+// (solve_positions_until_within_slop), which emptied most of the list. The
+// one left: a disc resting on a polygon on the floor, among 26 bodies at 4
+// sub-steps, still ends a step 2.9 slops deep.
 // DISABLED_KnownDeepSeedsStayWithinTwoSlops below states the requirement.
 struct KnownDeep {
     std::uint32_t seed;
@@ -538,8 +539,7 @@ struct KnownDeep {
 #ifdef SWEEP_DOUBLE
 const std::vector<KnownDeep> k_known_deep = {}; // every seed stays within 2 slops
 #else
-const std::vector<KnownDeep> k_known_deep = {
-    {60066, real(2.05)}, {40042, real(3.05)}, {20012, real(2.05)}};
+const std::vector<KnownDeep> k_known_deep = {{40042, real(2.93)}};
 #endif
 
 bool is_known_deep(std::uint32_t seed) {
