@@ -246,6 +246,10 @@ constexpr int k_jam_iteration_factor = 4;
 // sweeps (k_baumgarte otherwise).
 constexpr real k_jam_baumgarte = real(0.5);
 
+// A contact bears weight (passes the shock in a jam's sweeps) when its
+// normal is within 45 degrees of gravity.
+constexpr real k_bearing_cosine = real(0.7071);
+
 // Position iterations between recomputing the manifolds at the current poses.
 constexpr int k_position_refresh_interval = 4;
 
@@ -316,6 +320,14 @@ struct World::Impl {
     std::vector<std::uint8_t> searched; // by body: its pairs were sought this step (bytes: read per pair)
     int sleeping_bodies = 0;           // with none, nothing needs waking
     real position_factor = k_baumgarte; // of a penetration removed per position sweep
+    bool shock = false;                 // a jam's sweeps: lower bodies do not yield (shock propagation)
+    Vec2 gravity_direction;             // unit, or zero without gravity: no shock then
+    std::vector<Vec2> jam_centers;      // by body: poses when a jam's extra sweeps began
+    std::vector<real> jam_angles;
+    std::vector<int> support_level;     // by body: contacts down to static or kinematic ground
+    std::vector<int> support_start;     // by body: its neighbours in support_links (CSR)
+    std::vector<int> support_links;     // bodies in contact, both ways
+    std::vector<int> contact_order;     // contacts, lowest support level first
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
     bool seams_dirty = false;       // static shapes changed since covered_stretches was found
@@ -460,6 +472,7 @@ struct World::Impl {
           gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
           static_grid(d.grid_cell_size, tol.aabb_margin), moving_tree(tol.aabb_margin) {
         tol.max_translation_speed = d.max_translation_speed * d.length_units_per_meter;
+        gravity_direction = length(gravity) > 0 ? normalize(gravity) : Vec2{};
     }
 
     ShapeId shape_id(int si) const { return {si, shapes[si].generation}; }
@@ -1044,9 +1057,18 @@ struct World::Impl {
         real ima, iia, imb, iib;
     };
 
-    static PairMass pair_mass(const Body& a, const Body& b, bool pin_stopped) {
-        const bool pin_a = pin_stopped && a.stopped;
-        const bool pin_b = pin_stopped && b.stopped;
+    PairMass pair_mass(const Contact& c, Vec2 normal, bool pin_stopped) const {
+        const Body& a = bodies[c.body_a];
+        const Body& b = bodies[c.body_b];
+        // Only a contact that holds one body up on the other passes the
+        // shock, and only the body below (lower in level and in fact) holds.
+        const real up = shock ? -dot(normal, gravity_direction) : 0; // > 0: B above A
+        const bool below_a = up >= k_bearing_cosine &&
+                             support_level[c.body_a] < support_level[c.body_b];
+        const bool below_b = up <= -k_bearing_cosine &&
+                             support_level[c.body_b] < support_level[c.body_a];
+        const bool pin_a = (pin_stopped && a.stopped) || below_a;
+        const bool pin_b = (pin_stopped && b.stopped) || below_b;
         return {pin_a ? 0 : a.inv_mass, pin_a ? 0 : a.inv_inertia, pin_b ? 0 : b.inv_mass,
                 pin_b ? 0 : b.inv_inertia};
     }
@@ -1123,16 +1145,17 @@ struct World::Impl {
     // correcting.
     real solve_positions(bool pin_stopped) {
         real deepest = 0;
-        for (Contact& c : contacts) {
+        for (std::size_t k = 0; k < contacts.size(); ++k) {
+            Contact& c = contacts[shock ? static_cast<std::size_t>(contact_order[k]) : k];
             Body& a = bodies[c.body_a];
             Body& b = bodies[c.body_b];
             const Manifold& m = c.position_manifold;
             if (m.count == 0) {
                 continue;
             }
-            const PairMass w = pair_mass(a, b, pin_stopped);
             const Vec2 n = m.reference_is_b ? -rotate(b.xf.q, m.local_normal)
                                             : rotate(a.xf.q, m.local_normal);
+            const PairMass w = pair_mass(c, n, pin_stopped);
             const PositionPoint p1 = position_point(a, b, m, 0, n);
             deepest = std::min(deepest, p1.separation);
             if (m.count == 1) {
@@ -1197,6 +1220,87 @@ struct World::Impl {
         }
     }
 
+    // Shock propagation (Guendelman, Bridson and Fedkiw, "Nonconvex rigid
+    // bodies with stacking", 2003) for a jam's extra sweeps: each dynamic
+    // body's support level counts the bearing contacts (normal within 45
+    // degrees of gravity) from static or kinematic ground up to it, each
+    // climbing from the body below to the one on it (breadth first); a body
+    // reached by none has no level. Contacts are swept lowest first, and
+    // where a bearing contact joins a lower-level body below to one on top,
+    // the lower does not yield, so a pile is pushed out from the ground up
+    // instead of trading corrections between a light body and a heavy one on
+    // it. Without gravity there is no shock.
+    void order_by_support() {
+        const int n = static_cast<int>(bodies.size());
+        support_level.assign(n, std::numeric_limits<int>::max());
+        support_start.assign(n + 1, 0);
+        // The bearing contact's lower and upper body, or {-1, -1}.
+        const auto bearing = [&](const Contact& c) -> std::pair<int, int> {
+            const Manifold& m = c.position_manifold;
+            if (m.count == 0 || gravity_direction == Vec2{}) {
+                return {-1, -1};
+            }
+            const Body& a = bodies[c.body_a];
+            const Body& b = bodies[c.body_b];
+            const Vec2 normal = m.reference_is_b ? -rotate(b.xf.q, m.local_normal)
+                                                 : rotate(a.xf.q, m.local_normal);
+            const real up = -dot(normal, gravity_direction);
+            if (up >= k_bearing_cosine) {
+                return {c.body_a, c.body_b};
+            }
+            if (up <= -k_bearing_cosine) {
+                return {c.body_b, c.body_a};
+            }
+            return {-1, -1};
+        };
+        for (const Contact& c : contacts) {
+            if (const auto [lower, upper] = bearing(c); lower >= 0) {
+                ++support_start[lower + 1];
+            }
+        }
+        for (int i = 0; i < n; ++i) {
+            support_start[i + 1] += support_start[i];
+        }
+        support_links.resize(static_cast<std::size_t>(support_start[n]));
+        std::vector<int>& fill = contact_order; // reused: a cursor per body
+        fill.assign(support_start.begin(), support_start.end() - 1);
+        std::vector<int>& queue = search_queue; // free until the next contact search
+        queue.clear();
+        for (const Contact& c : contacts) {
+            const auto [lower, upper] = bearing(c);
+            if (lower < 0) {
+                continue;
+            }
+            support_links[static_cast<std::size_t>(fill[lower]++)] = upper;
+            if (bodies[lower].type != BodyType::dynamic && support_level[lower] != 0) {
+                support_level[lower] = 0;
+                queue.push_back(lower);
+            }
+        }
+        for (std::size_t next = 0; next < queue.size(); ++next) {
+            const int bi = queue[next];
+            for (int k = support_start[bi]; k < support_start[bi + 1]; ++k) {
+                const int upper = support_links[static_cast<std::size_t>(k)];
+                if (bodies[upper].type == BodyType::dynamic &&
+                    support_level[upper] == std::numeric_limits<int>::max()) {
+                    support_level[upper] = support_level[bi] + 1;
+                    queue.push_back(upper);
+                }
+            }
+        }
+        contact_order.resize(contacts.size());
+        for (std::size_t k = 0; k < contacts.size(); ++k) {
+            contact_order[k] = static_cast<int>(k);
+        }
+        const auto level = [&](int k) {
+            const Contact& c = contacts[static_cast<std::size_t>(k)];
+            return std::min(support_level[c.body_a], support_level[c.body_b]);
+        };
+        std::stable_sort(contact_order.begin(), contact_order.end(),
+                         [&](int x, int y) { return level(x) < level(y); });
+        shock = true;
+    }
+
     // The deepest penetration over the position manifolds at the current
     // poses (>= 0, L), without correcting anything.
     real deepest_position_penetration() const {
@@ -1230,37 +1334,76 @@ struct World::Impl {
     // Returns whether it got within 1.5 slop.
     bool solve_positions_until_within_slop(bool pin_stopped) {
         position_factor = k_baumgarte;
+        shock = false;
         const real target = real(1.5) * tol.linear_slop;
         const int cap = def.position_iterations;
         const int jam_cap = pin_stopped ? cap : k_jam_iteration_factor * cap;
         const real jam_exit = real(1.9) * tol.linear_slop;
-        real last_deepest = std::numeric_limits<real>::max();
+        real entry_deepest = 0;
         for (int i = 0; i < jam_cap; ++i) {
             const bool fresh = i % k_position_refresh_interval == 0;
             if (fresh) {
                 refresh_position_manifolds();
-            }
-            if (fresh && i == cap) {
-                position_factor = k_jam_baumgarte;
             }
             if (fresh && i >= cap) {
                 // A jam gets more sweeps only while it is deep and the rate
                 // it rises at would bring it out within the budget: a tall
                 // stack whose bottom rows sink a little every step (Box2D's
                 // pyramid) would take them all and gain a fraction of a slop.
+                // Sweeps that left it deeper than they found it are undone.
                 const real deepest = deepest_position_penetration();
-                const real rate = (last_deepest - deepest) / k_position_refresh_interval;
+                if (i == cap) {
+                    begin_jam_sweeps();
+                    entry_deepest = deepest;
+                }
+                // The mean rate since the extra sweeps began: single checks
+                // are noisy (a shock sweep may first push a pair deeper).
+                const real rate = i == cap ? std::numeric_limits<real>::max()
+                                           : (entry_deepest - deepest) / real(i - cap);
                 if (deepest <= jam_exit || rate * real(jam_cap - i) < deepest - jam_exit) {
+                    if (deepest > entry_deepest) {
+                        restore_jam_entry();
+                    }
                     return false;
                 }
-                last_deepest = deepest;
             }
             if (solve_positions(pin_stopped) <= target && fresh &&
                 deepest_position_penetration() <= target) {
                 return true;
             }
         }
+        if (jam_cap > cap) {
+            refresh_position_manifolds();
+            if (deepest_position_penetration() > entry_deepest) {
+                restore_jam_entry();
+            }
+        }
         return false;
+    }
+
+    // A jam's extra sweeps: under-relaxed, from the ground up (shock
+    // propagation), from poses kept to be restored if they make it worse.
+    void begin_jam_sweeps() {
+        position_factor = k_jam_baumgarte;
+        order_by_support();
+        jam_centers.resize(bodies.size());
+        jam_angles.resize(bodies.size());
+        for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
+            jam_centers[bi] = bodies[bi].sweep.c2;
+            jam_angles[bi] = bodies[bi].sweep.a2;
+        }
+    }
+
+    void restore_jam_entry() {
+        for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
+            Body& b = bodies[bi];
+            if (b.alive && b.type == BodyType::dynamic && b.awake) {
+                b.sweep.c2 = jam_centers[bi];
+                b.sweep.a2 = jam_angles[bi];
+                sync_transform(b);
+            }
+        }
+        refresh_position_manifolds();
     }
 
     // Position correction for one round. Bodies stopped by the sweep are

@@ -57,12 +57,6 @@ double at(const nlohmann::json& r, const char* body, const char* field) {
     return r["named"][body][field].get<double>();
 }
 
-// Scenes whose deepest overlap during the run is known to exceed 2 slops
-// (a world issue, not a scene one: the pile reaches about 2.5 slops while it
-// falls); DISABLED_KnownDeepScenesStayWithinTwoSlops
-// below states the requirement.
-const std::vector<std::string> k_known_deep = {"pile.json"};
-
 std::vector<std::string> scene_files() {
     std::vector<std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(k_scenes)) {
@@ -82,9 +76,9 @@ TEST(SceneFiles, EveryFileRunsWithoutTunnelingOrDeepPenetration) {
         const nlohmann::json r = run_scene(file);
         EXPECT_GT(r["steps"].get<int>(), 0);
         EXPECT_EQ(r["tunneling_events"], 0);
-        if (std::find(k_known_deep.begin(), k_known_deep.end(), file) == k_known_deep.end()) {
-            EXPECT_LE(r["max_penetration"].get<double>(), 2 * slop(r));
-        }
+        // Issue 6: at most 2 slops after every step, the 500-body crash of
+        // pile.json included.
+        EXPECT_LE(r["max_penetration"].get<double>(), 2 * slop(r));
     }
 }
 
@@ -225,16 +219,6 @@ TEST(SceneFiles, PileOfFiveHundredComesToRestWithNoBodyInMidAir) {
     EXPECT_EQ(r["unsupported_bodies"], 0);
     EXPECT_LE(r["subdivision_cap_hits"].get<int>(), 10); // rare, and counted
     EXPECT_LE(r["final_penetration"].get<double>(), 2 * slop(r));
-}
-
-// Issue 6 asks for at most 2 slops after every step. Enable once the world
-// keeps these scenes within it.
-TEST(SceneFiles, DISABLED_KnownDeepScenesStayWithinTwoSlopsDuringTheWholeRun) {
-    for (const std::string& file : k_known_deep) {
-        SCOPED_TRACE(file);
-        const nlohmann::json r = run_scene(file);
-        EXPECT_LE(r["max_penetration"].get<double>(), 2 * slop(r));
-    }
 }
 
 // Elastic (e = 1), frictionless particles and walls: collisions cannot add

@@ -522,15 +522,15 @@ CaseResult run_case(std::uint32_t seed, const Regime& regime) {
 }
 
 // Seeds whose scenes sink deeper than 2 slops for a step or a few (the
-// world's known weak spot, as in SceneFiles.DISABLED_KnownDeepScenes...:
-// bodies squeezed in a pile, or between a pile and a wall). Measured in the
+// world's known weak spot: bodies squeezed in a pile, or between a pile and
+// a wall). Measured in the
 // float build; the double build's trajectories differ, hence its own list.
 // The set shifts whenever the step changes a trajectory anywhere. Most deep
 // steps were jams whose position correction converged slowly or oscillated;
-// they now get more, under-relaxed sweeps while they keep rising
-// (solve_positions_until_within_slop), which emptied most of the list. The
-// one left: a disc resting on a polygon on the floor, among 26 bodies at 4
-// sub-steps, still ends a step 2.9 slops deep.
+// they now get more sweeps, under-relaxed and from the ground up (shock
+// propagation), which emptied most of the list. The one left: a polygon
+// that the sweep against static geometry stops, back on its path, 4 slops
+// into a capsule, after the step's last position correction.
 // DISABLED_KnownDeepSeedsStayWithinTwoSlops below states the requirement.
 struct KnownDeep {
     std::uint32_t seed;
@@ -539,7 +539,7 @@ struct KnownDeep {
 #ifdef SWEEP_DOUBLE
 const std::vector<KnownDeep> k_known_deep = {}; // every seed stays within 2 slops
 #else
-const std::vector<KnownDeep> k_known_deep = {{40042, real(2.93)}};
+const std::vector<KnownDeep> k_known_deep = {{30018, real(4.08)}};
 #endif
 
 bool is_known_deep(std::uint32_t seed) {
