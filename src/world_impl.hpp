@@ -1050,6 +1050,14 @@ struct World::Impl {
                            -tol.max_linear_correction, real(0))};
     }
 
+    // A contact's position-manifold normal (A to B) at the current poses:
+    // it turns with the body whose face is the reference.
+    Vec2 position_normal(const Contact& c) const {
+        const Manifold& m = c.position_manifold;
+        return m.reference_is_b ? -rotate(bodies[c.body_b].xf.q, m.local_normal)
+                                : rotate(bodies[c.body_a].xf.q, m.local_normal);
+    }
+
     // Inverse masses of a pair during position correction. A body stopped by
     // its sweep sits at a safe pose; moving it again could undo that, so
     // only its partner yields.
@@ -1153,8 +1161,7 @@ struct World::Impl {
             if (m.count == 0) {
                 continue;
             }
-            const Vec2 n = m.reference_is_b ? -rotate(b.xf.q, m.local_normal)
-                                            : rotate(a.xf.q, m.local_normal);
+            const Vec2 n = position_normal(c);
             const PairMass w = pair_mass(c, n, pin_stopped);
             const PositionPoint p1 = position_point(a, b, m, 0, n);
             deepest = std::min(deepest, p1.separation);
@@ -1236,15 +1243,10 @@ struct World::Impl {
         support_start.assign(n + 1, 0);
         // The bearing contact's lower and upper body, or {-1, -1}.
         const auto bearing = [&](const Contact& c) -> std::pair<int, int> {
-            const Manifold& m = c.position_manifold;
-            if (m.count == 0 || gravity_direction == Vec2{}) {
+            if (c.position_manifold.count == 0 || gravity_direction == Vec2{}) {
                 return {-1, -1};
             }
-            const Body& a = bodies[c.body_a];
-            const Body& b = bodies[c.body_b];
-            const Vec2 normal = m.reference_is_b ? -rotate(b.xf.q, m.local_normal)
-                                                 : rotate(a.xf.q, m.local_normal);
-            const real up = -dot(normal, gravity_direction);
+            const real up = -dot(position_normal(c), gravity_direction);
             if (up >= k_bearing_cosine) {
                 return {c.body_a, c.body_b};
             }
@@ -1307,12 +1309,11 @@ struct World::Impl {
         real deepest = 0;
         for (const Contact& c : contacts) {
             const Manifold& m = c.position_manifold;
-            const Body& a = bodies[c.body_a];
-            const Body& b = bodies[c.body_b];
-            const Vec2 n = m.reference_is_b ? -rotate(b.xf.q, m.local_normal)
-                                            : rotate(a.xf.q, m.local_normal);
+            const Vec2 n = position_normal(c);
             for (int i = 0; i < m.count; ++i) {
-                deepest = std::min(deepest, position_point(a, b, m, i, n).separation);
+                deepest = std::min(
+                    deepest,
+                    position_point(bodies[c.body_a], bodies[c.body_b], m, i, n).separation);
             }
         }
         return -deepest;
