@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "sweep/world.hpp"
+#include "world_body.hpp"
 
 namespace sweep {
 namespace {
@@ -14,12 +15,7 @@ constexpr real k_dt = real(1) / 60;
 
 BodyId add(World& world, BodyType type, const Shape& shape, Vec2 position, Vec2 velocity = {},
            Material material = {}) {
-    BodyDef def;
-    def.type = type;
-    def.position = position;
-    def.linear_velocity = velocity;
-    const ShapeDef sd(shape, material);
-    return world.create_body(def, std::span(&sd, 1)).value();
+    return test::add_body(world, type, shape, position, velocity, material);
 }
 
 // A closed room 20 x 20 L with `count` mixed bodies thrown about.

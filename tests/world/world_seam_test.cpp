@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sweep/world.hpp"
+#include "world_body.hpp"
 
 namespace sweep {
 namespace {
@@ -26,13 +27,7 @@ World make_world() {
 
 BodyId add(World& world, BodyType type, const Shape& shape, Vec2 position, Vec2 velocity = {},
            Material material = k_ice, real angular_velocity = 0) {
-    BodyDef def;
-    def.type = type;
-    def.position = position;
-    def.linear_velocity = velocity;
-    def.angular_velocity = angular_velocity;
-    const ShapeDef sd(shape, material);
-    return world.create_body(def, std::span(&sd, 1)).value();
+    return test::add_body(world, type, shape, position, velocity, material, angular_velocity);
 }
 
 // A floor of separate 1 L tiles over x in [0, k_tiles]: tile i's top at

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sweep/world.hpp"
+#include "world_body.hpp"
 
 namespace sweep {
 namespace {
@@ -15,15 +16,7 @@ constexpr real k_dt = real(1) / 60;
 
 World make_world(WorldDef def = {}) { return std::move(World::make(def).value()); }
 
-BodyId add_body(World& world, BodyType type, const Shape& shape, Vec2 position,
-                Vec2 velocity = {}) {
-    BodyDef def;
-    def.type = type;
-    def.position = position;
-    def.linear_velocity = velocity;
-    const ShapeDef sd(shape);
-    return world.create_body(def, std::span(&sd, 1)).value();
-}
+using test::add_body;
 
 BodyId add_ground(World& world) { // top face at y = 0
     return add_body(world, BodyType::static_body, make_box(10, 0.5f).value(), {0, -0.5f});

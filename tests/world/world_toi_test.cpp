@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "sweep/world.hpp"
+#include "world_body.hpp"
 
 namespace sweep {
 namespace {
@@ -21,12 +22,7 @@ World make_world() {
 
 BodyId add(World& world, BodyType type, const Shape& shape, Vec2 position, Vec2 velocity = {},
            Material material = {1, 0, 1}) {
-    BodyDef def;
-    def.type = type;
-    def.position = position;
-    def.linear_velocity = velocity;
-    const ShapeDef sd(shape, material);
-    return world.create_body(def, std::span(&sd, 1)).value();
+    return test::add_body(world, type, shape, position, velocity, material);
 }
 
 real energy(const World& world, std::initializer_list<BodyId> ids) {
