@@ -105,6 +105,18 @@ int flat_seam_face(const Polygon& wall, const Transform& xf_wall, const CoveredS
                    Vec2 point, const Polygon& neighbour, const Transform& xf_neighbour,
                    real tolerance, real reach);
 
+/// The end of segment `s` (0: p1, 1: p2) a contact is made on, or -1 for a
+/// contact on its face: `normal` (the segment's frame, unit, either sense)
+/// leans along the segment by more than k_seam_sine, as only a normal from
+/// a rounded end does, and `point` (the segment's frame) is nearer that end.
+inline int contacted_end(const Segment& s, Vec2 normal, Vec2 point) {
+    const Vec2 axis = normalize(s.p2 - s.p1);
+    if (std::abs(dot(normal, axis)) <= k_seam_sine) {
+        return -1;
+    }
+    return length_squared(point - s.p1) <= length_squared(point - s.p2) ? 0 : 1;
+}
+
 /// Whether `point` (the polygon's frame) is inside `polygon` deeper than
 /// `tolerance` (L) behind every face.
 inline bool inside(const Polygon& polygon, Vec2 point, real tolerance) {

@@ -31,6 +31,8 @@ struct ShapeRecord {
     // This static polygon's covered stretches: World::Impl::covered_stretches[begin, end).
     int seams_begin = 0;
     int seams_end = 0;
+    // A static segment's ends (p1, p2): the static shape each lies in or on, or -1.
+    std::array<int, 2> buried_by{-1, -1};
     Filter filter;
     bool sensor = false;
     std::uint64_t user_data = 0;
@@ -406,7 +408,64 @@ struct World::Impl {
                 });
             }
             s.seams_end = static_cast<int>(covered_stretches.size());
+            s.buried_by = {-1, -1};
+            if (is_static_segment(s)) {
+                s.buried_by = {burier_of(si, s.shape.segment.p1), burier_of(si, s.shape.segment.p2)};
+            }
         }
+    }
+
+    // Whether `point` (world) lies within the touch tolerance of a vertex of
+    // static shape `s` (a point of its proxy: for a circle or capsule, a
+    // centre, which its surface is never near).
+    bool near_a_vertex(const ShapeRecord& s, Vec2 point) const {
+        for (int i = 0; i < s.proxy.count; ++i) {
+            if (distance(transform_point(bodies[s.body].xf, s.proxy.points[i]), point) <=
+                tol.touch_tolerance) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // The mean of a proxy's points: inside the shape, to tell its side.
+    static Vec2 mean_point(const ShapeProxy& p) {
+        Vec2 sum{};
+        for (int i = 0; i < p.count; ++i) {
+            sum += p.points[i];
+        }
+        return (real(1) / real(p.count)) * sum;
+    }
+
+    bool is_static_segment(const ShapeRecord& s) const {
+        return s.body >= 0 && !s.sensor && bodies[s.body].type == BodyType::static_body &&
+               s.shape.type == ShapeType::segment;
+    }
+
+    // A static shape other than `si` that `local_point` (the static body's
+    // frame) lies in or on within the touch tolerance, away from its
+    // vertices, or -1. Ends meeting at a vertex (a polyline's corner, a ring
+    // of segments) are a real corner, not a buried end.
+    int burier_of(int si, Vec2 local_point) const {
+        const Vec2 point = transform_point(bodies[shapes[si].body].xf, local_point);
+        const ShapeProxy dot_proxy = make_proxy(std::span(&point, 1), 0);
+        const Aabb box = inflate(Aabb{point, point}, tol.touch_tolerance);
+        int found = -1;
+        query_static(box, [&](ProxyId, std::uint64_t other) {
+            const ShapeRecord& o = shapes[other];
+            if (static_cast<int>(other) == si || o.sensor) {
+                return true;
+            }
+            SimplexCache cache;
+            const DistanceInput in{o.proxy, dot_proxy, bodies[o.body].xf, Transform{}, true};
+            if (distance(in, cache).distance <= tol.touch_tolerance &&
+                !near_a_vertex(o, point)) {
+                found = static_cast<int>(other);
+                return false;
+            }
+            return true;
+        });
+        return found;
     }
 
     // The covered stretches of a static polygon (seams.hpp).
@@ -463,8 +522,35 @@ struct World::Impl {
         const ShapeRecord& sa = shapes[shape_a];
         const ShapeRecord& sb = shapes[shape_b];
         const Manifold m = collide(sa.shape, xfa, sb.shape, xfb, settings);
+        if (sb.shape.type == ShapeType::segment) {
+            return face_contact_at_buried_end(m, sa, xfa, sb, xfb, settings);
+        }
         const int face = flat_seam_face_of(m, sa, sb);
         return face < 0 ? m : collide_face(sa.shape, xfa, sb.shape.polygon, xfb, face, settings);
+    }
+
+    // A static segment whose end lies in or on another static shape (a
+    // partition standing on a floor: a T-junction) has no corner there; a
+    // contact of a moving shape (A) on that end's rounded vertex (contacted_end)
+    // is made again on the segment's face on A's side alone (collide_face),
+    // as the seam rule does for flush polygons. A shape in the corner, sunk
+    // a slop into the floor, is otherwise pushed down into it by the end.
+    Manifold face_contact_at_buried_end(const Manifold& m, const ShapeRecord& mover,
+                                        const Transform& xfa, const ShapeRecord& wall,
+                                        const Transform& xfb,
+                                        const CollideSettings& settings) const {
+        const int end = m.count > 0 ? contacted_end(wall.shape.segment,
+                                                 inv_rotate(xfb.q, m.normal), m.points[0].anchor_b)
+                                    : -1;
+        const int by = end < 0 ? -1 : wall.buried_by[static_cast<std::size_t>(end)];
+        if (by < 0 || !may_collide(mover, shapes[by])) {
+            return m;
+        }
+        const Segment& seg = wall.shape.segment;
+        const Polygon faces = capsule_polygon(Capsule{seg.p1, seg.p2, 0});
+        const Vec2 side = inv_transform_point(xfb, transform_point(xfa, mean_point(mover.proxy)));
+        const int face = dot(faces.normals[0], side - seg.p1) >= 0 ? 0 : 1;
+        return collide_face(mover.shape, xfa, faces, xfb, face, settings);
     }
 
     explicit Impl(const WorldDef& d)

@@ -6,6 +6,7 @@
 // stays where it was put.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -229,6 +230,77 @@ TEST(TileSeams, DISABLED_BoxSlidingIntoTheFootOfAWallStaysOnTheFloor) {
         }
         EXPECT_NEAR(world.body_state(box)->xf.p.x, 12 - 0.5f, 2 * slop(world)) << speed;
     }
+}
+
+// T-junctions: a static segment standing on a floor (its end in or on the
+// floor's surface) has no corner there. A wedge in the corner, its bottom
+// half a slop into the floor and its acute bottom-right corner 2.5 slops
+// into the partition, has the segment's end inside it: the raw manifold
+// takes the wedge's sloping face (2.1 slops deep, less than 2.5), whose
+// normal pushes the wedge down into the floor as much as off the partition.
+// The world makes the contact on the partition's face instead.
+World make_weightless_world() {
+    WorldDef def;
+    def.gravity = {0, 0};
+    return std::move(World::make(def).value());
+}
+
+// The touching manifold between `body` and `wall` after one step.
+Manifold contact_after_a_step(World& world, BodyId body, BodyId wall) {
+    EXPECT_TRUE(world.step(k_dt));
+    for (const ContactData& c : world.touching_contacts()) {
+        if ((c.body_a == body && c.body_b == wall) || (c.body_a == wall && c.body_b == body)) {
+            return c.manifold;
+        }
+    }
+    ADD_FAILURE() << "no contact";
+    return {};
+}
+
+TEST(TJunctions, WedgeInTheCornerOfAPartitionStandingOnAFloorIsPushedOffItsFace) {
+    // The floor: a box, a two-sided segment (the partition's end on its
+    // middle), and a chain (one-sided, solid below).
+    const std::vector<Vec2> chain_points{{-5, -1}, {5, -1}, {5, 0}, {-5, 0}}; // counter-clockwise
+    const std::vector<Shape> floors{make_offset_box(5, 0.5f, {0, -0.5f}, 0).value(),
+                                    make_segment({-5, 0}, {5, 0}).value(),
+                                    make_chain_loop(chain_points).value()[2]};
+    for (std::size_t f = 0; f < floors.size(); ++f) {
+        World world = make_weightless_world();
+        const real s = slop(world);
+        add(world, BodyType::static_body, floors[f], {});
+        const BodyId partition =
+            add(world, BodyType::static_body, make_segment({0, 0}, {0, 3}).value(), {});
+        const std::vector<Vec2> wedge{{-1, 0}, {0, 0}, {-0.39f, 0.92f}, {-1, 0.92f}};
+        const Vec2 start{2.5f * s, -0.5f * s};
+        const BodyId body = add(world, BodyType::dynamic, make_polygon(wedge).value(), start);
+        const Manifold m = contact_after_a_step(world, body, partition);
+        ASSERT_GT(m.count, 0) << "floor " << f;
+        EXPECT_NEAR(std::abs(m.normal.x), 1, 1e-5) << "floor " << f;
+        const BodyState after = *world.body_state(body);
+        EXPECT_LT(after.xf.p.x, start.x - 0.5f * s) << "floor " << f << ": pushed off the face";
+        real lowest = 0;
+        for (const Vec2 v : wedge) {
+            lowest = std::min(lowest, transform_point(after.xf, v).y);
+        }
+        EXPECT_GE(lowest, -1.5f * s) << "floor " << f << ": pushed into the floor";
+    }
+}
+
+// Ends that meet at a vertex (a polyline's corner, a ring of segments) are
+// a real corner: a disc on the tip of a V of two segments keeps its contact
+// on the rounded tip, normal from the tip to its centre.
+TEST(TJunctions, SegmentsMeetingAtTheirEndsKeepTheirCorner) {
+    World world = make_weightless_world();
+    const BodyId upper =
+        add(world, BodyType::static_body, make_segment({0, 0}, {2, 1}).value(), {});
+    add(world, BodyType::static_body, make_segment({0, 0}, {2, -1}).value(), {});
+    const real r = 0.5f;
+    const Vec2 direction = normalize(Vec2{-1, 0.2f});
+    const BodyId disc = add(world, BodyType::dynamic, Circle{{}, r},
+                            (r - 0.5f * slop(world)) * direction);
+    const Manifold m = contact_after_a_step(world, disc, upper);
+    ASSERT_EQ(m.count, 1);
+    EXPECT_NEAR(std::abs(dot(m.normal, direction)), 1, 1e-4);
 }
 
 } // namespace
