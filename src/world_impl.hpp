@@ -1271,15 +1271,17 @@ struct World::Impl {
 
     // The last line of defence: sweep each dynamic body from its pose at
     // the start of the step to its final pose against static geometry, and
-    // stop it at the first time of impact.
-    int sweep_against_static() {
+    // stop it at the first time of impact. With keep_landings (the last
+    // sweep at the round cap), a body landing within the solver's target
+    // keeps its pose (lands_within_target).
+    int sweep_against_static(bool keep_landings) {
         int stopped = 0;
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             Body& b = bodies[bi];
             if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
                 continue;
             }
-            const real t = first_static_impact(b, b.sweep);
+            const real t = first_static_impact(b, b.sweep, keep_landings);
             // A body already resting where its sweep stops (a re-sweep of a
             // stopped body ends within the touch band, a hair before t = 1)
             // need not move: only a real pull-back counts.
@@ -1508,8 +1510,9 @@ struct World::Impl {
     }
 
     // The first time (a fraction of `sweep`, 1 if none) at which one of the
-    // body's shapes, moving along `sweep`, meets static geometry.
-    real first_static_impact(const Body& b, const Sweep& sweep) {
+    // body's shapes, moving along `sweep`, meets static geometry
+    // (keep_landings: see lands_within_target).
+    real first_static_impact(const Body& b, const Sweep& sweep, bool keep_landings = false) {
         const Transform start = get_transform(sweep, 0);
         const Transform end = get_transform(sweep, 1);
         const real turn = std::abs(sweep.a2 - sweep.a1) * b.extent;
@@ -1524,7 +1527,7 @@ struct World::Impl {
             query_static(box, [&](ProxyId, std::uint64_t other) {
                 const int wall = static_cast<int>(other);
                 if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
-                    t_min = std::min(t_min, static_impact(sweep, s, shapes[wall]));
+                    t_min = std::min(t_min, static_impact(sweep, s, shapes[wall], keep_landings));
                 }
                 return true;
             });
@@ -1583,7 +1586,26 @@ struct World::Impl {
         return false;
     }
 
-    real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall) {
+    // Whether a shape whose sweep meets `wall` part way may still take its
+    // end pose, in the last sweep at the round cap: its core never touches
+    // the wall on the way (so it crossed nothing) and it ends no deeper than
+    // the position solver's target. Two bodies that a chain of TOI events
+    // left overlapping at their sweep starts, on a floor, ping-pong: each
+    // correction pushes them apart and a slop into the floor, and each sweep
+    // pulls them back up their paths into each other. Before the cap every
+    // hit stops a slop off the wall: a body arriving from afar needs that
+    // gap for the next step's contact, and piles come to rest (keeping
+    // landings in every round after the first leaves the 500-body pile
+    // restless).
+    bool lands_within_target(ToiInput input, const Sweep& sweep, const ShapeRecord& shape,
+                             const ShapeRecord& wall) {
+        input.proxy_b = shape.core_proxy;
+        return time_of_impact(input).state == CastState::miss &&
+               !sinks_into(sweep, 1, shape, wall);
+    }
+
+    real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall,
+                       bool keep_landings) {
         const Body& w = bodies[wall.body];
         ToiInput input;
         input.proxy_a = wall.proxy;
@@ -1622,6 +1644,10 @@ struct World::Impl {
         if (out.state == CastState::failed) {
             ++stats.toi_failures;
             return out.fraction;
+        }
+        if (out.state == CastState::hit && !at_start && !on_seam &&
+            keep_landings && lands_within_target(input, sweep, shape, wall)) {
+            return 1;
         }
         return out.state == CastState::hit ? out.fraction : 1;
     }
@@ -1895,7 +1921,7 @@ struct World::Impl {
         for (int round = 0;; ++round) {
             correct_positions();
             clock.lap(stats.solver_seconds);
-            const int stopped = sweep_against_static();
+            const int stopped = sweep_against_static(false);
             clock.lap(stats.toi_seconds);
             if (stopped == 0) {
                 break;
@@ -1904,7 +1930,7 @@ struct World::Impl {
                 ++stats.sweep_round_cap_hits;
                 hold_stopped_at_sweep_start();
                 correct_positions();
-                sweep_against_static(); // the sweep has the last word; overlap may remain
+                sweep_against_static(true); // the sweep has the last word; overlap may remain
                 break;
             }
         }

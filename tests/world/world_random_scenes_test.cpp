@@ -521,32 +521,6 @@ CaseResult run_case(std::uint32_t seed, const Regime& regime) {
     return r;
 }
 
-// Seeds whose scenes sink deeper than 2 slops for a step or a few (the
-// world's known weak spot: bodies squeezed in a pile, or between a pile and
-// a wall). Measured in the
-// float build; the double build's trajectories differ, hence its own list.
-// The set shifts whenever the step changes a trajectory anywhere. Most deep
-// steps were jams whose position correction converged slowly or oscillated;
-// they now get more sweeps, under-relaxed and from the ground up (shock
-// propagation), which emptied most of the list. The one left: a polygon
-// that the sweep against static geometry stops, back on its path, 4 slops
-// into a capsule, after the step's last position correction.
-// DISABLED_KnownDeepSeedsStayWithinTwoSlops below states the requirement.
-struct KnownDeep {
-    std::uint32_t seed;
-    real slops; ///< the deepest measured, in linear slops
-};
-#ifdef SWEEP_DOUBLE
-const std::vector<KnownDeep> k_known_deep = {}; // every seed stays within 2 slops
-#else
-const std::vector<KnownDeep> k_known_deep = {{30018, real(4.08)}};
-#endif
-
-bool is_known_deep(std::uint32_t seed) {
-    return std::any_of(k_known_deep.begin(), k_known_deep.end(),
-                       [&](const KnownDeep& k) { return k.seed == seed; });
-}
-
 /// Runs `cases` seeds from `first_seed`; reports every failing seed.
 void run_cases(std::uint32_t first_seed, int cases, const Regime& regime) {
     for (int c = 0; c < cases; ++c) {
@@ -555,7 +529,7 @@ void run_cases(std::uint32_t first_seed, int cases, const Regime& regime) {
         if (r.tunneling) {
             ADD_FAILURE() << *r.tunneling;
         }
-        if (r.deepest > r.limit && !is_known_deep(seed)) {
+        if (r.deepest > r.limit) {
             ADD_FAILURE() << r.deepest_at;
         }
     }
@@ -577,19 +551,6 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsAt30Hz) {
 TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithSubsteps) {
     run_cases(40'000, test::property_cases(50), k_substeps_at_60_hz);
     run_cases(20'000, test::property_cases(50), k_substeps_at_30_hz);
-}
-
-// Enable once the world keeps the known deep seeds within 2 slops.
-TEST(WorldRandomScenes, DISABLED_KnownDeepSeedsStayWithinTwoSlops) {
-    for (const KnownDeep& k : k_known_deep) {
-        const Regime& regime = k.seed >= 60'000   ? k_at_60_hz
-                               : k.seed >= 40'000 ? k_substeps_at_60_hz
-                               : k.seed >= 30'000 ? k_at_30_hz
-                                                  : k_substeps_at_30_hz;
-        const CaseResult r = run_case(k.seed, regime);
-        EXPECT_FALSE(r.tunneling) << *r.tunneling;
-        EXPECT_LE(r.deepest, r.limit) << r.deepest_at;
-    }
 }
 
 } // namespace
