@@ -1429,6 +1429,7 @@ struct World::Impl {
         const int jam_cap = pin_stopped ? cap : k_jam_iteration_factor * cap;
         const real jam_exit = real(1.9) * tol.linear_slop;
         real entry_deepest = 0;
+        int jam_start = -1; // the sweep the jam's extra sweeps began at
         for (int i = 0; i < jam_cap; ++i) {
             const bool fresh = i % k_position_refresh_interval == 0;
             if (fresh) {
@@ -1441,14 +1442,15 @@ struct World::Impl {
                 // pyramid) would take them all and gain a fraction of a slop.
                 // Sweeps that left it deeper than they found it are undone.
                 const real deepest = deepest_position_penetration();
-                if (i == cap) {
+                if (jam_start < 0) {
                     begin_jam_sweeps();
+                    jam_start = i;
                     entry_deepest = deepest;
                 }
                 // The mean rate since the extra sweeps began: single checks
                 // are noisy (a shock sweep may first push a pair deeper).
-                const real rate = i == cap ? std::numeric_limits<real>::max()
-                                           : (entry_deepest - deepest) / real(i - cap);
+                const real rate = i == jam_start ? std::numeric_limits<real>::max()
+                                                 : (entry_deepest - deepest) / real(i - jam_start);
                 if (deepest <= jam_exit || rate * real(jam_cap - i) < deepest - jam_exit) {
                     if (deepest > entry_deepest) {
                         restore_jam_entry();
@@ -1461,7 +1463,7 @@ struct World::Impl {
                 return true;
             }
         }
-        if (jam_cap > cap) {
+        if (jam_start >= 0) {
             refresh_position_manifolds();
             if (deepest_position_penetration() > entry_deepest) {
                 restore_jam_entry();
