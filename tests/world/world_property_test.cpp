@@ -1,7 +1,10 @@
 // Randomized worlds: fast bodies in a closed box never leave it, whatever
-// their speed, size or spin. The referee is plain arithmetic on centres.
+// their speed, size or spin, and whatever valid settings the world has. The
+// referee is plain arithmetic on centres.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
 #include <random>
 
 #include "property.hpp"
@@ -10,47 +13,91 @@
 namespace sweep {
 namespace {
 
+// Twelve fast spinning circles and boxes in the room [-5, 5]^2 (times
+// `units`, the world's length units per metre) walled by boxes 0.2 thick:
+// 120 steps of 1/60 s in `substeps` sub-steps, every centre finite and
+// inside the room after every step.
+void run_closed_box_case(World& world, std::mt19937& rng, real units, int substeps, int c) {
+    std::uniform_real_distribution<real> unit(0, 1);
+    const real t = 0.1f * units;
+    const real room = 5 * units;
+    const std::array<std::pair<Vec2, Vec2>, 4> walls{{{{0, -room - t}, {room + 2 * t, t}},
+                                                      {{0, room + t}, {room + 2 * t, t}},
+                                                      {{-room - t, 0}, {t, room + 2 * t}},
+                                                      {{room + t, 0}, {t, room + 2 * t}}}};
+    for (const auto& [center, half] : walls) {
+        BodyDef def;
+        def.position = center;
+        const ShapeDef sd{make_box(half.x, half.y).value(), {}};
+        ASSERT_TRUE(world.create_body(def, std::span(&sd, 1)).has_value());
+    }
+    std::vector<BodyId> bodies;
+    for (int i = 0; i < 12; ++i) {
+        BodyDef def;
+        def.type = BodyType::dynamic;
+        def.position = units * Vec2{-4 + 8 * unit(rng), -4 + 8 * unit(rng)};
+        const real speed = units * (20 + 300 * unit(rng));
+        const real heading = 2 * k_pi * unit(rng);
+        def.linear_velocity = speed * Vec2{std::cos(heading), std::sin(heading)};
+        def.angular_velocity = 40 * (unit(rng) - 0.5f);
+        const real size = units * (0.05f + 0.3f * unit(rng));
+        const Shape shape =
+            i % 2 ? Shape(Circle{{}, size}) : Shape(make_box(size, 0.5f * size).value());
+        const ShapeDef sd{shape, {1, unit(rng), unit(rng)}};
+        bodies.push_back(world.create_body(def, std::span(&sd, 1)).value());
+    }
+    for (int s = 0; s < 120; ++s) {
+        ASSERT_TRUE(world.step(1.0f / 60, substeps).has_value());
+        for (BodyId id : bodies) {
+            const Vec2 p = world.body_state(id).value().center;
+            ASSERT_TRUE(std::abs(p.x) < room && std::abs(p.y) < room)
+                << "case " << c << " step " << s << " centre (" << p.x << ", " << p.y << ")";
+        }
+    }
+}
+
 TEST(WorldProperty, FastBodiesNeverLeaveAClosedBox) {
     const int cases = test::property_cases(40);
     std::mt19937 rng(20261122);
-    std::uniform_real_distribution<real> unit(0, 1);
     for (int c = 0; c < cases; ++c) {
         auto world = World::make({}).value();
-        // Walls 0.2 thick around the room [-5, 5] x [-5, 5].
-        const real t = 0.1f;
-        const std::array<std::pair<Vec2, Vec2>, 4> walls{{{{0, -5 - t}, {5 + 2 * t, t}},
-                                                          {{0, 5 + t}, {5 + 2 * t, t}},
-                                                          {{-5 - t, 0}, {t, 5 + 2 * t}},
-                                                          {{5 + t, 0}, {t, 5 + 2 * t}}}};
-        for (const auto& [center, half] : walls) {
-            BodyDef def;
-            def.position = center;
-            const ShapeDef sd{make_box(half.x, half.y).value(), {}};
-            ASSERT_TRUE(world.create_body(def, std::span(&sd, 1)).has_value());
-        }
-        std::vector<BodyId> bodies;
-        for (int i = 0; i < 12; ++i) {
-            BodyDef def;
-            def.type = BodyType::dynamic;
-            def.position = {-4 + 8 * unit(rng), -4 + 8 * unit(rng)};
-            const real speed = 20 + 300 * unit(rng);
-            const real heading = 2 * k_pi * unit(rng);
-            def.linear_velocity = speed * Vec2{std::cos(heading), std::sin(heading)};
-            def.angular_velocity = 40 * (unit(rng) - 0.5f);
-            const real size = 0.05f + 0.3f * unit(rng);
-            const Shape shape =
-                i % 2 ? Shape(Circle{{}, size}) : Shape(make_box(size, 0.5f * size).value());
-            const ShapeDef sd{shape, {1, unit(rng), unit(rng)}};
-            bodies.push_back(world.create_body(def, std::span(&sd, 1)).value());
-        }
-        for (int s = 0; s < 120; ++s) {
-            ASSERT_TRUE(world.step(1.0f / 60).has_value());
-            for (BodyId id : bodies) {
-                const Vec2 p = world.body_state(id).value().center;
-                ASSERT_TRUE(std::abs(p.x) < 5 && std::abs(p.y) < 5)
-                    << "case " << c << " step " << s << " centre (" << p.x << ", " << p.y << ")";
-            }
-        }
+        run_closed_box_case(world, rng, 1, 1, c);
+    }
+}
+
+// Any valid WorldDef: iteration counts down to 1, other length units, the
+// grid broadphase, sleeping, every combine rule, gravity in any downward
+// direction.
+WorldDef random_settings(std::mt19937& rng) {
+    std::uniform_real_distribution<real> unit(0, 1);
+    const auto integer = [&](int lo, int hi) {
+        return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
+    WorldDef def;
+    def.velocity_iterations = integer(1, 20);
+    def.position_iterations = integer(1, 80);
+    def.length_units_per_meter = std::array<real, 4>{0.01f, 1, 16, 100}[integer(0, 3)];
+    def.static_broadphase = integer(0, 1) ? StaticBroadphase::grid : StaticBroadphase::tree;
+    def.enable_sleep = integer(0, 1) == 1;
+    def.time_to_sleep = 0.5f * unit(rng);
+    def.friction_combine = static_cast<CombineRule>(integer(0, 4));
+    def.restitution_combine = static_cast<CombineRule>(integer(0, 4));
+    def.gravity = {20 * (unit(rng) - 0.5f), -20 * unit(rng)};
+    return def;
+}
+
+TEST(WorldProperty, AnyValidSettingsKeepFastBodiesInAClosedBox) {
+    const int cases = test::property_cases(200);
+    std::mt19937 rng(20261124);
+    for (int c = 0; c < cases; ++c) {
+        const WorldDef def = random_settings(rng);
+        auto world = World::make(def).value();
+        const int substeps = std::uniform_int_distribution<int>(1, 6)(rng);
+        SCOPED_TRACE(testing::Message()
+                     << "velocity_iterations " << def.velocity_iterations
+                     << ", position_iterations " << def.position_iterations << ", units "
+                     << def.length_units_per_meter << ", substeps " << substeps);
+        run_closed_box_case(world, rng, def.length_units_per_meter, substeps, c);
     }
 }
 
