@@ -252,6 +252,10 @@ constexpr real k_jam_baumgarte = real(0.5);
 // normal is within 45 degrees of gravity.
 constexpr real k_bearing_cosine = real(0.7071);
 
+// How many times lighter a body backed by fixed geometry must be than its
+// partner to hold against it in a jam's sweeps (find_backing).
+constexpr real k_backed_mass_ratio = 4;
+
 // Position iterations between recomputing the manifolds at the current poses.
 constexpr int k_position_refresh_interval = 4;
 
@@ -329,6 +333,8 @@ struct World::Impl {
     std::vector<int> support_level;     // by body: contacts down to static or kinematic ground
     std::vector<int> support_start;     // by body: its neighbours in support_links (CSR)
     std::vector<int> support_links;     // bodies in contact, both ways
+    std::vector<int> backing_start;     // by body: its directions in backing_directions (CSR)
+    std::vector<Vec2> backing_directions; // unit, from a dynamic body to fixed geometry it touches
     std::vector<int> contact_order;     // contacts, lowest support level first
     int live_bodies = 0;
     bool static_tree_dirty = false; // static shapes changed since the last rebuild
@@ -1161,8 +1167,16 @@ struct World::Impl {
                              support_level[c.body_a] < support_level[c.body_b];
         const bool below_b = up <= -k_bearing_cosine &&
                              support_level[c.body_b] < support_level[c.body_a];
-        const bool pin_a = (pin_stopped && a.stopped) || below_a;
-        const bool pin_b = (pin_stopped && b.stopped) || below_b;
+        // And of two dynamic bodies, one that fixed geometry backs in the
+        // direction the contact pushes it holds against one that is not, if
+        // it is k_backed_mass_ratio times lighter (find_backing).
+        const bool both_dynamic = a.type == BodyType::dynamic && b.type == BodyType::dynamic;
+        const bool backed_a = shock && both_dynamic && backed(c.body_a, -normal);
+        const bool backed_b = shock && both_dynamic && backed(c.body_b, normal);
+        const bool pin_a = (pin_stopped && a.stopped) || below_a ||
+                           (backed_a && !backed_b && a.inv_mass > k_backed_mass_ratio * b.inv_mass);
+        const bool pin_b = (pin_stopped && b.stopped) || below_b ||
+                           (backed_b && !backed_a && b.inv_mass > k_backed_mass_ratio * a.inv_mass);
         return {pin_a ? 0 : a.inv_mass, pin_a ? 0 : a.inv_inertia, pin_b ? 0 : b.inv_mass,
                 pin_b ? 0 : b.inv_inertia};
     }
@@ -1391,6 +1405,81 @@ struct World::Impl {
         shock = true;
     }
 
+    // A jam's sweeps also pass the shock sideways: a body squeezed between
+    // a wall and a heavier body (a light wedge in a corner under a box)
+    // yields to every push from the heavy one and gets pushed straight back
+    // by the wall, so the pair separates by the mass ratio's fraction per
+    // sweep. Each dynamic body's backing directions are those (from the
+    // body) of the static or kinematic shapes it touches or overlaps; in a
+    // pair of dynamic bodies, one backed in the direction the contact pushes
+    // it (within 45 degrees of a direction, or between two) does not yield
+    // to one that is not and is over 4 times heavier. Between bodies of
+    // like mass the sweeps converge anyway, and holding them there left the
+    // 500-body piles restless.
+    void find_backing() {
+        const int n = static_cast<int>(bodies.size());
+        backing_start.assign(n + 1, 0);
+        // The dynamic body and its direction to the fixed one, or {-1, {}}.
+        const auto backing = [&](const Contact& c) -> std::pair<int, Vec2> {
+            const bool dynamic_a = bodies[c.body_a].type == BodyType::dynamic;
+            const bool dynamic_b = bodies[c.body_b].type == BodyType::dynamic;
+            if (dynamic_a == dynamic_b || !touches(c)) {
+                return {-1, {}};
+            }
+            const Vec2 normal = position_normal(c); // A to B
+            return dynamic_a ? std::pair{c.body_a, normal} : std::pair{c.body_b, -normal};
+        };
+        for (const Contact& c : contacts) {
+            if (const auto [body, direction] = backing(c); body >= 0) {
+                ++backing_start[body + 1];
+            }
+        }
+        for (int i = 0; i < n; ++i) {
+            backing_start[i + 1] += backing_start[i];
+        }
+        backing_directions.resize(static_cast<std::size_t>(backing_start[n]));
+        std::vector<int>& fill = search_queue; // free until the next contact search
+        fill.assign(backing_start.begin(), backing_start.end() - 1);
+        for (const Contact& c : contacts) {
+            if (const auto [body, direction] = backing(c); body >= 0) {
+                backing_directions[static_cast<std::size_t>(fill[body]++)] = direction;
+            }
+        }
+    }
+
+    // Whether a contact's position manifold touches or overlaps at the
+    // current poses.
+    bool touches(const Contact& c) const {
+        const Manifold& m = c.position_manifold;
+        const Vec2 n = position_normal(c);
+        for (int i = 0; i < m.count; ++i) {
+            if (position_point(bodies[c.body_a], bodies[c.body_b], m, i, n).separation <= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // Whether fixed geometry backs body `bi` against a push along `push`
+    // (unit, world): within 45 degrees of one backing direction, or between
+    // two (a corner of a floor and a wall backs every push into it).
+    bool backed(int bi, Vec2 push) const {
+        const auto first = backing_directions.begin() + backing_start[bi];
+        const auto last = backing_directions.begin() + backing_start[bi + 1];
+        for (auto e = first; e != last; ++e) {
+            if (dot(push, *e) >= k_bearing_cosine) {
+                return true;
+            }
+            for (auto f = e + 1; f != last; ++f) {
+                const real turn = cross(*e, *f); // their cone is the side of the turn
+                if (turn != 0 && cross(*e, push) * turn >= 0 && cross(push, *f) * turn >= 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     // The deepest penetration over the position manifolds at the current
     // poses (>= 0, L), without correcting anything.
     real deepest_position_penetration() const {
@@ -1477,6 +1566,7 @@ struct World::Impl {
     void begin_jam_sweeps() {
         position_factor = k_jam_baumgarte;
         order_by_support();
+        find_backing();
         jam_centers.resize(bodies.size());
         jam_angles.resize(bodies.size());
         for (std::size_t bi = 0; bi < bodies.size(); ++bi) {

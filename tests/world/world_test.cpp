@@ -351,5 +351,26 @@ TEST(World, FewPositionIterationsStillCorrectAJammedColumn) {
     }
 }
 
+TEST(World, LightBodyWedgedBetweenAWallAndAHeavyOneIsPushedOut) {
+    // A light box against a wall, a box 1000 times heavier overlapping it
+    // 5 slops from the other side, no gravity. Position correction moving
+    // both by their masses shifts the light one, which the wall pushes
+    // straight back: the pair separates by a thousandth of a push per sweep.
+    // The jam's sweeps let the backed light box hold, so the heavy one
+    // moves: every overlap ends within the solver's target after one step.
+    World world = make_world(1, {0, 0});
+    const real slop = world.tolerances().linear_slop;
+    add_static_box(world, {-0.5f, 0}, 0.5f, 5); // x <= 0
+    const BodyId light = add_dynamic(world, make_box(0.5f, 0.5f).value(), {0.5f, 0}, {},
+                                     Material{0.01f, 0, 0});
+    const BodyId heavy = add_dynamic(world, make_box(0.5f, 0.5f).value(),
+                                     {1.5f - 5 * slop, 0}, {}, Material{10, 0, 0});
+    ASSERT_TRUE(world.step(k_dt));
+    const real gap = world.body_state(heavy)->center.x - world.body_state(light)->center.x - 1;
+    EXPECT_GT(gap, -1.5f * slop);
+    EXPECT_GT(world.body_state(light)->center.x - 0.5f, -1.5f * slop); // off the wall too
+    EXPECT_LE(world.stats().max_penetration, 1.5f * slop);
+}
+
 } // namespace
 } // namespace sweep
