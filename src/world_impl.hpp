@@ -19,6 +19,12 @@
 namespace sweep {
 namespace detail {
 
+constexpr std::array<int, k_max_polygon_vertices> no_buriers() {
+    std::array<int, k_max_polygon_vertices> none{};
+    none.fill(-1);
+    return none;
+}
+
 struct ShapeRecord {
     Shape shape;
     Material material;
@@ -31,8 +37,9 @@ struct ShapeRecord {
     // This static polygon's covered stretches: World::Impl::covered_stretches[begin, end).
     int seams_begin = 0;
     int seams_end = 0;
-    // A static segment's ends (p1, p2): the static shape each lies in or on, or -1.
-    std::array<int, 2> buried_by{-1, -1};
+    // A static segment's ends (p1, p2) or a static polygon's vertices: the
+    // static shape each lies in or on, or -1 (World::Impl::mark_buried_vertices).
+    std::array<int, k_max_polygon_vertices> buried_by = no_buriers();
     Filter filter;
     bool sensor = false;
     std::uint64_t user_data = 0;
@@ -400,25 +407,54 @@ struct World::Impl {
         for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
             ShapeRecord& s = shapes[si];
             s.seams_begin = static_cast<int>(covered_stretches.size());
-            if (can_cover(s)) {
+            s.buried_by = no_buriers();
+            const bool covers = can_cover(s);
+            if (covers || is_static_segment(s)) {
                 const Transform& xf = bodies[s.body].xf;
                 const Aabb box = inflate(compute_aabb(s.shape, xf), tol.touch_tolerance);
                 query_static(box, [&](ProxyId, std::uint64_t other) {
                     const ShapeRecord& o = shapes[other];
-                    if (static_cast<int>(other) != si && can_cover(o)) {
+                    if (static_cast<int>(other) == si || o.sensor) {
+                        return true;
+                    }
+                    if (covers && can_cover(o)) {
                         find_covered_stretches(s.shape.polygon, xf, o.shape.polygon,
                                                bodies[o.body].xf, static_cast<int>(other),
                                                tol.touch_tolerance, covered_stretches);
                     }
+                    mark_buried_vertices(s, o, static_cast<int>(other));
                     return true;
                 });
             }
             s.seams_end = static_cast<int>(covered_stretches.size());
-            s.buried_by = {-1, -1};
-            if (is_static_segment(s)) {
-                s.buried_by = {burier_of(si, s.shape.segment.p1), burier_of(si, s.shape.segment.p2)};
+        }
+    }
+
+    // Marks the vertices of static segment or polygon `s` (its proxy's
+    // points) that lie in or on static shape `o` (index `other`) within the
+    // touch tolerance, away from o's vertices: buried, so no corner. Ends
+    // meeting at a vertex (a polyline's corner, a ring of segments, two
+    // tiles' corners) are a real corner or a seam, not a buried vertex.
+    void mark_buried_vertices(ShapeRecord& s, const ShapeRecord& o, int other) const {
+        const Transform& xf = bodies[s.body].xf;
+        for (int v = 0; v < s.proxy.count; ++v) {
+            int& by = s.buried_by[static_cast<std::size_t>(v)];
+            const Vec2 point = transform_point(xf, s.proxy.points[v]);
+            const Aabb near_o = inflate(o.static_box, tol.touch_tolerance);
+            if (by < 0 && contains(near_o, Aabb{point, point}) && !near_a_vertex(o, point) &&
+                touches_point(o, point)) {
+                by = other;
             }
         }
+    }
+
+    // Whether `point` (world) lies in or on static shape `o` within the
+    // touch tolerance.
+    bool touches_point(const ShapeRecord& o, Vec2 point) const {
+        const ShapeProxy dot_proxy = make_proxy(std::span(&point, 1), 0);
+        SimplexCache cache;
+        const DistanceInput in{o.proxy, dot_proxy, bodies[o.body].xf, Transform{}, true};
+        return distance(in, cache).distance <= tol.touch_tolerance;
     }
 
     // Whether `point` (world) lies within the touch tolerance of a vertex of
@@ -446,32 +482,6 @@ struct World::Impl {
     bool is_static_segment(const ShapeRecord& s) const {
         return s.body >= 0 && !s.sensor && bodies[s.body].type == BodyType::static_body &&
                s.shape.type == ShapeType::segment;
-    }
-
-    // A static shape other than `si` that `local_point` (the static body's
-    // frame) lies in or on within the touch tolerance, away from its
-    // vertices, or -1. Ends meeting at a vertex (a polyline's corner, a ring
-    // of segments) are a real corner, not a buried end.
-    int burier_of(int si, Vec2 local_point) const {
-        const Vec2 point = transform_point(bodies[shapes[si].body].xf, local_point);
-        const ShapeProxy dot_proxy = make_proxy(std::span(&point, 1), 0);
-        const Aabb box = inflate(Aabb{point, point}, tol.touch_tolerance);
-        int found = -1;
-        query_static(box, [&](ProxyId, std::uint64_t other) {
-            const ShapeRecord& o = shapes[other];
-            if (static_cast<int>(other) == si || o.sensor) {
-                return true;
-            }
-            SimplexCache cache;
-            const DistanceInput in{o.proxy, dot_proxy, bodies[o.body].xf, Transform{}, true};
-            if (distance(in, cache).distance <= tol.touch_tolerance &&
-                !near_a_vertex(o, point)) {
-                found = static_cast<int>(other);
-                return false;
-            }
-            return true;
-        });
-        return found;
     }
 
     // The covered stretches of a static polygon (seams.hpp).
@@ -532,7 +542,48 @@ struct World::Impl {
             return face_contact_at_buried_end(m, sa, xfa, sb, xfb, settings);
         }
         const int face = flat_seam_face_of(m, sa, sb);
-        return face < 0 ? m : collide_face(sa.shape, xfa, sb.shape.polygon, xfb, face, settings);
+        if (face >= 0) {
+            return collide_face(sa.shape, xfa, sb.shape.polygon, xfb, face, settings);
+        }
+        return sb.shape.type == ShapeType::polygon
+                   ? face_contact_at_buried_vertex(m, sa, xfa, sb, xfb, settings)
+                   : m;
+    }
+
+    // A static polygon's vertex that lies in or on another static shape (the
+    // foot of a wall standing on a floor) is no corner either: a contact
+    // with a point on it (the mover's own face taking the vertex as its
+    // incident point, or a corner-to-corner speculative point) is made again
+    // on the polygon's face at that vertex that faces the mover, alone
+    // (collide_face): its points are the mover's part over the face, so a
+    // shape sunk a slop into the floor is pushed off the wall rather than
+    // down, and a box sliding into the wall meets it with its whole face.
+    Manifold face_contact_at_buried_vertex(const Manifold& m, const ShapeRecord& mover,
+                                           const Transform& xfa, const ShapeRecord& wall,
+                                           const Transform& xfb,
+                                           const CollideSettings& settings) const {
+        const Polygon& p = wall.shape.polygon;
+        for (int i = 0; i < m.count; ++i) {
+            for (int v = 0; v < p.count; ++v) {
+                const int by = wall.buried_by[static_cast<std::size_t>(v)];
+                if (by >= 0 && distance(m.points[i].anchor_b, p.vertices[v]) <= tol.linear_slop &&
+                    may_collide(mover, shapes[by])) {
+                    return collide_face(mover.shape, xfa, p, xfb, face_toward(p, v, mover, xfa, xfb),
+                                        settings);
+                }
+            }
+        }
+        return m;
+    }
+
+    // Of the two faces of `p` (at xfb) meeting at vertex `v`, the one whose
+    // outward normal points more toward the moving shape (at xfa).
+    int face_toward(const Polygon& p, int v, const ShapeRecord& mover, const Transform& xfa,
+                    const Transform& xfb) const {
+        const Vec2 side = inv_transform_point(xfb, transform_point(xfa, mean_point(mover.proxy)));
+        const int before = (v + p.count - 1) % p.count; // the face ending at v
+        const Vec2 out = side - p.vertices[v];
+        return dot(p.normals[before], out) > dot(p.normals[v], out) ? before : v;
     }
 
     // A static segment whose end lies in or on another static shape (a

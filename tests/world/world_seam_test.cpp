@@ -206,16 +206,17 @@ TEST(TileSeams, WallsOfTilesStillBlockWhereTheirFacesAreBare) {
     }
 }
 
-// A known issue of the narrowphase, with no seam in it: a box sliding along
-// a floor into a wall standing on that floor meets the wall's foot with its
-// own bottom corner level with the wall's bottom corner. Apart by more than
-// 0.1 slop, collide_polygons takes the two corners for the closest features
-// (the faces are parallel, and the closest points of parallel segments come
-// out at their ends) and makes one speculative point there, at the box's
-// bottom edge, instead of two across the face: the stopping impulse turns
-// the box, which tips and hops (0.2 L at 8 L/s) or, at 300 L/s, climbs the
-// wall and lands on top of it.
-TEST(TileSeams, DISABLED_BoxSlidingIntoTheFootOfAWallStaysOnTheFloor) {
+// A box sliding along a floor into a wall standing on that floor meets the
+// wall's foot with its own bottom corner level with the wall's bottom
+// corner. Apart by more than 0.1 slop, collide_polygons takes the two
+// corners for the closest features (the faces are parallel, and the closest
+// points of parallel segments come out at their ends) and makes one
+// speculative point there, at the box's bottom edge, instead of two across
+// the face: the stopping impulse turned the box, which tipped and hopped
+// (0.2 L at 8 L/s) or, at 300 L/s, climbed the wall and landed on top of it.
+// The wall's bottom corner lies on the floor (a buried vertex), so the world
+// makes the contact on the wall's face, across the box's whole side.
+TEST(TileSeams, BoxSlidingIntoTheFootOfAWallStaysOnTheFloor) {
     for (const real speed : {real(8), real(300)}) {
         World world = make_world();
         add(world, BodyType::static_body, make_box(12, 0.5f).value(), {12, -0.5f});
@@ -284,6 +285,23 @@ TEST(TJunctions, WedgeInTheCornerOfAPartitionStandingOnAFloorIsPushedOffItsFace)
         }
         EXPECT_GE(lowest, -1.5f * s) << "floor " << f << ": pushed into the floor";
     }
+}
+
+// The same wedge at the foot of a wall box standing on a floor box: the
+// wall's bottom corner lies on the floor, so it is no corner either.
+TEST(TJunctions, WedgeAtTheFootOfAWallIsPushedOffItsFace) {
+    World world = make_weightless_world();
+    const real s = slop(world);
+    add(world, BodyType::static_body, make_offset_box(5, 0.5f, {0, -0.5f}, 0).value(), {});
+    const BodyId wall =
+        add(world, BodyType::static_body, make_offset_box(0.5f, 1.5f, {0.5f, 1.5f}, 0).value(), {});
+    const std::vector<Vec2> wedge{{-1, 0}, {0, 0}, {-0.39f, 0.92f}, {-1, 0.92f}};
+    const Vec2 start{2.5f * s, -0.5f * s};
+    const BodyId body = add(world, BodyType::dynamic, make_polygon(wedge).value(), start);
+    const Manifold m = contact_after_a_step(world, body, wall);
+    ASSERT_GT(m.count, 0);
+    EXPECT_NEAR(std::abs(m.normal.x), 1, 1e-5);
+    EXPECT_LT(world.body_state(body)->xf.p.x, start.x - 0.5f * s) << "pushed off the face";
 }
 
 // Ends that meet at a vertex (a polyline's corner, a ring of segments) are
