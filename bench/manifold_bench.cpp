@@ -170,14 +170,8 @@ const auto& capsule_circle_cases() {
 }
 
 void Manifold_CapsuleCircle_sweep(benchmark::State& state) {
-    // collide() is our only entry point for this pair: it treats the capsule
-    // as a two-vertex rounded polygon.
-    std::vector<PairCase<sweep::Shape, sweep::Shape>> cases;
-    for (const auto& c : capsule_circle_cases()) {
-        cases.push_back({c.a, c.b, c.xf_a, c.xf_b});
-    }
-    run(state, cases, [](const auto& c) {
-        return sweep::collide(c.a, c.xf_a, c.b, c.xf_b, k_touching_only).count;
+    run(state, capsule_circle_cases(), [](const auto& c) {
+        return sweep::collide_capsule_circle(c.a, c.xf_a, c.b, c.xf_b, k_touching_only).count;
     });
 }
 

@@ -226,6 +226,66 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
     return m;
 }
 
+// collide_polygon_circle's steps, in the same order (the same rounding), on
+// the two faces of a capsule's polygon form, which both lie on the core's
+// line: the face the centre is in front of separates it most (face 0 on a
+// tie), and the centre faces the face or one of the two vertices.
+namespace {
+
+Manifold sharp_capsule_circle(const Capsule& a, Vec2 normal0, const Transform& xfa,
+                              const Circle& b, const Transform& xfb,
+                              const CollideSettings& settings) {
+    Manifold m; // the one object returned: no copy of the manifold
+    const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
+    const real total_radius = a.radius + b.radius;
+    const real s0 = dot(normal0, c - a.center1);
+    const real s1 = dot(-normal0, c - a.center2);
+    const int edge = s1 > s0 ? 1 : 0;
+    const real separation = edge == 0 ? s0 : s1;
+    if (separation - total_radius > settings.speculative_distance) {
+        return m;
+    }
+    const Vec2 v1 = edge == 0 ? a.center1 : a.center2;
+    const Vec2 v2 = edge == 0 ? a.center2 : a.center1;
+    Vec2 local_normal = edge == 0 ? normal0 : -normal0;
+    Vec2 closest = c - separation * local_normal;
+    std::uint32_t id = static_cast<std::uint32_t>(edge);
+    if (dot(c - v1, v2 - v1) <= 0) {
+        closest = v1;
+        id = 0x100u | static_cast<std::uint32_t>(edge);
+    } else if (dot(c - v2, v1 - v2) <= 0) {
+        closest = v2;
+        id = 0x100u | static_cast<std::uint32_t>(1 - edge);
+    }
+    if (closest == v1 || closest == v2) {
+        const real dist = distance(c, closest);
+        if (dist - total_radius > settings.speculative_distance) {
+            return m;
+        }
+        if (dist > real(1e-12)) {
+            local_normal = (real(1) / dist) * (c - closest);
+        }
+    }
+    m.local_normal = local_normal;
+    m.normal = rotate(xfa.q, local_normal);
+    const Vec2 on_a = transform_point(xfa, closest + a.radius * local_normal);
+    const Vec2 on_b = transform_point(xfa, c) - b.radius * m.normal;
+    m.points[0] = make_point(on_a, on_b, m.normal, xfa, xfb, id);
+    m.count = 1;
+    return m;
+}
+
+} // namespace
+
+Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Circle& b,
+                                const Transform& xfb, const CollideSettings& settings) {
+    const Vec2 normal0 = normalize(right_perp(a.center2 - a.center1));
+    if (normal0 == Vec2{}) {
+        return collide_circles({a.center1, a.radius}, xfa, b, xfb, settings);
+    }
+    return sharp_capsule_circle(a, normal0, xfa, b, xfb, settings);
+}
+
 Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
                           const Transform& xfb, const CollideSettings& settings) {
     Manifold m;
@@ -746,6 +806,12 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     }
     if (a.type == ShapeType::circle && b.type == ShapeType::polygon) {
         return flip_manifold(collide_polygon_circle(b.polygon, xfb, a.circle, xfa, settings));
+    }
+    if (a.type == ShapeType::capsule && b.type == ShapeType::circle) {
+        return collide_capsule_circle(a.capsule, xfa, b.circle, xfb, settings);
+    }
+    if (a.type == ShapeType::circle && b.type == ShapeType::capsule) {
+        return flip_manifold(collide_capsule_circle(b.capsule, xfb, a.circle, xfa, settings));
     }
     const bool a_edge = a.type == ShapeType::segment || a.type == ShapeType::chain_segment;
     const bool b_edge = b.type == ShapeType::segment || b.type == ShapeType::chain_segment;

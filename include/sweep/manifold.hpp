@@ -49,6 +49,13 @@ Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b,
 /// of radius 0.
 Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule& b,
                           const Transform& xfb, const CollideSettings& settings = {});
+/// Capsule (A) vs circle (B) from the closest point of the capsule's core
+/// to the circle's centre: the same manifold as collide_polygon_circle on
+/// the capsule's polygon form (capsule_polygon: ids, normals, reference),
+/// without building it. A zero-length capsule collides as its disc
+/// (collide_circles).
+Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Circle& b,
+                                const Transform& xfb, const CollideSettings& settings = {});
 /// Polygon (A) vs circle (B); a circle centre inside the polygon takes the
 /// normal of the face of least penetration.
 Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,

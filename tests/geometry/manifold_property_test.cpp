@@ -215,6 +215,42 @@ TEST(CollideProperty, SwappingCircleAndPolygonFlipsTheNormalOnly) {
     }
 }
 
+// The direct capsule-circle manifold is the polygon form's, bit for bit:
+// collide_polygon_circle on capsule_polygon is the oracle (and the disc
+// for a zero-length capsule), over capsules short and long, thin and fat,
+// with centres off the line, over the ends and on the core.
+TEST(CollideProperty, CapsuleCircleMatchesThePolygonForm) {
+    std::mt19937 rng(318);
+    const int cases = test::property_cases(100000);
+    int contacts = 0;
+    for (int c = 0; c < cases; ++c) {
+        const Capsule capsule = c % 50 == 0 ? Capsule{{0.3f, -0.2f}, {0.3f, -0.2f}, 0.4f}
+                                            : test::random_shape(rng, 4).capsule;
+        const Circle circle = test::random_shape(rng, 2).circle;
+        const Transform xfa = test::to_transform(test::random_pose(rng, 0.5));
+        const Transform xfb = test::to_transform(test::random_pose(rng, 2));
+        const Manifold direct = collide_capsule_circle(capsule, xfa, circle, xfb);
+        const Manifold oracle =
+            c % 50 == 0 ? collide_circles({capsule.center1, capsule.radius}, xfa, circle, xfb)
+                        : collide_polygon_circle(capsule_polygon(capsule), xfa, circle, xfb);
+        SCOPED_TRACE("case " + std::to_string(c));
+        ASSERT_EQ(direct.count, oracle.count);
+        contacts += direct.count;
+        if (direct.count == 0) {
+            continue;
+        }
+        EXPECT_EQ(direct.normal, oracle.normal);
+        EXPECT_EQ(direct.local_normal, oracle.local_normal);
+        EXPECT_EQ(direct.reference_is_b, oracle.reference_is_b);
+        EXPECT_EQ(direct.points[0].id, oracle.points[0].id);
+        EXPECT_EQ(direct.points[0].point, oracle.points[0].point);
+        EXPECT_EQ(direct.points[0].anchor_a, oracle.points[0].anchor_a);
+        EXPECT_EQ(direct.points[0].anchor_b, oracle.points[0].anchor_b);
+        EXPECT_EQ(direct.points[0].separation, oracle.points[0].separation);
+    }
+    EXPECT_GT(contacts, cases / 10);
+}
+
 /// Two chain segments meeting at a vertex with a given turn, placed by a
 /// random transform: seg0 runs from (-3, 0) to the vertex (0, 0), seg1 from
 /// there 3 long in the turned direction. Their far ends continue straight
