@@ -52,8 +52,10 @@ Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule&
 /// Capsule (A) vs circle (B) from the closest point of the capsule's core
 /// to the circle's centre: the same manifold as collide_polygon_circle on
 /// the capsule's polygon form (capsule_polygon: ids, normals, reference),
-/// without building it. A zero-length capsule collides as its disc
-/// (collide_circles).
+/// without building it (the closest point on a segment: Ericson, Real-Time
+/// Collision Detection, 5.1.2; Box2D's b2CollideEdgeAndCircle). A
+/// zero-length capsule collides as its disc (collide_circles). Like the other
+/// pair functions it trusts its transforms to be finite; collide() checks.
 Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Circle& b,
                                 const Transform& xfb, const CollideSettings& settings = {});
 /// Polygon (A) vs circle (B); a circle centre inside the polygon takes the
