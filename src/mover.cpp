@@ -168,22 +168,19 @@ class Mover {
     Body& body() { return w_.bodies[body_]; }
     const Body& body() const { return w_.bodies[body_]; }
 
-    // The filter's response to a shape met by `own`: shapes whose collision
-    // filters exclude each other are ignored, and a sensor (on either side)
-    // never blocks: what would stop at it crosses it instead.
-    MoveResponse response_to(int own, int other_shape) const {
+    // The filter's response to a shape met by `own` (its collision filter,
+    // sensor flag and body): shapes whose collision filters exclude each
+    // other are ignored, and a sensor (on either side) never blocks: what
+    // would stop at it crosses it instead.
+    MoveResponse response_to(int own, const Filter& filter, bool sensor, BodyId other) const {
         const ShapeRecord& mine = w_.shapes[own];
-        const ShapeRecord& o = w_.shapes[other_shape];
-        if (!should_collide(mine.filter, o.filter)) {
+        if (!should_collide(mine.filter, filter)) {
             return MoveResponse::ignore;
         }
-        const int other = o.body;
-        const MoveResponse r =
-            filter_ ? filter_(BodyId{other, w_.bodies[other].generation}) : MoveResponse::slide;
-        return (mine.sensor || o.sensor) && r != MoveResponse::ignore ? MoveResponse::cross : r;
+        const MoveResponse r = filter_ ? filter_(other) : MoveResponse::slide;
+        return (mine.sensor || sensor) && r != MoveResponse::ignore ? MoveResponse::cross : r;
     }
 
-    // Every other shape whose AABB meets `box`, with a response.
     // Every other shape within `reach` of the body's shapes, with the
     // filter's response unless it is ignore, into the scratch candidates.
     void gather(real reach) {
@@ -191,32 +188,37 @@ class Mover {
         candidates.clear();
         for (int own : body().shapes) {
             const Aabb box = inflate(compute_aabb(w_.shapes[own].shape, body().xf), reach);
-            const auto take = [&](ProxyId, std::uint64_t data) {
+            // `c`: the candidate but for its response.
+            const auto consider = [&](MoveCandidate c, const Filter& filter, bool sensor) {
+                c.response = response_to(own, filter, sensor, c.body);
+                if (c.response != MoveResponse::ignore) {
+                    candidates.push_back(c);
+                }
+            };
+            // Static shapes as the gather keeps them (World::Impl::static_boxes
+            // and static_proxies); the body is never static.
+            w_.query_static(box, [&](ProxyId id, std::uint64_t) {
+                const auto slot = static_cast<std::size_t>(id);
+                if (!overlaps(box, w_.static_boxes[slot])) {
+                    return true; // only its fat box is in reach
+                }
+                const StaticProxy& p = w_.static_proxies[slot];
+                consider({own, p.shape, w_.static_boxes[slot], p.body}, p.filter, p.sensor);
+                return true;
+            });
+            w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
                 const ShapeRecord& o = w_.shapes[other];
                 if (o.body == body_) {
                     return true;
                 }
-                const Aabb other_box = bounds(o);
-                if (!overlaps(box, other_box)) {
-                    return true; // only its fat box is in reach
-                }
-                const MoveResponse response = response_to(own, other);
-                if (response != MoveResponse::ignore) {
-                    candidates.push_back({own, other, other_box, response});
+                const Aabb other_box = compute_aabb(o.shape, w_.bodies[o.body].xf);
+                if (overlaps(box, other_box)) { // else only its fat box is in reach
+                    consider({own, other, other_box, w_.body_id(o.body)}, o.filter, o.sensor);
                 }
                 return true;
-            };
-            w_.query_static(box, take);
-            w_.moving_tree.query(box, ~0ull, take);
+            });
         }
-    }
-
-    // A shape's own box, where its body is (kept for static shapes, which a
-    // level has by the thousand: tile maps).
-    Aabb bounds(const ShapeRecord& o) const {
-        const Body& b = w_.bodies[o.body];
-        return b.type == BodyType::static_body ? o.static_box : compute_aabb(o.shape, b.xf);
     }
 
     void translate(Vec2 d) {
@@ -317,17 +319,20 @@ class Mover {
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
             const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
-            for (const MoveCandidate& c : w_.move_scratch.candidates) {
+            const std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
+            for (int ci = 0; ci < static_cast<int>(candidates.size()); ++ci) {
+                const MoveCandidate& c = candidates[ci];
                 if (c.own_shape == own && overlaps(swept, c.box)) {
-                    cast(c, motion, overlaps(touch_box, c.box));
+                    cast(ci, motion, overlaps(touch_box, c.box));
                 }
             }
         }
     }
 
-    // The cast of one candidate; its hit, if any, into the scratch hits.
+    // The cast of candidate `ci`; its hit, if any, into the scratch hits.
     // `may_touch`: the shapes may be touching now (their boxes meet).
-    void cast(const MoveCandidate& c, Vec2 motion, bool may_touch) {
+    void cast(int ci, Vec2 motion, bool may_touch) {
+        const MoveCandidate& c = w_.move_scratch.candidates[ci];
         const ShapeRecord& s = w_.shapes[c.own_shape];
         const ShapeRecord& o = w_.shapes[c.other_shape];
         if (c.response == MoveResponse::one_way &&
@@ -362,8 +367,9 @@ class Mover {
         if (grazes(o.proxy, input.xf_a, s.proxy, at_hit, motion, w_.tol.touch_tolerance)) {
             return;
         }
-        w_.move_scratch.hits.push_back(
-            {c.own_shape, c.other_shape, out.fraction, out.normal, out.point, c.response});
+        MoveHit hit{c.own_shape, c.other_shape, out.fraction, out.normal, out.point, c.response};
+        hit.candidate = ci;
+        w_.move_scratch.hits.push_back(hit);
     }
 
     // Surface area of a hit at the current pose: the length of the touching
@@ -448,7 +454,9 @@ class Mover {
         return respond(left);
     }
 
-    BodyId other_body(const MoveHit& h) const { return w_.body_id(w_.shapes[h.other_shape].body); }
+    BodyId other_body(const MoveHit& h) const {
+        return w_.move_scratch.candidates[h.candidate].body;
+    }
 
     static void record(MoveResult& result, const MoveContact& contact) {
         if (result.contacts.capacity() == 0) {

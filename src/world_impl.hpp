@@ -19,22 +19,36 @@
 namespace sweep {
 namespace detail {
 
+// The fields World::move's gather reads of every moving shape the
+// broadphase reports come first, together; the rest is read only for the
+// few shapes a move meets.
 struct ShapeRecord {
+    int body = -1; // -1 once destroyed
+    bool sensor = false;
+    Filter filter;
     Shape shape;
     Material material;
     ShapeProxy proxy;      // GJK proxy in the body frame
     ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
-    int body = -1;         // -1 once destroyed
     ProxyId tree_proxy = k_null_proxy;
     Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
-    Aabb static_box;  // a static shape's own AABB (static bodies never move): move's candidates
     // This static polygon's covered stretches: World::Impl::covered_stretches[begin, end).
     int seams_begin = 0;
     int seams_end = 0;
-    Filter filter;
-    bool sensor = false;
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
+};
+
+// A static shape as World::move's gather sees it, by its static broadphase
+// proxy (World::Impl::static_boxes holds its box apart): what the gather
+// reads of a shape in reach, so that gathering among a tile map's thousands
+// of shapes reads none of their records (mover.cpp). A copy:
+// create_static_proxy and set_filter keep it.
+struct StaticProxy {
+    Filter filter;
+    BodyId body;
+    int shape = -1;
+    bool sensor = false;
 };
 
 // Two shapes, ordered as the step found them (A is the moving body's).
@@ -87,6 +101,7 @@ struct MoveHit {
     real surface_area = 0;
     real separation = 0; // at the contact pose, from the manifold
     bool face = false;
+    int candidate = -1; // in MoveScratch::candidates
 };
 
 // A shape a move may meet, gathered once per move from the broadphase in
@@ -94,7 +109,8 @@ struct MoveHit {
 struct MoveCandidate {
     int own_shape = -1;
     int other_shape = -1;
-    Aabb box; // the other shape's own (not fat) box
+    Aabb box;    // the other shape's own (not fat) box
+    BodyId body; // its body
     MoveResponse response = MoveResponse::slide;
 };
 
@@ -293,6 +309,12 @@ struct World::Impl {
     std::vector<int> free_bodies;
     std::vector<ShapeRecord> shapes;
     std::vector<int> free_shapes;
+    // By static broadphase proxy id: each static shape's own box (static
+    // bodies never move), apart from the rest of its StaticProxy because the
+    // gather reads it for every proxy the broadphase reports, most of them
+    // just out of reach.
+    std::vector<Aabb> static_boxes;
+    std::vector<StaticProxy> static_proxies;
     DynamicTree static_tree; // static shapes, unless def.static_broadphase is grid
     UniformGrid static_grid;
     DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
@@ -348,12 +370,8 @@ struct World::Impl {
 
     bool uses_grid() const { return def.static_broadphase == StaticBroadphase::grid; }
 
-    ProxyId create_static_proxy(const Aabb& aabb, int shape) {
-        static_tree_dirty = true;
-        seams_dirty = true;
-        return uses_grid() ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
-                           : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));
-    }
+    // `aabb`: the shape's own box. Its record must be filled in.
+    ProxyId create_static_proxy(int shape, const Aabb& aabb);
 
     void destroy_static_proxy(ProxyId id) {
         seams_dirty = true; // the faces it covered are bare now
