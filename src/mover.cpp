@@ -3,23 +3,20 @@
 // the move, advances to the earliest contact, orders the contacts tied with
 // it by the seeds' rules and responds to the leading one. The casts' hits,
 // the ties and the planes live in the world's scratch (MoveScratch), so a
-// move allocates nothing but its result's contacts. Also here: the carry of
-// riders by kinematic platforms at the end of World::step, which is a move.
+// move allocates nothing but its result's contacts. The narrowphase of one pair is
+// move_narrowphase.hpp's, in closed form for two axis-aligned boxes. Also
+// here: the carry of riders by kinematic platforms at the end of
+// World::step, which is a move.
 #include <algorithm>
-#include <array>
-#include <limits>
 #include <optional>
 #include <utility>
 
+#include "move_narrowphase.hpp"
 #include "sweep/shape_cast.hpp"
 #include "world_impl.hpp"
 
 namespace sweep {
 namespace {
-
-// A cast hit at t = 0 whose normal is (numerically) perpendicular to the
-// motion is a shape sliding along a surface it touches: not a block.
-constexpr real k_tangent_cosine = real(1e-4);
 
 // Ties are ordered by larger surface area, faces before corners, the normal,
 // then the other shape's id: deterministic whatever the broadphase order.
@@ -64,57 +61,6 @@ Vec2 clip_to_planes(Vec2 v, const std::vector<Vec2>& normals) {
         }
     }
     return v;
-}
-
-// The world-frame outward normals of a proxy's edges (none for a point).
-int edge_normals(const ShapeProxy& p, const Transform& xf,
-                 std::array<Vec2, k_max_polygon_vertices>& out) {
-    if (p.count < 2) {
-        return 0;
-    }
-    for (int i = 0; i < p.count; ++i) {
-        out[i] = rotate(xf.q, normalize(right_perp(p.points[(i + 1) % p.count] - p.points[i])));
-    }
-    return p.count;
-}
-
-// Gap between two proxies along n (from A to B), radii included.
-real gap_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, const Transform& xfb,
-               Vec2 n) {
-    real max_a = -std::numeric_limits<real>::max();
-    real min_b = std::numeric_limits<real>::max();
-    for (int i = 0; i < a.count; ++i) {
-        max_a = std::max(max_a, dot(n, transform_point(xfa, a.points[i])));
-    }
-    for (int i = 0; i < b.count; ++i) {
-        min_b = std::min(min_b, dot(n, transform_point(xfb, b.points[i])));
-    }
-    return min_b - max_a - a.radius - b.radius;
-}
-
-// True when a face of either shape separates them (within the touch
-// tolerance) and keeps separating them along the whole motion: B only grazes
-// A, as a box sliding on a row of tiles grazes the corner at each seam (the
-// seeds' crack problem). A contact found there is not a block.
-bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, const Transform& xfb,
-            Vec2 motion, real tolerance) {
-    std::array<Vec2, k_max_polygon_vertices> normals{};
-    const real along = real(1e-6) * length(motion);
-    const int na = edge_normals(a, xfa, normals);
-    for (int i = 0; i < na; ++i) {
-        if (dot(motion, normals[i]) >= -along &&
-            gap_along(a, xfa, b, xfb, normals[i]) >= -tolerance) {
-            return true;
-        }
-    }
-    const int nb = edge_normals(b, xfb, normals);
-    for (int i = 0; i < nb; ++i) {
-        const Vec2 n = -normals[i];
-        if (dot(motion, n) >= -along && gap_along(a, xfa, b, xfb, n) >= -tolerance) {
-            return true;
-        }
-    }
-    return false;
 }
 
 // A one-way platform's up direction: its body's local +y axis.
@@ -203,7 +149,8 @@ class Mover {
                     return true; // only its fat box is in reach
                 }
                 const StaticProxy& p = w_.static_proxies[slot];
-                consider({own, p.shape, w_.static_boxes[slot], p.body}, p.filter, p.sensor);
+                consider({own, p.shape, w_.static_boxes[slot], p.origin, p.body, {}, p.exact_box},
+                         p.filter, p.sensor);
                 return true;
             });
             w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
@@ -212,9 +159,13 @@ class Mover {
                 if (o.body == body_) {
                     return true;
                 }
-                const Aabb other_box = compute_aabb(o.shape, w_.bodies[o.body].xf);
+                const Body& b = w_.bodies[o.body];
+                const std::optional<Aabb> exact = axis_aligned_box(o.shape, b.xf);
+                const Aabb other_box = exact ? *exact : compute_aabb(o.shape, b.xf);
                 if (overlaps(box, other_box)) { // else only its fat box is in reach
-                    consider({own, other, other_box, w_.body_id(o.body)}, o.filter, o.sensor);
+                    consider(
+                        {own, other, other_box, b.xf.p, w_.body_id(o.body), {}, exact.has_value()},
+                        o.filter, o.sensor);
                 }
                 return true;
             });
@@ -238,9 +189,12 @@ class Mover {
             for (int own : body().shapes) {
                 const Shape& shape = w_.shapes[own].shape;
                 const Aabb box = compute_aabb(shape, body().xf);
+                const std::optional<Aabb> own_box = axis_aligned_box(shape, body().xf);
                 for (const MoveCandidate& c : w_.move_scratch.candidates) {
-                    // Shapes overlap only where their own boxes do.
-                    if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box)) {
+                    // Shapes overlap only where their own boxes do, boxes
+                    // only as deep as they overlap.
+                    if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box) ||
+                        (own_box && c.exact_box && !may_overlap_boxes(c.box, *own_box, w_.tol))) {
                         continue;
                     }
                     const ShapeRecord& o = w_.shapes[c.other_shape];
@@ -264,127 +218,118 @@ class Mover {
         }
     }
 
-    // The manifold from `o` to the mover's shape `own`. A one-way platform
-    // must hold a mover on its up side whichever way a chain's points run,
-    // so its chain segments collide from both sides, as segments.
-    Manifold collide_with(const ShapeRecord& o, MoveResponse response, const Shape& own,
-                          CollideSettings settings) const {
+    // The other shape as the move's narrowphase takes it. A one-way
+    // platform must hold a mover on its up side whichever way a chain's
+    // points run, so its chain segments collide from both sides, as
+    // segments: `segment` then holds the segment.
+    PlacedShape placed_other(const ShapeRecord& o, MoveResponse response, Shape& segment) const {
         const Transform& xf = w_.bodies[o.body].xf;
         if (response == MoveResponse::one_way && o.shape.type == ShapeType::chain_segment) {
-            return collide(Shape(o.shape.chain_segment.segment), xf, own, body().xf, settings);
+            segment = Shape(o.shape.chain_segment.segment);
+            return {&segment, &o.proxy, xf};
         }
-        return collide(o.shape, xf, own, body().xf, settings);
+        return {&o.shape, &o.proxy, xf};
     }
 
-    // GJK's normal is unreliable at zero distance, so a cast that starts
-    // exactly touching (a box standing on a floor) and moves into the
-    // surface can come back a miss; then the box would sink by the whole
-    // move. The manifold's face normal decides whether the motion enters.
-    std::optional<CastOutput> touching_hit(const ShapeRecord& o, const ShapeRecord& s,
-                                           MoveResponse response, Vec2 motion) const {
-        const Manifold m =
-            collide_with(o, response, s.shape, {w_.tol.touch_tolerance, w_.tol.linear_slop});
-        if (m.count == 0 || dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
-            return std::nullopt;
-        }
-        CastOutput out;
-        out.state = CastState::hit;
-        out.fraction = 0;
-        out.normal = m.normal;
-        out.point = m.points[0].point;
-        return out;
+    PlacedShape placed_own(int own) const {
+        const ShapeRecord& s = w_.shapes[own];
+        return {&s.shape, &s.proxy, body().xf};
     }
 
-    // Whether the mover's shape `s` meets the one-way platform `o` at a
-    // ground contact (from its up side) at the cast's hit. At t = 0 GJK's
-    // normal is unreliable (the shapes touch), so the manifold's face
-    // normal decides there; a slide's ties get it later in measure_contact,
-    // but a platform's hit must be kept or dropped now.
-    bool lands_on(const ShapeRecord& o, const ShapeRecord& s, const CastOutput& hit) const {
+    // Whether the mover meets the one-way platform `other` at a ground
+    // contact (from its up side) at the cast's hit. At t = 0 GJK's normal
+    // is unreliable (the shapes touch), so the manifold's face normal
+    // decides there; a slide's ties get it later in measure(), but a
+    // platform's hit must be kept or dropped now.
+    bool lands_on(const PlacedShape& other, const PlacedShape& own, const CastOutput& hit) const {
         Vec2 normal = hit.normal;
         if (hit.fraction == 0) {
-            const Manifold m = collide_with(o, MoveResponse::one_way, s.shape,
-                                            {w_.tol.linear_slop, w_.tol.linear_slop});
+            const Manifold m = collide(*other.shape, other.xf, *own.shape, own.xf,
+                                       {w_.tol.linear_slop, w_.tol.linear_slop});
             normal = m.count > 0 ? m.normal : normal;
         }
-        return dot(normal, platform_up(w_.bodies[o.body].xf)) >= k_ground_cosine;
+        return dot(normal, platform_up(other.xf)) >= k_ground_cosine;
     }
 
     // Every contact the motion meets, into the scratch hits: those that
     // block it and those it crosses.
     void cast_all(Vec2 motion) {
         w_.move_scratch.hits.clear();
+        const std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
         for (int own : body().shapes) {
-            const Aabb now = compute_aabb(w_.shapes[own].shape, body().xf);
+            const Shape& shape = w_.shapes[own].shape;
+            const Aabb now = compute_aabb(shape, body().xf);
+            const std::optional<Aabb> own_box = axis_aligned_box(shape, body().xf);
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
             const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
-            const std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
             for (int ci = 0; ci < static_cast<int>(candidates.size()); ++ci) {
                 const MoveCandidate& c = candidates[ci];
                 if (c.own_shape == own && overlaps(swept, c.box)) {
-                    cast(ci, motion, overlaps(touch_box, c.box));
+                    cast(ci, own_box, motion, overlaps(touch_box, c.box));
                 }
             }
         }
     }
 
     // The cast of candidate `ci`; its hit, if any, into the scratch hits.
+    // `own_box`: the mover's shape when it is an axis-aligned box;
     // `may_touch`: the shapes may be touching now (their boxes meet).
-    void cast(int ci, Vec2 motion, bool may_touch) {
+    void cast(int ci, const std::optional<Aabb>& own_box, Vec2 motion, bool may_touch) {
         const MoveCandidate& c = w_.move_scratch.candidates[ci];
-        const ShapeRecord& s = w_.shapes[c.own_shape];
+        if (own_box && c.exact_box && c.response != MoveResponse::one_way) {
+            const BoxCast box = cast_boxes(c.box, c.origin, *own_box, body().xf.p, motion, w_.tol);
+            if (box.verdict == BoxVerdict::contact) {
+                add_hit(ci, box.hit);
+            }
+            if (box.verdict != BoxVerdict::undecided) {
+                return;
+            }
+        }
         const ShapeRecord& o = w_.shapes[c.other_shape];
         if (c.response == MoveResponse::one_way &&
             dot(motion, platform_up(w_.bodies[o.body].xf)) >= 0) {
             return; // a one-way platform blocks only motion against its up
         }
-        ShapeCastInput input;
-        input.proxy_a = o.proxy;
-        input.proxy_b = s.proxy;
-        input.xf_a = w_.bodies[o.body].xf;
-        input.xf_b = body().xf;
-        input.translation_b = motion;
-        // GJK's normal is unreliable at zero distance, so the cast
-        // stops a touch tolerance short; advance() closes that gap.
-        input.target_separation = w_.tol.touch_tolerance;
-        input.touch_tolerance = real(0.5) * w_.tol.touch_tolerance;
-        CastOutput out = shape_cast(input);
-        if (out.state == CastState::miss && may_touch) {
-            out = touching_hit(o, s, c.response, motion).value_or(out);
+        Shape segment;
+        const PlacedShape other = placed_other(o, c.response, segment);
+        const PlacedShape own = placed_own(c.own_shape);
+        const std::optional<CastOutput> hit =
+            cast_to_contact(other, own, motion, may_touch, w_.tol);
+        if (hit && (c.response != MoveResponse::one_way || lands_on(other, own, *hit))) {
+            add_hit(ci, *hit);
         }
-        if (out.state != CastState::hit && out.state != CastState::failed) {
-            return;
-        }
-        if (out.fraction == 0 && dot(normalize(motion), out.normal) > -k_tangent_cosine) {
-            return; // sliding along what it touches
-        }
-        if (c.response == MoveResponse::one_way && !lands_on(o, s, out)) {
-            return;
-        }
-        Transform at_hit = input.xf_b;
-        at_hit.p += out.fraction * motion;
-        if (grazes(o.proxy, input.xf_a, s.proxy, at_hit, motion, w_.tol.touch_tolerance)) {
-            return;
-        }
-        MoveHit hit{c.own_shape, c.other_shape, out.fraction, out.normal, out.point, c.response};
-        hit.candidate = ci;
-        w_.move_scratch.hits.push_back(hit);
+    }
+
+    void add_hit(int ci, const CastOutput& hit) {
+        const MoveCandidate& c = w_.move_scratch.candidates[ci];
+        MoveHit h{c.own_shape, c.other_shape, hit.fraction, hit.normal, hit.point, c.response};
+        h.candidate = ci;
+        w_.move_scratch.hits.push_back(h);
     }
 
     // Surface area of a hit at the current pose: the length of the touching
     // features' overlap, from the manifold's two points (the seeds' crack rule).
     // The manifold's normal replaces the cast's: it comes from the faces, so
     // it is exact for a box landing flat, where GJK's is not.
-    void measure_contact(MoveHit& hit) {
-        const Manifold m =
-            collide_with(w_.shapes[hit.other_shape], hit.response, w_.shapes[hit.own_shape].shape,
-                         {w_.tol.linear_slop, w_.tol.linear_slop});
-        hit.face = m.count == 2;
-        hit.surface_area = m.count == 2 ? distance(m.points[0].point, m.points[1].point) : 0;
-        if (m.count > 0) {
-            hit.normal = m.normal;
-            hit.separation = std::min(m.points[0].separation, m.points[m.count - 1].separation);
+    void measure(MoveHit& hit) {
+        const MoveCandidate& c = w_.move_scratch.candidates[hit.candidate];
+        std::optional<ContactMeasure> m;
+        if (c.exact_box && c.response != MoveResponse::one_way) {
+            if (const auto own_box = axis_aligned_box(w_.shapes[hit.own_shape].shape, body().xf)) {
+                m = measure_boxes(c.box, *own_box, w_.tol);
+            }
+        }
+        if (!m) {
+            Shape segment;
+            m = measure_contact(placed_other(w_.shapes[hit.other_shape], hit.response, segment),
+                                placed_own(hit.own_shape), w_.tol);
+        }
+        hit.face = m->count == 2;
+        hit.surface_area = m->surface_area;
+        if (m->count > 0) {
+            hit.normal = m->normal;
+            hit.separation = m->separation;
         }
     }
 
@@ -427,7 +372,7 @@ class Mover {
         scratch.ties.clear();
         for (MoveHit& h : scratch.hits) {
             if (h.response != MoveResponse::cross && h.t - t_min <= tie) {
-                measure_contact(h);
+                measure(h);
                 scratch.ties.push_back(h);
             }
         }

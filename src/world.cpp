@@ -1,3 +1,4 @@
+#include "move_narrowphase.hpp"
 #include "world_impl.hpp"
 
 namespace sweep {
@@ -19,8 +20,10 @@ ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
         static_proxies.resize(slot + 1);
     }
     const ShapeRecord& s = shapes[shape];
+    const Transform& xf = bodies[s.body].xf;
     static_boxes[slot] = aabb;
-    static_proxies[slot] = {s.filter, body_id(s.body), shape, s.sensor};
+    static_proxies[slot] = {xf.p,  s.filter, body_id(s.body),
+                            shape, s.sensor, axis_aligned_box(s.shape, xf).has_value()};
     return id;
 }
 

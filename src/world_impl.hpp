@@ -41,14 +41,17 @@ struct ShapeRecord {
 
 // A static shape as World::move's gather sees it, by its static broadphase
 // proxy (World::Impl::static_boxes holds its box apart): what the gather
-// reads of a shape in reach, so that gathering among a tile map's thousands
-// of shapes reads none of their records (mover.cpp). A copy:
-// create_static_proxy and set_filter keep it.
+// reads of a shape in reach, and what a box's closed-form narrowphase
+// needs, so that gathering among a tile map's thousands of shapes reads
+// none of their records (mover.cpp). A copy: create_static_proxy and
+// set_filter keep it.
 struct StaticProxy {
+    Vec2 origin; // its body's
     Filter filter;
     BodyId body;
     int shape = -1;
     bool sensor = false;
+    bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
 };
 
 // Two shapes, ordered as the step found them (A is the moving body's).
@@ -110,8 +113,10 @@ struct MoveCandidate {
     int own_shape = -1;
     int other_shape = -1;
     Aabb box;    // the other shape's own (not fat) box
+    Vec2 origin; // its body's
     BodyId body; // its body
     MoveResponse response = MoveResponse::slide;
+    bool exact_box = false; // the other shape is `box` (move_narrowphase.hpp's axis_aligned_box)
 };
 
 // World::move's working memory, kept between moves so that a move allocates
