@@ -3,7 +3,8 @@
 // the move, advances to the earliest contact, orders the contacts tied with
 // it by the seeds' rules and responds to the leading one. The casts' hits,
 // the ties and the planes live in the world's scratch (MoveScratch), so a
-// move allocates nothing but its result's contacts. The narrowphase of one pair is
+// move allocates nothing but its result's contacts (and a shape's static
+// neighbourhood at its first move). The narrowphase of one pair is
 // move_narrowphase.hpp's, in closed form for two axis-aligned boxes. Also
 // here: the carry of riders by kinematic platforms at the end of
 // World::step, which is a move.
@@ -75,6 +76,14 @@ bool pushes_out(MoveResponse r) {
 // A contact the mover can stand on (see k_ground_cosine); y is up.
 bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
 
+// A moving shape's static neighbourhood reaches this many times the move's
+// reach (and the broadphase margin) beyond what the move needs, so that
+// the next few moves find it still holds them.
+constexpr real k_near_slack = 1;
+// Room for a neighbourhood's static proxies, reserved at a shape's first
+// move; a larger neighbourhood is not kept.
+constexpr std::size_t k_near_capacity = 32;
+
 // Contacts most moves meet: reserved at the first, so a move that meets a
 // floor and a wall grows its result once.
 constexpr std::size_t k_reserved_contacts = 4;
@@ -143,15 +152,14 @@ class Mover {
             };
             // Static shapes as the gather keeps them (World::Impl::static_boxes
             // and static_proxies); the body is never static.
-            w_.query_static(box, [&](ProxyId id, std::uint64_t) {
+            query_static_near(own, box, reach, [&](ProxyId id) {
                 const auto slot = static_cast<std::size_t>(id);
                 if (!overlaps(box, w_.static_boxes[slot])) {
-                    return true; // only its fat box is in reach
+                    return; // only its fat box is in reach
                 }
                 const StaticProxy& p = w_.static_proxies[slot];
                 consider({own, p.shape, w_.static_boxes[slot], p.origin, p.body, {}, p.exact_box},
                          p.filter, p.sensor);
-                return true;
             });
             w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
@@ -170,6 +178,59 @@ class Mover {
                 return true;
             });
         }
+    }
+
+    // `visit(ProxyId)` for every static proxy the static broadphase reports
+    // for `box`, in its order, or for a subset holding all whose own box
+    // meets `box`, in the same order: the shape's static neighbourhood,
+    // found again when `box` leaves it. A tree reports its leaves in one
+    // order (depth first) whatever the box, so the subset of a larger query
+    // comes in the order of the smaller one; a grid's order depends on the
+    // box, so a grid is queried every time.
+    template <class Visit>
+    void query_static_near(int own, const Aabb& box, real reach, Visit&& visit) {
+        ShapeRecord& s = w_.shapes[own];
+        const auto direct = [&] {
+            w_.query_static(box, [&](ProxyId id, std::uint64_t) {
+                visit(id);
+                return true;
+            });
+        };
+        if (w_.uses_grid()) {
+            direct();
+            return;
+        }
+        if (s.near_version != w_.static_version || !contains(s.near_box, box)) {
+            find_static_near(s, inflate(box, k_near_slack * reach + w_.tol.aabb_margin));
+        }
+        if (s.near_version != w_.static_version) {
+            direct(); // more than the neighbourhood holds
+            return;
+        }
+        for (const ProxyId id : s.near_static) {
+            visit(id);
+        }
+    }
+
+    // The static proxies whose own boxes meet `near`, into the shape's
+    // neighbourhood; none (near_version 0) when they outnumber its room.
+    void find_static_near(ShapeRecord& s, const Aabb& near) {
+        s.near_static.clear();
+        if (s.near_static.capacity() == 0) {
+            s.near_static.reserve(k_near_capacity);
+        }
+        bool fits = true;
+        w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
+            if (overlaps(near, w_.static_boxes[static_cast<std::size_t>(id)])) {
+                fits = s.near_static.size() < s.near_static.capacity();
+                if (fits) {
+                    s.near_static.push_back(id);
+                }
+            }
+            return fits;
+        });
+        s.near_box = near;
+        s.near_version = fits ? w_.static_version : 0;
     }
 
     void translate(Vec2 d) {

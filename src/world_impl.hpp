@@ -37,6 +37,13 @@ struct ShapeRecord {
     int seams_end = 0;
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
+    // A moving shape's static neighbourhood for World::move (mover.cpp): the
+    // static proxies whose own boxes meet `near_box`, in the static tree's
+    // query order, as of World::Impl::static_version `near_version` (0: none).
+    // It depends on nothing else, so a reused record may keep it.
+    std::vector<ProxyId> near_static;
+    Aabb near_box;
+    std::uint32_t near_version = 0;
 };
 
 // A static shape as World::move's gather sees it, by its static broadphase
@@ -356,8 +363,9 @@ struct World::Impl {
     std::vector<int> support_links;     // bodies in contact, both ways
     std::vector<int> contact_order;     // contacts, lowest support level first
     int live_bodies = 0;
-    bool static_tree_dirty = false; // static shapes changed since the last rebuild
-    bool seams_dirty = false;       // static shapes changed since covered_stretches was found
+    bool static_tree_dirty = false;   // static shapes changed since the last rebuild
+    std::uint32_t static_version = 1; // bumped whenever the static broadphase changes
+    bool seams_dirty = false;         // static shapes changed since covered_stretches was found
 
     // Static geometry usually arrives all at once (a level); incremental
     // insertion builds a poorer tree than a full binned-SAH rebuild, and
@@ -370,6 +378,7 @@ struct World::Impl {
                 static_tree.rebuild();
             }
             static_tree_dirty = false;
+            ++static_version;
         }
     }
 
@@ -379,6 +388,7 @@ struct World::Impl {
     ProxyId create_static_proxy(int shape, const Aabb& aabb);
 
     void destroy_static_proxy(ProxyId id) {
+        ++static_version;   // the tree's order may change
         seams_dirty = true; // the faces it covered are bare now
         if (uses_grid()) {
             static_grid.destroy_proxy(id);
