@@ -102,6 +102,20 @@ std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& 
     return out;
 }
 
+// What a move reads of a manifold.
+ContactMeasure measure_of(const Manifold& m) {
+    ContactMeasure out;
+    out.count = m.count;
+    if (m.count > 0) {
+        out.normal = m.normal;
+        out.separation = std::min(m.points[0].separation, m.points[m.count - 1].separation);
+    }
+    if (m.count == 2) {
+        out.surface_area = distance(m.points[0].point, m.points[1].point);
+    }
+    return out;
+}
+
 // --- The closed form for two axis-aligned boxes ---
 
 constexpr real k_epsilon = std::numeric_limits<real>::epsilon();
@@ -132,6 +146,15 @@ real extent(const Aabb& a, const Aabb& b, Vec2 motion, Vec2 origin) {
     return std::max({max_abs(a.lower - origin), max_abs(a.upper - origin),
                      max_abs(b.lower - origin), max_abs(b.upper - origin),
                      max_abs(b.lower + motion - origin), max_abs(b.upper + motion - origin)});
+}
+
+// How far the general form's gaps may stray from the closed form's (L):
+// k_rounding_ulps roundings of the largest coordinate, of the boxes (B
+// also moved by `motion`) or of their bodies' origins (the general form
+// works in a body's frame).
+real rounding(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion) {
+    return k_rounding_ulps * k_epsilon *
+           (1 + std::max({extent(a, b, motion, {}), max_abs(origin_a), max_abs(origin_b)}));
 }
 
 // The gaps between boxes A and B along one axis (L; positive: apart along
@@ -208,20 +231,6 @@ BoxCast contact_at(real t, Vec2 normal, Vec2 point) {
     out.hit.fraction = t;
     out.hit.normal = normal;
     out.hit.point = point;
-    return out;
-}
-
-// What a move reads of a manifold.
-ContactMeasure measure_of(const Manifold& m) {
-    ContactMeasure out;
-    out.count = m.count;
-    if (m.count > 0) {
-        out.normal = m.normal;
-        out.separation = std::min(m.points[0].separation, m.points[m.count - 1].separation);
-    }
-    if (m.count == 2) {
-        out.surface_area = distance(m.points[0].point, m.points[1].point);
-    }
     return out;
 }
 
@@ -309,9 +318,7 @@ BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, V
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
     const real touch = tol.touch_tolerance;
     const real band = real(1.5) * touch; // cast_to_contact's: target plus half a tolerance
-    const real scale =
-        1 + std::max({extent(a, b, motion, {}), max_abs(origin_a), max_abs(origin_b)});
-    const real mu = k_rounding_ulps * k_epsilon * scale;
+    const real mu = rounding(a, origin_a, b, origin_b, motion);
     const real motion_length = length(motion);
     const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
     const std::array<real, 2> d{motion.x, motion.y};
@@ -392,14 +399,15 @@ BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, V
     const std::array<AxisGaps, 2> at_contact{moved(g[0], t * d[0]), moved(g[1], t * d[1])};
     if (-dot(motion, n) / motion_length <= 2 * k_along_cosine + tilt ||
         !clear_of_grazes(at_contact, d, motion_length, touch, mu)) {
-        return undecided; // almost along the face: GJK's normal may turn it into a miss
+        return undecided; // almost along a face: GJK's normal or a graze may undo it
     }
     return contact_at(t, n, face_middle(a, b, t * motion, axis, sign));
 }
 
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, const Aabb& b, const Tolerances& tol) {
+std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b,
+                                            Vec2 origin_b, const Tolerances& tol) {
     const real slop = tol.linear_slop;
-    const real mu = k_rounding_ulps * k_epsilon * (1 + extent(a, b, {}, {}));
+    const real mu = rounding(a, origin_a, b, origin_b, {});
     const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
     const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
     const real separation = gap(g[k]);
@@ -425,8 +433,9 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, const Aabb& b, const 
     return measure_of(m);
 }
 
-bool may_overlap_boxes(const Aabb& a, const Aabb& b, const Tolerances& tol) {
-    const real mu = k_rounding_ulps * k_epsilon * (1 + extent(a, b, {}, {}));
+bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b,
+                       const Tolerances& tol) {
+    const real mu = rounding(a, origin_a, b, origin_b, {});
     return std::max(gap(axis_gaps(a, b, 0)), gap(axis_gaps(a, b, 1))) < -tol.touch_tolerance + mu;
 }
 

@@ -86,13 +86,17 @@ struct BoxCast {
 BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion,
                    const Tolerances& tol);
 
-/// measure_contact for two axis-aligned boxes where a face of A meets a
-/// face of B with a common stretch; none near a corner (undecided).
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, const Aabb& b, const Tolerances& tol);
+/// measure_contact for two axis-aligned boxes (origins as for cast_boxes):
+/// collide()'s own, to the last bit, where rounding cannot change which
+/// face it picks, whether it keeps the pair or looks for a vertex pair;
+/// none (undecided) elsewhere.
+std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b,
+                                            Vec2 origin_b, const Tolerances& tol);
 
-/// Whether two axis-aligned boxes may overlap deeper than the touch
-/// tolerance (the push-out's question): false when they clearly do not,
-/// true when collide() must tell.
-bool may_overlap_boxes(const Aabb& a, const Aabb& b, const Tolerances& tol);
+/// Whether two axis-aligned boxes (origins as for cast_boxes) may overlap
+/// deeper than the touch tolerance (the push-out's question): false when
+/// they clearly do not, true when collide() must tell.
+bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b,
+                       const Tolerances& tol);
 
 } // namespace sweep::detail

@@ -255,7 +255,8 @@ class Mover {
                     // Shapes overlap only where their own boxes do, boxes
                     // only as deep as they overlap.
                     if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box) ||
-                        (own_box && c.exact_box && !may_overlap_boxes(c.box, *own_box, w_.tol))) {
+                        (own_box && c.exact_box &&
+                         !may_overlap_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol))) {
                         continue;
                     }
                     const ShapeRecord& o = w_.shapes[c.other_shape];
@@ -378,7 +379,7 @@ class Mover {
         std::optional<ContactMeasure> m;
         if (c.exact_box && c.response != MoveResponse::one_way) {
             if (const auto own_box = axis_aligned_box(w_.shapes[hit.own_shape].shape, body().xf)) {
-                m = measure_boxes(c.box, *own_box, w_.tol);
+                m = measure_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol);
             }
         }
         if (!m) {

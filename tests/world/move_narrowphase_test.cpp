@@ -331,7 +331,7 @@ TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
         const WorldBox b = world_box(cases.b_box(a.box, unit, tol.touch_tolerance));
         ASSERT_EQ(axis_aligned_box(a.shape, {}), a.box);
         ASSERT_EQ(axis_aligned_box(b.shape, {}), b.box);
-        const std::optional<ContactMeasure> fast = measure_boxes(a.box, b.box, tol);
+        const std::optional<ContactMeasure> fast = measure_boxes(a.box, {}, b.box, {}, tol);
         if (!fast) {
             continue;
         }
@@ -371,7 +371,7 @@ TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
         for (int p = 0; p < m.count; ++p) {
             deepest = std::max(deepest, -m.points[p].separation);
         }
-        if (!may_overlap_boxes(a.box, b.box, tol)) {
+        if (!may_overlap_boxes(a.box, {}, b.box, {}, tol)) {
             ++cleared;
             EXPECT_LE(deepest, tol.touch_tolerance) << "case " << i;
         } else if (overlaps(a.box, b.box)) {
