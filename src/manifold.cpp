@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "manifold_faces.hpp"
 #include "sweep/distance.hpp"
 
 namespace sweep {
@@ -74,6 +75,93 @@ int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>
     }
     return count;
 }
+
+} // namespace
+
+namespace detail {
+
+Manifold collide_faces(const ReferenceFace& ref, const PlacedFace& inc, real core_separation,
+                       bool flip, const Transform& xfa, const Transform& xfb,
+                       const CollideSettings& settings) {
+    Manifold m;
+    const real total_radius = ref.face.radius + inc.radius;
+    // The incident edge runs against the reference edge, so its first vertex
+    // faces the reference edge's second and vice versa. Each end's id pairs
+    // the two vertices there, A's first (Box2D v3's B2_MAKE_ID), so it is the
+    // same whichever face is the reference: stacked boxes that swap reference
+    // faces between steps keep their warm starts.
+    const auto pair_id = [flip](int ref_vertex, int inc_vertex) {
+        return static_cast<std::uint32_t>(flip ? inc_vertex << 8 | ref_vertex
+                                               : ref_vertex << 8 | inc_vertex);
+    };
+    const std::array<ClipVertex, 2> incident{
+        ClipVertex{inc.v1, pair_id(ref.face.index2, inc.index1)},
+        ClipVertex{inc.v2, pair_id(ref.face.index1, inc.index2)}};
+    const Vec2 v11 = ref.face.v1;
+    const Vec2 v12 = ref.face.v2;
+    const real r_ref = ref.face.radius;
+    const real r_inc = inc.radius;
+    if (core_separation > real(0.1) * settings.linear_slop) {
+        // Apart cores may meet vertex to vertex, where the face normals
+        // understate the gap and clipping to the reference face can leave
+        // nothing (two boxes flying corner to corner): one point on the line
+        // through the two vertices (Box2D v3's b2CollidePolygons).
+        const SegmentDistanceOutput closest =
+            segment_distance(v11, v12, incident[0].v, incident[1].v);
+        const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
+        const bool vertex2 = closest.fraction2 == 0 || closest.fraction2 == 1;
+        const real dist = std::sqrt(closest.distance_squared);
+        if (vertex1 && vertex2 && dist > 0) { // (0 only where rounding merges the vertices)
+            if (dist - total_radius > settings.speculative_distance) {
+                return m;
+            }
+            const Vec2 n_ref_inc = (real(1) / dist) * (closest.closest2 - closest.closest1);
+            const Vec2 on_ref = closest.closest1 + r_ref * n_ref_inc;
+            const Vec2 on_inc = closest.closest2 - r_inc * n_ref_inc;
+            const std::uint32_t id = (closest.fraction1 == 0 ? incident[0].id : incident[1].id) |
+                                     0x20000u | (flip ? 0x10000u : 0u);
+            m.normal = flip ? -n_ref_inc : n_ref_inc;
+            m.local_normal = inv_rotate(ref.q, n_ref_inc);
+            m.reference_is_b = flip;
+            m.points[0] = flip ? make_point(on_inc, on_ref, m.normal, xfa, xfb, id)
+                               : make_point(on_ref, on_inc, m.normal, xfa, xfb, id);
+            m.count = 1;
+            return m;
+        }
+    }
+    // The face's stored unit normal, not one rebuilt from the world vertices:
+    // far from the origin a tiny face may round to a point there.
+    const Vec2 normal = ref.normal;
+    const Vec2 tangent = left_perp(normal);
+    const real front = dot(normal, v11);
+
+    std::array<ClipVertex, 2> clip1{};
+    std::array<ClipVertex, 2> clip2{};
+    if (clip_segment(clip1, incident, -tangent, -dot(tangent, v11) + total_radius) < 2 ||
+        clip_segment(clip2, clip1, tangent, dot(tangent, v12) + total_radius) < 2) {
+        return m;
+    }
+    const Vec2 normal_ab = flip ? -normal : normal;
+    for (const ClipVertex& cv : clip2) {
+        const real s = dot(normal, cv.v) - front - total_radius;
+        if (s > settings.speculative_distance) {
+            continue;
+        }
+        const Vec2 on_ref = cv.v - (dot(normal, cv.v) - front - r_ref) * normal;
+        const Vec2 on_inc = cv.v - r_inc * normal;
+        const Vec2 on_a = flip ? on_inc : on_ref;
+        const Vec2 on_b = flip ? on_ref : on_inc;
+        m.points[m.count++] = make_point(on_a, on_b, normal_ab, xfa, xfb, cv.id);
+    }
+    m.normal = normal_ab;
+    m.local_normal = ref.local_normal;
+    m.reference_is_b = flip;
+    return m;
+}
+
+} // namespace detail
+
+namespace {
 
 // A segment as a degenerate polygon: two vertices, two opposite normals.
 // The clipping and separating-axis code then handles it unchanged (as Box2D
@@ -320,84 +408,19 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     }
     const int i1 = inc_edge;
     const int i2 = (inc_edge + 1) % inc.count;
-    // The incident edge runs against the reference edge, so its first vertex
-    // faces the reference edge's second and vice versa. Each end's id pairs
-    // the two vertices there, A's first (Box2D v3's B2_MAKE_ID), so it is the
-    // same whichever face is the reference: stacked boxes that swap reference
-    // faces between steps keep their warm starts.
     const int r1 = edge;
     const int r2 = (edge + 1) % ref.count;
-    const auto pair_id = [flip](int ref_vertex, int inc_vertex) {
-        return static_cast<std::uint32_t>(flip ? inc_vertex << 8 | ref_vertex
-                                               : ref_vertex << 8 | inc_vertex);
-    };
-    const std::array<ClipVertex, 2> incident{
-        ClipVertex{transform_point(xf_inc, inc.vertices[i1]), pair_id(r2, i1)},
-        ClipVertex{transform_point(xf_inc, inc.vertices[i2]), pair_id(r1, i2)}};
-
-    const Vec2 v11 = transform_point(xf_ref, ref.vertices[r1]);
-    const Vec2 v12 = transform_point(xf_ref, ref.vertices[r2]);
-    const real core_separation = std::max(sep_a.separation, sep_b.separation);
-    if (core_separation > real(0.1) * settings.linear_slop) {
-        // Apart cores may meet vertex to vertex, where the face normals
-        // understate the gap and clipping to the reference face can leave
-        // nothing (two boxes flying corner to corner): one point on the line
-        // through the two vertices (Box2D v3's b2CollidePolygons).
-        const SegmentDistanceOutput closest =
-            segment_distance(v11, v12, incident[0].v, incident[1].v);
-        const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
-        const bool vertex2 = closest.fraction2 == 0 || closest.fraction2 == 1;
-        const real dist = std::sqrt(closest.distance_squared);
-        if (vertex1 && vertex2 && dist > 0) { // (0 only where rounding merges the vertices)
-            if (dist - total_radius > settings.speculative_distance) {
-                return m;
-            }
-            const Vec2 n_ref_inc = (real(1) / dist) * (closest.closest2 - closest.closest1);
-            const real r_ref = flip ? b.radius : a.radius;
-            const real r_inc = flip ? a.radius : b.radius;
-            const Vec2 on_ref = closest.closest1 + r_ref * n_ref_inc;
-            const Vec2 on_inc = closest.closest2 - r_inc * n_ref_inc;
-            const std::uint32_t id = (closest.fraction1 == 0 ? incident[0].id : incident[1].id) |
-                                     0x20000u | (flip ? 0x10000u : 0u);
-            m.normal = flip ? -n_ref_inc : n_ref_inc;
-            m.local_normal = inv_rotate(xf_ref.q, n_ref_inc);
-            m.reference_is_b = flip;
-            m.points[0] = flip ? make_point(on_inc, on_ref, m.normal, xfa, xfb, id)
-                               : make_point(on_ref, on_inc, m.normal, xfa, xfb, id);
-            m.count = 1;
-            return m;
-        }
-    }
-    // The face's stored unit normal, not one rebuilt from the world vertices:
-    // far from the origin a tiny face may round to a point there.
-    const Vec2 normal = rotate(xf_ref.q, ref.normals[edge]);
-    const Vec2 tangent = left_perp(normal);
-    const real front = dot(normal, v11);
-
-    std::array<ClipVertex, 2> clip1{};
-    std::array<ClipVertex, 2> clip2{};
-    if (clip_segment(clip1, incident, -tangent, -dot(tangent, v11) + total_radius) < 2 ||
-        clip_segment(clip2, clip1, tangent, dot(tangent, v12) + total_radius) < 2) {
-        return m;
-    }
-    const real r_ref = flip ? b.radius : a.radius;
-    const real r_inc = flip ? a.radius : b.radius;
-    const Vec2 normal_ab = flip ? -normal : normal;
-    for (const ClipVertex& cv : clip2) {
-        const real s = dot(normal, cv.v) - front - total_radius;
-        if (s > settings.speculative_distance) {
-            continue;
-        }
-        const Vec2 on_ref = cv.v - (dot(normal, cv.v) - front - r_ref) * normal;
-        const Vec2 on_inc = cv.v - r_inc * normal;
-        const Vec2 on_a = flip ? on_inc : on_ref;
-        const Vec2 on_b = flip ? on_ref : on_inc;
-        m.points[m.count++] = make_point(on_a, on_b, normal_ab, xfa, xfb, cv.id);
-    }
-    m.normal = normal_ab;
-    m.local_normal = ref.normals[edge];
-    m.reference_is_b = flip;
-    return m;
+    const detail::ReferenceFace reference{{transform_point(xf_ref, ref.vertices[r1]),
+                                           transform_point(xf_ref, ref.vertices[r2]), r1, r2,
+                                           ref.radius},
+                                          rotate(xf_ref.q, ref.normals[edge]),
+                                          ref.normals[edge],
+                                          xf_ref.q};
+    const detail::PlacedFace incident{transform_point(xf_inc, inc.vertices[i1]),
+                                      transform_point(xf_inc, inc.vertices[i2]), i1, i2,
+                                      inc.radius};
+    return detail::collide_faces(reference, incident, std::max(sep_a.separation, sep_b.separation),
+                                 flip, xfa, xfb, settings);
 }
 
 namespace {

@@ -3,23 +3,21 @@
 // the move, advances to the earliest contact, orders the contacts tied with
 // it by the seeds' rules and responds to the leading one. The casts' hits,
 // the ties and the planes live in the world's scratch (MoveScratch), so a
-// move allocates nothing but its result's contacts. Also here: the carry of
-// riders by kinematic platforms at the end of World::step, which is a move.
+// move allocates nothing but its result's contacts (and a shape's static
+// neighbourhood at its first move). The narrowphase of one pair is
+// move_narrowphase.hpp's, in closed form for two axis-aligned boxes. Also
+// here: the carry of riders by kinematic platforms at the end of
+// World::step, which is a move.
 #include <algorithm>
-#include <array>
-#include <limits>
 #include <optional>
 #include <utility>
 
+#include "move_narrowphase.hpp"
 #include "sweep/shape_cast.hpp"
 #include "world_impl.hpp"
 
 namespace sweep {
 namespace {
-
-// A cast hit at t = 0 whose normal is (numerically) perpendicular to the
-// motion is a shape sliding along a surface it touches: not a block.
-constexpr real k_tangent_cosine = real(1e-4);
 
 // Ties are ordered by larger surface area, faces before corners, the normal,
 // then the other shape's id: deterministic whatever the broadphase order.
@@ -66,57 +64,6 @@ Vec2 clip_to_planes(Vec2 v, const std::vector<Vec2>& normals) {
     return v;
 }
 
-// The world-frame outward normals of a proxy's edges (none for a point).
-int edge_normals(const ShapeProxy& p, const Transform& xf,
-                 std::array<Vec2, k_max_polygon_vertices>& out) {
-    if (p.count < 2) {
-        return 0;
-    }
-    for (int i = 0; i < p.count; ++i) {
-        out[i] = rotate(xf.q, normalize(right_perp(p.points[(i + 1) % p.count] - p.points[i])));
-    }
-    return p.count;
-}
-
-// Gap between two proxies along n (from A to B), radii included.
-real gap_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, const Transform& xfb,
-               Vec2 n) {
-    real max_a = -std::numeric_limits<real>::max();
-    real min_b = std::numeric_limits<real>::max();
-    for (int i = 0; i < a.count; ++i) {
-        max_a = std::max(max_a, dot(n, transform_point(xfa, a.points[i])));
-    }
-    for (int i = 0; i < b.count; ++i) {
-        min_b = std::min(min_b, dot(n, transform_point(xfb, b.points[i])));
-    }
-    return min_b - max_a - a.radius - b.radius;
-}
-
-// True when a face of either shape separates them (within the touch
-// tolerance) and keeps separating them along the whole motion: B only grazes
-// A, as a box sliding on a row of tiles grazes the corner at each seam (the
-// seeds' crack problem). A contact found there is not a block.
-bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, const Transform& xfb,
-            Vec2 motion, real tolerance) {
-    std::array<Vec2, k_max_polygon_vertices> normals{};
-    const real along = real(1e-6) * length(motion);
-    const int na = edge_normals(a, xfa, normals);
-    for (int i = 0; i < na; ++i) {
-        if (dot(motion, normals[i]) >= -along &&
-            gap_along(a, xfa, b, xfb, normals[i]) >= -tolerance) {
-            return true;
-        }
-    }
-    const int nb = edge_normals(b, xfb, normals);
-    for (int i = 0; i < nb; ++i) {
-        const Vec2 n = -normals[i];
-        if (dot(motion, n) >= -along && gap_along(a, xfa, b, xfb, n) >= -tolerance) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // A one-way platform's up direction: its body's local +y axis.
 Vec2 platform_up(const Transform& xf) { return rotate(xf.q, Vec2{0, 1}); }
 
@@ -128,6 +75,14 @@ bool pushes_out(MoveResponse r) {
 
 // A contact the mover can stand on (see k_ground_cosine); y is up.
 bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
+
+// A moving shape's static neighbourhood reaches this many times the move's
+// reach (and the broadphase margin) beyond what the move needs, so that
+// the next few moves find it still holds them.
+constexpr real k_near_slack = 1;
+// Room for a neighbourhood's static proxies, reserved at a shape's first
+// move; a larger neighbourhood is not kept.
+constexpr std::size_t k_near_capacity = 32;
 
 // Contacts most moves meet: reserved at the first, so a move that meets a
 // floor and a wall grows its result once.
@@ -168,22 +123,19 @@ class Mover {
     Body& body() { return w_.bodies[body_]; }
     const Body& body() const { return w_.bodies[body_]; }
 
-    // The filter's response to a shape met by `own`: shapes whose collision
-    // filters exclude each other are ignored, and a sensor (on either side)
-    // never blocks: what would stop at it crosses it instead.
-    MoveResponse response_to(int own, int other_shape) const {
+    // The filter's response to a shape met by `own` (its collision filter,
+    // sensor flag and body): shapes whose collision filters exclude each
+    // other are ignored, and a sensor (on either side) never blocks: what
+    // would stop at it crosses it instead.
+    MoveResponse response_to(int own, const Filter& filter, bool sensor, BodyId other) const {
         const ShapeRecord& mine = w_.shapes[own];
-        const ShapeRecord& o = w_.shapes[other_shape];
-        if (!should_collide(mine.filter, o.filter)) {
+        if (!should_collide(mine.filter, filter)) {
             return MoveResponse::ignore;
         }
-        const int other = o.body;
-        const MoveResponse r =
-            filter_ ? filter_(BodyId{other, w_.bodies[other].generation}) : MoveResponse::slide;
-        return (mine.sensor || o.sensor) && r != MoveResponse::ignore ? MoveResponse::cross : r;
+        const MoveResponse r = filter_ ? filter_(other) : MoveResponse::slide;
+        return (mine.sensor || sensor) && r != MoveResponse::ignore ? MoveResponse::cross : r;
     }
 
-    // Every other shape whose AABB meets `box`, with a response.
     // Every other shape within `reach` of the body's shapes, with the
     // filter's response unless it is ignore, into the scratch candidates.
     void gather(real reach) {
@@ -191,32 +143,94 @@ class Mover {
         candidates.clear();
         for (int own : body().shapes) {
             const Aabb box = inflate(compute_aabb(w_.shapes[own].shape, body().xf), reach);
-            const auto take = [&](ProxyId, std::uint64_t data) {
+            // `c`: the candidate but for its response.
+            const auto consider = [&](MoveCandidate c, const Filter& filter, bool sensor) {
+                c.response = response_to(own, filter, sensor, c.body);
+                if (c.response != MoveResponse::ignore) {
+                    candidates.push_back(c);
+                }
+            };
+            // Static shapes as the gather keeps them (World::Impl::static_boxes
+            // and static_proxies); the body is never static.
+            query_static_near(own, box, reach, [&](ProxyId id) {
+                const auto slot = static_cast<std::size_t>(id);
+                if (!overlaps(box, w_.static_boxes[slot])) {
+                    return; // only its fat box is in reach
+                }
+                const StaticProxy& p = w_.static_proxies[slot];
+                consider({own, p.shape, w_.static_boxes[slot], p.origin, p.body, {}, p.exact_box},
+                         p.filter, p.sensor);
+            });
+            w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
                 const ShapeRecord& o = w_.shapes[other];
                 if (o.body == body_) {
                     return true;
                 }
-                const Aabb other_box = bounds(o);
-                if (!overlaps(box, other_box)) {
-                    return true; // only its fat box is in reach
-                }
-                const MoveResponse response = response_to(own, other);
-                if (response != MoveResponse::ignore) {
-                    candidates.push_back({own, other, other_box, response});
+                const Body& b = w_.bodies[o.body];
+                const std::optional<Aabb> exact = axis_aligned_box(o.shape, b.xf);
+                const Aabb other_box = exact ? *exact : compute_aabb(o.shape, b.xf);
+                if (overlaps(box, other_box)) { // else only its fat box is in reach
+                    consider(
+                        {own, other, other_box, b.xf.p, w_.body_id(o.body), {}, exact.has_value()},
+                        o.filter, o.sensor);
                 }
                 return true;
-            };
-            w_.query_static(box, take);
-            w_.moving_tree.query(box, ~0ull, take);
+            });
         }
     }
 
-    // A shape's own box, where its body is (kept for static shapes, which a
-    // level has by the thousand: tile maps).
-    Aabb bounds(const ShapeRecord& o) const {
-        const Body& b = w_.bodies[o.body];
-        return b.type == BodyType::static_body ? o.static_box : compute_aabb(o.shape, b.xf);
+    // `visit(ProxyId)` for every static proxy the static broadphase reports
+    // for `box`, in its order, or for a subset holding all whose own box
+    // meets `box`, in the same order: the shape's static neighbourhood,
+    // found again when `box` leaves it. A tree reports its leaves in one
+    // order (depth first) whatever the box, so the subset of a larger query
+    // comes in the order of the smaller one; a grid's order depends on the
+    // box, so a grid is queried every time.
+    template <class Visit>
+    void query_static_near(int own, const Aabb& box, real reach, Visit&& visit) {
+        ShapeRecord& s = w_.shapes[own];
+        const auto direct = [&] {
+            w_.query_static(box, [&](ProxyId id, std::uint64_t) {
+                visit(id);
+                return true;
+            });
+        };
+        if (w_.uses_grid()) {
+            direct();
+            return;
+        }
+        if (s.near_version != w_.static_version || !contains(s.near_box, box)) {
+            find_static_near(s, inflate(box, k_near_slack * reach + w_.tol.aabb_margin));
+        }
+        if (s.near_version != w_.static_version) {
+            direct(); // more than the neighbourhood holds
+            return;
+        }
+        for (const ProxyId id : s.near_static) {
+            visit(id);
+        }
+    }
+
+    // The static proxies whose own boxes meet `near`, into the shape's
+    // neighbourhood; none (near_version 0) when they outnumber its room.
+    void find_static_near(ShapeRecord& s, const Aabb& near) {
+        s.near_static.clear();
+        if (s.near_static.capacity() == 0) {
+            s.near_static.reserve(k_near_capacity);
+        }
+        bool fits = true;
+        w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
+            if (overlaps(near, w_.static_boxes[static_cast<std::size_t>(id)])) {
+                fits = s.near_static.size() < s.near_static.capacity();
+                if (fits) {
+                    s.near_static.push_back(id);
+                }
+            }
+            return fits;
+        });
+        s.near_box = near;
+        s.near_version = fits ? w_.static_version : 0;
     }
 
     void translate(Vec2 d) {
@@ -236,9 +250,13 @@ class Mover {
             for (int own : body().shapes) {
                 const Shape& shape = w_.shapes[own].shape;
                 const Aabb box = compute_aabb(shape, body().xf);
+                const std::optional<Aabb> own_box = axis_aligned_box(shape, body().xf);
                 for (const MoveCandidate& c : w_.move_scratch.candidates) {
-                    // Shapes overlap only where their own boxes do.
-                    if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box)) {
+                    // Shapes overlap only where their own boxes do, boxes
+                    // only as deep as they overlap.
+                    if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box) ||
+                        (own_box && c.exact_box &&
+                         !may_overlap_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol))) {
                         continue;
                     }
                     const ShapeRecord& o = w_.shapes[c.other_shape];
@@ -262,123 +280,118 @@ class Mover {
         }
     }
 
-    // The manifold from `o` to the mover's shape `own`. A one-way platform
-    // must hold a mover on its up side whichever way a chain's points run,
-    // so its chain segments collide from both sides, as segments.
-    Manifold collide_with(const ShapeRecord& o, MoveResponse response, const Shape& own,
-                          CollideSettings settings) const {
+    // The other shape as the move's narrowphase takes it. A one-way
+    // platform must hold a mover on its up side whichever way a chain's
+    // points run, so its chain segments collide from both sides, as
+    // segments: `segment` then holds the segment.
+    PlacedShape placed_other(const ShapeRecord& o, MoveResponse response, Shape& segment) const {
         const Transform& xf = w_.bodies[o.body].xf;
         if (response == MoveResponse::one_way && o.shape.type == ShapeType::chain_segment) {
-            return collide(Shape(o.shape.chain_segment.segment), xf, own, body().xf, settings);
+            segment = Shape(o.shape.chain_segment.segment);
+            return {&segment, &o.proxy, xf};
         }
-        return collide(o.shape, xf, own, body().xf, settings);
+        return {&o.shape, &o.proxy, xf};
     }
 
-    // GJK's normal is unreliable at zero distance, so a cast that starts
-    // exactly touching (a box standing on a floor) and moves into the
-    // surface can come back a miss; then the box would sink by the whole
-    // move. The manifold's face normal decides whether the motion enters.
-    std::optional<CastOutput> touching_hit(const ShapeRecord& o, const ShapeRecord& s,
-                                           MoveResponse response, Vec2 motion) const {
-        const Manifold m =
-            collide_with(o, response, s.shape, {w_.tol.touch_tolerance, w_.tol.linear_slop});
-        if (m.count == 0 || dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
-            return std::nullopt;
-        }
-        CastOutput out;
-        out.state = CastState::hit;
-        out.fraction = 0;
-        out.normal = m.normal;
-        out.point = m.points[0].point;
-        return out;
+    PlacedShape placed_own(int own) const {
+        const ShapeRecord& s = w_.shapes[own];
+        return {&s.shape, &s.proxy, body().xf};
     }
 
-    // Whether the mover's shape `s` meets the one-way platform `o` at a
-    // ground contact (from its up side) at the cast's hit. At t = 0 GJK's
-    // normal is unreliable (the shapes touch), so the manifold's face
-    // normal decides there; a slide's ties get it later in measure_contact,
-    // but a platform's hit must be kept or dropped now.
-    bool lands_on(const ShapeRecord& o, const ShapeRecord& s, const CastOutput& hit) const {
+    // Whether the mover meets the one-way platform `other` at a ground
+    // contact (from its up side) at the cast's hit. At t = 0 GJK's normal
+    // is unreliable (the shapes touch), so the manifold's face normal
+    // decides there; a slide's ties get it later in measure(), but a
+    // platform's hit must be kept or dropped now.
+    bool lands_on(const PlacedShape& other, const PlacedShape& own, const CastOutput& hit) const {
         Vec2 normal = hit.normal;
         if (hit.fraction == 0) {
-            const Manifold m = collide_with(o, MoveResponse::one_way, s.shape,
-                                            {w_.tol.linear_slop, w_.tol.linear_slop});
+            const Manifold m = collide(*other.shape, other.xf, *own.shape, own.xf,
+                                       {w_.tol.linear_slop, w_.tol.linear_slop});
             normal = m.count > 0 ? m.normal : normal;
         }
-        return dot(normal, platform_up(w_.bodies[o.body].xf)) >= k_ground_cosine;
+        return dot(normal, platform_up(other.xf)) >= k_ground_cosine;
     }
 
     // Every contact the motion meets, into the scratch hits: those that
     // block it and those it crosses.
     void cast_all(Vec2 motion) {
         w_.move_scratch.hits.clear();
+        const std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
         for (int own : body().shapes) {
-            const Aabb now = compute_aabb(w_.shapes[own].shape, body().xf);
+            const Shape& shape = w_.shapes[own].shape;
+            const Aabb now = compute_aabb(shape, body().xf);
+            const std::optional<Aabb> own_box = axis_aligned_box(shape, body().xf);
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
             const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
-            for (const MoveCandidate& c : w_.move_scratch.candidates) {
+            for (int ci = 0; ci < static_cast<int>(candidates.size()); ++ci) {
+                const MoveCandidate& c = candidates[ci];
                 if (c.own_shape == own && overlaps(swept, c.box)) {
-                    cast(c, motion, overlaps(touch_box, c.box));
+                    cast(ci, own_box, motion, overlaps(touch_box, c.box));
                 }
             }
         }
     }
 
-    // The cast of one candidate; its hit, if any, into the scratch hits.
+    // The cast of candidate `ci`; its hit, if any, into the scratch hits.
+    // `own_box`: the mover's shape when it is an axis-aligned box;
     // `may_touch`: the shapes may be touching now (their boxes meet).
-    void cast(const MoveCandidate& c, Vec2 motion, bool may_touch) {
-        const ShapeRecord& s = w_.shapes[c.own_shape];
+    void cast(int ci, const std::optional<Aabb>& own_box, Vec2 motion, bool may_touch) {
+        const MoveCandidate& c = w_.move_scratch.candidates[ci];
+        if (own_box && c.exact_box && c.response != MoveResponse::one_way) {
+            const BoxCast box = cast_boxes(c.box, c.origin, *own_box, body().xf.p, motion, w_.tol);
+            if (box.verdict == BoxVerdict::contact) {
+                add_hit(ci, box.hit);
+            }
+            if (box.verdict != BoxVerdict::undecided) {
+                return;
+            }
+        }
         const ShapeRecord& o = w_.shapes[c.other_shape];
         if (c.response == MoveResponse::one_way &&
             dot(motion, platform_up(w_.bodies[o.body].xf)) >= 0) {
             return; // a one-way platform blocks only motion against its up
         }
-        ShapeCastInput input;
-        input.proxy_a = o.proxy;
-        input.proxy_b = s.proxy;
-        input.xf_a = w_.bodies[o.body].xf;
-        input.xf_b = body().xf;
-        input.translation_b = motion;
-        // GJK's normal is unreliable at zero distance, so the cast
-        // stops a touch tolerance short; advance() closes that gap.
-        input.target_separation = w_.tol.touch_tolerance;
-        input.touch_tolerance = real(0.5) * w_.tol.touch_tolerance;
-        CastOutput out = shape_cast(input);
-        if (out.state == CastState::miss && may_touch) {
-            out = touching_hit(o, s, c.response, motion).value_or(out);
+        Shape segment;
+        const PlacedShape other = placed_other(o, c.response, segment);
+        const PlacedShape own = placed_own(c.own_shape);
+        const std::optional<CastOutput> hit =
+            cast_to_contact(other, own, motion, may_touch, w_.tol);
+        if (hit && (c.response != MoveResponse::one_way || lands_on(other, own, *hit))) {
+            add_hit(ci, *hit);
         }
-        if (out.state != CastState::hit && out.state != CastState::failed) {
-            return;
-        }
-        if (out.fraction == 0 && dot(normalize(motion), out.normal) > -k_tangent_cosine) {
-            return; // sliding along what it touches
-        }
-        if (c.response == MoveResponse::one_way && !lands_on(o, s, out)) {
-            return;
-        }
-        Transform at_hit = input.xf_b;
-        at_hit.p += out.fraction * motion;
-        if (grazes(o.proxy, input.xf_a, s.proxy, at_hit, motion, w_.tol.touch_tolerance)) {
-            return;
-        }
-        w_.move_scratch.hits.push_back(
-            {c.own_shape, c.other_shape, out.fraction, out.normal, out.point, c.response});
+    }
+
+    void add_hit(int ci, const CastOutput& hit) {
+        const MoveCandidate& c = w_.move_scratch.candidates[ci];
+        MoveHit h{c.own_shape, c.other_shape, hit.fraction, hit.normal, hit.point, c.response};
+        h.candidate = ci;
+        w_.move_scratch.hits.push_back(h);
     }
 
     // Surface area of a hit at the current pose: the length of the touching
     // features' overlap, from the manifold's two points (the seeds' crack rule).
     // The manifold's normal replaces the cast's: it comes from the faces, so
     // it is exact for a box landing flat, where GJK's is not.
-    void measure_contact(MoveHit& hit) {
-        const Manifold m =
-            collide_with(w_.shapes[hit.other_shape], hit.response, w_.shapes[hit.own_shape].shape,
-                         {w_.tol.linear_slop, w_.tol.linear_slop});
-        hit.face = m.count == 2;
-        hit.surface_area = m.count == 2 ? distance(m.points[0].point, m.points[1].point) : 0;
-        if (m.count > 0) {
-            hit.normal = m.normal;
-            hit.separation = std::min(m.points[0].separation, m.points[m.count - 1].separation);
+    void measure(MoveHit& hit) {
+        const MoveCandidate& c = w_.move_scratch.candidates[hit.candidate];
+        std::optional<ContactMeasure> m;
+        if (c.exact_box && c.response != MoveResponse::one_way) {
+            if (const auto own_box = axis_aligned_box(w_.shapes[hit.own_shape].shape, body().xf)) {
+                m = measure_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol);
+            }
+        }
+        if (!m) {
+            Shape segment;
+            m = measure_contact(placed_other(w_.shapes[hit.other_shape], hit.response, segment),
+                                placed_own(hit.own_shape), w_.tol);
+        }
+        hit.face = m->count == 2;
+        hit.surface_area = m->surface_area;
+        if (m->count > 0) {
+            hit.normal = m->normal;
+            hit.separation = m->separation;
         }
     }
 
@@ -421,7 +434,7 @@ class Mover {
         scratch.ties.clear();
         for (MoveHit& h : scratch.hits) {
             if (h.response != MoveResponse::cross && h.t - t_min <= tie) {
-                measure_contact(h);
+                measure(h);
                 scratch.ties.push_back(h);
             }
         }
@@ -448,7 +461,9 @@ class Mover {
         return respond(left);
     }
 
-    BodyId other_body(const MoveHit& h) const { return w_.body_id(w_.shapes[h.other_shape].body); }
+    BodyId other_body(const MoveHit& h) const {
+        return w_.move_scratch.candidates[h.candidate].body;
+    }
 
     static void record(MoveResult& result, const MoveContact& contact) {
         if (result.contacts.capacity() == 0) {

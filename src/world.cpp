@@ -1,3 +1,4 @@
+#include "move_narrowphase.hpp"
 #include "world_impl.hpp"
 
 namespace sweep {
@@ -6,6 +7,25 @@ World::World(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
+
+ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
+    static_tree_dirty = true;
+    seams_dirty = true;
+    const ProxyId id = uses_grid()
+                           ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
+                           : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));
+    const auto slot = static_cast<std::size_t>(id);
+    if (slot >= static_proxies.size()) {
+        static_boxes.resize(slot + 1);
+        static_proxies.resize(slot + 1);
+    }
+    const ShapeRecord& s = shapes[shape];
+    const Transform& xf = bodies[s.body].xf;
+    static_boxes[slot] = aabb;
+    static_proxies[slot] = {xf.p,  s.filter, body_id(s.body),
+                            shape, s.sensor, axis_aligned_box(s.shape, xf).has_value()};
+    return id;
+}
 
 Result<World> World::make(const WorldDef& def) {
     if (!is_finite(def.gravity) || !std::isfinite(def.length_units_per_meter) ||
@@ -113,9 +133,8 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         s.sensor = sd.sensor;
         s.user_data = sd.user_data;
         const Aabb box = compute_aabb(sd.shape, b.xf);
-        s.static_box = box;
         s.tree_proxy = def.type == BodyType::static_body
-                           ? w.create_static_proxy(box, si)
+                           ? w.create_static_proxy(si, box)
                            : w.moving_tree.create_proxy(box, static_cast<std::uint64_t>(si));
         b.shapes.push_back(si);
         b.extent = std::max(b.extent, max_extent(sd.shape, local_center));
@@ -194,6 +213,9 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     Impl& w = *impl_;
     ShapeRecord& s = w.shapes[id.index];
     s.filter = filter;
+    if (w.bodies[s.body].type == BodyType::static_body) {
+        w.static_proxies[static_cast<std::size_t>(s.tree_proxy)].filter = filter;
+    }
     // Bodies resting on it may now fall through, or be pushed by it.
     w.wake_island(s.body, false);
     w.wake_near(inflate(compute_aabb(s.shape, w.bodies[s.body].xf), w.tol.speculative_distance),

@@ -25,25 +25,49 @@ constexpr std::array<int, k_max_polygon_vertices> no_buriers() {
     return none;
 }
 
+// The fields World::move's gather reads of every moving shape the
+// broadphase reports come first, together; the rest is read only for the
+// few shapes a move meets.
 struct ShapeRecord {
+    int body = -1; // -1 once destroyed
+    bool sensor = false;
+    Filter filter;
     Shape shape;
     Material material;
     ShapeProxy proxy;      // GJK proxy in the body frame
     ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
-    int body = -1;         // -1 once destroyed
     ProxyId tree_proxy = k_null_proxy;
     Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
-    Aabb static_box;  // a static shape's own AABB (static bodies never move): move's candidates
     // This static polygon's covered stretches: World::Impl::covered_stretches[begin, end).
     int seams_begin = 0;
     int seams_end = 0;
     // A static segment's ends (p1, p2) or a static polygon's vertices: the
     // static shape each lies in or on, or -1 (World::Impl::mark_buried_vertices).
     std::array<int, k_max_polygon_vertices> buried_by = no_buriers();
-    Filter filter;
-    bool sensor = false;
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
+    // A moving shape's static neighbourhood for World::move (mover.cpp): the
+    // static proxies whose own boxes meet `near_box`, in the static tree's
+    // query order, as of World::Impl::static_version `near_version` (0: none).
+    // It depends on nothing else, so a reused record may keep it.
+    std::vector<ProxyId> near_static;
+    Aabb near_box;
+    std::uint32_t near_version = 0;
+};
+
+// A static shape as World::move's gather sees it, by its static broadphase
+// proxy (World::Impl::static_boxes holds its box apart): what the gather
+// reads of a shape in reach, and what a box's closed-form narrowphase
+// needs, so that gathering among a tile map's thousands of shapes reads
+// none of their records (mover.cpp). A copy: create_static_proxy and
+// set_filter keep it.
+struct StaticProxy {
+    Vec2 origin; // its body's
+    Filter filter;
+    BodyId body;
+    int shape = -1;
+    bool sensor = false;
+    bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
 };
 
 // Two shapes, ordered as the step found them (A is the moving body's).
@@ -96,6 +120,7 @@ struct MoveHit {
     real surface_area = 0;
     real separation = 0; // at the contact pose, from the manifold
     bool face = false;
+    int candidate = -1; // in MoveScratch::candidates
 };
 
 // A shape a move may meet, gathered once per move from the broadphase in
@@ -103,8 +128,11 @@ struct MoveHit {
 struct MoveCandidate {
     int own_shape = -1;
     int other_shape = -1;
-    Aabb box; // the other shape's own (not fat) box
+    Aabb box;    // the other shape's own (not fat) box
+    Vec2 origin; // its body's
+    BodyId body; // its body
     MoveResponse response = MoveResponse::slide;
+    bool exact_box = false; // the other shape is `box` (move_narrowphase.hpp's axis_aligned_box)
 };
 
 // World::move's working memory, kept between moves so that a move allocates
@@ -306,6 +334,12 @@ struct World::Impl {
     std::vector<int> free_bodies;
     std::vector<ShapeRecord> shapes;
     std::vector<int> free_shapes;
+    // By static broadphase proxy id: each static shape's own box (static
+    // bodies never move), apart from the rest of its StaticProxy because the
+    // gather reads it for every proxy the broadphase reports, most of them
+    // just out of reach.
+    std::vector<Aabb> static_boxes;
+    std::vector<StaticProxy> static_proxies;
     DynamicTree static_tree; // static shapes, unless def.static_broadphase is grid
     UniformGrid static_grid;
     DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
@@ -344,8 +378,9 @@ struct World::Impl {
     std::vector<Vec2> backing_directions; // unit, from a dynamic body to fixed geometry it touches
     std::vector<int> contact_order;     // contacts, lowest support level first
     int live_bodies = 0;
-    bool static_tree_dirty = false; // static shapes changed since the last rebuild
-    bool seams_dirty = false;       // static shapes changed since covered_stretches was found
+    bool static_tree_dirty = false;   // static shapes changed since the last rebuild
+    std::uint32_t static_version = 1; // bumped whenever the static broadphase changes
+    bool seams_dirty = false;         // static shapes changed since covered_stretches was found
 
     // Static geometry usually arrives all at once (a level); incremental
     // insertion builds a poorer tree than a full binned-SAH rebuild, and
@@ -358,19 +393,17 @@ struct World::Impl {
                 static_tree.rebuild();
             }
             static_tree_dirty = false;
+            ++static_version;
         }
     }
 
     bool uses_grid() const { return def.static_broadphase == StaticBroadphase::grid; }
 
-    ProxyId create_static_proxy(const Aabb& aabb, int shape) {
-        static_tree_dirty = true;
-        seams_dirty = true;
-        return uses_grid() ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
-                           : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));
-    }
+    // `aabb`: the shape's own box. Its record must be filled in.
+    ProxyId create_static_proxy(int shape, const Aabb& aabb);
 
     void destroy_static_proxy(ProxyId id) {
+        ++static_version;   // the tree's order may change
         seams_dirty = true; // the faces it covered are bare now
         if (uses_grid()) {
             static_grid.destroy_proxy(id);
@@ -437,10 +470,10 @@ struct World::Impl {
     // tiles' corners) are a real corner or a seam, not a buried vertex.
     void mark_buried_vertices(ShapeRecord& s, const ShapeRecord& o, int other) const {
         const Transform& xf = bodies[s.body].xf;
+        const Aabb near_o = inflate(compute_aabb(o.shape, bodies[o.body].xf), tol.touch_tolerance);
         for (int v = 0; v < s.proxy.count; ++v) {
             int& by = s.buried_by[static_cast<std::size_t>(v)];
             const Vec2 point = transform_point(xf, s.proxy.points[v]);
-            const Aabb near_o = inflate(o.static_box, tol.touch_tolerance);
             if (by < 0 && contains(near_o, Aabb{point, point}) && !near_a_vertex(o, point) &&
                 touches_point(o, point)) {
                 by = other;

@@ -43,7 +43,8 @@ using MoveFilter = std::function<MoveResponse(BodyId other)>;
 struct MoveContact {
     BodyId other;
     real time = 0;       ///< fraction of the move's timeslice at contact, [0, 1]
-    Vec2 point;          ///< world, on the other body's surface
+    Vec2 point;          ///< world, on the other body's surface (between two axis-aligned
+                         ///< boxes meeting face to face, the middle of the faces' common stretch)
     Vec2 normal;         ///< world unit vector from the other body to the mover
     real separation = 0; ///< L, at contact (about 0; negative only for an overlapping start)
     real surface_area =

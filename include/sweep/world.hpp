@@ -219,7 +219,8 @@ class World {
     /// `filter` is called once per pair of shapes within the move's reach
     /// (again after a push-out); it may read the world but not move a body:
     /// moves share the world's working memory, which is how a move allocates
-    /// nothing but its result's contacts.
+    /// nothing but its result's contacts (and, at a shape's first move, room
+    /// to remember the static shapes around it for the next moves).
     /// Errors: stale handle; a static body, non-finite translation
     /// (invalid_input); a call from inside a move filter (unsupported).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});

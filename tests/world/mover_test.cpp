@@ -482,6 +482,57 @@ real gap(const Riding& s) {
            (s.world.body_state(s.platform)->xf.p.y + 0.25f);
 }
 
+// A move keeps the static shapes around a moving shape between moves (its
+// static neighbourhood); whatever changes among them must hold from the
+// next move on, with either static broadphase.
+class MoveStaticChange : public ::testing::TestWithParam<StaticBroadphase> {
+  protected:
+    World world = std::move(World::make([] {
+                                WorldDef def;
+                                def.static_broadphase = GetParam();
+                                return def;
+                            }())
+                                .value());
+};
+
+TEST_P(MoveStaticChange, AWallAddedAfterAMoveBlocksTheNext) {
+    add_static_box(world, {2.5f, 1}, 0.5f, 1); // face at x = 2
+    const BodyId c = add_character(world, {1.6f, 0.4f}, k_box);
+    // Pressing into the wall: a long reach and no motion, so the next,
+    // shorter move needs no shape the first did not find.
+    ASSERT_EQ(world.move(c, {2, 0})->position.x, 1.6f);
+    add_static_box(world, {0.5f, 1}, 0.5f, 1); // face at x = 1
+    const MoveResult r = world.move(c, {-1, 0}).value();
+    EXPECT_NEAR(r.position.x, 1 + 0.4f, world.tolerances().touch_tolerance);
+    ASSERT_EQ(r.contacts.size(), 1u);
+    EXPECT_NEAR(r.contacts[0].normal.x, 1, 1e-5f);
+}
+
+TEST_P(MoveStaticChange, AWallRemovedAfterAMoveNoLongerBlocks) {
+    const BodyId wall = add_static_box(world, {2.5f, 1}, 0.5f, 1); // face at x = 2
+    const BodyId c = add_character(world, {0, 0.4f}, k_box);
+    ASSERT_NEAR(world.move(c, {2, 0})->position.x, 2 - 0.4f, world.tolerances().touch_tolerance);
+    ASSERT_TRUE(world.destroy_body(wall));
+    const MoveResult r = world.move(c, {2, 0}).value();
+    EXPECT_NEAR(r.position.x, 3.6f, 1e-4f);
+    EXPECT_TRUE(r.contacts.empty());
+}
+
+TEST_P(MoveStaticChange, AWallsNewFilterHoldsFromTheNextMove) {
+    const BodyId wall = add_static_box(world, {2.5f, 1}, 0.5f, 1); // face at x = 2
+    const BodyId c = add_character(world, {0, 0.4f}, k_box);
+    ASSERT_NEAR(world.move(c, {2, 0})->position.x, 2 - 0.4f, world.tolerances().touch_tolerance);
+    Filter none;
+    none.mask_bits = 0;
+    ASSERT_TRUE(world.set_filter(world.body_shapes(wall)->front(), none));
+    const MoveResult r = world.move(c, {2, 0}).value();
+    EXPECT_NEAR(r.position.x, 3.6f, 1e-4f);
+    EXPECT_TRUE(r.contacts.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Broadphases, MoveStaticChange,
+                         ::testing::Values(StaticBroadphase::tree, StaticBroadphase::grid));
+
 TEST(Carry, AHorizontallyMovingPlatformCarriesTheBoxOverManyStepsTouching) {
     Riding s;
     drop(s);

@@ -1,0 +1,442 @@
+// World::move's narrowphase: the general form on GJK and manifolds, and the
+// closed form for two axis-aligned boxes (see move_narrowphase.hpp).
+//
+// The closed form mirrors each rule of the general one for boxes. With
+// gaps along the axes (positive: apart), B starting within the cast's band
+// of A (closer than 1.5 touch tolerances) meets it at t = 0 when it presses
+// into the face between them, and otherwise not at all; B starting farther
+// meets it when the gap along the axis it enters last reaches one touch
+// tolerance, if the boxes then overlap along the other axis (a face, not a
+// corner); a face separating them within the touch tolerance that the
+// motion does not close is a graze at any time. Wherever a quantity lies
+// within rounding of a threshold of these rules (the general form computes
+// it in A's frame, through GJK), the answer is `undecided`.
+#include "move_narrowphase.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "manifold_faces.hpp"
+#include "sweep/manifold.hpp"
+
+namespace sweep::detail {
+namespace {
+
+// A cast hit at t = 0 whose normal is (numerically) perpendicular to the
+// motion is a shape sliding along a surface it touches: not a block.
+constexpr real k_tangent_cosine = real(1e-4);
+
+// A motion into a face by less than this share of its length runs along
+// it: the face still separates the shapes at the end (grazes()).
+constexpr real k_along_cosine = real(1e-6);
+
+// The world-frame outward normals of a proxy's edges (none for a point).
+int edge_normals(const ShapeProxy& p, const Transform& xf,
+                 std::array<Vec2, k_max_polygon_vertices>& out) {
+    if (p.count < 2) {
+        return 0;
+    }
+    for (int i = 0; i < p.count; ++i) {
+        out[i] = rotate(xf.q, normalize(right_perp(p.points[(i + 1) % p.count] - p.points[i])));
+    }
+    return p.count;
+}
+
+// Gap between two proxies along n (from A to B), radii included.
+real gap_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, const Transform& xfb,
+               Vec2 n) {
+    real max_a = -std::numeric_limits<real>::max();
+    real min_b = std::numeric_limits<real>::max();
+    for (int i = 0; i < a.count; ++i) {
+        max_a = std::max(max_a, dot(n, transform_point(xfa, a.points[i])));
+    }
+    for (int i = 0; i < b.count; ++i) {
+        min_b = std::min(min_b, dot(n, transform_point(xfb, b.points[i])));
+    }
+    return min_b - max_a - a.radius - b.radius;
+}
+
+// True when a face of either shape separates them (within the touch
+// tolerance) and keeps separating them along the whole motion: B only grazes
+// A, as a box sliding on a row of tiles grazes the corner at each seam (the
+// seeds' crack problem). A contact found there is not a block.
+bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, const Transform& xfb,
+            Vec2 motion, real tolerance) {
+    std::array<Vec2, k_max_polygon_vertices> normals{};
+    const real along = k_along_cosine * length(motion);
+    const int na = edge_normals(a, xfa, normals);
+    for (int i = 0; i < na; ++i) {
+        if (dot(motion, normals[i]) >= -along &&
+            gap_along(a, xfa, b, xfb, normals[i]) >= -tolerance) {
+            return true;
+        }
+    }
+    const int nb = edge_normals(b, xfb, normals);
+    for (int i = 0; i < nb; ++i) {
+        const Vec2 n = -normals[i];
+        if (dot(motion, n) >= -along && gap_along(a, xfa, b, xfb, n) >= -tolerance) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// GJK's normal is unreliable at zero distance, so a cast that starts
+// exactly touching (a box standing on a floor) and moves into the surface
+// can come back a miss; then the box would sink by the whole move. The
+// manifold's face normal decides whether the motion enters.
+std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
+                                       const Tolerances& tol) {
+    const Manifold m =
+        collide(*a.shape, a.xf, *b.shape, b.xf, {tol.touch_tolerance, tol.linear_slop});
+    if (m.count == 0 || dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
+        return std::nullopt;
+    }
+    CastOutput out;
+    out.state = CastState::hit;
+    out.fraction = 0;
+    out.normal = m.normal;
+    out.point = m.points[0].point;
+    return out;
+}
+
+// What a move reads of a manifold.
+ContactMeasure measure_of(const Manifold& m) {
+    ContactMeasure out;
+    out.count = m.count;
+    if (m.count > 0) {
+        out.normal = m.normal;
+        out.separation = std::min(m.points[0].separation, m.points[m.count - 1].separation);
+    }
+    if (m.count == 2) {
+        out.surface_area = distance(m.points[0].point, m.points[1].point);
+    }
+    return out;
+}
+
+// --- The closed form for two axis-aligned boxes ---
+
+constexpr real k_epsilon = std::numeric_limits<real>::epsilon();
+
+// How far the general form's arithmetic may stray from the closed form's,
+// in units of the largest coordinate's rounding: both start from the same
+// corners, the general form subtracting A's position first, so a few
+// roundings each, with room to spare.
+constexpr real k_rounding_ulps = 16;
+
+// GJK's normal between shapes `distance` apart is off by about its closest
+// points' rounding over the distance; this bounds that rounding (in units
+// of the largest coordinate in A's frame) with room to spare.
+constexpr real k_gjk_rounding_ulps = 64;
+
+// signed_separation's switch from GJK to the separating axes: witness
+// points closer than this many roundings of the largest body position.
+constexpr real k_gjk_noise_ulps = 64;
+
+real coordinate(Vec2 v, int axis) { return axis == 0 ? v.x : v.y; }
+
+Vec2 axis_normal(int axis, real sign) { return axis == 0 ? Vec2{sign, 0} : Vec2{0, sign}; }
+
+real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
+
+// The largest coordinate of the boxes, relative to `origin`.
+real extent(const Aabb& a, const Aabb& b, Vec2 motion, Vec2 origin) {
+    return std::max({max_abs(a.lower - origin), max_abs(a.upper - origin),
+                     max_abs(b.lower - origin), max_abs(b.upper - origin),
+                     max_abs(b.lower + motion - origin), max_abs(b.upper + motion - origin)});
+}
+
+// How far the general form's gaps may stray from the closed form's (L):
+// k_rounding_ulps roundings of the largest coordinate, of the boxes (B
+// also moved by `motion`) or of their bodies' origins (the general form
+// works in a body's frame).
+real rounding(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion) {
+    return k_rounding_ulps * k_epsilon *
+           (1 + std::max({extent(a, b, motion, {}), max_abs(origin_a), max_abs(origin_b)}));
+}
+
+// The gaps between boxes A and B along one axis (L; positive: apart along
+// it): `below` with B on A's negative side (A.lower - B.upper), `above` on
+// its positive side (B.lower - A.upper). They are grazes()' gaps along the
+// negative and the positive axis.
+struct AxisGaps {
+    real below = 0;
+    real above = 0;
+};
+
+AxisGaps axis_gaps(const Aabb& a, const Aabb& b, int axis) {
+    return {coordinate(a.lower, axis) - coordinate(b.upper, axis),
+            coordinate(b.lower, axis) - coordinate(a.upper, axis)};
+}
+
+real gap(AxisGaps g) { return std::max(g.below, g.above); }
+
+// The gaps after B moved by `d` along the axis.
+AxisGaps moved(AxisGaps g, real d) { return {g.below - d, g.above + d}; }
+
+// The gap along an axis after B moved by `d` along it.
+real gap_after(AxisGaps g, real d) { return gap(moved(g, d)); }
+
+// True when grazes() clearly finds no face separating the boxes (gaps `g`
+// where they meet) that the motion `d` does not close: along each axis
+// direction, they overlap deeper than the touch tolerance or the motion
+// clearly enters.
+bool clear_of_grazes(const std::array<AxisGaps, 2>& g, const std::array<real, 2>& d,
+                     real motion_length, real touch, real mu) {
+    const real enters = -k_along_cosine * (1 + real(1e-3)) * motion_length;
+    for (int axis = 0; axis < 2; ++axis) {
+        if ((g[axis].above >= -touch - mu && d[axis] >= enters) ||
+            (g[axis].below >= -touch - mu && -d[axis] >= enters)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The times [enter, exit] (of a motion by `d` along the axis) during which
+// B is within `r` of A along it; empty (enter > exit) when never.
+struct Span {
+    real enter = 0;
+    real exit = 0;
+};
+
+Span within(AxisGaps g, real d, real r) {
+    constexpr real inf = std::numeric_limits<real>::infinity();
+    if (d > 0) {
+        return {(g.below - r) / d, (r - g.above) / d};
+    }
+    if (d < 0) {
+        return {(r - g.above) / d, (g.below - r) / d};
+    }
+    return g.below <= r && g.above <= r ? Span{-inf, inf} : Span{inf, -inf};
+}
+
+// The middle of the common stretch of A's face across `axis` (on its
+// `sign` side) and B's facing one, B moved by `offset`: on A's surface.
+Vec2 face_middle(const Aabb& a, const Aabb& b, Vec2 offset, int axis, real sign) {
+    const int across = 1 - axis;
+    const real from = std::max(coordinate(a.lower, across), coordinate(b.lower + offset, across));
+    const real to = std::min(coordinate(a.upper, across), coordinate(b.upper + offset, across));
+    const real face = sign > 0 ? coordinate(a.upper, axis) : coordinate(a.lower, axis);
+    const real middle = real(0.5) * (from + to);
+    return axis == 0 ? Vec2{face, middle} : Vec2{middle, face};
+}
+
+BoxCast contact_at(real t, Vec2 normal, Vec2 point) {
+    BoxCast out;
+    out.verdict = BoxVerdict::contact;
+    out.hit.state = CastState::hit;
+    out.hit.fraction = t;
+    out.hit.normal = normal;
+    out.hit.point = point;
+    return out;
+}
+
+// The face of `box` across `axis` on its `sign` side, as a polygon of the
+// box lists it: counter-clockwise, so the right face runs up, the top one
+// left, the left one down and the bottom one right. (Vertex indices, for
+// contact ids only, are not known here.)
+PlacedFace box_face(const Aabb& box, int axis, real sign) {
+    const Vec2 lo = box.lower;
+    const Vec2 hi = box.upper;
+    if (axis == 0) {
+        return sign > 0 ? PlacedFace{{hi.x, lo.y}, hi} : PlacedFace{{lo.x, hi.y}, lo};
+    }
+    return sign > 0 ? PlacedFace{hi, {lo.x, hi.y}} : PlacedFace{lo, {hi.x, lo.y}};
+}
+
+} // namespace
+
+std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
+                                          bool may_touch, const Tolerances& tol) {
+    ShapeCastInput input;
+    input.proxy_a = *a.proxy;
+    input.proxy_b = *b.proxy;
+    input.xf_a = a.xf;
+    input.xf_b = b.xf;
+    input.translation_b = motion;
+    // GJK's normal is unreliable at zero distance, so the cast stops a touch
+    // tolerance short; the move closes that gap along the motion.
+    input.target_separation = tol.touch_tolerance;
+    input.touch_tolerance = real(0.5) * tol.touch_tolerance;
+    CastOutput out = shape_cast(input);
+    if (out.state == CastState::miss && may_touch) {
+        out = touching_hit(a, b, motion, tol).value_or(out);
+    }
+    if (out.state != CastState::hit && out.state != CastState::failed) {
+        return std::nullopt;
+    }
+    if (out.fraction == 0 && dot(normalize(motion), out.normal) > -k_tangent_cosine) {
+        return std::nullopt; // sliding along what it touches
+    }
+    Transform at_hit = b.xf;
+    at_hit.p += out.fraction * motion;
+    if (grazes(*a.proxy, a.xf, *b.proxy, at_hit, motion, tol.touch_tolerance)) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol) {
+    return measure_of(collide(*a.shape, a.xf, *b.shape, b.xf, {tol.linear_slop, tol.linear_slop}));
+}
+
+std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
+    if (shape.type != ShapeType::polygon || shape.polygon.count != 4 || shape.polygon.radius != 0) {
+        return std::nullopt;
+    }
+    std::array<Vec2, 4> w{};
+    for (int i = 0; i < 4; ++i) {
+        w[i] = transform_point(xf, shape.polygon.vertices[i]);
+    }
+    // Edges alternate between exactly horizontal and exactly vertical.
+    const bool first_horizontal = w[0].y == w[1].y;
+    for (int i = 0; i < 4; ++i) {
+        const Vec2 p = w[i];
+        const Vec2 q = w[(i + 1) % 4];
+        const bool horizontal = p.y == q.y && p.x != q.x;
+        const bool vertical = p.x == q.x && p.y != q.y;
+        if (horizontal == vertical || horizontal != (first_horizontal == (i % 2 == 0))) {
+            return std::nullopt;
+        }
+    }
+    // And the normals collide() reads are the axes themselves.
+    for (int i = 0; i < 4; ++i) {
+        const Vec2 n = rotate(xf.q, shape.polygon.normals[i]);
+        if (!((std::abs(n.x) == 1 && n.y == 0) || (n.x == 0 && std::abs(n.y) == 1))) {
+            return std::nullopt;
+        }
+    }
+    return Aabb{min(min(w[0], w[1]), min(w[2], w[3])), max(max(w[0], w[1]), max(w[2], w[3]))};
+}
+
+BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion,
+                   const Tolerances& tol) {
+    constexpr BoxCast none{BoxVerdict::none, {}};
+    constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    const real touch = tol.touch_tolerance;
+    const real band = real(1.5) * touch; // cast_to_contact's: target plus half a tolerance
+    const real mu = rounding(a, origin_a, b, origin_b, motion);
+    const real motion_length = length(motion);
+    const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
+    const std::array<real, 2> d{motion.x, motion.y};
+
+    // A face separating them within the tolerance, which the motion does
+    // not close, makes any contact a graze.
+    for (int axis = 0; axis < 2; ++axis) {
+        if ((g[axis].above >= -touch + mu && d[axis] >= 0) ||
+            (g[axis].below >= -touch + mu && d[axis] <= 0)) {
+            return none;
+        }
+    }
+    const real gx = gap(g[0]);
+    const real gy = gap(g[1]);
+    const bool corner = gx > 0 && gy > 0;
+    const real start = corner ? std::hypot(gx, gy) : std::max(gx, gy);
+    if (start < real(-0.5) * touch - mu) {
+        return none; // overlapping: the cast reports no contact, the next move pushes out
+    }
+    if (start < band + mu) {
+        // Starting within the band: a contact at t = 0 when pressing into
+        // the face between them, if there is one (not a corner), clearly.
+        const int k = gx >= gy ? 0 : 1;
+        if (start <= real(-0.5) * touch + mu || start > band - mu || corner ||
+            gap(g[1 - k]) >= -touch - mu) {
+            return undecided;
+        }
+        // GJK gives the normal of shapes at least its noise apart, off by
+        // its rounding over the distance; closer, the separating axes give
+        // it exactly.
+        const real noise =
+            k_gjk_noise_ulps * k_epsilon * (1 + std::max(max_abs(origin_a), max_abs(origin_b)));
+        if (std::abs(start - noise) <= mu) {
+            return undecided;
+        }
+        const real tilt = start < noise
+                              ? k_along_cosine
+                              : k_along_cosine + k_gjk_rounding_ulps * k_epsilon *
+                                                     (1 + extent(a, b, motion, origin_a)) / start;
+        const real sign = g[k].above >= g[k].below ? 1 : -1;
+        const Vec2 n = axis_normal(k, sign);
+        const real into = dot(motion, n) / motion_length;
+        if (into > -k_tangent_cosine + tilt) {
+            return none; // along the face or away
+        }
+        if (into > -k_tangent_cosine - tilt || !clear_of_grazes(g, d, motion_length, touch, mu)) {
+            return undecided;
+        }
+        return contact_at(0, n, face_middle(a, b, {}, k, sign));
+    }
+
+    // Starting apart beyond the band: the first time the gap reaches a
+    // touch tolerance along both axes, if that comes within the motion.
+    const Span band_x = within(g[0], d[0], band + mu);
+    const Span band_y = within(g[1], d[1], band + mu);
+    const real band_enter = std::max({band_x.enter, band_y.enter, real(0)});
+    if (band_enter > std::min({band_x.exit, band_y.exit, real(1)})) {
+        return none; // never within the band
+    }
+    const Span touch_x = within(g[0], d[0], touch);
+    const Span touch_y = within(g[1], d[1], touch);
+    const int axis = touch_x.enter >= touch_y.enter ? 0 : 1; // the axis entered last
+    const int other = 1 - axis;
+    const real t = std::max(touch_x.enter, touch_y.enter);
+    if (!(t <= std::min({touch_x.exit, touch_y.exit, real(1)}))) {
+        return undecided; // comes within the band but not to the target: GJK may stop there
+    }
+    // A face all the way from the band to the contact: the general form's
+    // advancement then stops on it (anywhere in the band), as a face.
+    if (gap_after(g[other], band_enter * d[other]) > -mu ||
+        gap_after(g[other], t * d[other]) >= -touch - mu) {
+        return undecided;
+    }
+    const real sign = d[axis] < 0 ? 1 : -1; // B comes from the positive side when moving down
+    const Vec2 n = axis_normal(axis, sign);
+    const real tilt =
+        k_gjk_rounding_ulps * k_epsilon * (1 + extent(a, b, motion, origin_a)) / touch;
+    const std::array<AxisGaps, 2> at_contact{moved(g[0], t * d[0]), moved(g[1], t * d[1])};
+    if (-dot(motion, n) / motion_length <= 2 * k_along_cosine + tilt ||
+        !clear_of_grazes(at_contact, d, motion_length, touch, mu)) {
+        return undecided; // almost along a face: GJK's normal or a graze may undo it
+    }
+    return contact_at(t, n, face_middle(a, b, t * motion, axis, sign));
+}
+
+std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b,
+                                            Vec2 origin_b, const Tolerances& tol) {
+    const real slop = tol.linear_slop;
+    const real mu = rounding(a, origin_a, b, origin_b, {});
+    const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
+    const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
+    const real separation = gap(g[k]);
+    // collide()'s separating-axis search picks A's face across axis k on
+    // the side B is (its separation is the largest; B's faces give the
+    // same, so A's stays the reference), drops pairs apart beyond its
+    // speculative margin and looks for a vertex pair beyond a tenth of the
+    // slop: decided here where rounding cannot change any of it.
+    if (std::abs(gap(g[0]) - gap(g[1])) <= mu || std::abs(g[k].above - g[k].below) <= mu ||
+        std::abs(separation - slop) <= mu || std::abs(separation - real(0.1) * slop) <= mu) {
+        return std::nullopt;
+    }
+    if (separation > slop) {
+        return ContactMeasure{};
+    }
+    const real sign = g[k].above > g[k].below ? 1 : -1;
+    const Vec2 normal = axis_normal(k, sign);
+    // The rest is collide()'s own, on the faces' exact corners. (Anchors
+    // and the local normal come out in the world frame: not used here.)
+    const Manifold m =
+        collide_faces({box_face(a, k, sign), normal, normal, Rot{}}, box_face(b, k, -sign),
+                      separation, false, Transform{}, Transform{}, {slop, slop});
+    return measure_of(m);
+}
+
+bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b,
+                       const Tolerances& tol) {
+    const real mu = rounding(a, origin_a, b, origin_b, {});
+    return std::max(gap(axis_gaps(a, b, 0)), gap(axis_gaps(a, b, 1))) < -tol.touch_tolerance + mu;
+}
+
+} // namespace sweep::detail

@@ -1,0 +1,440 @@
+// World::move's closed form for axis-aligned boxes (src/move_narrowphase.hpp)
+// against its general form on the same inputs: many random fixed-seed pairs
+// of boxes, placed apart, touching a face exactly, a touch tolerance off it,
+// flush at a corner or slightly sunk, moved in any direction, into, along
+// and away from faces. Wherever the closed form decides, it must agree with
+// the general form: the same contact or none, the same normal, a time
+// within the general cast's band, and the same pose once the gap is closed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <random>
+
+#include "move_narrowphase.hpp"
+#include "property.hpp"
+#include "sweep/manifold.hpp"
+#include "sweep/world.hpp"
+
+namespace sweep::detail {
+namespace {
+
+// A box shape whose corners are exactly `box` in the world (identity
+// transform): make_box's polygon, its exact axis normals kept, given those
+// corners in its vertex order.
+struct WorldBox {
+    Shape shape;
+    ShapeProxy proxy;
+    Aabb box;
+};
+
+WorldBox world_box(const Aabb& box) {
+    Polygon p = make_box(1, 1).value();
+    p.vertices[0] = box.lower;
+    p.vertices[1] = {box.upper.x, box.lower.y};
+    p.vertices[2] = box.upper;
+    p.vertices[3] = {box.lower.x, box.upper.y};
+    p.centroid = real(0.5) * (box.lower + box.upper);
+    WorldBox out;
+    out.shape = p;
+    out.proxy = make_proxy(out.shape);
+    out.box = box;
+    return out;
+}
+
+// A box of half extents h centred at `c` as a body would place it: make_box
+// at the origin, moved by the transform. Its world box is whatever the
+// rounding of the corners gives (axis_aligned_box says which).
+struct PlacedBox {
+    Shape shape;
+    ShapeProxy proxy;
+    Transform xf;
+};
+
+PlacedBox placed_box(Vec2 c, Vec2 h) {
+    PlacedBox out;
+    out.shape = make_box(h.x, h.y).value();
+    out.proxy = make_proxy(out.shape);
+    out.xf = {c, {}};
+    return out;
+}
+
+// Random cases: A, B, a motion and the world's tolerances.
+class Cases {
+  public:
+    explicit Cases(unsigned seed) : rng_(seed) {}
+
+    real uniform(real lo, real hi) { return std::uniform_real_distribution<real>(lo, hi)(rng_); }
+    int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+
+    Tolerances tolerances() {
+        constexpr std::array<real, 3> units{1, 16, 32};
+        return Tolerances::for_units(units[static_cast<std::size_t>(pick(3))]);
+    }
+
+    // A's box: small or tile-like, near the origin or (`far`) anywhere
+    // within 200 units of it.
+    Aabb a_box(real unit, bool far) {
+        const real reach = far ? 200 * unit : 2 * unit;
+        const Vec2 c{uniform(-reach, reach), uniform(-reach, reach)};
+        const Vec2 h = pick(2) == 0 ? Vec2{unit / 2, unit / 2}
+                                    : Vec2{uniform(0.1f, 2) * unit, uniform(0.1f, 2) * unit};
+        return {c - h, c + h};
+    }
+
+    // B's box beside A: against a face at a gap chosen near the rules'
+    // thresholds (exactly touching most often), sliding along it, or near a
+    // corner, or anywhere about.
+    Aabb b_box(const Aabb& a, real unit, real touch) {
+        const Vec2 h{uniform(0.1f, 1) * unit, uniform(0.1f, 1) * unit};
+        // In touch tolerances: on either side of each threshold of the rules
+        // (a push-out beyond 1, the cast's overlap at 1/2 and band at 3/2,
+        // the manifold's vertex pairs beyond 0.4 and margin at 4).
+        constexpr std::array<real, 20> gaps{0,     0,     0,      0,    -1.1f, -0.9f, -0.75f,
+                                            -0.6f, -0.4f, -0.25f, 0.3f, 0.5f,  1,     1.25f,
+                                            1.45f, 1.55f, 3,      3.9f, 4.1f,  8};
+        const real gap = gaps[static_cast<std::size_t>(pick(20))] * touch;
+        const int axis = pick(2);
+        const real side = pick(2) == 0 ? -1 : 1;
+        if (pick(4) == 0) { // anywhere about
+            const Vec2 c{uniform(a.lower.x - 3 * unit, a.upper.x + 3 * unit),
+                         uniform(a.lower.y - 3 * unit, a.upper.y + 3 * unit)};
+            return {c - h, c + h};
+        }
+        // Across the face: flush with A's corner, or anywhere along it.
+        const real a_lo = axis == 0 ? a.lower.y : a.lower.x;
+        const real a_hi = axis == 0 ? a.upper.y : a.upper.x;
+        const real h_across = axis == 0 ? h.y : h.x;
+        // Overlaps at a corner near the graze rule's touch tolerance.
+        constexpr std::array<real, 4> corner_overlaps{0.5f, 0.9f, 1.1f, 2};
+        const real overlap = corner_overlaps[static_cast<std::size_t>(pick(4))] * touch;
+        real lo_across = 0;
+        switch (pick(6)) {
+        case 0:
+            lo_across = a_lo;
+            break; // flush with one end
+        case 1:
+            lo_across = a_hi - 2 * h_across;
+            break; // flush with the other
+        case 2:
+            lo_across = a_hi;
+            break; // corner to corner
+        case 3:
+            lo_across = a_hi - overlap;
+            break;
+        case 4:
+            lo_across = a_lo - 2 * h_across + overlap;
+            break;
+        default:
+            lo_across = uniform(a_lo - 2 * h_across, a_hi);
+            break;
+        }
+        const real h_along = axis == 0 ? h.x : h.y;
+        const real face = side > 0 ? (axis == 0 ? a.upper.x : a.upper.y) + gap
+                                   : (axis == 0 ? a.lower.x : a.lower.y) - gap - 2 * h_along;
+        const Vec2 lower = axis == 0 ? Vec2{face, lo_across} : Vec2{lo_across, face};
+        return {lower, lower + 2 * h};
+    }
+
+    // Any direction, or along an axis, or almost along one: off it by a
+    // share of the length on either side of the rules' thresholds for
+    // sliding along a face (1e-4 at the start, 1e-6 after).
+    Vec2 motion(real unit) {
+        const real length = uniform(0.01f, 2) * unit;
+        const real sign = pick(2) == 0 ? -1 : 1;
+        constexpr std::array<real, 8> offs{3e-7f, 3e-6f, 3e-5f, 7e-5f, 1.5e-4f, 1e-3f, 1e-2f, 0.1f};
+        const real off = (pick(2) == 0 ? -1 : 1) * offs[static_cast<std::size_t>(pick(8))] * length;
+        switch (pick(6)) {
+        case 0:
+            return {sign * length, 0};
+        case 1:
+            return {0, sign * length};
+        case 2:
+            return {sign * length, off};
+        case 3:
+            return {off, sign * length};
+        default: {
+            const real angle = uniform(-k_pi, k_pi);
+            return {length * std::cos(angle), length * std::sin(angle)};
+        }
+        }
+    }
+
+  private:
+    std::mt19937 rng_;
+};
+
+// Where the mover ends against one contact: at the cast's time, then on
+// along the motion by the measured gap (World::move's close_gap).
+Vec2 closed_pose(const WorldBox& a, const WorldBox& b, Vec2 motion, real t, const Tolerances& tol) {
+    const Transform at{t * motion, {}};
+    const ContactMeasure m =
+        measure_contact({&a.shape, &a.proxy, {}}, {&b.shape, &b.proxy, at}, tol);
+    const Vec2 left = (1 - t) * motion;
+    const real approach = -dot(left, m.normal);
+    if (m.count == 0 || approach <= 0) {
+        return at.p;
+    }
+    return at.p + std::min(real(1), std::max(m.separation, real(0)) / approach) * left;
+}
+
+TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCast) {
+    Cases cases(20261124);
+    const int n = test::property_cases(40000);
+    int decided = 0;
+    int contacts = 0;
+    for (int i = 0; i < n; ++i) {
+        const Tolerances tol = cases.tolerances();
+        const real unit = tol.linear_slop / k_linear_slop;
+        const WorldBox a = world_box(cases.a_box(unit, false));
+        const WorldBox b = world_box(cases.b_box(a.box, unit, tol.touch_tolerance));
+        ASSERT_EQ(axis_aligned_box(a.shape, {}), a.box);
+        ASSERT_EQ(axis_aligned_box(b.shape, {}), b.box);
+        const Vec2 motion = cases.motion(unit);
+        const bool may_touch = overlaps(inflate(b.box, tol.touch_tolerance), a.box);
+        const std::optional<CastOutput> general = cast_to_contact(
+            {&a.shape, &a.proxy, {}}, {&b.shape, &b.proxy, {}}, motion, may_touch, tol);
+        const BoxCast fast = cast_boxes(a.box, {}, b.box, {}, motion, tol);
+        if (fast.verdict == BoxVerdict::undecided) {
+            continue;
+        }
+        ++decided;
+        ASSERT_EQ(fast.verdict == BoxVerdict::contact, general.has_value())
+            << "case " << i << ": A " << a.box.lower.x << "," << a.box.lower.y << " "
+            << a.box.upper.x << "," << a.box.upper.y << " B " << b.box.lower.x << ","
+            << b.box.lower.y << " " << b.box.upper.x << "," << b.box.upper.y << " motion "
+            << motion.x << "," << motion.y;
+        if (!general) {
+            continue;
+        }
+        ++contacts;
+        const CastOutput& hit = fast.hit;
+        // The face's axis; GJK's normal is within its rounding of it.
+        EXPECT_NEAR(hit.normal.x, general->normal.x, 1e-3f) << "case " << i;
+        EXPECT_NEAR(hit.normal.y, general->normal.y, 1e-3f) << "case " << i;
+        // The general cast stops anywhere from 1.5 touch tolerances to one
+        // short of the face; the closed form at one.
+        const real approach = -dot(motion, hit.normal);
+        const real slack = 1e-3f * tol.touch_tolerance + 1e-5f * length(motion);
+        EXPECT_GE(hit.fraction * approach, general->fraction * approach - slack) << "case " << i;
+        EXPECT_LE(hit.fraction * approach,
+                  general->fraction * approach + real(0.5) * tol.touch_tolerance + slack)
+            << "case " << i;
+        // Both points on A's face; the closed form's in the middle of the
+        // stretch the faces share. (The general one lies in that stretch
+        // but at t = 0, where the separating axes give B's corner put back
+        // on the face's line.)
+        const bool x_face = hit.normal.x != 0;
+        const real face = x_face ? (hit.normal.x > 0 ? a.box.upper.x : a.box.lower.x)
+                                 : (hit.normal.y > 0 ? a.box.upper.y : a.box.lower.y);
+        EXPECT_NEAR(x_face ? hit.point.x : hit.point.y, face, 1e-3f * unit) << "case " << i;
+        EXPECT_NEAR(x_face ? general->point.x : general->point.y, face, 1e-3f * unit)
+            << "case " << i;
+        const Vec2 lower = b.box.lower + hit.fraction * motion;
+        const Vec2 upper = b.box.upper + hit.fraction * motion;
+        const real from =
+            x_face ? std::max(a.box.lower.y, lower.y) : std::max(a.box.lower.x, lower.x);
+        const real to =
+            x_face ? std::min(a.box.upper.y, upper.y) : std::min(a.box.upper.x, upper.x);
+        EXPECT_NEAR(x_face ? hit.point.y : hit.point.x, real(0.5) * (from + to), 1e-3f * unit)
+            << "case " << i;
+        if (general->fraction > 0) {
+            const Vec2 g_lower = b.box.lower + general->fraction * motion;
+            const Vec2 g_upper = b.box.upper + general->fraction * motion;
+            const real along = x_face ? general->point.y : general->point.x;
+            EXPECT_GE(along, (x_face ? std::max(a.box.lower.y, g_lower.y)
+                                     : std::max(a.box.lower.x, g_lower.x)) -
+                                 1e-3f * unit)
+                << "case " << i;
+            EXPECT_LE(along, (x_face ? std::min(a.box.upper.y, g_upper.y)
+                                     : std::min(a.box.upper.x, g_upper.x)) +
+                                 1e-3f * unit)
+                << "case " << i;
+        }
+        // And the mover ends in the same place once it closes the gap.
+        const Vec2 fast_end = closed_pose(a, b, motion, hit.fraction, tol);
+        const Vec2 general_end = closed_pose(a, b, motion, general->fraction, tol);
+        // (Rounding of the gap moves the end along the face by the
+        // motion's slope over it.)
+        const real ulps = 16 * std::numeric_limits<real>::epsilon() *
+                          (1 + std::max({std::abs(a.box.lower.x), std::abs(a.box.lower.y),
+                                         std::abs(a.box.upper.x), std::abs(a.box.upper.y),
+                                         std::abs(motion.x), std::abs(motion.y)})) *
+                          length(motion) / approach;
+        EXPECT_NEAR(fast_end.x, general_end.x, ulps) << "case " << i;
+        EXPECT_NEAR(fast_end.y, general_end.y, ulps) << "case " << i;
+    }
+    // The closed form decides nearly everything, contacts and misses alike.
+    RecordProperty("decided", decided);
+    RecordProperty("contacts", contacts);
+    EXPECT_GT(decided, n * 8 / 10) << decided << " of " << n;
+    EXPECT_GT(contacts, decided / 10) << contacts << " of " << decided;
+    EXPECT_GT(decided - contacts, decided / 10) << decided - contacts << " of " << decided;
+}
+
+TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCastOnPlacedBodies) {
+    // Boxes as bodies place them (make_box moved by a transform), near the
+    // origin or far from it: the general form's GJK works in A's frame,
+    // around A's origin. (Boxes given in world coordinates far from the
+    // origin leave GJK's normal off by more than its rounding over a touch
+    // tolerance, so the first test keeps them near it.)
+    Cases cases(7);
+    const int n = test::property_cases(20000);
+    int decided = 0;
+    for (int i = 0; i < n; ++i) {
+        const Tolerances tol = cases.tolerances();
+        const real unit = tol.linear_slop / k_linear_slop;
+        const Aabb a_box = cases.a_box(unit, cases.pick(2) == 0);
+        const Aabb b_box = cases.b_box(a_box, unit, tol.touch_tolerance);
+        const PlacedBox a = placed_box(real(0.5) * (a_box.lower + a_box.upper),
+                                       real(0.5) * (a_box.upper - a_box.lower));
+        const PlacedBox b = placed_box(real(0.5) * (b_box.lower + b_box.upper),
+                                       real(0.5) * (b_box.upper - b_box.lower));
+        const std::optional<Aabb> a_exact = axis_aligned_box(a.shape, a.xf);
+        const std::optional<Aabb> b_exact = axis_aligned_box(b.shape, b.xf);
+        ASSERT_TRUE(a_exact && b_exact);
+        const Vec2 motion = cases.motion(unit);
+        const bool may_touch = overlaps(inflate(*b_exact, tol.touch_tolerance), *a_exact);
+        const std::optional<CastOutput> general = cast_to_contact(
+            {&a.shape, &a.proxy, a.xf}, {&b.shape, &b.proxy, b.xf}, motion, may_touch, tol);
+        const BoxCast fast = cast_boxes(*a_exact, a.xf.p, *b_exact, b.xf.p, motion, tol);
+        if (fast.verdict == BoxVerdict::undecided) {
+            continue;
+        }
+        ++decided;
+        ASSERT_EQ(fast.verdict == BoxVerdict::contact, general.has_value()) << "case " << i;
+        if (general) {
+            EXPECT_NEAR(fast.hit.normal.x, general->normal.x, 1e-3f) << "case " << i;
+            EXPECT_NEAR(fast.hit.normal.y, general->normal.y, 1e-3f) << "case " << i;
+            const real approach = -dot(motion, fast.hit.normal);
+            EXPECT_LE(std::abs(fast.hit.fraction - general->fraction) * approach,
+                      real(0.5) * tol.touch_tolerance + 1e-5f * length(motion))
+                << "case " << i;
+        }
+    }
+    RecordProperty("decided", decided);
+    EXPECT_GT(decided, n * 8 / 10) << decided << " of " << n;
+}
+
+TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
+    Cases cases(99);
+    const int n = test::property_cases(40000);
+    int decided = 0;
+    int faces = 0;
+    int corners = 0;
+    for (int i = 0; i < n; ++i) {
+        const Tolerances tol = cases.tolerances();
+        const real unit = tol.linear_slop / k_linear_slop;
+        const WorldBox a = world_box(cases.a_box(unit, false));
+        const WorldBox b = world_box(cases.b_box(a.box, unit, tol.touch_tolerance));
+        ASSERT_EQ(axis_aligned_box(a.shape, {}), a.box);
+        ASSERT_EQ(axis_aligned_box(b.shape, {}), b.box);
+        const std::optional<ContactMeasure> fast = measure_boxes(a.box, {}, b.box, {}, tol);
+        if (!fast) {
+            continue;
+        }
+        ++decided;
+        const ContactMeasure general =
+            measure_contact({&a.shape, &a.proxy, {}}, {&b.shape, &b.proxy, {}}, tol);
+        // collide()'s own arithmetic on the same corners: to the last bit.
+        ASSERT_EQ(fast->count, general.count) << "case " << i;
+        faces += general.count == 2;
+        corners += general.count == 1;
+        if (general.count > 0) {
+            EXPECT_EQ(fast->normal, general.normal) << "case " << i;
+            EXPECT_EQ(fast->separation, general.separation) << "case " << i;
+            EXPECT_EQ(fast->surface_area, general.surface_area) << "case " << i;
+        }
+    }
+    RecordProperty("decided", decided);
+    RecordProperty("faces", faces);
+    RecordProperty("corners", corners);
+    EXPECT_GT(decided, n * 7 / 10) << decided << " of " << n;
+    // Flush corners meet vertex to vertex in collide() (one point): those too.
+    EXPECT_GT(faces, decided / 10);
+    EXPECT_GT(corners, decided / 100);
+}
+
+TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
+    Cases cases(5);
+    const int n = test::property_cases(40000);
+    int cleared = 0;
+    for (int i = 0; i < n; ++i) {
+        const Tolerances tol = cases.tolerances();
+        const real unit = tol.linear_slop / k_linear_slop;
+        const WorldBox a = world_box(cases.a_box(unit, false));
+        const WorldBox b = world_box(cases.b_box(a.box, unit, tol.touch_tolerance));
+        const Manifold m = collide(a.shape, {}, b.shape, {}, {0, tol.linear_slop});
+        real deepest = 0;
+        for (int p = 0; p < m.count; ++p) {
+            deepest = std::max(deepest, -m.points[p].separation);
+        }
+        if (!may_overlap_boxes(a.box, {}, b.box, {}, tol)) {
+            ++cleared;
+            EXPECT_LE(deepest, tol.touch_tolerance) << "case " << i;
+        } else if (overlaps(a.box, b.box)) {
+            // Said to maybe overlap: then it is at least close to the push's depth.
+            const real gx = std::max(a.box.lower.x - b.box.upper.x, b.box.lower.x - a.box.upper.x);
+            const real gy = std::max(a.box.lower.y - b.box.upper.y, b.box.lower.y - a.box.upper.y);
+            EXPECT_LT(std::max(gx, gy), -real(0.9) * tol.touch_tolerance) << "case " << i;
+        }
+    }
+    RecordProperty("cleared", cleared);
+    EXPECT_GT(cleared, n / 2);
+}
+
+TEST(MoveNarrowphase, AxisAlignedBoxIsTheBoxOnlyWhenTheEdgesAreExactlyAxisAligned) {
+    const Shape box = make_box(2, 1).value();
+    const std::optional<Aabb> at = axis_aligned_box(box, {{10, 20}, {}});
+    ASSERT_TRUE(at);
+    EXPECT_EQ(at->lower, (Vec2{8, 19}));
+    EXPECT_EQ(at->upper, (Vec2{12, 21}));
+    // A quarter turn given exactly keeps the edges on the axes (sides swap).
+    const std::optional<Aabb> turned = axis_aligned_box(box, {{0, 0}, {0, 1}});
+    ASSERT_TRUE(turned);
+    EXPECT_EQ(turned->lower, (Vec2{-1, -2}));
+    EXPECT_EQ(turned->upper, (Vec2{1, 2}));
+    // Rot::from_angle(pi / 2) is a hair off the axes; any other angle too.
+    EXPECT_FALSE(axis_aligned_box(box, {{0, 0}, Rot::from_angle(k_pi / 2)}));
+    EXPECT_FALSE(axis_aligned_box(box, {{0, 0}, Rot::from_angle(0.1f)}));
+    EXPECT_FALSE(axis_aligned_box(make_rounded_box(2, 1, 0.1f).value(), {}));
+    EXPECT_FALSE(axis_aligned_box(Circle{{}, 1}, {}));
+    const std::array<Vec2, 4> kite{Vec2{0, -1}, Vec2{1, 0}, Vec2{0, 1}, Vec2{-1, 0}};
+    EXPECT_FALSE(axis_aligned_box(make_polygon(kite).value(), {}));
+}
+
+} // namespace
+} // namespace sweep::detail
+
+namespace sweep {
+namespace {
+
+// A flush corner seen through a whole move: a box under a ceiling, a
+// touch tolerance and a bit from a wall whose top is flush with its own,
+// moving up and right. collide() meets the wall vertex to vertex there (no
+// face to clip the motion against), so the box slides on until it touches
+// the wall, as on the general path.
+TEST(MoveBoxes, FlushCornerUnderACeilingSlidesOnToTheWall) {
+    World world = std::move(World::make({}).value());
+    const real touch = world.tolerances().touch_tolerance;
+    const ShapeDef tile{make_box(0.5f, 0.5f).value(), {}};
+    for (const Vec2 c : {Vec2{0.5f, 1.5f}, Vec2{1.5f, 0.5f}, Vec2{1.5f, 1.5f}}) {
+        BodyDef def;
+        def.position = c;
+        ASSERT_TRUE(world.create_body(def, std::span(&tile, 1)));
+    }
+    BodyDef def;
+    def.type = BodyType::kinematic;
+    // Top at y = 1 exactly (binary fractions), flush with the wall's.
+    def.position = {1 - 0.375f - real(1.2) * touch, 0.625f};
+    const ShapeDef box{make_box(0.375f, 0.375f).value(), {}};
+    const BodyId c = world.create_body(def, std::span(&box, 1)).value();
+    const MoveResult r = world.move(c, {0.3f, 0.2f}).value();
+    EXPECT_NEAR(r.position.x, 0.625f, 1e-6f);
+    EXPECT_EQ(r.position.y, 0.625f);
+}
+
+} // namespace
+} // namespace sweep
