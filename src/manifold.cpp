@@ -263,37 +263,41 @@ Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule&
     return m;
 }
 
-Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
-                                const Transform& xfb, const CollideSettings& settings) {
-    Manifold m;
-    const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
-    const real total_radius = a.radius + b.radius;
-    int edge = 0;
-    real separation = -std::numeric_limits<real>::max();
-    for (int i = 0; i < a.count; ++i) {
-        const real s = dot(a.normals[i], c - a.vertices[i]);
-        if (s > separation) {
-            separation = s;
-            edge = i;
-        }
-    }
-    if (separation - total_radius > settings.speculative_distance) {
+namespace {
+
+// The face of a polygon form (A) that separates a circle's centre most.
+struct CircleFace {
+    Vec2 v1, v2;            // the face, A's frame (counter-clockwise)
+    int edge = 0, next = 0; // the indices of v1 and v2
+    Vec2 normal;            // outward, A's frame
+    real separation = 0;    // of the centre from the face's line
+};
+
+// The manifold of circle B (centre `c` in A's frame) against `face` of A,
+// whose radius rounds it: the centre over the face, or (outside, beyond an
+// end) facing that vertex. Ids: the face, or 0x100 | the vertex.
+Manifold circle_against_face(const CircleFace& face, Vec2 c, real radius_a, const Circle& b,
+                             const Transform& xfa, const Transform& xfb,
+                             const CollideSettings& settings) {
+    Manifold m; // the one object returned: no copy of the manifold
+    const real total_radius = radius_a + b.radius;
+    if (face.separation - total_radius > settings.speculative_distance) {
         return m;
     }
-    const Vec2 v1 = a.vertices[edge];
-    const Vec2 v2 = a.vertices[(edge + 1) % a.count];
-    Vec2 local_normal = a.normals[edge];
-    Vec2 closest = c - separation * local_normal; // on the face plane
-    std::uint32_t id = static_cast<std::uint32_t>(edge);
+    const Vec2 v1 = face.v1;
+    const Vec2 v2 = face.v2;
+    Vec2 local_normal = face.normal;
+    Vec2 closest = c - face.separation * local_normal; // on the face plane
+    std::uint32_t id = static_cast<std::uint32_t>(face.edge);
     // Outside (or on the line of a two-vertex polygon, whose faces have no
     // extent limit of their own): the centre may face a vertex.
-    if (separation >= 0) {
+    if (face.separation >= 0) {
         if (dot(c - v1, v2 - v1) <= 0) {
             closest = v1;
-            id = 0x100u | static_cast<std::uint32_t>(edge);
+            id = 0x100u | static_cast<std::uint32_t>(face.edge);
         } else if (dot(c - v2, v1 - v2) <= 0) {
             closest = v2;
-            id = 0x100u | static_cast<std::uint32_t>((edge + 1) % a.count);
+            id = 0x100u | static_cast<std::uint32_t>(face.next);
         }
         if (closest == v1 || closest == v2) {
             const real dist = distance(c, closest);
@@ -307,56 +311,7 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
     }
     m.local_normal = local_normal;
     m.normal = rotate(xfa.q, local_normal);
-    const Vec2 on_a = transform_point(xfa, closest + a.radius * local_normal);
-    const Vec2 on_b = transform_point(xfa, c) - b.radius * m.normal;
-    m.points[0] = make_point(on_a, on_b, m.normal, xfa, xfb, id);
-    m.count = 1;
-    return m;
-}
-
-// collide_polygon_circle's steps, in the same order (the same rounding), on
-// the two faces of a capsule's polygon form, which both lie on the core's
-// line: the face the centre is in front of separates it most (face 0 on a
-// tie), and the centre faces the face or one of the two vertices.
-namespace {
-
-Manifold sharp_capsule_circle(const Capsule& a, Vec2 normal0, const Transform& xfa,
-                              const Circle& b, const Transform& xfb,
-                              const CollideSettings& settings) {
-    Manifold m; // the one object returned: no copy of the manifold
-    const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
-    const real total_radius = a.radius + b.radius;
-    const real s0 = dot(normal0, c - a.center1);
-    const real s1 = dot(-normal0, c - a.center2);
-    const int edge = s1 > s0 ? 1 : 0;
-    const real separation = edge == 0 ? s0 : s1;
-    if (separation - total_radius > settings.speculative_distance) {
-        return m;
-    }
-    const Vec2 v1 = edge == 0 ? a.center1 : a.center2;
-    const Vec2 v2 = edge == 0 ? a.center2 : a.center1;
-    Vec2 local_normal = edge == 0 ? normal0 : -normal0;
-    Vec2 closest = c - separation * local_normal;
-    std::uint32_t id = static_cast<std::uint32_t>(edge);
-    if (dot(c - v1, v2 - v1) <= 0) {
-        closest = v1;
-        id = 0x100u | static_cast<std::uint32_t>(edge);
-    } else if (dot(c - v2, v1 - v2) <= 0) {
-        closest = v2;
-        id = 0x100u | static_cast<std::uint32_t>(1 - edge);
-    }
-    if (closest == v1 || closest == v2) {
-        const real dist = distance(c, closest);
-        if (dist - total_radius > settings.speculative_distance) {
-            return m;
-        }
-        if (dist > real(1e-12)) {
-            local_normal = (real(1) / dist) * (c - closest);
-        }
-    }
-    m.local_normal = local_normal;
-    m.normal = rotate(xfa.q, local_normal);
-    const Vec2 on_a = transform_point(xfa, closest + a.radius * local_normal);
+    const Vec2 on_a = transform_point(xfa, closest + radius_a * local_normal);
     const Vec2 on_b = transform_point(xfa, c) - b.radius * m.normal;
     m.points[0] = make_point(on_a, on_b, m.normal, xfa, xfb, id);
     m.count = 1;
@@ -365,13 +320,40 @@ Manifold sharp_capsule_circle(const Capsule& a, Vec2 normal0, const Transform& x
 
 } // namespace
 
+Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
+                                const Transform& xfb, const CollideSettings& settings) {
+    const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
+    int edge = 0;
+    real separation = -std::numeric_limits<real>::max();
+    for (int i = 0; i < a.count; ++i) {
+        const real s = dot(a.normals[i], c - a.vertices[i]);
+        if (s > separation) {
+            separation = s;
+            edge = i;
+        }
+    }
+    const int next = (edge + 1) % a.count;
+    const CircleFace face{a.vertices[edge], a.vertices[next], edge, next, a.normals[edge],
+                          separation};
+    return circle_against_face(face, c, a.radius, b, xfa, xfb, settings);
+}
+
+// collide_polygon_circle's steps, in the same order (the same rounding), on
+// the two faces of a capsule's polygon form, which both lie on the core's
+// line: the face the centre is in front of separates it most (face 0 on a
+// tie).
 Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Circle& b,
                                 const Transform& xfb, const CollideSettings& settings) {
     const Vec2 normal0 = normalize(right_perp(a.center2 - a.center1));
     if (normal0 == Vec2{}) {
         return collide_circles({a.center1, a.radius}, xfa, b, xfb, settings);
     }
-    return sharp_capsule_circle(a, normal0, xfa, b, xfb, settings);
+    const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
+    const real s0 = dot(normal0, c - a.center1);
+    const real s1 = dot(-normal0, c - a.center2);
+    const CircleFace face = s1 > s0 ? CircleFace{a.center2, a.center1, 1, 0, -normal0, s1}
+                                    : CircleFace{a.center1, a.center2, 0, 1, normal0, s0};
+    return circle_against_face(face, c, a.radius, b, xfa, xfb, settings);
 }
 
 Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,

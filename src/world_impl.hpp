@@ -374,6 +374,7 @@ struct World::Impl {
     std::vector<int> support_level;     // by body: contacts down to static or kinematic ground
     std::vector<int> support_start;     // by body: its neighbours in support_links (CSR)
     std::vector<int> support_links;     // bodies in contact, both ways
+    std::vector<int> group_cursor;      // group_by_body's scratch: a cursor per body
     std::vector<int> backing_start;     // by body: its directions in backing_directions (CSR)
     std::vector<Vec2> backing_directions; // unit, from a dynamic body to fixed geometry it touches
     std::vector<int> contact_order;     // contacts, lowest support level first
@@ -1413,6 +1414,31 @@ struct World::Impl {
         }
     }
 
+    // Groups a value of each contact by body, as rows of a table: row b of
+    // `values` is [start[b], start[b + 1]), in contact order. `of(contact)`
+    // gives {body, value}, or a negative body for none.
+    template <class T, class Of>
+    void group_by_body(Of&& of, std::vector<int>& start, std::vector<T>& values) {
+        const int n = static_cast<int>(bodies.size());
+        start.assign(n + 1, 0);
+        for (const Contact& c : contacts) {
+            if (const int body = of(c).first; body >= 0) {
+                ++start[body + 1];
+            }
+        }
+        for (int i = 0; i < n; ++i) {
+            start[i + 1] += start[i];
+        }
+        values.resize(static_cast<std::size_t>(start[n]));
+        std::vector<int>& cursor = group_cursor;
+        cursor.assign(start.begin(), start.end() - 1);
+        for (const Contact& c : contacts) {
+            if (const auto [body, value] = of(c); body >= 0) {
+                values[static_cast<std::size_t>(cursor[body]++)] = value;
+            }
+        }
+    }
+
     // Shock propagation (Guendelman, Bridson and Fedkiw, "Nonconvex rigid
     // bodies with stacking", 2003) for a jam's extra sweeps: each dynamic
     // body's support level counts the bearing contacts (normal within 45
@@ -1426,7 +1452,6 @@ struct World::Impl {
     void order_by_support() {
         const int n = static_cast<int>(bodies.size());
         support_level.assign(n, std::numeric_limits<int>::max());
-        support_start.assign(n + 1, 0);
         // The bearing contact's lower and upper body, or {-1, -1}.
         const auto bearing = [&](const Contact& c) -> std::pair<int, int> {
             if (c.position_manifold.count == 0 || gravity_direction == Vec2{}) {
@@ -1441,26 +1466,12 @@ struct World::Impl {
             }
             return {-1, -1};
         };
-        for (const Contact& c : contacts) {
-            if (const auto [lower, upper] = bearing(c); lower >= 0) {
-                ++support_start[lower + 1];
-            }
-        }
-        for (int i = 0; i < n; ++i) {
-            support_start[i + 1] += support_start[i];
-        }
-        support_links.resize(static_cast<std::size_t>(support_start[n]));
-        std::vector<int>& fill = contact_order; // reused: a cursor per body
-        fill.assign(support_start.begin(), support_start.end() - 1);
+        group_by_body(bearing, support_start, support_links);
         std::vector<int>& queue = search_queue; // free until the next contact search
         queue.clear();
         for (const Contact& c : contacts) {
-            const auto [lower, upper] = bearing(c);
-            if (lower < 0) {
-                continue;
-            }
-            support_links[static_cast<std::size_t>(fill[lower]++)] = upper;
-            if (bodies[lower].type != BodyType::dynamic && support_level[lower] != 0) {
+            const int lower = bearing(c).first;
+            if (lower >= 0 && bodies[lower].type != BodyType::dynamic && support_level[lower] != 0) {
                 support_level[lower] = 0;
                 queue.push_back(lower);
             }
@@ -1501,8 +1512,6 @@ struct World::Impl {
     // like mass the sweeps converge anyway, and holding them there left the
     // 500-body piles restless.
     void find_backing() {
-        const int n = static_cast<int>(bodies.size());
-        backing_start.assign(n + 1, 0);
         // The dynamic body and its direction to the fixed one, or {-1, {}}.
         const auto backing = [&](const Contact& c) -> std::pair<int, Vec2> {
             const bool dynamic_a = bodies[c.body_a].type == BodyType::dynamic;
@@ -1513,22 +1522,7 @@ struct World::Impl {
             const Vec2 normal = position_normal(c); // A to B
             return dynamic_a ? std::pair{c.body_a, normal} : std::pair{c.body_b, -normal};
         };
-        for (const Contact& c : contacts) {
-            if (const auto [body, direction] = backing(c); body >= 0) {
-                ++backing_start[body + 1];
-            }
-        }
-        for (int i = 0; i < n; ++i) {
-            backing_start[i + 1] += backing_start[i];
-        }
-        backing_directions.resize(static_cast<std::size_t>(backing_start[n]));
-        std::vector<int>& fill = search_queue; // free until the next contact search
-        fill.assign(backing_start.begin(), backing_start.end() - 1);
-        for (const Contact& c : contacts) {
-            if (const auto [body, direction] = backing(c); body >= 0) {
-                backing_directions[static_cast<std::size_t>(fill[body]++)] = direction;
-            }
-        }
+        group_by_body(backing, backing_start, backing_directions);
     }
 
     // Whether a contact's position manifold touches or overlaps at the
