@@ -44,8 +44,8 @@ WorldBox world_box(const Aabb& box) {
     return out;
 }
 
-// A box of half extents h centred at `c` as a body would place it: make_box
-// at the origin, moved by the transform. Its world box is whatever the
+// The box `box` as a body would place it: make_box of its half extents
+// at the origin, moved to its centre. Its world box is whatever the
 // rounding of the corners gives (axis_aligned_box says which).
 struct PlacedBox {
     Shape shape;
@@ -53,11 +53,12 @@ struct PlacedBox {
     Transform xf;
 };
 
-PlacedBox placed_box(Vec2 c, Vec2 h) {
+PlacedBox placed_box(const Aabb& box) {
+    const Vec2 h = real(0.5) * (box.upper - box.lower);
     PlacedBox out;
     out.shape = make_box(h.x, h.y).value();
     out.proxy = make_proxy(out.shape);
-    out.xf = {c, {}};
+    out.xf = {real(0.5) * (box.lower + box.upper), {}};
     return out;
 }
 
@@ -72,6 +73,23 @@ class Cases {
     Tolerances tolerances() {
         constexpr std::array<real, 3> units{1, 16, 32};
         return Tolerances::for_units(units[static_cast<std::size_t>(pick(3))]);
+    }
+
+    // One case's tolerances (for 1, 16 or 32 units per metre), its unit,
+    // A's box (near the origin, or with `sometimes_far` half the time
+    // anywhere within 200 units) and B's box beside it.
+    struct BoxPair {
+        Tolerances tol;
+        real unit = 1;
+        Aabb a, b;
+    };
+    BoxPair box_pair(bool sometimes_far) {
+        BoxPair p;
+        p.tol = tolerances();
+        p.unit = p.tol.linear_slop / k_linear_slop;
+        p.a = a_box(p.unit, sometimes_far && pick(2) == 0);
+        p.b = b_box(p.a, p.unit, p.tol.touch_tolerance);
+        return p;
     }
 
     // A's box: small or tile-like, near the origin or (`far`) anywhere
@@ -186,10 +204,9 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCast) {
     int decided = 0;
     int contacts = 0;
     for (int i = 0; i < n; ++i) {
-        const Tolerances tol = cases.tolerances();
-        const real unit = tol.linear_slop / k_linear_slop;
-        const WorldBox a = world_box(cases.a_box(unit, false));
-        const WorldBox b = world_box(cases.b_box(a.box, unit, tol.touch_tolerance));
+        const auto [tol, unit, a_box, b_box] = cases.box_pair(false);
+        const WorldBox a = world_box(a_box);
+        const WorldBox b = world_box(b_box);
         ASSERT_EQ(axis_aligned_box(a.shape, {}), a.box);
         ASSERT_EQ(axis_aligned_box(b.shape, {}), b.box);
         const Vec2 motion = cases.motion(unit);
@@ -284,14 +301,9 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCastOnPlacedBodies) {
     const int n = test::property_cases(20000);
     int decided = 0;
     for (int i = 0; i < n; ++i) {
-        const Tolerances tol = cases.tolerances();
-        const real unit = tol.linear_slop / k_linear_slop;
-        const Aabb a_box = cases.a_box(unit, cases.pick(2) == 0);
-        const Aabb b_box = cases.b_box(a_box, unit, tol.touch_tolerance);
-        const PlacedBox a = placed_box(real(0.5) * (a_box.lower + a_box.upper),
-                                       real(0.5) * (a_box.upper - a_box.lower));
-        const PlacedBox b = placed_box(real(0.5) * (b_box.lower + b_box.upper),
-                                       real(0.5) * (b_box.upper - b_box.lower));
+        const auto [tol, unit, a_box, b_box] = cases.box_pair(true);
+        const PlacedBox a = placed_box(a_box);
+        const PlacedBox b = placed_box(b_box);
         const std::optional<Aabb> a_exact = axis_aligned_box(a.shape, a.xf);
         const std::optional<Aabb> b_exact = axis_aligned_box(b.shape, b.xf);
         ASSERT_TRUE(a_exact && b_exact);
@@ -325,10 +337,9 @@ TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
     int faces = 0;
     int corners = 0;
     for (int i = 0; i < n; ++i) {
-        const Tolerances tol = cases.tolerances();
-        const real unit = tol.linear_slop / k_linear_slop;
-        const WorldBox a = world_box(cases.a_box(unit, false));
-        const WorldBox b = world_box(cases.b_box(a.box, unit, tol.touch_tolerance));
+        const auto [tol, unit, a_box, b_box] = cases.box_pair(false);
+        const WorldBox a = world_box(a_box);
+        const WorldBox b = world_box(b_box);
         ASSERT_EQ(axis_aligned_box(a.shape, {}), a.box);
         ASSERT_EQ(axis_aligned_box(b.shape, {}), b.box);
         const std::optional<ContactMeasure> fast = measure_boxes(a.box, {}, b.box, {}, tol);
@@ -362,10 +373,9 @@ TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
     const int n = test::property_cases(40000);
     int cleared = 0;
     for (int i = 0; i < n; ++i) {
-        const Tolerances tol = cases.tolerances();
-        const real unit = tol.linear_slop / k_linear_slop;
-        const WorldBox a = world_box(cases.a_box(unit, false));
-        const WorldBox b = world_box(cases.b_box(a.box, unit, tol.touch_tolerance));
+        const auto [tol, unit, a_box, b_box] = cases.box_pair(false);
+        const WorldBox a = world_box(a_box);
+        const WorldBox b = world_box(b_box);
         const Manifold m = collide(a.shape, {}, b.shape, {}, {0, tol.linear_slop});
         real deepest = 0;
         for (int p = 0; p < m.count; ++p) {
