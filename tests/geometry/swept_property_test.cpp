@@ -116,9 +116,15 @@ TEST(SweptAabbProperty, EntryIsTheFirstOverlapOfADenseSampling) {
         // At the entry the boxes touch: no deeper than the band, no further
         // apart than it (entry 0 from a touching start included).
         EXPECT_NEAR(penetration(c, double(r.entry)), 0, band);
-        // Just after it they overlap (the entered axis closes).
-        const double after = std::min(double(r.exit), double(r.entry) + 1e-2);
-        EXPECT_GT(penetration(c, 0.5 * (double(r.entry) + after)), 0);
+        // Between the first sampled overlap and the exit they overlap: the
+        // penetration along a straight motion is concave (the least of
+        // each axis's tent), so it stays above its ends. (Not just after
+        // the entry: from a touching start the entered axis may take a
+        // while to close; case 273267 of the 5x run closes 0.0005 L at
+        // 0.016 L per unit of t.)
+        if (first_deep <= 1) {
+            EXPECT_GT(penetration(c, 0.5 * (first_deep + double(r.exit))), 0);
+        }
         // The normal is the entered face's, pointing along the motion on it.
         EXPECT_GT(dot(r.normal, c.d), 0);
     }

@@ -164,6 +164,39 @@ TEST(TimeOfImpactProperty, RandomShapesTranslatingAndTurningNeverPassTheFirstCon
     EXPECT_GT(tally.misses, cases / 20);
 }
 
+/// Both stop anywhere within the touch band around the target: each
+/// separation (measured by GJK) is in the band (or within the target at a
+/// start there, fraction 0), and their fractions differ by
+/// at most the band's width crossed at the approach speed along the normal
+/// (cases 184519 and 427868 of the 5x run stop at its two edges, 2e-4
+/// apart). The normals agree up to the turn of a round feature (radius r)
+/// over the distance between the two stops.
+void expect_same_hit(const ToiInput& in, Vec2 translation, const ToiOutput& toi,
+                     const CastOutput& sc) {
+    const auto separation = [&](real t) {
+        const DistanceInput d{in.proxy_a, in.proxy_b, get_transform(in.sweep_a, t),
+                              get_transform(in.sweep_b, t), true};
+        SimplexCache cache;
+        return double(distance(d, cache).distance);
+    };
+    const double target = double(in.target_separation);
+    const double band = double(in.touch_tolerance) + 1e-5;
+    for (const real fraction : {toi.fraction, sc.fraction}) {
+        if (fraction > 0) {
+            EXPECT_NEAR(separation(fraction), target, band);
+        } else { // started within the target
+            EXPECT_LE(separation(fraction), target + band);
+        }
+    }
+    const double approach = std::abs(double(dot(translation, sc.normal)));
+    const double apart = std::abs(double(toi.fraction) - double(sc.fraction));
+    EXPECT_LE(apart * approach, 2 * band);
+    const double radius = double(in.proxy_a.radius + in.proxy_b.radius);
+    const double turn = radius > 0 ? apart * double(length(translation)) / radius : 0;
+    EXPECT_NEAR(toi.normal.x, sc.normal.x, 1e-3 + turn);
+    EXPECT_NEAR(toi.normal.y, sc.normal.y, 1e-3 + turn);
+}
+
 TEST(TimeOfImpactProperty, PureTranslationMatchesTheShapeCast) {
     std::mt19937 rng(79);
     const int cases = test::property_cases(100000);
@@ -194,9 +227,7 @@ TEST(TimeOfImpactProperty, PureTranslationMatchesTheShapeCast) {
         ASSERT_EQ(toi.state, sc.state);
         if (toi.state == CastState::hit) {
             ++hits;
-            EXPECT_NEAR(toi.fraction, sc.fraction, 1e-4);
-            EXPECT_NEAR(toi.normal.x, sc.normal.x, 1e-3);
-            EXPECT_NEAR(toi.normal.y, sc.normal.y, 1e-3);
+            expect_same_hit(in, translation, toi, sc);
         }
     }
     EXPECT_GT(hits, cases / 5);
