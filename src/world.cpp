@@ -141,6 +141,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         const real inner = inner_radius(sd.shape);
         b.inner_radius = b.shapes.size() == 1 ? inner : std::min(b.inner_radius, inner);
     }
+    w.note_seams_of(b);
     ++w.live_bodies;
     return BodyId{index, generation};
 }
@@ -157,6 +158,7 @@ Result<void> World::destroy_body(BodyId id) {
         w.wake_near(inflate(compute_aabb(s.shape, b.xf), w.tol.speculative_distance), false);
     }
     w.wake_island(id.index, false);
+    w.note_seams_of(b);
     for (int si : b.shapes) {
         ShapeRecord& s = w.shapes[si];
         if (b.type == BodyType::static_body) {

@@ -38,11 +38,12 @@ struct ShapeRecord {
     ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
     ProxyId tree_proxy = k_null_proxy;
     Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
-    // This static polygon's covered stretches: World::Impl::covered_stretches[begin, end).
+    // This static or kinematic polygon's covered stretches (World::Impl::keeps_seams):
+    // World::Impl::covered_stretches[begin, end).
     int seams_begin = 0;
     int seams_end = 0;
-    // A static segment's ends (p1, p2) or a static polygon's vertices: the
-    // static shape each lies in or on, or -1 (World::Impl::mark_buried_vertices).
+    // A static or kinematic segment's ends (p1, p2) or polygon's vertices:
+    // the neighbour each lies in or on, or -1 (World::Impl::mark_buried_vertices).
     std::array<int, k_max_polygon_vertices> buried_by = no_buriers();
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
@@ -357,7 +358,7 @@ struct World::Impl {
     std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
     std::vector<std::uint64_t> contact_keys; // sorted shape pairs of moving contacts this step
-    std::vector<CoveredStretch> covered_stretches; // by static shape (ShapeRecord::seams_begin)
+    std::vector<CoveredStretch> covered_stretches; // by shape (ShapeRecord::seams_begin)
     MoveScratch move_scratch;
     std::vector<Rider> riders; // reused every step
     std::vector<int> island_parent;    // union-find over awake dynamic bodies (update_sleep)
@@ -381,7 +382,7 @@ struct World::Impl {
     int live_bodies = 0;
     bool static_tree_dirty = false;   // static shapes changed since the last rebuild
     std::uint32_t static_version = 1; // bumped whenever the static broadphase changes
-    bool seams_dirty = false;         // static shapes changed since covered_stretches was found
+    bool seams_dirty = false; // seams changed since covered_stretches was found (note_seams_of)
 
     // Static geometry usually arrives all at once (a level); incremental
     // insertion builds a poorer tree than a full binned-SAH rebuild, and
@@ -423,15 +424,36 @@ struct World::Impl {
         }
     }
 
-    // Static polygons whose faces can cover one another (seams.hpp).
-    bool can_cover(const ShapeRecord& s) const {
-        return s.body >= 0 && !s.sensor && bodies[s.body].type == BodyType::static_body &&
-               s.shape.type == ShapeType::polygon && s.shape.polygon.radius == 0;
+    // Shapes whose seams are found: those of static bodies, whose
+    // neighbours are the other static shapes, and of kinematic bodies, whose
+    // neighbours are the other shapes of the same body (they move together,
+    // so their seams are fixed in the body's frame: a moving platform built
+    // of tiles). Dynamic bodies' shapes are not (either shape of a dynamic
+    // pair may be A, and the rules read B's seams).
+    bool keeps_seams(const ShapeRecord& s) const {
+        return s.body >= 0 && !s.sensor && bodies[s.body].type != BodyType::dynamic;
     }
 
-    // Finds every covered stretch of every static polygon again, after the
-    // static shapes changed (static bodies never move, so nothing else can
-    // change them). Needs the static broadphase rebuilt first.
+    // Polygons whose faces can cover one another (seams.hpp).
+    bool can_cover(const ShapeRecord& s) const {
+        return keeps_seams(s) && s.shape.type == ShapeType::polygon && s.shape.polygon.radius == 0;
+    }
+
+    // Segments whose ends can be buried.
+    bool is_fixed_segment(const ShapeRecord& s) const {
+        return keeps_seams(s) && s.shape.type == ShapeType::segment;
+    }
+
+    // A kinematic body with more than one shape has seams of its own:
+    // creating or destroying it finds them all again.
+    void note_seams_of(const Body& b) {
+        seams_dirty = seams_dirty || (b.type == BodyType::kinematic && b.shapes.size() > 1);
+    }
+
+    // Finds every covered stretch and buried vertex again, after the static
+    // shapes or the kinematic bodies with several shapes changed (nothing
+    // else changes them: static bodies never move, and a kinematic body's
+    // shapes move together). Needs the static broadphase rebuilt first.
     void find_seams_if_dirty() {
         if (!seams_dirty) {
             return;
@@ -442,31 +464,52 @@ struct World::Impl {
             ShapeRecord& s = shapes[si];
             s.seams_begin = static_cast<int>(covered_stretches.size());
             s.buried_by = no_buriers();
-            const bool covers = can_cover(s);
-            if (covers || is_static_segment(s)) {
-                const Transform& xf = bodies[s.body].xf;
-                const Aabb box = inflate(compute_aabb(s.shape, xf), tol.touch_tolerance);
-                query_static(box, [&](ProxyId, std::uint64_t other) {
-                    const ShapeRecord& o = shapes[other];
-                    if (static_cast<int>(other) == si || o.sensor) {
-                        return true;
-                    }
-                    if (covers && can_cover(o)) {
-                        find_covered_stretches(s.shape.polygon, xf, o.shape.polygon,
-                                               bodies[o.body].xf, static_cast<int>(other),
-                                               tol.touch_tolerance, covered_stretches);
-                    }
-                    mark_buried_vertices(s, o, static_cast<int>(other));
-                    return true;
-                });
+            if (can_cover(s) || is_fixed_segment(s)) {
+                for_each_seam_neighbour(si, [&](int other) { find_seams_with(s, other); });
             }
             s.seams_end = static_cast<int>(covered_stretches.size());
         }
     }
 
-    // Marks the vertices of static segment or polygon `s` (its proxy's
-    // points) that lie in or on static shape `o` (index `other`) within the
-    // touch tolerance, away from o's vertices: buried, so no corner. Ends
+    // `visit(other)` for every shape that may share a seam with shape si:
+    // the static shapes near a static one, the other shapes of a kinematic
+    // one's body.
+    template <class Visit> void for_each_seam_neighbour(int si, Visit&& visit) {
+        const ShapeRecord& s = shapes[si];
+        const Body& b = bodies[s.body];
+        const auto consider = [&](int other) {
+            if (other != si && !shapes[other].sensor) {
+                visit(other);
+            }
+        };
+        if (b.type == BodyType::kinematic) {
+            for (const int other : b.shapes) {
+                consider(other);
+            }
+            return;
+        }
+        const Aabb box = inflate(compute_aabb(s.shape, b.xf), tol.touch_tolerance);
+        query_static(box, [&](ProxyId, std::uint64_t other) {
+            consider(static_cast<int>(other));
+            return true;
+        });
+    }
+
+    // The stretches of s's faces that shape `other` covers, and the vertices
+    // of s it buries.
+    void find_seams_with(ShapeRecord& s, int other) {
+        const ShapeRecord& o = shapes[other];
+        if (can_cover(s) && can_cover(o)) {
+            find_covered_stretches(s.shape.polygon, bodies[s.body].xf, o.shape.polygon,
+                                   bodies[o.body].xf, other, tol.touch_tolerance,
+                                   covered_stretches);
+        }
+        mark_buried_vertices(s, o, other);
+    }
+
+    // Marks the vertices of segment or polygon `s` (its proxy's points) that
+    // lie in or on its seam neighbour `o` (index `other`) within the touch
+    // tolerance, away from o's vertices: buried, so no corner. Ends
     // meeting at a vertex (a polyline's corner, a ring of segments, two
     // tiles' corners) are a real corner or a seam, not a buried vertex.
     void mark_buried_vertices(ShapeRecord& s, const ShapeRecord& o, int other) const {
@@ -482,8 +525,8 @@ struct World::Impl {
         }
     }
 
-    // Whether `point` (world) lies in or on static shape `o` within the
-    // touch tolerance.
+    // Whether `point` (world) lies in or on shape `o` (at its body's pose)
+    // within the touch tolerance.
     bool touches_point(const ShapeRecord& o, Vec2 point) const {
         const ShapeProxy dot_proxy = make_proxy(std::span(&point, 1), 0);
         SimplexCache cache;
@@ -492,7 +535,7 @@ struct World::Impl {
     }
 
     // Whether `point` (world) lies within the touch tolerance of a vertex of
-    // static shape `s` (a point of its proxy: for a circle or capsule, a
+    // shape `s` at its body's pose (a point of its proxy: for a circle or capsule, a
     // centre, which its surface is never near).
     bool near_a_vertex(const ShapeRecord& s, Vec2 point) const {
         for (int i = 0; i < s.proxy.count; ++i) {
@@ -513,33 +556,27 @@ struct World::Impl {
         return (real(1) / real(p.count)) * sum;
     }
 
-    bool is_static_segment(const ShapeRecord& s) const {
-        return s.body >= 0 && !s.sensor && bodies[s.body].type == BodyType::static_body &&
-               s.shape.type == ShapeType::segment;
-    }
-
-    // The covered stretches of a static polygon (seams.hpp).
+    // The covered stretches of a static or kinematic polygon (seams.hpp).
     std::span<const CoveredStretch> covered_of(const ShapeRecord& wall) const {
         return {covered_stretches.data() + wall.seams_begin,
                 static_cast<std::size_t>(wall.seams_end - wall.seams_begin)};
     }
 
-    // The face of a static polygon (B) that a manifold of a moving shape (A)
-    // against it should be made on instead, or -1: when a point lies on a
-    // face that a flush static neighbour covers, with a normal that would
-    // push the mover off that face (seam_stretch), at a flat seam (two
-    // tiles' tops side by side: flat_seam_face), the face continuing the
-    // surface there. A neighbour the mover passes through covers nothing
-    // for it.
-    int flat_seam_face_of(const Manifold& m, const ShapeRecord& mover,
-                          const ShapeRecord& wall) const {
+    // The face of a static or kinematic polygon (B, at xf_wall) that a
+    // manifold of a moving shape (A, at xf_mover) against it should be made
+    // on instead, or -1: when a point lies on a face that a flush neighbour
+    // (keeps_seams) covers, with a normal that would push the mover off that
+    // face (seam_stretch), at a flat seam (two tiles' tops side by side:
+    // flat_seam_face), the face continuing the surface there. A neighbour
+    // the mover passes through covers nothing for it.
+    int flat_seam_face_of(const Manifold& m, const ShapeRecord& mover, const Transform& xf_mover,
+                          const ShapeRecord& wall, const Transform& xf_wall) const {
         if (m.count == 0 || wall.seams_begin == wall.seams_end) {
             return -1;
         }
         const auto counts = [&](const CoveredStretch& c) {
             return may_collide(mover, shapes[c.neighbour]);
         };
-        const Transform& xf_wall = bodies[wall.body].xf;
         const Vec2 normal = inv_rotate(xf_wall.q, -m.normal); // wall to mover
         for (int i = 0; i < m.count; ++i) {
             const Vec2 point = m.points[i].anchor_b;
@@ -552,8 +589,8 @@ struct World::Impl {
             // wedged at the foot of a wall standing on a floor) is no seam
             // crossing: both keep their ordinary contacts.
             const ShapeRecord& n = shapes[c->neighbour];
-            const Transform& xf_n = bodies[n.body].xf;
-            const Vec2 own = transform_point(bodies[mover.body].xf, m.points[i].anchor_a);
+            const Transform& xf_n = n.body == wall.body ? xf_wall : bodies[n.body].xf;
+            const Vec2 own = transform_point(xf_mover, m.points[i].anchor_a);
             if (inside(n.shape.polygon, inv_transform_point(xf_n, own), tol.touch_tolerance)) {
                 return -1;
             }
@@ -563,8 +600,8 @@ struct World::Impl {
         return -1;
     }
 
-    // collide() for a pair of the step (A moving). Against a static polygon,
-    // a contact on a flat seam (flat_seam_face_of) is made again on the face
+    // collide() for a pair of the step (A moving). Against a static or
+    // kinematic polygon (keeps_seams), a contact on a flat seam (flat_seam_face_of) is made again on the face
     // continuing the surface there, alone (collide_face): the flush tiles
     // act as one solid, and the depth is the depth below that surface.
     Manifold collide_pair(int shape_a, int shape_b, const Transform& xfa, const Transform& xfb,
@@ -575,7 +612,7 @@ struct World::Impl {
         if (sb.shape.type == ShapeType::segment) {
             return face_contact_at_buried_end(m, sa, xfa, sb, xfb, settings);
         }
-        const int face = flat_seam_face_of(m, sa, sb);
+        const int face = flat_seam_face_of(m, sa, xfa, sb, xfb);
         if (face >= 0) {
             return collide_face(sa.shape, xfa, sb.shape.polygon, xfb, face, settings);
         }
@@ -584,8 +621,8 @@ struct World::Impl {
                    : m;
     }
 
-    // A static polygon's vertex that lies in or on another static shape (the
-    // foot of a wall standing on a floor) is no corner either: a contact
+    // A static or kinematic polygon's vertex that lies in or on a seam
+    // neighbour (the foot of a wall standing on a floor) is no corner either: a contact
     // with a point on it (the mover's own face taking the vertex as its
     // incident point, or a corner-to-corner speculative point) is made again
     // on the polygon's face at that vertex that faces the mover, alone
@@ -620,8 +657,8 @@ struct World::Impl {
         return dot(p.normals[before], out) > dot(p.normals[v], out) ? before : v;
     }
 
-    // A static segment whose end lies in or on another static shape (a
-    // partition standing on a floor: a T-junction) has no corner there; a
+    // A static or kinematic segment whose end lies in or on a seam neighbour
+    // (a partition standing on a floor: a T-junction) has no corner there; a
     // contact of a moving shape (A) on that end's rounded vertex (contacted_end)
     // is made again on the segment's face on A's side alone (collide_face),
     // as the seam rule does for flush polygons. A shape in the corner, sunk
@@ -1735,9 +1772,10 @@ struct World::Impl {
         }
         // Within 2 slops: the hit stands a slop (the target separation) off.
         const CollideSettings settings{2 * tol.linear_slop, tol.linear_slop};
-        const Manifold m = collide(shape.shape, get_transform(sweep, fraction), wall.shape,
-                                   bodies[wall.body].xf, settings);
-        return flat_seam_face_of(m, shape, wall) >= 0;
+        const Transform xf = get_transform(sweep, fraction);
+        const Transform& xf_wall = bodies[wall.body].xf;
+        const Manifold m = collide(shape.shape, xf, wall.shape, xf_wall, settings);
+        return flat_seam_face_of(m, shape, xf, wall, xf_wall) >= 0;
     }
 
     // Whether the shape, at `fraction` of `sweep`, sinks into `wall` deeper

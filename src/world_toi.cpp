@@ -398,8 +398,10 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     const Sweep sa = sweep_from(a, e.t);
     const Sweep sb = sweep_from(b, e.t);
     const CollideSettings settings{tol.speculative_distance, tol.linear_slop};
-    const Manifold m = collide(shapes[e.shape_a].shape, get_transform(sa, 0),
-                               shapes[e.shape_b].shape, get_transform(sb, 0), settings);
+    // collide_pair: a kinematic platform's seams and buried vertices count
+    // at an impact as in its contacts.
+    const Manifold m =
+        collide_pair(e.shape_a, e.shape_b, get_transform(sa, 0), get_transform(sb, 0), settings);
     if (m.count == 0) {
         clamp_at(ia, e.t, dt); // the TOI and the manifold disagree: stop where it is safe
         clamp_at(ib, e.t, dt);
