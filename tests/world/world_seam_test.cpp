@@ -425,12 +425,17 @@ TEST(KinematicTileSeams, BoxSlidingIntoTheFootOfAWallOnAMovingPlatformStaysOnIts
     }
 }
 
-// The same with the floor and the wall two kinematic bodies (no seam between
-// them): at 300 L/s the box is clamped at the event cap every step, still
-// moving into the wall at 91 L/s, and stays where it is while the platform
-// runs on under it. Known: the fast body's resting contact with the floor
-// makes events at the time of the wall's impact until the cap (see the
-// issue's notes).
+// The same with the floor and the wall two kinematic bodies (no buried
+// vertex between them): at 300 L/s the box is clamped at the event cap
+// every step, still moving into the wall at 91 L/s, and stays where it is
+// while the platform runs on under it. Known: the wall's manifold is one
+// point at the box's bottom corner (the foot of the wall), whose impulse
+// spins the box without stopping it; then the floor's events (approach
+// residues down to 1e-10 L/s, each searching the path again) use up the
+// body's events. Skipping events slower than the touch tolerance per step
+// let the box leave at 94 L/s and climb the wall, and made
+// scenes/pile.json 7.5 slops deep: events between the wall and the floor
+// need solving together.
 TEST(KinematicTileSeams, DISABLED_FastBoxStopsAtAWallThatIsAnotherKinematicBody) {
     World world = make_world();
     const ShapeDef floor{make_offset_box(12, 0.5f, {12, -0.5f}, 0).value(), k_ice};
