@@ -98,6 +98,8 @@ struct Body {
     int toi_count = 0;           // events resolved this step
     bool fast = false;           // moves farther than inner_radius this step
     bool toi_clamped = false;    // its motion ended at an impact: a cap was hit
+    Vec2 searched_center;        // the end pose its contact search assumed: the
+    real searched_angle = 0;     // start pose moved at its velocities then
     std::uint32_t generation = 0;
     std::uint64_t user_data = 0;
     bool alive = false;
@@ -357,7 +359,7 @@ struct World::Impl {
     std::vector<std::pair<int, int>> toi_candidates;  // moving pairs beyond the bounded margin
     std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
-    std::vector<std::uint64_t> contact_keys; // sorted shape pairs of moving contacts this step
+    std::vector<std::uint64_t> contact_keys; // sorted shape pairs of the step's contacts (record_toi_contact)
     std::vector<CoveredStretch> covered_stretches; // by shape (ShapeRecord::seams_begin)
     MoveScratch move_scratch;
     std::vector<Rider> riders; // reused every step
@@ -372,6 +374,8 @@ struct World::Impl {
     Vec2 gravity_direction;             // unit, or zero without gravity: no shock then
     std::vector<Vec2> jam_centers;      // by body: poses when a jam's extra sweeps began
     std::vector<real> jam_angles;
+    std::vector<Vec2> corrected_centers; // by body: poses before this round's correction
+    std::vector<real> corrected_angles;
     std::vector<int> support_level;     // by body: contacts down to static or kinematic ground
     std::vector<int> support_start;     // by body: its neighbours in support_links (CSR)
     std::vector<int> support_links;     // bodies in contact, both ways
@@ -801,7 +805,10 @@ struct World::Impl {
 
     void seek_pairs(int bi, real dt) {
         searched[bi] = 1;
-        const Body& b = bodies[bi];
+        Body& sought = bodies[bi];
+        sought.searched_center = sought.sweep.c2 + dt * sought.v;
+        sought.searched_angle = sought.sweep.a2 + dt * sought.w;
+        const Body& b = sought;
         for (int si : b.shapes) {
             const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
             shapes[si].contact_box = box;
@@ -1860,14 +1867,37 @@ struct World::Impl {
         return out.state == CastState::hit ? out.fraction : 1;
     }
 
+    // The deepest overlap at the current poses (>= 0, L) of any dynamic
+    // body's shape with any shape it meets and collides with (pairs the
+    // pre-solve hook disabled excepted): every pair the broadphase reports,
+    // contact or not (a pair the step made no contact for is where an
+    // overlap would hide).
     real measure_penetration() const {
         real deepest = 0;
         const CollideSettings settings{0, tol.linear_slop};
-        for (const Contact& c : contacts) {
-            const Manifold m = collide(shapes[c.shape_a].shape, bodies[c.body_a].xf,
-                                       shapes[c.shape_b].shape, bodies[c.body_b].xf, settings);
-            for (int i = 0; i < m.count; ++i) {
-                deepest = std::max(deepest, -m.points[i].separation);
+        for (const Body& b : bodies) {
+            if (!b.alive || b.type != BodyType::dynamic) {
+                continue;
+            }
+            for (const int si : b.shapes) {
+                const ShapeRecord& s = shapes[si];
+                if (s.sensor) {
+                    continue;
+                }
+                const auto measure = [&](std::uint64_t data) {
+                    const ShapeRecord& o = shapes[data];
+                    if (o.body != s.body && !o.sensor && may_collide(s, o) &&
+                        !is_disabled(si, static_cast<int>(data))) {
+                        const Manifold m = collide(s.shape, b.xf, o.shape, bodies[o.body].xf, settings);
+                        for (int i = 0; i < m.count; ++i) {
+                            deepest = std::max(deepest, -m.points[i].separation);
+                        }
+                    }
+                    return true;
+                };
+                const Aabb box = compute_aabb(s.shape, b.xf);
+                query_static(box, [&](ProxyId, std::uint64_t data) { return measure(data); });
+                moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) { return measure(data); });
             }
         }
         return deepest;
@@ -2091,13 +2121,18 @@ struct World::Impl {
     void solve_toi_events(real dt);
     void begin_toi_phase();
     void find_toi_events(int body);
+    void keep_poses_before_correction();
+    int add_contacts_of_corrected_bodies();
+    int add_contacts_of_stopped_bodies();
+    void add_contacts_of_deflected_bodies();
+    int add_contacts_near(int body);
     bool left_contact_box(int body);
     void push_toi_event(int shape_a, int shape_b);
     bool blocked_by_static(int body, real t);
     void resolve_toi_event(const ToiEvent& e, real dt);
     void clamp_at(int body, real t, real dt);
     void advance_after_toi(int body, real t, real dt);
-    void record_toi_contact(int shape_a, int shape_b, const Manifold& m);
+    bool record_toi_contact(int shape_a, int shape_b, const Manifold& m);
     void report_toi_hit(const ToiEvent& e, const Manifold& m, real approach);
     Sweep sweep_from(const Body& b, real t) const;
 
@@ -2121,19 +2156,26 @@ struct World::Impl {
         integrate_positions(dt);
         clock.lap(stats.solver_seconds);
         solve_toi_events(dt);
+        add_contacts_of_deflected_bodies();
         clock.lap(stats.toi_seconds);
         // A body stopped by its sweep lands back on its path, where another
         // body may have moved meanwhile: correct positions again and re-sweep
         // (always from the pose at the start of the step, so the final pose
         // is swept whatever the corrections did).
+        // Bodies corrected or stopped far from where the contacts were made
+        // may meet pairs that have none: those become contacts, and the
+        // next round corrects them too.
         for (int round = 0;; ++round) {
+            keep_poses_before_correction();
             correct_positions();
             clock.lap(stats.solver_seconds);
+            const int added = add_contacts_of_corrected_bodies();
             const int stopped = sweep_against_static(false);
             clock.lap(stats.toi_seconds);
-            if (stopped == 0) {
+            if (stopped == 0 && added == 0) {
                 break;
             }
+            add_contacts_of_stopped_bodies();
             if (round + 1 == k_max_sweep_rounds) {
                 ++stats.sweep_round_cap_hits;
                 hold_stopped_at_sweep_start();

@@ -41,7 +41,7 @@ struct WorldDef {
     int position_iterations =
         60; ///< most position correction sweeps per step (stops early once within the slop)
     bool measure_penetration =
-        false; ///< compute StepStats::max_penetration (one extra narrowphase pass)
+        false; ///< compute StepStats::max_penetration (a broadphase query and narrowphase pass)
     real max_translation_speed =
         k_max_translation_speed;  ///< metres per s (> 0), scaled by L: the seed's maxVelocity
     real hit_speed_threshold = 1; ///< metres per s (>= 0), scaled by L: slower hits raise no event
@@ -106,7 +106,7 @@ struct StepStats {
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     int awake_bodies = 0;         ///< dynamic bodies awake at the end of the step
     real max_penetration =
-        0; ///< deepest overlap at the end of the step, L (>= 0); needs measure_penetration
+        0; ///< deepest overlap of a dynamic body with anything it collides with at the end of the step, L (>= 0), contact or not; needs measure_penetration
     // Wall-clock time of the step's phases (std::chrono::steady_clock, a few
     // clock reads per sub-step, none per pair), summed over sub-steps: four
     // disjoint parts of the step() call, so their sum is at most its

@@ -357,7 +357,6 @@ void add_dynamic(Scene& scene, Rng& rng, std::vector<Aabb>& taken) {
 Scene make_scene(std::uint32_t seed, const Regime& regime) {
     Rng rng(seed);
     WorldDef def;
-    def.measure_penetration = true;
     if (rng.chance(0.25)) {
         def.gravity = {0, 0}; // nothing settles: fast bodies keep bouncing
     }
@@ -433,25 +432,31 @@ std::string judge(const Scene& scene, const TunnelingChecker& checker, Vec2 from
     return {};
 }
 
-/// The deepest overlapping pair of a dynamic body with anything, by the
-/// manifold's separation, for the message of a penetration failure.
-std::string deepest_pair(const Scene& scene) {
+/// The deepest overlap at the current poses over every pair of a dynamic
+/// body with a static shape or another dynamic body, by collide() pair by
+/// pair: independent of the world's contact list (StepStats::max_penetration
+/// measures only the pairs the step made contacts for), and where it is.
+struct Overlap {
+    real depth = 0; ///< L, >= 0
+    std::string where = "no pair found";
+};
+
+Overlap deepest_overlap(const Scene& scene) {
     const CollideSettings settings{0, scene.world.tolerances().linear_slop};
-    real deepest = 0;
-    std::string found = "no pair found";
+    Overlap deepest;
     const auto xf = [&](BodyId id) { return scene.world.body_state(id).value().xf; };
     for (std::size_t i = 0; i < scene.dynamics.size(); ++i) {
         const Placed& a = scene.dynamics[i];
         const auto visit = [&](const Placed& b, const std::string& name) {
-            const Manifold m = collide(b.shape, xf(b.id), a.shape, xf(a.id), settings);
+            const Manifold m = collide(a.shape, xf(a.id), b.shape, xf(b.id), settings);
             for (int k = 0; k < m.count; ++k) {
-                if (-m.points[k].separation > deepest) {
-                    deepest = -m.points[k].separation;
+                if (-m.points[k].separation > deepest.depth) {
+                    deepest.depth = -m.points[k].separation;
                     std::ostringstream out;
                     out << "body " << i << " (" << a.what << ") and " << name << ": depth "
-                        << deepest << " at (" << m.points[k].point.x << ", "
+                        << deepest.depth << " at (" << m.points[k].point.x << ", "
                         << m.points[k].point.y << ")";
-                    found = out.str();
+                    deepest.where = out.str();
                 }
             }
         };
@@ -462,26 +467,26 @@ std::string deepest_pair(const Scene& scene) {
             visit(scene.dynamics[j], "body " + std::to_string(j) + " (" + scene.dynamics[j].what + ")");
         }
     }
-    return found;
+    return deepest;
 }
 
 /// What one seed did: the first tunneling step, and the deepest penetration.
 struct CaseResult {
     std::optional<std::string> tunneling; ///< the message of the first bad step
-    real deepest = 0;                     ///< max of StepStats::max_penetration, L
+    real deepest = 0;                     ///< the deepest overlap after any step, L
     std::string deepest_at;               ///< where and between what, for messages
     real limit = 0;                       ///< 2 linear slops, L
 };
 
 void record_depth(CaseResult& r, const Scene& scene, int step) {
-    const real depth = scene.world.stats().max_penetration;
-    if (depth > r.deepest) {
-        r.deepest = depth;
-        if (depth > r.limit) {
+    const Overlap overlap = deepest_overlap(scene);
+    if (overlap.depth > r.deepest) {
+        r.deepest = overlap.depth;
+        if (overlap.depth > r.limit) {
             std::ostringstream out;
-            out << describe(scene, step) << ": max_penetration " << depth << " > 2 slops ("
-                << r.limit << "), " << depth / (r.limit / 2)
-                << " slops; deepest at the end of the step: " << deepest_pair(scene);
+            out << describe(scene, step) << ": penetration " << overlap.depth << " > 2 slops ("
+                << r.limit << "), " << overlap.depth / (r.limit / 2)
+                << " slops at the end of the step: " << overlap.where;
             r.deepest_at = out.str();
         }
     }
