@@ -480,9 +480,14 @@ std::optional<Capsule> as_capsule(const Shape& shape) {
 //     the segment's face normal, clipped to the segment's extent (what lies
 //     beyond the end is the neighbour's); if B's centroid is behind the
 //     segment, B is deep: as for skip;
-//   - skip: owned by the neighbour (or pointing into the solid): no contact,
-//     unless B sinks so deep that the segment's own face is the chain face
-//     that separates it most; then the face contact, as for snap.
+//   - neighbour: in the neighbour's half of a convex vertex cone: no
+//     contact; the neighbour admits the same normal (a shape hanging on the
+//     tip of a ledge has its one contact there, however far it reaches
+//     below this segment's line);
+//   - skip: outside the segment's map (past the neighbour's face normal, or
+//     pointing into the solid): no contact, unless B sinks so deep that the
+//     segment's own face is the chain face that separates it most; then the
+//     face contact, as for snap.
 
 /// Sine of the smallest turn at a chain vertex that counts as convex: flatter
 /// joints (within about 0.6 degrees, Box2D's tolerance) are seams.
@@ -531,7 +536,7 @@ ChainEnds chain_ends(const ChainSegment& chain, const Transform& xf) {
     return e;
 }
 
-enum class ChainNormal { admit, snap, skip };
+enum class ChainNormal { admit, snap, neighbour, skip };
 
 // Where a normal (world, from the chain to the other shape) falls on the
 // segment's part of the chain's normal map.
@@ -550,7 +555,7 @@ ChainNormal classify_chain_normal(const ChainEnds& e, Vec2 normal) {
     }
     const bool open = towards_p1 ? e.open1 : e.open2;
     if (!open && dot(normal, neighbour) > dot(normal, e.normal) + k_cone_split_overlap) {
-        return ChainNormal::skip; // nearer the neighbour's face: its contact
+        return ChainNormal::neighbour; // nearer the neighbour's face: its contact
     }
     return ChainNormal::admit;
 }
@@ -708,6 +713,40 @@ bool own_face_separates_most(const ChainEnds& e, const Shape& b, const Transform
              in_reach(e.p2, e.ghost2));
 }
 
+// A segment (A) as a two-sided solid against a circle, capsule or polygon (B).
+Manifold collide_two_sided(const Segment& segment, const Transform& xfa, const Shape& b,
+                           const Transform& xfb, const CollideSettings& settings) {
+    if (b.type == ShapeType::capsule) {
+        return collide_capsules(Capsule{segment.p1, segment.p2, 0}, xfa, b.capsule, xfb, settings);
+    }
+    const Polygon solid = segment_polygon(segment);
+    Polygon storage;
+    return collide_solids(Shape(segment), &solid, xfa, b, as_polygon(b, storage), xfb, settings);
+}
+
+// Whether the neighbour across the convex vertex at p1 (at_p1) or p2 takes
+// the contact whose normal fell in its half of the vertex's cone: its own
+// two-sided contact with B leans nearer its face normal than this segment's
+// too. If B lies so that the neighbour's contact leans our way (a sharp
+// ledge, each segment's axis in the other's half), this segment keeps its
+// contact, so that B has one.
+bool neighbour_takes(const ChainSegment& chain, const ChainEnds& e, bool at_p1,
+                     const Transform& xfa, const Shape& b, const Transform& xfb,
+                     const CollideSettings& settings) {
+    const Segment neighbour = at_p1 ? Segment{chain.ghost1, chain.segment.p1}
+                                    : Segment{chain.segment.p2, chain.ghost2};
+    const Manifold theirs = collide_two_sided(neighbour, xfa, b, xfb, settings);
+    const Vec2 their_face = at_p1 ? e.normal0 : e.normal2;
+    return theirs.count > 0 &&
+           dot(theirs.normal, their_face) > dot(theirs.normal, e.normal) + k_cone_split_overlap;
+}
+
+// Whether `normal` lies in the convex vertex's cone at p1 (at_p1) or p2,
+// strictly: not past the neighbour's face normal at all.
+bool within_cone(const ChainEnds& e, bool at_p1, Vec2 normal) {
+    return at_p1 ? cross(normal, e.normal0) <= 0 : cross(e.normal2, normal) <= 0;
+}
+
 // A chain segment (A) against a circle, capsule or polygon (B).
 Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Shape& b,
                        const Transform& xfb, const CollideSettings& settings) {
@@ -724,22 +763,23 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     if (behind && behind0 && behind2) {
         return {};
     }
-    Manifold m;
-    if (b.type == ShapeType::capsule) {
-        m = collide_capsules(Capsule{chain.segment.p1, chain.segment.p2, 0}, xfa, b.capsule, xfb,
-                             settings);
-    } else {
-        const Polygon segment = segment_polygon(chain.segment);
-        Polygon storage;
-        m = collide_solids(Shape(chain.segment), &segment, xfa, b, as_polygon(b, storage), xfb,
-                           settings);
-    }
+    const Manifold m = collide_two_sided(chain.segment, xfa, b, xfb, settings);
     if (m.count == 0) {
         return m;
     }
     switch (classify_chain_normal(e, m.normal)) {
     case ChainNormal::admit:
         return m;
+    case ChainNormal::neighbour: {
+        const bool at_p1 = dot(m.normal, e.tangent) <= 0;
+        if (neighbour_takes(chain, e, at_p1, xfa, b, xfb, settings)) {
+            return {};
+        }
+        if (within_cone(e, at_p1, m.normal)) {
+            return m;
+        }
+        [[fallthrough]]; // past the neighbour's face normal, if only by rounding: as below
+    }
     case ChainNormal::snap:
         if (!behind) {
             return chain_face_contact(e, xfa, b, xfb, settings);

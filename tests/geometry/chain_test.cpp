@@ -7,8 +7,10 @@
 #include <cmath>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "sweep/manifold.hpp"
+#include "sweep/mtv.hpp"
 #include "sweep/shapes.hpp"
 
 namespace sweep {
@@ -207,6 +209,31 @@ TEST(Chain, AtAConvexCornerVertexNormalsStayInTheCornersCone) {
             });
         }
     }
+}
+
+// A thin box standing beside a sharp convex ledge (a counter-clockwise
+// quadrilateral's bottom-left vertex), its side a few thousandths into the
+// tip: the block's solid overlaps it by the MTV of the box and the block
+// as polygons (found by polygon SAT, not by the chain code). No segment's
+// contact may be deeper than that, the far segment's least of all: its
+// two-sided axis (the box's side normal) lies in the near segment's half of
+// the vertex cone, and its line runs 0.18 L into the box. Seed 60333 of
+// the random scenes got that 0.18 L contact and popped the box down.
+TEST(Chain, ABoxBesideTheTipOfASharpLedgeGetsNoDeeperContactThanItsOverlap) {
+    const std::vector<Vec2> block{{-3.4292f, -1.9566f}, {-3.7696f, -2.7956f},
+                                  {-2.0738f, -2.5827f}, {-2.2690f, -2.1024f}};
+    const auto chain = make_chain_loop(block).value();
+    const Polygon box = make_box(0.4404f, 0.0845f).value();
+    const Polygon solid = make_polygon(block).value();
+    const Transform xf{{-3.86715f, -3.04934f}, Rot::from_angle(1.50865f)};
+    const Mtv overlap = mtv_polygons(box, xf, solid, k_identity);
+    ASSERT_LT(overlap.separation, 0); // the tip is inside the box
+    const int contacts = for_each_contact(chain, Shape(box), xf, [&](Vec2, const Manifold& m) {
+        for (int i = 0; i < m.count; ++i) {
+            EXPECT_GE(m.points[i].separation, overlap.separation - 1e-4f);
+        }
+    });
+    EXPECT_GE(contacts, 1);
 }
 
 TEST(Chain, AtAConcaveCornerNormalsStayBetweenTheTwoFaces) {
