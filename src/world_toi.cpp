@@ -518,7 +518,11 @@ int World::Impl::add_contacts_of_corrected_bodies() {
 // it), and an impact event may stop it short (a body clamped at its event
 // cap, run into by the crowd behind it). A body that ends the impact phase
 // farther than half the speculative distance from where the search
-// assumed gets contacts for the pairs it now meets (add_contacts_near).
+// assumed, and any clamped body (a fast disc ran 0.4 px into a slow box
+// clamped in its way in the Excalibur city map: the box's clamp left their
+// event stale), gets contacts for the pairs it now meets
+// (add_contacts_near). Searching a clamped body's events again instead
+// cascaded clamps through the 500-body pile and left it flying.
 void World::Impl::add_contacts_of_deflected_bodies() {
     const real limit = real(0.5) * tol.speculative_distance;
     for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
@@ -528,7 +532,7 @@ void World::Impl::add_contacts_of_deflected_bodies() {
         }
         const real deflection = distance(b.sweep.c2, b.searched_center) +
                                 std::abs(b.sweep.a2 - b.searched_angle) * b.extent;
-        if (deflection > limit) {
+        if (deflection > limit || b.toi_clamped) {
             add_contacts_near(bi);
         }
     }
