@@ -37,7 +37,7 @@ enum class StaticBroadphase {
 struct WorldDef {
     Vec2 gravity{0, -10};            ///< metres per s^2; scaled by length_units_per_meter
     real length_units_per_meter = 1; ///< L: world units per metre (> 0); scales every tolerance
-    int velocity_iterations = 8;     ///< sequential impulse sweeps per step
+    int velocity_iterations = 8;     ///< least sequential impulse sweeps per step (up to 8x while they converge)
     int position_iterations =
         60; ///< most position correction sweeps per step (stops early once within the slop)
     bool measure_penetration =
