@@ -356,27 +356,17 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
     return circle_against_face(face, c, a.radius, b, xfa, xfb, settings);
 }
 
-Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
-                          const Transform& xfb, const CollideSettings& settings) {
-    Manifold m;
-    const real total_radius = a.radius + b.radius;
-    const EdgeSeparation sep_a = find_max_separation(a, xfa, b, xfb);
-    if (sep_a.separation - total_radius > settings.speculative_distance) {
-        return m;
-    }
-    const EdgeSeparation sep_b = find_max_separation(b, xfb, a, xfa);
-    if (sep_b.separation - total_radius > settings.speculative_distance) {
-        return m;
-    }
-    // Prefer A's face unless B's is clearly better, so the reference face
-    // does not flip between steps on nearly parallel faces.
-    const bool flip = sep_b.separation > sep_a.separation + real(0.1) * settings.linear_slop;
+namespace {
+
+// The manifold of two polygons on reference face `edge` of B (flip) or of
+// A, with the incident edge of the other polygon clipped to it.
+Manifold collide_on_face(const Polygon& a, const Transform& xfa, const Polygon& b,
+                         const Transform& xfb, bool flip, int edge, real core_separation,
+                         const CollideSettings& settings) {
     const Polygon& ref = flip ? b : a;
     const Polygon& inc = flip ? a : b;
     const Transform& xf_ref = flip ? xfb : xfa;
     const Transform& xf_inc = flip ? xfa : xfb;
-    const int edge = flip ? sep_b.edge : sep_a.edge;
-
     // Incident edge: the edge of `inc` most anti-parallel to the reference normal.
     const Vec2 n_in_inc = inv_rotate(xf_inc.q, rotate(xf_ref.q, ref.normals[edge]));
     int inc_edge = 0;
@@ -401,8 +391,45 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     const detail::PlacedFace incident{transform_point(xf_inc, inc.vertices[i1]),
                                       transform_point(xf_inc, inc.vertices[i2]), i1, i2,
                                       inc.radius};
-    return detail::collide_faces(reference, incident, std::max(sep_a.separation, sep_b.separation),
-                                 flip, xfa, xfb, settings);
+    return detail::collide_faces(reference, incident, core_separation, flip, xfa, xfb, settings);
+}
+
+} // namespace
+
+Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
+                          const Transform& xfb, const CollideSettings& settings) {
+    const real total_radius = a.radius + b.radius;
+    const EdgeSeparation sep_a = find_max_separation(a, xfa, b, xfb);
+    if (sep_a.separation - total_radius > settings.speculative_distance) {
+        return {};
+    }
+    const EdgeSeparation sep_b = find_max_separation(b, xfb, a, xfa);
+    if (sep_b.separation - total_radius > settings.speculative_distance) {
+        return {};
+    }
+    // Prefer A's face unless B's is clearly better, so the reference face
+    // does not flip between steps on nearly parallel faces.
+    const bool flip = sep_b.separation > sep_a.separation + real(0.1) * settings.linear_slop;
+    const real core_separation = std::max(sep_a.separation, sep_b.separation);
+    const Manifold m = collide_on_face(a, xfa, b, xfb, flip, flip ? sep_b.edge : sep_a.edge,
+                                       core_separation, settings);
+    const real other_separation = flip ? sep_a.separation : sep_b.separation;
+    if (m.count > 0 || core_separation >= 0 ||
+        other_separation < core_separation - settings.linear_slop) {
+        return m;
+    }
+    // Overlapping cores (no face of either separates them) always have a
+    // contact, but the preferred reference face may end before the other
+    // polygon's facing edge reaches it: a small box's face, with B's deepest
+    // part past its end (B overlapping the box at its corner). Clipped to
+    // the face, that edge leaves nothing, so the pair got no contact in this
+    // order and two in the other (seed 61564 of the random scenes: a body
+    // ran 0.1 L into another with no contact to stop it). The other
+    // polygon's face then decides, if it separates them nearly as well
+    // (within a linear slop); a worse face (a deep overlap's) would push
+    // them along a wrong axis, through a thin wall.
+    return collide_on_face(a, xfa, b, xfb, !flip, flip ? sep_a.edge : sep_b.edge, core_separation,
+                           settings);
 }
 
 namespace {

@@ -2,12 +2,14 @@
 // to B; separations are negative when penetrating; a point's position is
 // midway between the two surfaces.
 #include "sweep/manifold.hpp"
+#include "sweep/mtv.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include "printers.hpp"
 
@@ -109,6 +111,36 @@ TEST(CollideFace, AFaceIndexOutsideThePolygonOrAnEdgeAsTheShapeGivesNoContact) {
     EXPECT_EQ(collide_face(mover, at(0, real(0.99)), k_tile, k_identity, 4).count, 0);
     const Shape edge = Segment{{-1, real(0.5)}, {1, real(0.5)}};
     EXPECT_EQ(collide_face(edge, k_identity, k_tile, k_identity, k_top).count, 0);
+}
+
+TEST(CollidePolygons, ASmallBoxOverlappedAtItsCornerGetsTheContactInEitherOrder) {
+    // A 0.107 L box and a heptagon 0.7 L across overlap by 0.005 L at the
+    // box's corner (seed 61564 of the random scenes). The box's face is the
+    // preferred reference, but the heptagon's facing edge lies past that
+    // face's end: clipped to it, nothing was left, and the pair got no
+    // contact with the box as A (two points with the heptagon as A).
+    const Polygon box = make_box(0.0532778732f, 0.0513601899f).value();
+    const std::vector<Vec2> heptagon{{-0.267170707f, 0.16835249f},  {-0.254164758f, -0.0316916859f},
+                                     {-0.152177226f, -0.345256287f}, {0.146232514f, -0.387869062f},
+                                     {0.325069144f, -0.10903922f},   {0.176337385f, 0.152915676f},
+                                     {0.052953502f, 0.272113954f}};
+    const Polygon other = make_polygon(heptagon).value();
+    const Transform xf_box{{3.56256017f, 3.25499384f}, Rot::from_angle(-1.65424178f)};
+    const Transform xf_other{{3.60646238f, 2.96937883f}, Rot::from_angle(0.837556162f)};
+    // The overlap by the separating-axis test over both polygons' normals.
+    const real overlap = mtv_polygons(box, xf_box, other, xf_other).separation;
+    ASSERT_LT(overlap, 0);
+    const Manifold ab = collide(Shape(box), xf_box, Shape(other), xf_other);
+    const Manifold ba = collide(Shape(other), xf_other, Shape(box), xf_box);
+    ASSERT_GE(ab.count, 1);
+    ASSERT_EQ(ab.count, ba.count);
+    EXPECT_NEAR(ab.normal.x, -ba.normal.x, 1e-5f);
+    EXPECT_NEAR(ab.normal.y, -ba.normal.y, 1e-5f);
+    real deepest = 0;
+    for (int i = 0; i < ab.count; ++i) {
+        deepest = std::min(deepest, ab.points[i].separation);
+    }
+    EXPECT_NEAR(deepest, overlap, 1e-4f);
 }
 
 TEST(CollidePolygons, PointIdsDoNotDependOnWhichFaceIsTheReference) {
