@@ -365,7 +365,7 @@ struct World::Impl {
     std::vector<std::pair<int, int>> toi_candidates;  // moving pairs beyond the bounded margin
     std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
-    std::vector<std::uint64_t> contact_keys; // sorted shape pairs of the step's contacts (record_toi_contact)
+    std::vector<std::uint64_t> contact_keys; // sorted shape pairs of the step's contacts
     std::vector<CoveredStretch> covered_stretches; // by shape (ShapeRecord::seams_begin)
     MoveScratch move_scratch;
     std::vector<Rider> riders; // reused every step
@@ -545,8 +545,8 @@ struct World::Impl {
     }
 
     // Whether `point` (world) lies within the touch tolerance of a vertex of
-    // shape `s` at its body's pose (a point of its proxy: for a circle or capsule, a
-    // centre, which its surface is never near).
+    // shape `s` at its body's pose (a point of its proxy: for a circle or
+    // capsule, a centre, which its surface is never near).
     bool near_a_vertex(const ShapeRecord& s, Vec2 point) const {
         for (int i = 0; i < s.proxy.count; ++i) {
             if (distance(transform_point(bodies[s.body].xf, s.proxy.points[i]), point) <=
@@ -611,9 +611,10 @@ struct World::Impl {
     }
 
     // collide() for a pair of the step (A moving). Against a static or
-    // kinematic polygon (keeps_seams), a contact on a flat seam (flat_seam_face_of) is made again on the face
-    // continuing the surface there, alone (collide_face): the flush tiles
-    // act as one solid, and the depth is the depth below that surface.
+    // kinematic polygon (keeps_seams), a contact on a flat seam
+    // (flat_seam_face_of) is made again on the face continuing the surface
+    // there, alone (collide_face): the flush tiles act as one solid, and the
+    // depth is the depth below that surface.
     Manifold collide_pair(int shape_a, int shape_b, const Transform& xfa, const Transform& xfb,
                           const CollideSettings& settings) const {
         const ShapeRecord& sa = shapes[shape_a];
@@ -632,7 +633,8 @@ struct World::Impl {
     }
 
     // A static or kinematic polygon's vertex that lies in or on a seam
-    // neighbour (the foot of a wall standing on a floor) is no corner either: a contact
+    // neighbour (the foot of a wall standing on a floor) is no corner
+    // either: a contact
     // with a point on it (the mover's own face taking the vertex as its
     // incident point, or a corner-to-corner speculative point) is made again
     // on the polygon's face at that vertex that faces the mover, alone
@@ -694,7 +696,10 @@ struct World::Impl {
         const int by = end < 0 ? -1 : wall.buried_by[static_cast<std::size_t>(end)];
         const bool buried_end = by >= 0 && may_collide(mover, shapes[by]);
         const bool across = end < 0 && dot(normal, faces.normals[face]) > 0;
-        return buried_end || across ? collide_face(mover.shape, xfa, faces, xfb, face, settings) : m;
+        if (buried_end || across) {
+            return collide_face(mover.shape, xfa, faces, xfb, face, settings);
+        }
+        return m;
     }
 
     explicit Impl(const WorldDef& d)
@@ -817,10 +822,9 @@ struct World::Impl {
 
     void seek_pairs(int bi, real dt) {
         searched[bi] = 1;
-        Body& sought = bodies[bi];
-        sought.searched_center = sought.sweep.c2 + dt * sought.v;
-        sought.searched_angle = sought.sweep.a2 + dt * sought.w;
-        const Body& b = sought;
+        bodies[bi].searched_center = bodies[bi].sweep.c2 + dt * bodies[bi].v;
+        bodies[bi].searched_angle = bodies[bi].sweep.a2 + dt * bodies[bi].w;
+        const Body& b = bodies[bi];
         for (int si : b.shapes) {
             const Aabb box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
             shapes[si].contact_box = box;
@@ -1153,6 +1157,12 @@ struct World::Impl {
         }
     }
 
+    // The change of a point's speed along a direction that an impulse
+    // `lambda` along it makes, given the point's effective mass there.
+    static real speed_change(real lambda, real mass) {
+        return mass > 0 ? std::abs(lambda) / mass : 0;
+    }
+
     // One sweep of the velocity solve. Returns the largest change it made to
     // a contact point's relative velocity (L/s): how far from converged the
     // sweep before it left the contacts.
@@ -1173,7 +1183,7 @@ struct World::Impl {
                 const real lambda = new_impulse - p.tangent_impulse;
                 p.tangent_impulse = new_impulse;
                 apply_impulse(a, b, p, lambda * t);
-                change = std::max(change, p.tangent_mass > 0 ? std::abs(lambda) / p.tangent_mass : 0);
+                change = std::max(change, speed_change(lambda, p.tangent_mass));
             }
             if (c.block) {
                 change = std::max(change, solve_block(c, a, b));
@@ -1188,7 +1198,7 @@ struct World::Impl {
                 p.normal_impulse = new_impulse;
                 p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
                 apply_impulse(a, b, p, lambda * n);
-                change = std::max(change, p.normal_mass > 0 ? std::abs(lambda) / p.normal_mass : 0);
+                change = std::max(change, speed_change(lambda, p.normal_mass));
             }
         }
         return change;
@@ -1904,26 +1914,38 @@ struct World::Impl {
             }
             for (const int si : b.shapes) {
                 const ShapeRecord& s = shapes[si];
-                if (s.sensor) {
-                    continue;
-                }
-                const auto measure = [&](std::uint64_t data) {
-                    const ShapeRecord& o = shapes[data];
-                    if (o.body != s.body && !o.sensor && may_collide(s, o) &&
-                        !is_disabled(si, static_cast<int>(data))) {
-                        const Manifold m = collide(s.shape, b.xf, o.shape, bodies[o.body].xf, settings);
-                        for (int i = 0; i < m.count; ++i) {
-                            deepest = std::max(deepest, -m.points[i].separation);
-                        }
+                for_each_partner_near(si, compute_aabb(s.shape, b.xf), [&](int oi) {
+                    const ShapeRecord& o = shapes[oi];
+                    const Manifold m = collide(s.shape, b.xf, o.shape, bodies[o.body].xf, settings);
+                    for (int i = 0; i < m.count; ++i) {
+                        deepest = std::max(deepest, -m.points[i].separation);
                     }
-                    return true;
-                };
-                const Aabb box = compute_aabb(s.shape, b.xf);
-                query_static(box, [&](ProxyId, std::uint64_t data) { return measure(data); });
-                moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) { return measure(data); });
+                });
             }
         }
         return deepest;
+    }
+
+    // `visit(other)` for every shape, static or moving, whose broadphase box
+    // meets `box` and that shape si (not a sensor) collides with: another
+    // body's, not a sensor, passing the filters, not disabled by the
+    // pre-solve hook this step.
+    template <class Visit>
+    void for_each_partner_near(int si, const Aabb& box, Visit&& visit) const {
+        const ShapeRecord& s = shapes[si];
+        if (s.sensor) {
+            return;
+        }
+        const auto consider = [&](std::uint64_t data) {
+            const int oi = static_cast<int>(data);
+            const ShapeRecord& o = shapes[oi];
+            if (o.body != s.body && !o.sensor && may_collide(s, o) && !is_disabled(si, oi)) {
+                visit(oi);
+            }
+            return true;
+        };
+        query_static(box, [&](ProxyId, std::uint64_t data) { return consider(data); });
+        moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) { return consider(data); });
     }
 
     // One hit event per contact whose fastest approaching point pushed, for
@@ -2148,6 +2170,7 @@ struct World::Impl {
     int add_contacts_of_corrected_bodies();
     int add_contacts_of_stopped_bodies();
     void add_contacts_of_deflected_bodies();
+    template <class Flagged> int add_contacts_of_bodies(Flagged&& flagged);
     int add_contacts_near(int body);
     bool left_contact_box(int body);
     void push_toi_event(int shape_a, int shape_b);

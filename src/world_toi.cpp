@@ -464,19 +464,27 @@ void World::Impl::report_toi_hit(const ToiEvent& e, const Manifold& m, real appr
         {a, b, owner_of(a), owner_of(b), m.points[0].point, m.normal, approach});
 }
 
-// A body the final sweep stopped is pulled back along its path, where
-// other moving bodies may have gone meanwhile: pairs the step's contact
-// search never made (two fast bodies, each stopped short by a wall, end
-// inside each other) join the contacts (add_contacts_near), so that the
-// next round's correction keeps them apart. Returns how many joined.
-int World::Impl::add_contacts_of_stopped_bodies() {
+// Contacts for every pair near each awake dynamic body `flagged(body)`
+// says may have met ones it has none with (add_contacts_near). Returns how
+// many joined.
+template <class Flagged> int World::Impl::add_contacts_of_bodies(Flagged&& flagged) {
     int added = 0;
     for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-        if (bodies[bi].alive && bodies[bi].stopped) {
+        const Body& b = bodies[bi];
+        if (b.alive && b.type == BodyType::dynamic && b.awake && flagged(b, bi)) {
             added += add_contacts_near(bi);
         }
     }
     return added;
+}
+
+// A body the final sweep stopped is pulled back along its path, where
+// other moving bodies may have gone meanwhile: pairs the step's contact
+// search never made (two fast bodies, each stopped short by a wall, end
+// inside each other) join the contacts, so that the next round's
+// correction keeps them apart.
+int World::Impl::add_contacts_of_stopped_bodies() {
+    return add_contacts_of_bodies([](const Body& b, int) { return b.stopped; });
 }
 
 void World::Impl::keep_poses_before_correction() {
@@ -493,22 +501,14 @@ void World::Impl::keep_poses_before_correction() {
 // for: a body pushed out of a crowd may end inside a neighbour it had
 // none with (0.08 L, seed 60021 of the random scenes). A body the round's
 // correction moved more than half the speculative distance gets contacts
-// for the pairs it now meets (add_contacts_near). Returns how many joined.
+// for the pairs it now meets.
 int World::Impl::add_contacts_of_corrected_bodies() {
     const real limit = real(0.5) * tol.speculative_distance;
-    int added = 0;
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-        const Body& b = bodies[bi];
-        if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
-            continue;
-        }
-        const real moved = distance(b.sweep.c2, corrected_centers[bi]) +
-                           std::abs(b.sweep.a2 - corrected_angles[bi]) * b.extent;
-        if (moved > limit) {
-            added += add_contacts_near(bi);
-        }
-    }
-    return added;
+    return add_contacts_of_bodies([&](const Body& b, int bi) {
+        return distance(b.sweep.c2, corrected_centers[bi]) +
+                   std::abs(b.sweep.a2 - corrected_angles[bi]) * b.extent >
+               limit;
+    });
 }
 
 // The contact search gave each pair a margin for how far its bodies close
@@ -520,22 +520,16 @@ int World::Impl::add_contacts_of_corrected_bodies() {
 // farther than half the speculative distance from where the search
 // assumed, and any clamped body (a fast disc ran 0.4 px into a slow box
 // clamped in its way in the Excalibur city map: the box's clamp left their
-// event stale), gets contacts for the pairs it now meets
-// (add_contacts_near). Searching a clamped body's events again instead
-// cascaded clamps through the 500-body pile and left it flying.
+// event stale), gets contacts for the pairs it now meets. Searching a
+// clamped body's events again instead cascaded clamps through the 500-body
+// pile and left it flying.
 void World::Impl::add_contacts_of_deflected_bodies() {
     const real limit = real(0.5) * tol.speculative_distance;
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-        const Body& b = bodies[bi];
-        if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
-            continue;
-        }
-        const real deflection = distance(b.sweep.c2, b.searched_center) +
-                                std::abs(b.sweep.a2 - b.searched_angle) * b.extent;
-        if (deflection > limit || b.toi_clamped) {
-            add_contacts_near(bi);
-        }
-    }
+    add_contacts_of_bodies([&](const Body& b, int) {
+        return b.toi_clamped || distance(b.sweep.c2, b.searched_center) +
+                                        std::abs(b.sweep.a2 - b.searched_angle) * b.extent >
+                                    limit;
+    });
 }
 
 // Every pair of one of the body's shapes with a static or moving shape
@@ -546,24 +540,16 @@ int World::Impl::add_contacts_near(int bi) {
     const Body& b = bodies[bi];
     const CollideSettings settings{tol.speculative_distance, tol.linear_slop};
     for (const int si : b.shapes) {
-        const ShapeRecord& s = shapes[si];
-        if (s.sensor) {
-            continue;
-        }
-        const Aabb box = inflate(compute_aabb(s.shape, b.xf), tol.speculative_distance);
-        const auto consider = [&](std::uint64_t data) {
-            const int oi = static_cast<int>(data);
-            const ShapeRecord& o = shapes[oi];
-            if (o.body != bi && !o.sensor && may_collide(s, o) && !is_disabled(si, oi)) {
-                const Manifold m = collide_pair(si, oi, b.xf, bodies[o.body].xf, settings);
-                if (m.count > 0 && record_toi_contact(si, oi, m)) {
-                    ++added;
-                }
+        const Aabb box = inflate(compute_aabb(shapes[si].shape, b.xf), tol.speculative_distance);
+        for_each_partner_near(si, box, [&](int oi) {
+            if (std::binary_search(contact_keys.begin(), contact_keys.end(), ordered_key(si, oi))) {
+                return; // a contact already: no manifold needed
             }
-            return true;
-        };
-        query_static(box, [&](ProxyId, std::uint64_t data) { return consider(data); });
-        moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) { return consider(data); });
+            const Manifold m = collide_pair(si, oi, b.xf, bodies[shapes[oi].body].xf, settings);
+            if (m.count > 0 && record_toi_contact(si, oi, m)) {
+                ++added;
+            }
+        });
     }
     return added;
 }
