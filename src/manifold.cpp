@@ -80,6 +80,27 @@ int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>
 
 namespace detail {
 
+// Whether the incident edge runs parallel to the reference face (its ends'
+// gaps differ by under a tenth of a slop) and overlaps it over a length.
+// The faces then face each other and the face normal measures their gap
+// exactly, so clipping gives the contact. The closest points of parallel
+// faces are not unique: for two boxes side by side with their bottoms
+// flush, segment_distance names the two bottom corners, and the
+// vertex-to-vertex rule made one point there, whose impulse spun a box
+// hitting a wall at its foot instead of stopping it. (Edges at an angle
+// keep the rule: a capsule's core past a polygon's corner meets it there.)
+bool parallel_faces_overlap(const ReferenceFace& ref, const PlacedFace& inc, real linear_slop) {
+    if (std::abs(dot(ref.normal, inc.v2 - inc.v1)) > real(0.1) * linear_slop) {
+        return false;
+    }
+    const Vec2 tangent = ref.face.v2 - ref.face.v1;
+    const real lo = std::max(real(0), std::min(dot(tangent, inc.v1 - ref.face.v1),
+                                               dot(tangent, inc.v2 - ref.face.v1)));
+    const real hi = std::min(dot(tangent, tangent), std::max(dot(tangent, inc.v1 - ref.face.v1),
+                                                             dot(tangent, inc.v2 - ref.face.v1)));
+    return hi > lo;
+}
+
 Manifold collide_faces(const ReferenceFace& ref, const PlacedFace& inc, real core_separation,
                        bool flip, const Transform& xfa, const Transform& xfb,
                        const CollideSettings& settings) {
@@ -101,7 +122,7 @@ Manifold collide_faces(const ReferenceFace& ref, const PlacedFace& inc, real cor
     const Vec2 v12 = ref.face.v2;
     const real r_ref = ref.face.radius;
     const real r_inc = inc.radius;
-    if (core_separation > real(0.1) * settings.linear_slop) {
+    if (core_separation > real(0.1) * settings.linear_slop && !parallel_faces_overlap(ref, inc, settings.linear_slop)) {
         // Apart cores may meet vertex to vertex, where the face normals
         // understate the gap and clipping to the reference face can leave
         // nothing (two boxes flying corner to corner): one point on the line

@@ -64,6 +64,17 @@ Vec2 clip_to_planes(Vec2 v, const std::vector<Vec2>& normals) {
     return v;
 }
 
+// Whether a lead with this response slides on (respond()): the others stop
+// or bounce.
+bool slides(MoveResponse r) { return r != MoveResponse::touch && r != MoveResponse::bounce; }
+
+// Whether tie i (ties sorted, the lead first) is a plane a slide is
+// clipped against: the lead and the faces (a corner among the ties, the
+// end of a tile at a seam, would catch the body).
+bool holds_slide(const std::vector<MoveHit>& ties, std::size_t i) {
+    return i == 0 || (ties[i].face && ties[i].response != MoveResponse::bounce);
+}
+
 // A one-way platform's up direction: its body's local +y axis.
 Vec2 platform_up(const Transform& xf) { return rotate(xf.q, Vec2{0, 1}); }
 
@@ -395,23 +406,51 @@ class Mover {
         }
     }
 
-    // Closes the gap the cast left, along the motion, so a box stops with
-    // its face exactly on the face it hit. Returns the fraction of `left` used.
+    // Closes the gaps the casts left, so a box stops with its face exactly
+    // on the face it hit: along the motion until the nearest tie touches,
+    // then, when the lead slides and the tie reached is one of its planes,
+    // along the motion clipped to the planes reached so far, and so on. A
+    // tie the first closing did not reach (a wall a slop away, beside the
+    // ceiling whose touch stopped the closing at once) is touched too,
+    // rather than holding the body short of it. Updates the ties'
+    // separations; returns the fraction of `left`'s time used.
     real close_gap(Vec2 left) {
-        real f = 1;
-        bool closing = false;
-        for (const MoveHit& h : w_.move_scratch.ties) {
-            const real approach = -dot(left, h.normal);
-            if (approach > 0) {
-                f = std::min(f, std::max(h.separation, real(0)) / approach);
-                closing = true;
+        std::vector<MoveHit>& ties = w_.move_scratch.ties;
+        std::vector<Vec2>& planes = w_.move_scratch.planes;
+        planes.clear();
+        const bool slide = slides(ties.front().response);
+        real used = 0;
+        Vec2 dir = left;
+        for (std::size_t pass = 0; pass < ties.size() && used < 1; ++pass) {
+            real f = 1 - used;
+            int reached = -1;
+            bool closing = false;
+            for (int i = 0; i < static_cast<int>(ties.size()); ++i) {
+                const real approach = -dot(dir, ties[i].normal);
+                if (approach > 0) {
+                    closing = true;
+                    const real fi = std::max(ties[i].separation, real(0)) / approach;
+                    if (fi <= f) {
+                        f = fi;
+                        reached = i;
+                    }
+                }
             }
+            if (!closing) {
+                break;
+            }
+            translate(f * dir);
+            for (MoveHit& h : ties) {
+                h.separation += f * dot(dir, h.normal);
+            }
+            used += f;
+            if (reached < 0 || !slide || !holds_slide(ties, static_cast<std::size_t>(reached))) {
+                break;
+            }
+            planes.push_back(ties[static_cast<std::size_t>(reached)].normal);
+            dir = clip_to_planes(left, planes);
         }
-        if (!closing) {
-            return 0;
-        }
-        translate(f * left);
-        return f;
+        return used;
     }
 
     // One timeslice subdivision; returns the motion left.
@@ -448,9 +487,8 @@ class Mover {
         left *= 1 - closed;
         const real time = 1 - slice * (1 - t_contact);
         for (const MoveHit& h : scratch.ties) {
-            record(result, {other_body(h), time, h.point, h.normal,
-                            h.separation - closed * -dot((1 - t_min) * motion, h.normal),
-                            h.surface_area, h.response});
+            record(result, {other_body(h), time, h.point, h.normal, h.separation, h.surface_area,
+                            h.response});
         }
         const auto ground = std::find_if(scratch.ties.begin(), scratch.ties.end(),
                                          [](const MoveHit& h) { return is_ground(h.normal); });
@@ -499,9 +537,9 @@ class Mover {
             break;
         }
         std::vector<Vec2>& planes = w_.move_scratch.planes;
-        planes.assign(1, lead.normal);
-        for (std::size_t i = 1; i < ties.size(); ++i) {
-            if (ties[i].face && ties[i].response != MoveResponse::bounce) {
+        planes.clear();
+        for (std::size_t i = 0; i < ties.size(); ++i) {
+            if (holds_slide(ties, i)) {
                 planes.push_back(ties[i].normal);
             }
         }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -141,6 +142,35 @@ TEST(CollidePolygons, ASmallBoxOverlappedAtItsCornerGetsTheContactInEitherOrder)
         deepest = std::min(deepest, ab.points[i].separation);
     }
     EXPECT_NEAR(deepest, overlap, 1e-4f);
+}
+
+TEST(CollidePolygons, ParallelFacesWithFlushEndsMeetOverTheirWholeOverlap) {
+    // A 1 x 0.8 box a slop left of a 1 x 2 wall, their bottoms flush at
+    // y = 0: the box's right side faces the wall over its whole height, so
+    // the contact is two points, (x, 0) and (x, 0.8), each a slop apart
+    // along x, in either order. The closest points of the two parallel
+    // edges are not unique; taking the two bottom corners as a vertex pair
+    // gave one point at the bottom in one order.
+    const real slop = k_linear_slop;
+    const Polygon small = box(real(0.5), real(0.4));
+    const Polygon wall = box(real(0.5), real(1));
+    const Transform xf_small = at(0, real(0.4));
+    const Transform xf_wall = at(1 + slop, 1);
+    for (const bool small_first : {true, false}) {
+        const Manifold m = small_first ? collide_polygons(small, xf_small, wall, xf_wall)
+                                       : collide_polygons(wall, xf_wall, small, xf_small);
+        ASSERT_EQ(m.count, 2) << small_first;
+        EXPECT_NEAR(std::abs(m.normal.x), 1, 1e-6f);
+        std::array<real, 2> ys{};
+        for (int i = 0; i < 2; ++i) {
+            EXPECT_NEAR(m.points[i].separation, slop, 1e-6f) << small_first;
+            EXPECT_NEAR(m.points[i].point.x, real(0.5) + real(0.5) * slop, 1e-6f) << small_first;
+            ys[static_cast<std::size_t>(i)] = m.points[i].point.y;
+        }
+        std::sort(ys.begin(), ys.end());
+        EXPECT_NEAR(ys[0], 0, 1e-6f) << small_first;
+        EXPECT_NEAR(ys[1], real(0.8), 1e-6f) << small_first;
+    }
 }
 
 TEST(CollidePolygons, PointIdsDoNotDependOnWhichFaceIsTheReference) {

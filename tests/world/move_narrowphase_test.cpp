@@ -446,5 +446,26 @@ TEST(MoveBoxes, FlushCornerUnderACeilingSlidesOnToTheWall) {
     EXPECT_EQ(r.position.y, 0.625f);
 }
 
+// The same with a wall taller than the box, so that the box's side faces
+// the wall's over its whole height: the ceiling stops the closing of the
+// gap to the wall (both are ties), and the wall, still 1.2 touch
+// tolerances away, must not hold the box there: it slides on until it
+// touches.
+TEST(MoveBoxes, BoxUnderACeilingSlidesOnToATallerWall) {
+    World world = std::move(World::make({}).value());
+    const real touch = world.tolerances().touch_tolerance;
+    const std::array<ShapeDef, 2> tiles{ShapeDef{make_offset_box(0.5f, 0.5f, {0.5f, 1.5f}, 0).value(), {}},
+                                        ShapeDef{make_offset_box(0.5f, 0.75f, {1.5f, 0.75f}, 0).value(), {}}};
+    ASSERT_TRUE(world.create_body({}, tiles));
+    BodyDef def;
+    def.type = BodyType::kinematic;
+    def.position = {1 - 0.375f - real(1.2) * touch, 0.625f};
+    const ShapeDef box{make_box(0.375f, 0.375f).value(), {}};
+    const BodyId c = world.create_body(def, std::span(&box, 1)).value();
+    const MoveResult r = world.move(c, {0.3f, 0.2f}).value();
+    EXPECT_NEAR(r.position.x, 0.625f, 1e-6f);
+    EXPECT_EQ(r.position.y, 0.625f);
+}
+
 } // namespace
 } // namespace sweep
