@@ -25,6 +25,7 @@
 #include "world_impl.hpp"
 
 #include <functional>
+#include <limits>
 
 namespace sweep {
 namespace {
@@ -334,9 +335,10 @@ real effective_mass(const ImpactSide& a, const ImpactSide& b, Vec2 ra, Vec2 rb, 
 
 constexpr int k_impact_iterations = 4;
 
-// Returns the fastest approach speed (> 0), or 0 when no point approaches.
+// Returns the fastest approach speed; 0 when no point approaches. An
+// approach no faster than `min_approach` is returned but not solved.
 real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, real restitution,
-                  real restitution_threshold) {
+                  real restitution_threshold, real min_approach) {
     const Vec2 n = m.normal;
     const Vec2 t = right_perp(n);
     std::array<Vec2, 2> ra{}, rb{};
@@ -351,8 +353,8 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
         normal_mass[i] = effective_mass(a, b, ra[i], rb[i], n);
         tangent_mass[i] = effective_mass(a, b, ra[i], rb[i], t);
     }
-    if (approach <= 0) {
-        return 0;
+    if (approach <= min_approach) {
+        return std::max(approach, real(0));
     }
     for (int it = 0; it < k_impact_iterations; ++it) {
         for (int i = 0; i < m.count; ++i) {
@@ -427,11 +429,24 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     const ImpactSide side_b{&b, sb.c1, b.inv_mass, b.inv_inertia};
     const ShapeRecord& shape_a = shapes[e.shape_a];
     const ShapeRecord& shape_b = shapes[e.shape_b];
+    // A pair closing so slowly that the rest of the step takes it less than
+    // the touch tolerance deeper is no impact: it joins the contacts (the
+    // correction keeps it apart) and the bodies go on. Solving it would
+    // leave a rounding residue of its approach, an event of the same pair
+    // at the same time again, until the bodies' event caps clamped them
+    // (a box resting on a platform, after hitting a wall at 300 L/s).
+    const real remaining = (1 - e.t) * dt;
+    const real min_approach = remaining > 0 ? tol.touch_tolerance / remaining
+                                            : std::numeric_limits<real>::max();
     const real approach = solve_impact(
         side_a, side_b, m, combine_friction(shape_a.material, shape_b.material),
-        combine_restitution(shape_a.material, shape_b.material), tol.restitution_threshold);
-    if (approach == 0) {
-        return; // touching but parting: nothing happens
+        combine_restitution(shape_a.material, shape_b.material), tol.restitution_threshold,
+        min_approach);
+    if (approach <= min_approach) {
+        if (approach > 0) {
+            record_toi_contact(e.shape_a, e.shape_b, m);
+        }
+        return; // touching but parting, or as good as: nothing happens
     }
     ++stats.toi_pair_events;
     events.time_of_impact.push_back(
