@@ -14,6 +14,7 @@
 #include "sweep/manifold.hpp"
 #include "sweep/toi.hpp"
 
+#include "contact_solver.hpp"
 #include "seams.hpp"
 
 namespace sweep {
@@ -167,17 +168,14 @@ struct Rider {
     real ground_angle = 0;
 };
 
-struct ContactPoint {
-    Vec2 ra; // anchor relative to A's centre of mass, world
-    Vec2 rb;
-    real separation = 0;
-    real normal_mass = 0;
-    real tangent_mass = 0;
-    real normal_impulse = 0;
-    real tangent_impulse = 0;
-    real target_speed = 0;   // normal speed the solver aims for: -gap/dt for a speculative point
-    real approach_speed = 0; // normal velocity before the solve, for restitution
-    real max_normal_impulse = 0; // did this point push during the solve?
+// A manifold point's impulses after the step's velocity solve (zero for a
+// contact made later in the step): the next step's warm start, hit events
+// and the touching pairs' impulses.
+struct PointImpulse {
+    real normal = 0;
+    real tangent = 0;
+    real max_normal = 0;     // did it push during the solve?
+    real approach_speed = 0; // normal velocity before the solve (negative approaches)
 };
 
 struct Contact {
@@ -189,18 +187,8 @@ struct Contact {
     real restitution = 0;
     Manifold manifold;          // at the start of the step, for the velocity solver
     Manifold position_manifold; // at the current poses, refreshed during position correction
-    std::array<ContactPoint, 2> points{};
-    // Two-point effective mass matrix for the block solver; block is false
-    // when there is one point or the matrix is ill-conditioned.
-    real k11 = 0;
-    real k12 = 0;
-    real k22 = 0;
-    bool block = false;
+    std::array<PointImpulse, 2> impulses{};
 };
-
-// Largest condition number for which the two normal points of a manifold
-// are solved together (Box2D's k_maxConditionNumber).
-constexpr real k_max_condition_number = 1000;
 
 // Impulses of last step's contact points, by shape pair and feature id, to
 // warm start this step's solve.
@@ -353,6 +341,10 @@ struct World::Impl {
     UniformGrid static_grid;
     DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
     std::vector<Contact> contacts;
+    // The velocity solve's copies (prepare_contacts): solver_contacts[i] is
+    // contacts[i] for the contacts the step's search made; bodies by index.
+    std::vector<SolverContact> solver_contacts;
+    std::vector<SolverBody> solver_bodies;
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     StepStats stats;
     StepEvents events;
@@ -1031,33 +1023,36 @@ struct World::Impl {
         contacts.push_back(c);
     }
 
+    // The velocity solve's compact copies (contact_solver.hpp): every
+    // body's velocities and inverse masses, and each contact's lever arms,
+    // effective masses and warm-start impulses.
     void prepare_contacts(real dt) {
-        for (Contact& c : contacts) {
+        solver_bodies.resize(bodies.size());
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            const Body& b = bodies[i];
+            solver_bodies[i] = {b.v, b.w, b.inv_mass, b.inv_inertia};
+        }
+        solver_contacts.resize(contacts.size());
+        for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+            const Contact& c = contacts[ci];
             const Body& a = bodies[c.body_a];
             const Body& b = bodies[c.body_b];
-            const Vec2 n = c.manifold.normal;
-            const Vec2 t = right_perp(n);
+            SolverContact& s = solver_contacts[ci];
+            s = {};
+            s.body_a = c.body_a;
+            s.body_b = c.body_b;
+            s.normal = c.manifold.normal;
+            s.friction = c.friction;
+            s.restitution = c.restitution;
+            s.count = c.manifold.count;
             const CachedImpulse* cached = find_cached(pair_key(c.shape_a, c.shape_b));
+            std::array<real, 2> separations{};
             for (int i = 0; i < c.manifold.count; ++i) {
                 const ManifoldPoint& mp = c.manifold.points[i];
-                ContactPoint& p = c.points[i];
-                p = {};
+                SolverPoint& p = s.points[static_cast<std::size_t>(i)];
                 p.ra = mp.point - a.sweep.c2;
                 p.rb = mp.point - b.sweep.c2;
-                p.separation = mp.separation;
-                const real rna = cross(p.ra, n);
-                const real rnb = cross(p.rb, n);
-                const real kn =
-                    a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
-                p.normal_mass = kn > 0 ? 1 / kn : 0;
-                const real rta = cross(p.ra, t);
-                const real rtb = cross(p.rb, t);
-                const real kt =
-                    a.inv_mass + b.inv_mass + a.inv_inertia * rta * rta + b.inv_inertia * rtb * rtb;
-                p.tangent_mass = kt > 0 ? 1 / kt : 0;
-                p.approach_speed = dot(relative_velocity(a, b, p), n);
-                // A speculative point may close its gap this step, no further.
-                p.target_speed = p.separation > 0 ? -p.separation / dt : 0;
+                separations[static_cast<std::size_t>(i)] = mp.separation;
                 for (int k = 0; cached && k < cached->count; ++k) {
                     if (cached->ids[k] == mp.id) {
                         p.normal_impulse = cached->normal[k];
@@ -1065,168 +1060,22 @@ struct World::Impl {
                     }
                 }
             }
-            prepare_block(c, a, b);
+            prepare_contact(s, solver_bodies, separations, dt);
         }
     }
 
-    static void prepare_block(Contact& c, const Body& a, const Body& b) {
-        c.block = false;
-        if (c.manifold.count != 2) {
-            return;
+    // The solve's velocities back to the bodies, its impulses to the contacts.
+    void keep_solve_results() {
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            bodies[i].v = solver_bodies[i].v;
+            bodies[i].w = solver_bodies[i].w;
         }
-        const Vec2 n = c.manifold.normal;
-        const ContactPoint& p1 = c.points[0];
-        const ContactPoint& p2 = c.points[1];
-        const real rn1a = cross(p1.ra, n);
-        const real rn1b = cross(p1.rb, n);
-        const real rn2a = cross(p2.ra, n);
-        const real rn2b = cross(p2.rb, n);
-        const real m = a.inv_mass + b.inv_mass;
-        c.k11 = m + a.inv_inertia * rn1a * rn1a + b.inv_inertia * rn1b * rn1b;
-        c.k22 = m + a.inv_inertia * rn2a * rn2a + b.inv_inertia * rn2b * rn2b;
-        c.k12 = m + a.inv_inertia * rn1a * rn2a + b.inv_inertia * rn1b * rn2b;
-        const real det = c.k11 * c.k22 - c.k12 * c.k12;
-        c.block = c.k11 * c.k11 < k_max_condition_number * det;
-    }
-
-    // Both normal impulses of a two-point manifold at once: the 2x2 linear
-    // complementarity problem solved by enumerating its four cases (Box2D
-    // 2.4's block solver). Solving the points one after the other makes a
-    // resting box rock, and a stack drift.
-    real solve_block(Contact& c, Body& a, Body& b) {
-        const Vec2 n = c.manifold.normal;
-        ContactPoint& p1 = c.points[0];
-        ContactPoint& p2 = c.points[1];
-        const real a1 = p1.normal_impulse;
-        const real a2 = p2.normal_impulse;
-        // b = vn - target - K a: the speeds to cancel with the old impulses removed.
-        const real b1 =
-            dot(relative_velocity(a, b, p1), n) - p1.target_speed - (c.k11 * a1 + c.k12 * a2);
-        const real b2 =
-            dot(relative_velocity(a, b, p2), n) - p2.target_speed - (c.k12 * a1 + c.k22 * a2);
-        const real det = c.k11 * c.k22 - c.k12 * c.k12;
-        real x1 = -(c.k22 * b1 - c.k12 * b2) / det; // both points push
-        real x2 = -(c.k11 * b2 - c.k12 * b1) / det;
-        if (x1 < 0 || x2 < 0) {
-            x1 = -b1 / c.k11; // only point 1 pushes; point 2 must be separating
-            x2 = 0;
-            if (x1 < 0 || c.k12 * x1 + b2 < 0) {
-                x1 = 0; // only point 2 pushes
-                x2 = -b2 / c.k22;
-                if (x2 < 0 || c.k12 * x2 + b1 < 0) {
-                    x2 = 0; // neither pushes: both must be separating
-                    if (b1 < 0 || b2 < 0) {
-                        return 0; // no case holds (numerical trouble): keep the impulses
-                    }
-                }
-            }
-        }
-        p1.normal_impulse = x1;
-        p2.normal_impulse = x2;
-        p1.max_normal_impulse = std::max(p1.max_normal_impulse, x1);
-        p2.max_normal_impulse = std::max(p2.max_normal_impulse, x2);
-        apply_impulse(a, b, p1, (x1 - a1) * n);
-        apply_impulse(a, b, p2, (x2 - a2) * n);
-        // The change of the two points' normal speeds: K times the impulses'.
-        const real d1 = x1 - a1;
-        const real d2 = x2 - a2;
-        return std::max(std::abs(c.k11 * d1 + c.k12 * d2), std::abs(c.k12 * d1 + c.k22 * d2));
-    }
-
-    static Vec2 relative_velocity(const Body& a, const Body& b, const ContactPoint& p) {
-        return (b.v + cross(b.w, p.rb)) - (a.v + cross(a.w, p.ra));
-    }
-
-    static void apply_impulse(Body& a, Body& b, const ContactPoint& p, Vec2 impulse) {
-        a.v -= a.inv_mass * impulse;
-        a.w -= a.inv_inertia * cross(p.ra, impulse);
-        b.v += b.inv_mass * impulse;
-        b.w += b.inv_inertia * cross(p.rb, impulse);
-    }
-
-    void warm_start() {
-        for (Contact& c : contacts) {
-            Body& a = bodies[c.body_a];
-            Body& b = bodies[c.body_b];
-            const Vec2 n = c.manifold.normal;
-            const Vec2 t = right_perp(n);
-            for (int i = 0; i < c.manifold.count; ++i) {
-                const ContactPoint& p = c.points[i];
-                apply_impulse(a, b, p, p.normal_impulse * n + p.tangent_impulse * t);
-            }
-        }
-    }
-
-    // The change of a point's speed along a direction that an impulse
-    // `lambda` along it makes, given the point's effective mass there.
-    static real speed_change(real lambda, real mass) {
-        return mass > 0 ? std::abs(lambda) / mass : 0;
-    }
-
-    // One sweep of the velocity solve. Returns the largest change it made to
-    // a contact point's relative velocity (L/s): how far from converged the
-    // sweep before it left the contacts.
-    real solve_velocities() {
-        real change = 0;
-        for (Contact& c : contacts) {
-            Body& a = bodies[c.body_a];
-            Body& b = bodies[c.body_b];
-            const Vec2 n = c.manifold.normal;
-            const Vec2 t = right_perp(n);
-            // Friction first: the normal constraint matters more, so it goes last.
-            for (int i = 0; i < c.manifold.count; ++i) {
-                ContactPoint& p = c.points[i];
-                const real vt = dot(relative_velocity(a, b, p), t);
-                const real max_friction = c.friction * p.normal_impulse; // Coulomb's law
-                const real new_impulse = std::clamp(p.tangent_impulse - p.tangent_mass * vt,
-                                                    -max_friction, max_friction);
-                const real lambda = new_impulse - p.tangent_impulse;
-                p.tangent_impulse = new_impulse;
-                apply_impulse(a, b, p, lambda * t);
-                change = std::max(change, speed_change(lambda, p.tangent_mass));
-            }
-            if (c.block) {
-                change = std::max(change, solve_block(c, a, b));
-                continue;
-            }
-            for (int i = 0; i < c.manifold.count; ++i) {
-                ContactPoint& p = c.points[i];
-                const real vn = dot(relative_velocity(a, b, p), n);
-                const real new_impulse =
-                    std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
-                const real lambda = new_impulse - p.normal_impulse;
-                p.normal_impulse = new_impulse;
-                p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
-                apply_impulse(a, b, p, lambda * n);
-                change = std::max(change, speed_change(lambda, p.normal_mass));
-            }
-        }
-        return change;
-    }
-
-    // Bounce after the solve, once the points that really pushed are known:
-    // a speculative point that closed its gap bounces in the same step, a
-    // point that never pushed does not (Box2D v3's b2ApplyRestitution).
-    void apply_restitution() {
-        for (Contact& c : contacts) {
-            if (c.restitution == 0) {
-                continue;
-            }
-            Body& a = bodies[c.body_a];
-            Body& b = bodies[c.body_b];
-            const Vec2 n = c.manifold.normal;
-            for (int i = 0; i < c.manifold.count; ++i) {
-                ContactPoint& p = c.points[i];
-                if (p.approach_speed > -tol.restitution_threshold || p.max_normal_impulse == 0) {
-                    continue;
-                }
-                const real vn = dot(relative_velocity(a, b, p), n);
-                const real new_impulse = std::max(
-                    p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach_speed),
-                    real(0));
-                const real lambda = new_impulse - p.normal_impulse;
-                p.normal_impulse = new_impulse;
-                apply_impulse(a, b, p, lambda * n);
+        for (std::size_t ci = 0; ci < solver_contacts.size(); ++ci) {
+            const SolverContact& s = solver_contacts[ci];
+            for (int i = 0; i < s.count; ++i) {
+                const SolverPoint& p = s.points[static_cast<std::size_t>(i)];
+                contacts[ci].impulses[static_cast<std::size_t>(i)] = {
+                    p.normal_impulse, p.tangent_impulse, p.max_normal_impulse, p.approach_speed};
             }
         }
     }
@@ -1246,8 +1095,8 @@ struct World::Impl {
             e.count = c.manifold.count;
             for (int i = 0; i < c.manifold.count; ++i) {
                 e.ids[i] = c.manifold.points[i].id;
-                e.normal[i] = c.points[i].normal_impulse;
-                e.tangent[i] = c.points[i].tangent_impulse;
+                e.normal[i] = c.impulses[i].normal;
+                e.tangent[i] = c.impulses[i].tangent;
             }
             impulse_cache.push_back(e);
         }
@@ -1968,9 +1817,9 @@ struct World::Impl {
             }
             int fastest = -1;
             for (int i = 0; i < c.manifold.count; ++i) {
-                const ContactPoint& p = c.points[i];
-                if (p.max_normal_impulse > 0 && -p.approach_speed > threshold &&
-                    (fastest < 0 || p.approach_speed < c.points[fastest].approach_speed)) {
+                const PointImpulse& p = c.impulses[i];
+                if (p.max_normal > 0 && -p.approach_speed > threshold &&
+                    (fastest < 0 || p.approach_speed < c.impulses[fastest].approach_speed)) {
                     fastest = i;
                 }
             }
@@ -1978,7 +1827,7 @@ struct World::Impl {
                 events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
                                               body_id(c.body_a), body_id(c.body_b),
                                               c.manifold.points[fastest].point, c.manifold.normal,
-                                              -c.points[fastest].approach_speed});
+                                              -c.impulses[fastest].approach_speed});
             }
         }
     }
@@ -2036,8 +1885,8 @@ struct World::Impl {
                 continue;
             }
             for (int i = 0; i < c.manifold.count; ++i) {
-                d.normal_impulse[i] = c.points[i].normal_impulse;
-                d.tangent_impulse[i] = c.points[i].tangent_impulse;
+                d.normal_impulse[i] = c.impulses[i].normal;
+                d.tangent_impulse[i] = c.impulses[i].tangent;
             }
             now.push_back({d.shape_a, d.shape_b});
             touching_data.push_back(d);
@@ -2194,7 +2043,7 @@ struct World::Impl {
         const int cap = k_velocity_iteration_factor * def.velocity_iterations;
         real change = 0;
         for (int i = 0; i < cap; ++i) {
-            change = solve_velocities();
+            change = solve_velocities(solver_contacts, solver_bodies);
             if (i + 1 >= def.velocity_iterations && change <= tolerance) {
                 break;
             }
@@ -2211,9 +2060,10 @@ struct World::Impl {
         collide_candidates(dt);
         clock.lap(stats.narrowphase_seconds);
         prepare_contacts(dt);
-        warm_start();
+        warm_start(solver_contacts, solver_bodies);
         solve_velocities_until_converged(dt);
-        apply_restitution();
+        apply_restitution(solver_contacts, solver_bodies, tol.restitution_threshold);
+        keep_solve_results();
         report_hits();
         store_impulses();
         integrate_positions(dt);

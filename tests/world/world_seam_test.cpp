@@ -170,7 +170,7 @@ TEST(TileSeams, ACornerPokingIntoTheCrackBetweenTwoTilesIsHeldUp) {
 TEST(TileSeams, WallsOfTilesStillBlockWhereTheirFacesAreBare) {
     // A wall two tiles high standing on the floor tiles at x = 12 stops a box
     // sliding into it, slow or fast (how it ends up there is
-    // DISABLED_BoxSlidingIntoTheFootOfAWallStaysOnTheFloor's business); a
+    // BoxSlidingIntoTheFootOfAWallStaysOnTheFloor's business); a
     // tall tile at x = 12 whose left face a floor tile covers below y = 0
     // only stops it square to the face and keeps it on the floor (the
     // contact keeps its bare extent, so the box does not tip). The box is
