@@ -1263,6 +1263,7 @@ struct World::Impl {
     // two-point manifolds). Returns the deepest penetration seen before
     // correcting.
     real solve_positions(bool pin_stopped) {
+        ++stats.position_sweeps;
         real deepest = 0;
         for (std::size_t k = 0; k < contacts.size(); ++k) {
             Contact& c = contacts[shock ? static_cast<std::size_t>(contact_order[k]) : k];
@@ -2043,6 +2044,7 @@ struct World::Impl {
         const int cap = k_velocity_iteration_factor * def.velocity_iterations;
         real change = 0;
         for (int i = 0; i < cap; ++i) {
+            ++stats.velocity_sweeps;
             change = solve_velocities(solver_contacts, solver_bodies);
             if (i + 1 >= def.velocity_iterations && change <= tolerance) {
                 break;

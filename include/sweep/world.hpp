@@ -105,6 +105,14 @@ struct StepStats {
     int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     int awake_bodies = 0;         ///< dynamic bodies awake at the end of the step
+    /// Sequential-impulse sweeps over the contacts, summed over sub-steps:
+    /// WorldDef::velocity_iterations each, up to 8 times that while they
+    /// still change a contact point's speed by more than a tenth of a slop
+    /// per step.
+    int velocity_sweeps = 0;
+    /// Position-correction sweeps over the contacts, summed over sub-steps
+    /// and the step's correct-and-sweep rounds.
+    int position_sweeps = 0;
     real max_penetration =
         0; ///< deepest overlap of a dynamic body with anything it collides with at the end of the step, L (>= 0), contact or not; needs measure_penetration
     // Wall-clock time of the step's phases (std::chrono::steady_clock, a few

@@ -1,6 +1,7 @@
 // The world's step against physical laws and hand-derived values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sweep/world.hpp"
@@ -339,6 +340,33 @@ TEST(World, ColumnOfThirtyBoxesStandsStraightForTwentySeconds) {
     // about 7 s (Box2D 2.4.1's falls at about 16 s); the sweeps now go on
     // while they converge, so its weight reaches the bottom box every step.
     expect_column_stands(30, 1200);
+}
+
+TEST(World, StatsCountTheSolversSweeps) {
+    World world = make_world();
+    const int iterations = WorldDef{}.velocity_iterations;
+    add_static_box(world, {0, -0.5f}, 20, 0.5f);
+    // A free fall has no contacts: per sub-step the least velocity sweeps,
+    // over nothing, and one correction sweep, which finds nothing to push.
+    const BodyId ball = add_dynamic(world, Circle{{}, 0.5f}, {0, 30});
+    ASSERT_TRUE(world.step(k_dt, 3));
+    EXPECT_EQ(world.stats().velocity_sweeps, 3 * iterations);
+    EXPECT_EQ(world.stats().position_sweeps, 3);
+    ASSERT_TRUE(world.destroy_body(ball));
+    // A column of 30 boxes: its weight reaches the bottom box one box a
+    // sweep, so the sweeps go on past the least number, to their cap at most.
+    for (int i = 0; i < 30; ++i) {
+        add_dynamic(world, make_box(0.5f, 0.5f).value(), {0, 0.5f + static_cast<real>(i)});
+    }
+    int most = 0;
+    for (int i = 0; i < 60; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        most = std::max(most, world.stats().velocity_sweeps);
+        ASSERT_GE(world.stats().velocity_sweeps, iterations) << "step " << i;
+        ASSERT_LE(world.stats().velocity_sweeps, 8 * iterations) << "step " << i;
+        ASSERT_GE(world.stats().position_sweeps, 1) << "step " << i;
+    }
+    EXPECT_GT(most, iterations);
 }
 
 TEST(World, FewPositionIterationsStillCorrectAJammedColumn) {
