@@ -136,6 +136,9 @@ real solve_velocities(std::span<SolverContact> contacts, std::span<SolverBody> b
         // Friction first: the normal constraint matters more, so it goes last.
         for (int i = 0; i < c.count; ++i) {
             SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+            if (p.normal_impulse == 0 && p.tangent_impulse == 0) {
+                continue; // Coulomb's cone is a point there: no friction impulse
+            }
             const real vt = dot(relative_velocity(a, b, p), t);
             const real max_friction = c.friction * p.normal_impulse; // Coulomb's law
             const real new_impulse = std::clamp(p.tangent_impulse - p.tangent_mass * vt,
