@@ -1,6 +1,7 @@
 #include "contact_solver.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace sweep {
@@ -93,7 +94,315 @@ real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
 // `lambda` along it makes, given the point's effective mass there.
 real speed_change(real lambda, real mass) { return mass > 0 ? std::abs(lambda) / mass : 0; }
 
+// One contact of the sweep, friction before the normal. Returns the
+// largest change it made to a point's relative speed (L/s).
+real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
+    real change = 0;
+    const Vec2 n = c.normal;
+    const Vec2 t = right_perp(n);
+    // Friction first: the normal constraint matters more, so it goes last.
+    for (int i = 0; i < c.count; ++i) {
+        SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+        if (p.normal_impulse == 0 && p.tangent_impulse == 0) {
+            continue; // Coulomb's cone is a point there: no friction impulse
+        }
+        const real vt = dot(relative_velocity(a, b, p), t);
+        const real max_friction = c.friction * p.normal_impulse; // Coulomb's law
+        const real new_impulse =
+            std::clamp(p.tangent_impulse - p.tangent_mass * vt, -max_friction, max_friction);
+        const real lambda = new_impulse - p.tangent_impulse;
+        p.tangent_impulse = new_impulse;
+        apply_impulse(a, b, p, lambda * t);
+        change = std::max(change, speed_change(lambda, p.tangent_mass));
+    }
+    if (c.block) {
+        return std::max(change, solve_block(c, a, b));
+    }
+    for (int i = 0; i < c.count; ++i) {
+        SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+        const real vn = dot(relative_velocity(a, b, p), n);
+        const real new_impulse =
+            std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
+        const real lambda = new_impulse - p.normal_impulse;
+        p.normal_impulse = new_impulse;
+        p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
+        apply_impulse(a, b, p, lambda * n);
+        change = std::max(change, speed_change(lambda, p.normal_mass));
+    }
+    return change;
+}
+
+// --- k_lanes contacts at once: solve_contact lane by lane, each lane's
+// arithmetic the same as solve_contact's, and masks where it branches.
+
+Lanes select(LaneMask m, Lanes yes, Lanes no) {
+    return std::bit_cast<Lanes>((m & std::bit_cast<LaneMask>(yes)) |
+                                (~m & std::bit_cast<LaneMask>(no)));
+}
+
+// std::max(a, b) and std::clamp(v, lo, hi), lane by lane.
+Lanes max_of(Lanes a, Lanes b) { return select(a < b, b, a); }
+Lanes clamp_of(Lanes v, Lanes lo, Lanes hi) { return select(v < lo, lo, select(hi < v, hi, v)); }
+
+Lanes speed_change(Lanes lambda, Lanes mass) {
+    const Lanes magnitude = select(lambda < 0, -lambda, lambda);
+    return select(mass > 0, magnitude / mass, Lanes{});
+}
+
+// What the batch reads and writes of its bodies.
+struct BodyLanes {
+    Lanes vx, vy, w, inv_mass, inv_inertia;
+};
+
+BodyLanes gather(std::span<const SolverBody> bodies, const std::array<int, k_lanes>& index) {
+    BodyLanes out;
+    for (int l = 0; l < k_lanes; ++l) {
+        const SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
+        out.vx[l] = b.v.x;
+        out.vy[l] = b.v.y;
+        out.w[l] = b.w;
+        out.inv_mass[l] = b.inv_mass;
+        out.inv_inertia[l] = b.inv_inertia;
+    }
+    return out;
+}
+
+void scatter(const BodyLanes& in, std::span<SolverBody> bodies, const std::array<int, k_lanes>& index) {
+    for (int l = 0; l < k_lanes; ++l) {
+        SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
+        b.v = {in.vx[l], in.vy[l]};
+        b.w = in.w[l];
+    }
+}
+
+// relative_velocity along (dx, dy): dot((b.v + cross(b.w, rb)) - (a.v + cross(a.w, ra)), d).
+Lanes relative_speed(const BodyLanes& a, const BodyLanes& b, const PointLanes& p, Lanes dx,
+                     Lanes dy) {
+    const Lanes rx = (b.vx + -b.w * p.rby) - (a.vx + -a.w * p.ray);
+    const Lanes ry = (b.vy + b.w * p.rbx) - (a.vy + a.w * p.rax);
+    return rx * dx + ry * dy;
+}
+
+// apply_impulse with the impulse lambda * (dx, dy).
+void apply_impulse(BodyLanes& a, BodyLanes& b, const PointLanes& p, Lanes lambda, Lanes dx,
+                   Lanes dy) {
+    const Lanes px = lambda * dx;
+    const Lanes py = lambda * dy;
+    a.vx -= a.inv_mass * px;
+    a.vy -= a.inv_mass * py;
+    a.w -= a.inv_inertia * (p.rax * py - p.ray * px);
+    b.vx += b.inv_mass * px;
+    b.vy += b.inv_mass * py;
+    b.w += b.inv_inertia * (p.rbx * py - p.rby * px);
+}
+
+// solve_block's four cases, chosen lane by lane; lanes where none holds
+// (or that are no block) keep their impulses. Returns the change of the
+// points' normal speeds, 0 in those lanes; `x1`, `x2`: the new impulses;
+// `solved`: the lanes that take them.
+Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes& b, Lanes& x1,
+                     Lanes& x2, LaneMask& solved) {
+    const PointLanes& p1 = c.points[0];
+    const PointLanes& p2 = c.points[1];
+    const Lanes a1 = p1.normal_impulse;
+    const Lanes a2 = p2.normal_impulse;
+    const Lanes b1 =
+        relative_speed(a, b, p1, c.nx, c.ny) - p1.target_speed - (c.k11 * a1 + c.k12 * a2);
+    const Lanes b2 =
+        relative_speed(a, b, p2, c.nx, c.ny) - p2.target_speed - (c.k12 * a1 + c.k22 * a2);
+    const Lanes det = c.k11 * c.k22 - c.k12 * c.k12;
+    const Lanes both1 = -(c.k22 * b1 - c.k12 * b2) / det;
+    const Lanes both2 = -(c.k11 * b2 - c.k12 * b1) / det;
+    const LaneMask both = ~((both1 < 0) | (both2 < 0));
+    const Lanes first = -b1 / c.k11;
+    const LaneMask only1 = ~((first < 0) | (c.k12 * first + b2 < 0));
+    const Lanes second = -b2 / c.k22;
+    const LaneMask only2 = ~((second < 0) | (c.k12 * second + b1 < 0));
+    const LaneMask neither = ~((b1 < 0) | (b2 < 0));
+    solved = c.block & (both | only1 | only2 | neither);
+    x1 = select(both, both1, select(only1, first, Lanes{}));
+    x2 = select(both, both2, select(only1, Lanes{}, select(only2, second, Lanes{})));
+    x1 = select(solved, x1, a1);
+    x2 = select(solved, x2, a2);
+    const Lanes d1 = x1 - a1;
+    const Lanes d2 = x2 - a2;
+    const Lanes s1 = c.k11 * d1 + c.k12 * d2;
+    const Lanes s2 = c.k12 * d1 + c.k22 * d2;
+    return select(solved, max_of(select(s1 < 0, -s1, s1), select(s2 < 0, -s2, s2)), Lanes{});
+}
+
+// solve_contact on the batch's k_lanes contacts; `change` grows lane by lane.
+Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
+    BodyLanes a = gather(bodies, c.body_a);
+    BodyLanes b = gather(bodies, c.body_b);
+    const Lanes tx = c.ny; // right_perp(n)
+    const Lanes ty = -c.nx;
+    for (PointLanes& p : c.points) {
+        const LaneMask active = p.active & ~((p.normal_impulse == 0) & (p.tangent_impulse == 0));
+        const Lanes vt = relative_speed(a, b, p, tx, ty);
+        const Lanes max_friction = c.friction * p.normal_impulse;
+        const Lanes next =
+            clamp_of(p.tangent_impulse - p.tangent_mass * vt, -max_friction, max_friction);
+        const Lanes lambda = select(active, next - p.tangent_impulse, Lanes{});
+        p.tangent_impulse = select(active, next, p.tangent_impulse);
+        apply_impulse(a, b, p, lambda, tx, ty);
+        change = max_of(change, select(active, speed_change(lambda, p.tangent_mass), Lanes{}));
+    }
+    // Both ways from the velocities friction left: the block's impulses
+    // first, applied after the point-by-point lanes (zero in the others).
+    Lanes x1;
+    Lanes x2;
+    LaneMask solved;
+    change = max_of(change, block_impulses(c, a, b, x1, x2, solved));
+    for (PointLanes& p : c.points) {
+        const LaneMask active = p.active & ~c.block;
+        const Lanes vn = relative_speed(a, b, p, c.nx, c.ny);
+        const Lanes next =
+            max_of(p.normal_impulse - p.normal_mass * (vn - p.target_speed), Lanes{});
+        const Lanes lambda = select(active, next - p.normal_impulse, Lanes{});
+        p.normal_impulse = select(active, next, p.normal_impulse);
+        p.max_normal_impulse = select(active, max_of(p.max_normal_impulse, next), p.max_normal_impulse);
+        apply_impulse(a, b, p, lambda, c.nx, c.ny);
+        change = max_of(change, select(active, speed_change(lambda, p.normal_mass), Lanes{}));
+    }
+    for (int i = 0; i < 2; ++i) {
+        PointLanes& p = c.points[static_cast<std::size_t>(i)];
+        const Lanes x = i == 0 ? x1 : x2;
+        const Lanes lambda = select(solved, x - p.normal_impulse, Lanes{});
+        p.max_normal_impulse =
+            select(solved, max_of(p.max_normal_impulse, x), p.max_normal_impulse);
+        p.normal_impulse = select(solved, x, p.normal_impulse);
+        apply_impulse(a, b, p, lambda, c.nx, c.ny);
+    }
+    scatter(a, bodies, c.body_a);
+    scatter(b, bodies, c.body_b);
+    return change;
+}
+
 } // namespace
+
+namespace {
+
+// Colours for pack_contacts. A body meets few contacts (a box in a pile
+// about six), so a few more colours than that take nearly all.
+constexpr int k_colors = 16;
+
+// Whether impulses move the body: static and kinematic ones, with no
+// inverse mass, may be in every colour.
+bool moved_by_impulses(const SolverBody& b) { return b.inv_mass > 0 || b.inv_inertia > 0; }
+
+// Lane l of the batch holds contact c.
+void put_lane(ContactBatch& batch, int l, const SolverContact& c) {
+    batch.body_a[static_cast<std::size_t>(l)] = c.body_a;
+    batch.body_b[static_cast<std::size_t>(l)] = c.body_b;
+    batch.nx[l] = c.normal.x;
+    batch.ny[l] = c.normal.y;
+    batch.friction[l] = c.friction;
+    // A lane that is no block keeps an invertible matrix: its block
+    // impulses are computed (and dropped) with the others'.
+    batch.k11[l] = c.block ? c.k11 : real(1);
+    batch.k12[l] = c.block ? c.k12 : real(0);
+    batch.k22[l] = c.block ? c.k22 : real(1);
+    batch.block[l] = c.block ? -1 : 0;
+    for (int i = 0; i < 2; ++i) {
+        const SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+        PointLanes& q = batch.points[static_cast<std::size_t>(i)];
+        q.rax[l] = p.ra.x;
+        q.ray[l] = p.ra.y;
+        q.rbx[l] = p.rb.x;
+        q.rby[l] = p.rb.y;
+        q.normal_mass[l] = p.normal_mass;
+        q.tangent_mass[l] = p.tangent_mass;
+        q.normal_impulse[l] = p.normal_impulse;
+        q.tangent_impulse[l] = p.tangent_impulse;
+        q.target_speed[l] = p.target_speed;
+        q.max_normal_impulse[l] = p.max_normal_impulse;
+        q.active[l] = i < c.count ? -1 : 0;
+    }
+}
+
+// An empty lane: no points, the empty body on both sides.
+void put_empty_lane(ContactBatch& batch, int l, int empty_body) {
+    SolverContact empty;
+    empty.body_a = empty_body;
+    empty.body_b = empty_body;
+    put_lane(batch, l, empty);
+}
+
+} // namespace
+
+void pack_contacts(std::span<const SolverContact> contacts, std::span<const SolverBody> bodies,
+                   int empty_body, ContactBatches& out) {
+    const std::size_t words = (bodies.size() + 63) / 64;
+    out.used.assign(words * k_colors, 0);
+    out.members.resize(k_colors);
+    for (std::vector<int>& m : out.members) {
+        m.clear();
+    }
+    out.rest.clear();
+    const auto bit = [&](int color, int body) -> std::uint64_t& {
+        return out.used[static_cast<std::size_t>(color) * words + static_cast<std::size_t>(body) / 64];
+    };
+    const auto taken = [&](int color, int body) {
+        return body >= 0 && (bit(color, body) >> (body % 64) & 1u);
+    };
+    for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+        const SolverContact& c = contacts[ci];
+        const int a = moved_by_impulses(bodies[static_cast<std::size_t>(c.body_a)]) ? c.body_a : -1;
+        const int b = moved_by_impulses(bodies[static_cast<std::size_t>(c.body_b)]) ? c.body_b : -1;
+        int color = 0;
+        while (color < k_colors && (taken(color, a) || taken(color, b))) {
+            ++color;
+        }
+        if (color == k_colors) {
+            out.rest.push_back(static_cast<int>(ci));
+            continue;
+        }
+        for (const int body : {a, b}) {
+            if (body >= 0) {
+                bit(color, body) |= std::uint64_t{1} << (body % 64);
+            }
+        }
+        out.members[static_cast<std::size_t>(color)].push_back(static_cast<int>(ci));
+    }
+    out.batches.clear();
+    out.lanes.clear();
+    for (const std::vector<int>& m : out.members) {
+        for (std::size_t k = 0; k < m.size(); k += k_lanes) {
+            ContactBatch& batch = out.batches.emplace_back();
+            for (int l = 0; l < k_lanes; ++l) {
+                const std::size_t at = k + static_cast<std::size_t>(l);
+                if (at < m.size()) {
+                    put_lane(batch, l, contacts[static_cast<std::size_t>(m[at])]);
+                    out.lanes.push_back(m[at]);
+                } else {
+                    put_empty_lane(batch, l, empty_body);
+                    out.lanes.push_back(-1);
+                }
+            }
+        }
+    }
+}
+
+void unpack_contacts(const ContactBatches& batches, std::span<SolverContact> contacts) {
+    for (std::size_t k = 0; k < batches.batches.size(); ++k) {
+        const ContactBatch& batch = batches.batches[k];
+        for (int l = 0; l < k_lanes; ++l) {
+            const int ci = batches.lanes[k * k_lanes + static_cast<std::size_t>(l)];
+            if (ci < 0) {
+                continue;
+            }
+            SolverContact& c = contacts[static_cast<std::size_t>(ci)];
+            for (int i = 0; i < c.count; ++i) {
+                const PointLanes& q = batch.points[static_cast<std::size_t>(i)];
+                SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+                p.normal_impulse = q.normal_impulse[l];
+                p.tangent_impulse = q.tangent_impulse[l];
+                p.max_normal_impulse = q.max_normal_impulse[l];
+            }
+        }
+    }
+}
 
 void prepare_contact(SolverContact& c, std::span<const SolverBody> bodies,
                      const std::array<real, 2>& separations, real dt) {
@@ -126,45 +435,22 @@ void warm_start(std::span<const SolverContact> contacts, std::span<SolverBody> b
     }
 }
 
-real solve_velocities(std::span<SolverContact> contacts, std::span<SolverBody> bodies) {
-    real change = 0;
-    for (SolverContact& c : contacts) {
-        SolverBody& a = bodies[static_cast<std::size_t>(c.body_a)];
-        SolverBody& b = bodies[static_cast<std::size_t>(c.body_b)];
-        const Vec2 n = c.normal;
-        const Vec2 t = right_perp(n);
-        // Friction first: the normal constraint matters more, so it goes last.
-        for (int i = 0; i < c.count; ++i) {
-            SolverPoint& p = c.points[static_cast<std::size_t>(i)];
-            if (p.normal_impulse == 0 && p.tangent_impulse == 0) {
-                continue; // Coulomb's cone is a point there: no friction impulse
-            }
-            const real vt = dot(relative_velocity(a, b, p), t);
-            const real max_friction = c.friction * p.normal_impulse; // Coulomb's law
-            const real new_impulse = std::clamp(p.tangent_impulse - p.tangent_mass * vt,
-                                                -max_friction, max_friction);
-            const real lambda = new_impulse - p.tangent_impulse;
-            p.tangent_impulse = new_impulse;
-            apply_impulse(a, b, p, lambda * t);
-            change = std::max(change, speed_change(lambda, p.tangent_mass));
-        }
-        if (c.block) {
-            change = std::max(change, solve_block(c, a, b));
-            continue;
-        }
-        for (int i = 0; i < c.count; ++i) {
-            SolverPoint& p = c.points[static_cast<std::size_t>(i)];
-            const real vn = dot(relative_velocity(a, b, p), n);
-            const real new_impulse =
-                std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
-            const real lambda = new_impulse - p.normal_impulse;
-            p.normal_impulse = new_impulse;
-            p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
-            apply_impulse(a, b, p, lambda * n);
-            change = std::max(change, speed_change(lambda, p.normal_mass));
-        }
+real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts,
+                      std::span<SolverBody> bodies) {
+    Lanes change{};
+    for (std::size_t k = 0; k < batches.batches.size(); ++k) {
+        change = solve_batch(batches.batches[k], bodies, change);
     }
-    return change;
+    real most = 0;
+    for (int l = 0; l < k_lanes; ++l) {
+        most = std::max(most, change[l]);
+    }
+    for (const int ci : batches.rest) {
+        SolverContact& c = contacts[static_cast<std::size_t>(ci)];
+        most = std::max(most, solve_contact(c, bodies[static_cast<std::size_t>(c.body_a)],
+                                            bodies[static_cast<std::size_t>(c.body_b)]));
+    }
+    return most;
 }
 
 void apply_restitution(std::span<SolverContact> contacts, std::span<SolverBody> bodies,

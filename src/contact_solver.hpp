@@ -5,16 +5,21 @@
 // v3's b2ApplyRestitution).
 //
 // It runs on compact copies of what the sweeps read: one SolverBody per
-// body (velocities and inverse masses, 20 bytes in float) and one
-// SolverContact per contact (its normal, friction, effective masses and
-// impulses, about 130 bytes). The world's records are several times that
-// (a Contact holds two manifolds; a Body its sweep, transform and
-// bookkeeping), and a 5050-box pyramid's 10,000 contacts then no longer fit
-// the cache the solve sweeps up to 64 times a step.
+// body (velocities and inverse masses) and one SolverContact per contact
+// (its normal, friction, effective masses and impulses), not the world's
+// records (a Contact holds two manifolds; a Body its sweep, transform and
+// bookkeeping). The sweeps take the contacts in colours, no two of a
+// colour sharing a body that impulses move, several side by side in the
+// lanes of a vector register (Box2D v3's graph colouring and wide solve):
+// each lane's arithmetic is the one-by-one solve's, so a batch gives the
+// same bits as its contacts solved one after the other. The one-by-one
+// solve spent ~350 instructions a contact a sweep, bound by their count.
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <span>
+#include <vector>
 
 #include "sweep/math.hpp"
 
@@ -65,6 +70,58 @@ struct SolverContact {
     std::array<SolverPoint, 2> points{};
 };
 
+/// Contacts solved side by side, one per lane: as many as a 16-byte
+/// vector register (SSE2, NEON) holds reals, 4 floats or 2 doubles.
+inline constexpr int k_lanes = static_cast<int>(16 / sizeof(real));
+
+/// k_lanes reals, one per lane (GCC and Clang vector extensions: plain
+/// arithmetic on them works lane by lane).
+using Lanes [[gnu::vector_size(k_lanes * sizeof(real))]] = real;
+/// A lane mask: all bits set where a comparison of Lanes holds.
+using LaneMask = decltype(Lanes{} < Lanes{});
+
+/// One point of k_lanes contacts (SolverPoint, a field per member).
+struct PointLanes {
+    Lanes rax, ray, rbx, rby;
+    Lanes normal_mass, tangent_mass, normal_impulse, tangent_impulse, target_speed,
+        max_normal_impulse;
+    LaneMask active; ///< the contact has this point
+};
+
+/// k_lanes contacts of one colour, which share no body that impulses move.
+struct ContactBatch {
+    std::array<int, k_lanes> body_a{};
+    std::array<int, k_lanes> body_b{};
+    Lanes nx, ny, friction, k11, k12, k22;
+    LaneMask block; ///< solve_block's contacts
+    std::array<PointLanes, 2> points;
+};
+
+/// The contacts packed for the sweeps (pack_contacts). The velocity solve
+/// takes them in colours, no two contacts of a colour sharing a body that
+/// impulses move (static and kinematic bodies are shared freely), k_lanes
+/// at a time, side by side in vector registers (the colouring and
+/// wide solve of Box2D v3's solver, b2_graphColorCount and b2FloatW).
+/// Contacts no colour takes are solved one by one after the batches.
+struct ContactBatches {
+    std::vector<ContactBatch> batches;
+    std::vector<int> lanes; ///< per batch, k_lanes contact indices (-1: an empty lane)
+    std::vector<int> rest;  ///< contacts no colour took, in their order
+    // Scratch, kept between steps so that packing does not allocate.
+    std::vector<std::uint64_t> used; // per colour, a bit per body
+    std::vector<int> color;          // per contact
+    std::vector<std::vector<int>> members; // per colour, its contacts
+};
+
+/// Packs the contacts (prepared) into batches, greedily in their order:
+/// deterministic. `empty_body` indexes a body with no mass and no
+/// velocity, which empty lanes use.
+void pack_contacts(std::span<const SolverContact> contacts, std::span<const SolverBody> bodies,
+                   int empty_body, ContactBatches& out);
+
+/// The batches' impulses back to their contacts.
+void unpack_contacts(const ContactBatches& batches, std::span<SolverContact> contacts);
+
 /// Fills the contact's effective masses, block matrix and approach speeds
 /// from its points' lever arms and the bodies' velocities; `dt` (s) sets
 /// the speculative points' target speeds from `separations` (L).
@@ -74,10 +131,12 @@ void prepare_contact(SolverContact& c, std::span<const SolverBody> bodies,
 /// Applies every contact's accumulated impulses (last step's, carried over).
 void warm_start(std::span<const SolverContact> contacts, std::span<SolverBody> bodies);
 
-/// One sweep over the contacts, friction before the normal at each.
-/// Returns the largest change it made to a point's relative speed (L/s):
-/// how far from converged the sweep before it left them.
-real solve_velocities(std::span<SolverContact> contacts, std::span<SolverBody> bodies);
+/// One sweep over the contacts, friction before the normal at each: the
+/// batches, then the rest. Returns the largest change it made to a point's
+/// relative speed (L/s): how far from converged the sweep before it left
+/// them.
+real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts,
+                      std::span<SolverBody> bodies);
 
 /// Bounce after the solve, once the points that pushed are known: a point
 /// that approached faster than `restitution_threshold` (L/s) and pushed

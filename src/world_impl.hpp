@@ -344,7 +344,8 @@ struct World::Impl {
     // The velocity solve's copies (prepare_contacts): solver_contacts[i] is
     // contacts[i] for the contacts the step's search made; bodies by index.
     std::vector<SolverContact> solver_contacts;
-    std::vector<SolverBody> solver_bodies;
+    std::vector<SolverBody> solver_bodies; // and the empty body last
+    ContactBatches contact_batches;        // solver_contacts packed for the sweeps
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     StepStats stats;
     StepEvents events;
@@ -1027,11 +1028,13 @@ struct World::Impl {
     // body's velocities and inverse masses, and each contact's lever arms,
     // effective masses and warm-start impulses.
     void prepare_contacts(real dt) {
-        solver_bodies.resize(bodies.size());
+        // One more: the empty body of the batches' empty lanes.
+        solver_bodies.resize(bodies.size() + 1);
         for (std::size_t i = 0; i < bodies.size(); ++i) {
             const Body& b = bodies[i];
             solver_bodies[i] = {b.v, b.w, b.inv_mass, b.inv_inertia};
         }
+        solver_bodies.back() = {};
         solver_contacts.resize(contacts.size());
         for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
             const Contact& c = contacts[ci];
@@ -1062,6 +1065,8 @@ struct World::Impl {
             }
             prepare_contact(s, solver_bodies, separations, dt);
         }
+        pack_contacts(solver_contacts, solver_bodies, static_cast<int>(bodies.size()),
+                      contact_batches);
     }
 
     // The solve's velocities back to the bodies, its impulses to the contacts.
@@ -2045,7 +2050,7 @@ struct World::Impl {
         real change = 0;
         for (int i = 0; i < cap; ++i) {
             ++stats.velocity_sweeps;
-            change = solve_velocities(solver_contacts, solver_bodies);
+            change = solve_velocities(contact_batches, solver_contacts, solver_bodies);
             if (i + 1 >= def.velocity_iterations && change <= tolerance) {
                 break;
             }
@@ -2064,6 +2069,7 @@ struct World::Impl {
         prepare_contacts(dt);
         warm_start(solver_contacts, solver_bodies);
         solve_velocities_until_converged(dt);
+        unpack_contacts(contact_batches, solver_contacts);
         apply_restitution(solver_contacts, solver_bodies, tol.restitution_threshold);
         keep_solve_results();
         report_hits();

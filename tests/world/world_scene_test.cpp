@@ -234,25 +234,25 @@ TEST(WorldScene, PileOfFiveHundredComesToRestWithNoBodyFrozenInMidAir) {
                              {-9 + real(i % 25) * 0.75f, -5 + real(i / 25) * 0.75f},
                              {real(i % 7) - 3, -20}, {1, 0.6f, 0.1f}));
     }
+    // It comes to rest: every body asleep (below the sleep speeds for
+    // time_to_sleep) within 40 s. When is chaotic: a disc rolling to and
+    // fro in a hollow on top of the pile loses energy only to the solver,
+    // and a body rolling off the top a micron to one side stirs the pile
+    // again (asleep after 9 s in float, 30 s in double).
     int cap_hits = 0;
-    for (int s = 0; s < 600; ++s) {
+    int steps = 0;
+    do {
         ASSERT_TRUE(world.step(1.0f / 60));
+        ++steps;
         cap_hits += world.stats().sweep_round_cap_hits + world.stats().toi_failures;
-    }
-    EXPECT_LE(world.stats().max_penetration, 2 * world.tolerances().linear_slop);
+        ASSERT_LE(world.stats().max_penetration, 2 * world.tolerances().linear_slop)
+            << "step " << steps;
+    } while (world.stats().awake_bodies > 0 && steps < 40 * 60);
+    EXPECT_EQ(world.stats().awake_bodies, 0);
     EXPECT_LE(cap_hits, 10); // rare, and counted
-    // At rest after 10 s: the pile's mean speed is tiny. (The fastest body
-    // is chaotic: a body rolling off the top of the pile a micron to one side
-    // can still be moving at 0.2 m/s.)
-    real sum = 0;
-    real fastest = 0;
     for (BodyId id : bodies) {
-        const real speed = length(world.body_state(id)->linear_velocity);
-        sum += speed;
-        fastest = std::max(fastest, speed);
+        EXPECT_EQ(length(world.body_state(id)->linear_velocity), 0) << "body " << id.index;
     }
-    EXPECT_LT(sum / real(bodies.size()), 0.01f);
-    EXPECT_LT(fastest, 1);
     // A body frozen in mid-air would be at rest touching nothing.
     const std::vector<ContactData>& touching = world.touching_contacts();
     for (BodyId id : bodies) {

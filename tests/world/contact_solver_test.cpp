@@ -1,0 +1,156 @@
+// The velocity solve's batches (src/contact_solver.hpp) against the same
+// contacts solved one by one in the same order: contacts of a colour share
+// no body that impulses move, so taking them side by side must give the
+// same velocities and impulses to the last bit.
+#include "contact_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace sweep {
+namespace {
+
+bool same_bits(real x, real y) { return std::memcmp(&x, &y, sizeof(real)) == 0; }
+
+struct Case {
+    std::vector<SolverBody> bodies; // the last one empty, for empty lanes
+    std::vector<SolverContact> contacts;
+};
+
+// Random bodies (a few static: no inverse mass) and random contacts between
+// them: one or two points, some solved as blocks, some with warm-start
+// impulses, some speculative (a target speed), as prepare_contact leaves them.
+Case random_case(std::mt19937& rng, int body_count, int contact_count) {
+    std::uniform_real_distribution<real> unit(-1, 1);
+    std::uniform_int_distribution<int> pick(0, body_count - 1);
+    Case c;
+    for (int i = 0; i < body_count; ++i) {
+        SolverBody b;
+        b.v = {unit(rng), unit(rng)};
+        b.w = unit(rng);
+        const bool fixed = i % 5 == 0;
+        b.inv_mass = fixed ? 0 : 1 + unit(rng) / 2;
+        b.inv_inertia = fixed ? 0 : 2 + unit(rng);
+        c.bodies.push_back(b);
+    }
+    c.bodies.push_back({});
+    for (int k = 0; k < contact_count; ++k) {
+        SolverContact s;
+        s.body_a = pick(rng);
+        do {
+            s.body_b = pick(rng);
+        } while (s.body_b == s.body_a);
+        const real angle = 3 * unit(rng);
+        s.normal = {std::cos(angle), std::sin(angle)};
+        s.friction = k % 4 == 0 ? 0 : real(0.6);
+        s.restitution = 0;
+        s.count = k % 3 == 0 ? 1 : 2;
+        std::array<real, 2> separations{};
+        for (int i = 0; i < s.count; ++i) {
+            SolverPoint& p = s.points[static_cast<std::size_t>(i)];
+            p.ra = {unit(rng), unit(rng)};
+            p.rb = {unit(rng), unit(rng)};
+            p.normal_impulse = k % 2 == 0 ? std::abs(unit(rng)) : 0;
+            p.tangent_impulse = k % 2 == 0 ? unit(rng) / 4 : 0;
+            separations[static_cast<std::size_t>(i)] = k % 5 == 0 ? std::abs(unit(rng)) / 100 : 0;
+        }
+        prepare_contact(s, c.bodies, separations, real(1) / 60);
+        c.contacts.push_back(s);
+    }
+    return c;
+}
+
+TEST(ContactSolver, BatchesGiveTheSameResultsAsTheirContactsOneByOne) {
+    std::mt19937 rng(17);
+    int blocks = 0;
+    int batched = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        const Case c = random_case(rng, 4 + trial % 60, 1 + trial % 150);
+        for (const SolverContact& s : c.contacts) {
+            blocks += s.block;
+        }
+        const int empty = static_cast<int>(c.bodies.size()) - 1;
+        Case wide = c;
+        ContactBatches packed;
+        pack_contacts(wide.contacts, wide.bodies, empty, packed);
+        batched += static_cast<int>(packed.batches.size());
+        // The same order, every contact one by one.
+        Case narrow = c;
+        ContactBatches one_by_one;
+        for (const int ci : packed.lanes) {
+            if (ci >= 0) {
+                one_by_one.rest.push_back(ci);
+            }
+        }
+        one_by_one.rest.insert(one_by_one.rest.end(), packed.rest.begin(), packed.rest.end());
+        ASSERT_EQ(one_by_one.rest.size(), c.contacts.size()) << "trial " << trial;
+        for (int sweep = 0; sweep < 8; ++sweep) {
+            const real change_wide = solve_velocities(packed, wide.contacts, wide.bodies);
+            const real change_narrow = solve_velocities(one_by_one, narrow.contacts, narrow.bodies);
+            ASSERT_EQ(change_wide, change_narrow) << "trial " << trial << ", sweep " << sweep;
+        }
+        unpack_contacts(packed, wide.contacts);
+        for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+            const SolverBody& x = wide.bodies[i];
+            const SolverBody& y = narrow.bodies[i];
+            ASSERT_TRUE(same_bits(x.v.x, y.v.x) && same_bits(x.v.y, y.v.y) && same_bits(x.w, y.w))
+                << "trial " << trial << ", body " << i;
+        }
+        for (std::size_t k = 0; k < c.contacts.size(); ++k) {
+            for (int i = 0; i < c.contacts[k].count; ++i) {
+                const SolverPoint& x = wide.contacts[k].points[static_cast<std::size_t>(i)];
+                const SolverPoint& y = narrow.contacts[k].points[static_cast<std::size_t>(i)];
+                ASSERT_TRUE(same_bits(x.normal_impulse, y.normal_impulse) &&
+                            same_bits(x.tangent_impulse, y.tangent_impulse) &&
+                            same_bits(x.max_normal_impulse, y.max_normal_impulse))
+                    << "trial " << trial << ", contact " << k << ", point " << i;
+            }
+        }
+    }
+    // The cases exercised what they should: blocks and full batches.
+    EXPECT_GT(blocks, 1000);
+    EXPECT_GT(batched, 1000);
+}
+
+TEST(ContactSolver, NoTwoContactsOfABatchShareABodyThatImpulsesMove) {
+    std::mt19937 rng(5);
+    for (int trial = 0; trial < 100; ++trial) {
+        const Case c = random_case(rng, 10 + trial, 3 * (10 + trial));
+        ContactBatches packed;
+        pack_contacts(c.contacts, c.bodies, static_cast<int>(c.bodies.size()) - 1, packed);
+        std::vector<int> seen(c.contacts.size(), 0);
+        for (std::size_t k = 0; k < packed.batches.size(); ++k) {
+            std::vector<int> moved;
+            for (int l = 0; l < k_lanes; ++l) {
+                const int ci = packed.lanes[k * k_lanes + static_cast<std::size_t>(l)];
+                if (ci < 0) {
+                    continue;
+                }
+                ++seen[static_cast<std::size_t>(ci)];
+                for (const int b : {c.contacts[static_cast<std::size_t>(ci)].body_a,
+                                    c.contacts[static_cast<std::size_t>(ci)].body_b}) {
+                    if (c.bodies[static_cast<std::size_t>(b)].inv_mass > 0) {
+                        ASSERT_EQ(std::count(moved.begin(), moved.end(), b), 0)
+                            << "trial " << trial << ", batch " << k;
+                        moved.push_back(b);
+                    }
+                }
+            }
+        }
+        for (const int ci : packed.rest) {
+            ++seen[static_cast<std::size_t>(ci)];
+        }
+        // Every contact once, in a batch or in the rest.
+        for (std::size_t ci = 0; ci < seen.size(); ++ci) {
+            ASSERT_EQ(seen[ci], 1) << "trial " << trial << ", contact " << ci;
+        }
+    }
+}
+
+} // namespace
+} // namespace sweep
