@@ -12,6 +12,7 @@
 #include <cmath>
 #include <optional>
 #include <random>
+#include <vector>
 
 #include "move_narrowphase.hpp"
 #include "property.hpp"
@@ -421,50 +422,33 @@ TEST(MoveNarrowphase, AxisAlignedBoxIsTheBoxOnlyWhenTheEdgesAreExactlyAxisAligne
 namespace sweep {
 namespace {
 
-// A flush corner seen through a whole move: a box under a ceiling, a
-// touch tolerance and a bit from a wall whose top is flush with its own,
-// moving up and right. collide() meets the wall vertex to vertex there (no
-// face to clip the motion against), so the box slides on until it touches
-// the wall, as on the general path.
-TEST(MoveBoxes, FlushCornerUnderACeilingSlidesOnToTheWall) {
-    World world = std::move(World::make({}).value());
-    const real touch = world.tolerances().touch_tolerance;
-    const ShapeDef tile{make_box(0.5f, 0.5f).value(), {}};
-    for (const Vec2 c : {Vec2{0.5f, 1.5f}, Vec2{1.5f, 0.5f}, Vec2{1.5f, 1.5f}}) {
+// A box under a ceiling, 1.2 touch tolerances from a wall, moving up and
+// right: the ceiling stops the closing of the gaps at once (both are ties),
+// and the wall, still apart, must not hold the box there: it slides on
+// until it touches the wall. The wall's top flush with the box's (with the
+// ceiling running on over it), or above it, so that the box's side faces
+// the wall's over its whole height.
+TEST(MoveBoxes, BoxUnderACeilingSlidesOnToTheWall) {
+    for (const real wall_top : {real(1), real(1.5f)}) {
+        World world = std::move(World::make({}).value());
+        const real touch = world.tolerances().touch_tolerance;
+        std::vector<ShapeDef> tiles{
+            {make_offset_box(0.5f, 0.5f, {0.5f, 1.5f}, 0).value(), {}},
+            {make_offset_box(0.5f, wall_top / 2, {1.5f, wall_top / 2}, 0).value(), {}}};
+        if (wall_top == 1) {
+            tiles.push_back({make_offset_box(0.5f, 0.5f, {1.5f, 1.5f}, 0).value(), {}});
+        }
+        ASSERT_TRUE(world.create_body({}, tiles));
         BodyDef def;
-        def.position = c;
-        ASSERT_TRUE(world.create_body(def, std::span(&tile, 1)));
+        def.type = BodyType::kinematic;
+        // Top at y = 1 exactly (binary fractions), on the ceiling.
+        def.position = {1 - 0.375f - real(1.2) * touch, 0.625f};
+        const ShapeDef box{make_box(0.375f, 0.375f).value(), {}};
+        const BodyId c = world.create_body(def, std::span(&box, 1)).value();
+        const MoveResult r = world.move(c, {0.3f, 0.2f}).value();
+        EXPECT_NEAR(r.position.x, 0.625f, 1e-6f) << wall_top;
+        EXPECT_EQ(r.position.y, 0.625f) << wall_top;
     }
-    BodyDef def;
-    def.type = BodyType::kinematic;
-    // Top at y = 1 exactly (binary fractions), flush with the wall's.
-    def.position = {1 - 0.375f - real(1.2) * touch, 0.625f};
-    const ShapeDef box{make_box(0.375f, 0.375f).value(), {}};
-    const BodyId c = world.create_body(def, std::span(&box, 1)).value();
-    const MoveResult r = world.move(c, {0.3f, 0.2f}).value();
-    EXPECT_NEAR(r.position.x, 0.625f, 1e-6f);
-    EXPECT_EQ(r.position.y, 0.625f);
-}
-
-// The same with a wall taller than the box, so that the box's side faces
-// the wall's over its whole height: the ceiling stops the closing of the
-// gap to the wall (both are ties), and the wall, still 1.2 touch
-// tolerances away, must not hold the box there: it slides on until it
-// touches.
-TEST(MoveBoxes, BoxUnderACeilingSlidesOnToATallerWall) {
-    World world = std::move(World::make({}).value());
-    const real touch = world.tolerances().touch_tolerance;
-    const std::array<ShapeDef, 2> tiles{ShapeDef{make_offset_box(0.5f, 0.5f, {0.5f, 1.5f}, 0).value(), {}},
-                                        ShapeDef{make_offset_box(0.5f, 0.75f, {1.5f, 0.75f}, 0).value(), {}}};
-    ASSERT_TRUE(world.create_body({}, tiles));
-    BodyDef def;
-    def.type = BodyType::kinematic;
-    def.position = {1 - 0.375f - real(1.2) * touch, 0.625f};
-    const ShapeDef box{make_box(0.375f, 0.375f).value(), {}};
-    const BodyId c = world.create_body(def, std::span(&box, 1)).value();
-    const MoveResult r = world.move(c, {0.3f, 0.2f}).value();
-    EXPECT_NEAR(r.position.x, 0.625f, 1e-6f);
-    EXPECT_EQ(r.position.y, 0.625f);
 }
 
 } // namespace
