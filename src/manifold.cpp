@@ -435,20 +435,23 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     const Manifold m = collide_on_face(a, xfa, b, xfb, flip, flip ? sep_b.edge : sep_a.edge,
                                        core_separation, settings);
     const real other_separation = flip ? sep_a.separation : sep_b.separation;
-    if (m.count > 0 || core_separation >= 0 ||
+    if (m.count > 0 || core_separation > real(0.1) * settings.linear_slop ||
         other_separation < core_separation - settings.linear_slop) {
         return m;
     }
-    // Overlapping cores (no face of either separates them) always have a
-    // contact, but the preferred reference face may end before the other
-    // polygon's facing edge reaches it: a small box's face, with B's deepest
-    // part past its end (B overlapping the box at its corner). Clipped to
-    // the face, that edge leaves nothing, so the pair got no contact in this
-    // order and two in the other (seed 61564 of the random scenes: a body
-    // ran 0.1 L into another with no contact to stop it). The other
-    // polygon's face then decides, if it separates them nearly as well
-    // (within a linear slop); a worse face (a deep overlap's) would push
-    // them along a wrong axis, through a thin wall.
+    // Where the faces are clipped (cores overlapping or closer than the
+    // vertex-pair rule's tenth of a slop), the preferred reference face may
+    // end before the other polygon's facing edge reaches it: a small box's
+    // face, with B's nearest or deepest part past its end (B at the box's
+    // corner). Clipped to the face, that edge leaves nothing, so the pair
+    // got no contact in this order and some in the other: overlapping
+    // (seed 61564 of the random scenes: a body ran 0.1 L into another with
+    // no contact to stop it) or a hair apart (seed 30599: a triangle's
+    // corner 0.00025 L over the end of a thin wall got no speculative
+    // contact and sank 2.4 slops into it). The other polygon's face then
+    // decides, if it separates them nearly as well (within a linear slop);
+    // a worse face (a deep overlap's) would push them along a wrong axis,
+    // through a thin wall.
     return collide_on_face(a, xfa, b, xfb, !flip, flip ? sep_a.edge : sep_b.edge, core_separation,
                            settings);
 }

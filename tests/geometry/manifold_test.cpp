@@ -1,6 +1,7 @@
 // Contact manifolds, hand-derived cases (manifold.hpp). Normals point from A
 // to B; separations are negative when penetrating; a point's position is
 // midway between the two surfaces.
+#include "sweep/distance.hpp"
 #include "sweep/manifold.hpp"
 #include "sweep/mtv.hpp"
 
@@ -142,6 +143,40 @@ TEST(CollidePolygons, ASmallBoxOverlappedAtItsCornerGetsTheContactInEitherOrder)
         deepest = std::min(deepest, ab.points[i].separation);
     }
     EXPECT_NEAR(deepest, overlap, 1e-4f);
+}
+
+TEST(CollidePolygons, ACornerAHairOverTheEndOfAFaceGetsTheContactInEitherOrder) {
+    // A triangle's corner 0.00025 L above a thin wall's top face, 0.0001 L
+    // in from the face's end (seed 30599 of the random scenes). The
+    // triangle's face was the preferred reference and the wall's top edge,
+    // clipped to it, left nothing: no speculative contact in that order,
+    // and the triangle sank 2.4 slops into the wall in the next step.
+    const std::vector<Vec2> corners{{-0.15515937f, 0.0423542f},
+                                    {0.00609085f, -0.145038558f},
+                                    {-0.00177952f, 0.156600087f}};
+    const Polygon triangle = make_polygon(corners).value();
+    const Polygon wall = box(real(5.0558244), real(0.05));
+    const Transform xf_triangle{{real(-4.9555786), real(-0.2730302)},
+                                {real(0.6944203), real(-0.7195696)}};
+    const Transform xf_wall = at(0, real(-0.4283790));
+    DistanceInput input;
+    input.proxy_a = make_proxy(Shape(triangle));
+    input.proxy_b = make_proxy(Shape(wall));
+    input.xf_a = xf_triangle;
+    input.xf_b = xf_wall;
+    SimplexCache cache;
+    const DistanceOutput gap = distance(input, cache);
+    ASSERT_EQ(gap.state, DistanceState::separated);
+    ASSERT_LT(gap.distance, real(0.1) * k_linear_slop);
+    const CollideSettings settings{4 * k_linear_slop, k_linear_slop};
+    const Manifold ab = collide_polygons(triangle, xf_triangle, wall, xf_wall, settings);
+    const Manifold ba = collide_polygons(wall, xf_wall, triangle, xf_triangle, settings);
+    ASSERT_EQ(ab.count, 1);
+    ASSERT_EQ(ba.count, 1);
+    EXPECT_NEAR(ab.normal.y, -1, 1e-5f);
+    EXPECT_NEAR(ba.normal.y, 1, 1e-5f);
+    EXPECT_NEAR(ab.points[0].separation, gap.distance, 1e-5f);
+    EXPECT_NEAR(ba.points[0].separation, gap.distance, 1e-5f);
 }
 
 TEST(CollidePolygons, ParallelFacesWithFlushEndsMeetOverTheirWholeOverlap) {
