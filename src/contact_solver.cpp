@@ -146,7 +146,8 @@ Lanes clamp_of(Lanes v, Lanes lo, Lanes hi) { return select(v < lo, lo, select(h
 
 Lanes speed_change(Lanes lambda, Lanes mass) {
     const Lanes magnitude = select(lambda < 0, -lambda, lambda);
-    return select(mass > 0, magnitude / mass, Lanes{});
+    const LaneMask has_mass = mass > 0;
+    return select(has_mass, magnitude / select(has_mass, mass, Lanes{} + 1), Lanes{});
 }
 
 // What the batch reads and writes of its bodies.
