@@ -544,7 +544,7 @@ Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& fi
     Mover(w, id.index, filter).run(translation, true, result);
     w.move_scratch.busy = false;
     w.bodies[id.index].ground = result.ground;
-    w.sync_moving_proxies(id.index, result.position - start);
+    w.sync_moving_proxies(id.index, result.position - start, length(translation));
     return result;
 }
 
@@ -583,7 +583,7 @@ void World::Impl::carry_riders() {
         };
         reset_result(move_scratch.carry);
         Mover(*this, r.body, slide_off_all_but_ground).run(carry, false, move_scratch.carry);
-        sync_moving_proxies(r.body, move_scratch.carry.position - start);
+        sync_moving_proxies(r.body, move_scratch.carry.position - start, length(carry));
     }
 }
 

@@ -303,6 +303,13 @@ constexpr real k_velocity_tolerance = real(0.1);
 // Position iterations between recomputing the manifolds at the current poses.
 constexpr int k_position_refresh_interval = 4;
 
+// A shape moved by World::move gets a fat box this many times the move's
+// length beyond the margin on every side: a character steered anew each
+// move (random goals, a player's input) wanders, where Box2D's prediction
+// along the displacement assumes a steady velocity; a random walk takes
+// about the square of this many moves to leave it.
+constexpr real k_move_aabb_multiplier = 2;
+
 inline std::uint64_t pair_key(int shape_a, int shape_b) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 32) |
            static_cast<std::uint32_t>(shape_b);
@@ -2126,16 +2133,28 @@ struct World::Impl {
     }
 
     // The moving-tree boxes of a body that was moved by `displacement`
-    // outside the step (a move or a carry).
-    // The moved body wakes, and so does whatever sleeps where it was or is
-    // now (a box on a platform that moved away).
-    void sync_moving_proxies(int body, Vec2 displacement) {
+    // outside the step, by a move or a carry of length `asked` (the
+    // translation asked for: a body blocked by a wall moves little, but its
+    // next move is likely as long). The moved body wakes, and so does
+    // whatever sleeps where it was or is now (a box on a platform that moved
+    // away).
+    void sync_moving_proxies(int body, Vec2 displacement, real asked) {
         const Body& b = bodies[body];
         wake_island(body, false);
+        const real margin = tol.aabb_margin + k_move_aabb_multiplier * asked;
         for (int si : b.shapes) {
             const ShapeRecord& s = shapes[si];
             const Aabb now = compute_aabb(s.shape, b.xf);
-            moving_tree.move_proxy(s.tree_proxy, now, displacement);
+            // The stored box is kept while it holds the shape and is at most
+            // about twice as fat as a new one (wherever the shape lies in
+            // it), plus Box2D's 4 margins for a body that slowed: moves of
+            // varying lengths do not make it again, a body that stops
+            // shrinks it.
+            const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
+            if (!contains(stored, now) ||
+                !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
+                moving_tree.set_fat_aabb(s.tree_proxy, inflate(now, margin));
+            }
             const Aabb before{now.lower - displacement, now.upper - displacement};
             wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
         }

@@ -252,6 +252,10 @@ class DynamicTree {
     /// was re-inserted (after Box2D 2.4's b2DynamicTree::MoveProxy).
     bool move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement);
 
+    /// Stores `fat` (world units L, valid) as proxy `id`'s fat AABB and
+    /// re-inserts the proxy: for callers with their own fat box rule.
+    void set_fat_aabb(ProxyId id, const Aabb& fat);
+
     /// The stored (fat) AABB of a live proxy, world units L.
     const Aabb& fat_aabb(ProxyId id) const;
     /// The user data given to create_proxy.
