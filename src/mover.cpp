@@ -123,6 +123,28 @@ class Mover {
     Body& body() { return w_.bodies[body_]; }
     const Body& body() const { return w_.bodies[body_]; }
 
+    // The body's shapes at its current pose, found once per pose: every
+    // cast and measure of an iteration reads them.
+    const std::vector<MoverShape>& own_shapes() {
+        std::vector<MoverShape>& own = w_.move_scratch.own;
+        if (!placed_) {
+            own.clear();
+            for (int si : body().shapes) {
+                const Shape& shape = w_.shapes[si].shape;
+                const std::optional<Aabb> exact = axis_aligned_box(shape, body().xf);
+                own.push_back({si, exact ? *exact : compute_aabb(shape, body().xf), exact});
+            }
+            placed_ = true;
+        }
+        return own;
+    }
+
+    const MoverShape& mover_shape(int si) {
+        const std::vector<MoverShape>& own = own_shapes();
+        return *std::find_if(own.begin(), own.end(),
+                             [si](const MoverShape& m) { return m.shape == si; });
+    }
+
     // The filter's response to a shape met by `own` (its collision filter,
     // sensor flag and body): shapes whose collision filters exclude each
     // other are ignored, and a sensor (on either side) never blocks: what
@@ -141,8 +163,9 @@ class Mover {
     void gather(real reach) {
         std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
         candidates.clear();
-        for (int own : body().shapes) {
-            const Aabb box = inflate(compute_aabb(w_.shapes[own].shape, body().xf), reach);
+        for (const MoverShape& mine : own_shapes()) {
+            const int own = mine.shape;
+            const Aabb box = inflate(mine.box, reach);
             // `c`: the candidate but for its response.
             const auto consider = [&](MoveCandidate c, const Filter& filter, bool sensor) {
                 c.response = response_to(own, filter, sensor, c.body);
@@ -238,6 +261,7 @@ class Mover {
         b.xf.p += d;
         b.sweep.c1 += d;
         b.sweep.c2 += d;
+        placed_ = false;
     }
 
     // Minimum translation out of every overlap deeper than the touch
@@ -247,10 +271,10 @@ class Mover {
         for (int pass = 0; pass < 4; ++pass) {
             Vec2 deepest_push;
             real deepest = w_.tol.touch_tolerance;
-            for (int own : body().shapes) {
-                const Shape& shape = w_.shapes[own].shape;
-                const Aabb box = compute_aabb(shape, body().xf);
-                const std::optional<Aabb> own_box = axis_aligned_box(shape, body().xf);
+            for (const MoverShape& mine : own_shapes()) {
+                const int own = mine.shape;
+                const Aabb& box = mine.box;
+                const std::optional<Aabb>& own_box = mine.exact;
                 for (const MoveCandidate& c : w_.move_scratch.candidates) {
                     // Shapes overlap only where their own boxes do, boxes
                     // only as deep as they overlap.
@@ -260,8 +284,8 @@ class Mover {
                         continue;
                     }
                     const ShapeRecord& o = w_.shapes[c.other_shape];
-                    const Manifold m = collide(o.shape, w_.bodies[o.body].xf, shape, body().xf,
-                                               {0, w_.tol.linear_slop});
+                    const Manifold m = collide(o.shape, w_.bodies[o.body].xf, w_.shapes[own].shape,
+                                               body().xf, {0, w_.tol.linear_slop});
                     for (int i = 0; i < m.count; ++i) {
                         if (-m.points[i].separation > deepest) {
                             deepest = -m.points[i].separation;
@@ -318,10 +342,10 @@ class Mover {
     void cast_all(Vec2 motion) {
         w_.move_scratch.hits.clear();
         const std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
-        for (int own : body().shapes) {
-            const Shape& shape = w_.shapes[own].shape;
-            const Aabb now = compute_aabb(shape, body().xf);
-            const std::optional<Aabb> own_box = axis_aligned_box(shape, body().xf);
+        for (const MoverShape& mine : own_shapes()) {
+            const int own = mine.shape;
+            const Aabb& now = mine.box;
+            const std::optional<Aabb>& own_box = mine.exact;
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
             const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
@@ -378,7 +402,7 @@ class Mover {
         const MoveCandidate& c = w_.move_scratch.candidates[hit.candidate];
         std::optional<ContactMeasure> m;
         if (c.exact_box && c.response != MoveResponse::one_way) {
-            if (const auto own_box = axis_aligned_box(w_.shapes[hit.own_shape].shape, body().xf)) {
+            if (const std::optional<Aabb>& own_box = mover_shape(hit.own_shape).exact) {
                 m = measure_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol);
             }
         }
@@ -511,6 +535,7 @@ class Mover {
     World::Impl& w_;
     int body_;
     const MoveFilter& filter_;
+    bool placed_ = false; // MoveScratch::own holds the body's shapes at its pose
 };
 
 // A result emptied for reuse: its contacts keep their capacity.

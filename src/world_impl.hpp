@@ -138,18 +138,27 @@ struct MoveCandidate {
     bool exact_box = false; // the other shape is `box` (move_narrowphase.hpp's axis_aligned_box)
 };
 
+// One of the mover's shapes where the mover is now (mover.cpp).
+struct MoverShape {
+    int shape = -1;
+    Aabb box;                  // its AABB
+    std::optional<Aabb> exact; // the shape itself, when it is an axis-aligned box
+};
+
 // World::move's working memory, kept between moves so that a move allocates
 // nothing but its result's contacts. Made with room for a busy move's hits,
 // so even the first moves allocate nothing more.
 struct MoveScratch {
     static constexpr std::size_t k_reserved = 32;
     MoveScratch() {
+        own.reserve(k_reserved);
         candidates.reserve(k_reserved);
         hits.reserve(k_reserved);
         ties.reserve(k_reserved);
         planes.reserve(k_reserved);
         carry.contacts.reserve(k_reserved);
     }
+    std::vector<MoverShape> own;           // the mover's shapes at its current pose
     std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
     std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
     std::vector<MoveHit> ties; // those tied with the earliest, in lead order
