@@ -141,11 +141,13 @@ Vec2 axis_normal(int axis, real sign) { return axis == 0 ? Vec2{sign, 0} : Vec2{
 
 real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
-// The largest coordinate of the boxes, relative to `origin`.
+// The largest coordinate of the boxes, relative to `origin`. A box's
+// largest magnitude along an axis is -lower or upper (lower <= upper), so
+// only the least lower and the greatest upper corner count.
 real extent(const Aabb& a, const Aabb& b, Vec2 motion, Vec2 origin) {
-    return std::max({max_abs(a.lower - origin), max_abs(a.upper - origin),
-                     max_abs(b.lower - origin), max_abs(b.upper - origin),
-                     max_abs(b.lower + motion - origin), max_abs(b.upper + motion - origin)});
+    const Vec2 lower = min(min(a.lower - origin, b.lower - origin), b.lower + motion - origin);
+    const Vec2 upper = max(max(a.upper - origin, b.upper - origin), b.upper + motion - origin);
+    return std::max(std::max(upper.x, upper.y), -std::min(lower.x, lower.y));
 }
 
 // How far the general form's gaps may stray from the closed form's (L):
