@@ -173,16 +173,13 @@ class Mover {
                     candidates.push_back(c);
                 }
             };
-            // Static shapes as the gather keeps them (World::Impl::static_boxes
-            // and static_proxies); the body is never static.
-            query_static_near(own, box, reach, [&](ProxyId id) {
-                const auto slot = static_cast<std::size_t>(id);
-                if (!overlaps(box, w_.static_boxes[slot])) {
-                    return; // only its fat box is in reach
+            // Static shapes as the gather keeps them (their boxes and
+            // StaticProxy copies); the body is never static.
+            query_static_near(own, box, reach, [&](const Aabb& other_box, const StaticProxy& p) {
+                if (overlaps(box, other_box)) { // else only its fat box is in reach
+                    consider({own, p.shape, other_box, p.origin, p.body, {}, p.exact_box}, p.filter,
+                             p.sensor);
                 }
-                const StaticProxy& p = w_.static_proxies[slot];
-                consider({own, p.shape, w_.static_boxes[slot], p.origin, p.body, {}, p.exact_box},
-                         p.filter, p.sensor);
             });
             w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
@@ -203,19 +200,20 @@ class Mover {
         }
     }
 
-    // `visit(ProxyId)` for every static proxy the static broadphase reports
-    // for `box`, in its order, or for a subset holding all whose own box
-    // meets `box`, in the same order: the shape's static neighbourhood,
-    // found again when `box` leaves it. A tree reports its leaves in one
-    // order (depth first) whatever the box, so the subset of a larger query
-    // comes in the order of the smaller one; a grid's order depends on the
-    // box, so a grid is queried every time.
+    // `visit(own box, StaticProxy)` for every static proxy the static
+    // broadphase reports for `box`, in its order, or for a subset holding
+    // all whose own box meets `box`, in the same order: the shape's static
+    // neighbourhood, found again when `box` leaves it. A tree reports its
+    // leaves in one order (depth first) whatever the box, so the subset of a
+    // larger query comes in the order of the smaller one; a grid's order
+    // depends on the box, so a grid is queried every time.
     template <class Visit>
     void query_static_near(int own, const Aabb& box, real reach, Visit&& visit) {
         ShapeRecord& s = w_.shapes[own];
         const auto direct = [&] {
             w_.query_static(box, [&](ProxyId id, std::uint64_t) {
-                visit(id);
+                const auto slot = static_cast<std::size_t>(id);
+                visit(w_.static_boxes[slot], w_.static_proxies[slot]);
                 return true;
             });
         };
@@ -230,8 +228,8 @@ class Mover {
             direct(); // more than the neighbourhood holds
             return;
         }
-        for (const ProxyId id : s.near_static) {
-            visit(id);
+        for (const NearStatic& near : s.near_static) {
+            visit(near.box, near.proxy);
         }
     }
 
@@ -244,10 +242,11 @@ class Mover {
         }
         bool fits = true;
         w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
-            if (overlaps(near, w_.static_boxes[static_cast<std::size_t>(id)])) {
+            const auto slot = static_cast<std::size_t>(id);
+            if (overlaps(near, w_.static_boxes[slot])) {
                 fits = s.near_static.size() < s.near_static.capacity();
                 if (fits) {
-                    s.near_static.push_back(id);
+                    s.near_static.push_back({w_.static_boxes[slot], w_.static_proxies[slot]});
                 }
             }
             return fits;

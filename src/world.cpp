@@ -217,6 +217,7 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     s.filter = filter;
     if (w.bodies[s.body].type == BodyType::static_body) {
         w.static_proxies[static_cast<std::size_t>(s.tree_proxy)].filter = filter;
+        ++w.static_version; // the moving shapes' neighbourhoods hold copies
     }
     // Bodies resting on it may now fall through, or be pushed by it.
     w.wake_island(s.body, false);

@@ -25,6 +25,30 @@ constexpr std::array<int, k_max_polygon_vertices> no_buriers() {
     return none;
 }
 
+// A static shape as World::move's gather sees it, by its static broadphase
+// proxy (World::Impl::static_boxes holds its box apart): what the gather
+// reads of a shape in reach, and what a box's closed-form narrowphase
+// needs, so that gathering among a tile map's thousands of shapes reads
+// none of their records (mover.cpp). A copy: create_static_proxy and
+// set_filter keep it.
+struct StaticProxy {
+    Vec2 origin; // its body's
+    Filter filter;
+    BodyId body;
+    int shape = -1;
+    bool sensor = false;
+    bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
+};
+
+// A static shape in a moving shape's neighbourhood (ShapeRecord::near_static):
+// its own box and its StaticProxy, copied, so that a move reads its
+// neighbourhood in one sweep through memory rather than a cache line or two
+// for each of the shapes scattered about the world's arrays.
+struct NearStatic {
+    Aabb box;
+    StaticProxy proxy;
+};
+
 // The fields World::move's gather reads of every moving shape the
 // broadphase reports come first, together; the rest is read only for the
 // few shapes a move meets.
@@ -48,27 +72,12 @@ struct ShapeRecord {
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
     // A moving shape's static neighbourhood for World::move (mover.cpp): the
-    // static proxies whose own boxes meet `near_box`, in the static tree's
+    // static shapes whose own boxes meet `near_box`, in the static tree's
     // query order, as of World::Impl::static_version `near_version` (0: none).
     // It depends on nothing else, so a reused record may keep it.
-    std::vector<ProxyId> near_static;
+    std::vector<NearStatic> near_static;
     Aabb near_box;
     std::uint32_t near_version = 0;
-};
-
-// A static shape as World::move's gather sees it, by its static broadphase
-// proxy (World::Impl::static_boxes holds its box apart): what the gather
-// reads of a shape in reach, and what a box's closed-form narrowphase
-// needs, so that gathering among a tile map's thousands of shapes reads
-// none of their records (mover.cpp). A copy: create_static_proxy and
-// set_filter keep it.
-struct StaticProxy {
-    Vec2 origin; // its body's
-    Filter filter;
-    BodyId body;
-    int shape = -1;
-    bool sensor = false;
-    bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
 };
 
 // Two shapes, ordered as the step found them (A is the moving body's).
@@ -407,7 +416,7 @@ struct World::Impl {
     std::vector<int> contact_order;     // contacts, lowest support level first
     int live_bodies = 0;
     bool static_tree_dirty = false;   // static shapes changed since the last rebuild
-    std::uint32_t static_version = 1; // bumped whenever the static broadphase changes
+    std::uint32_t static_version = 1; // bumped whenever static shapes or their filters change
     bool seams_dirty = false; // seams changed since covered_stretches was found (note_seams_of)
 
     // Static geometry usually arrives all at once (a level); incremental
