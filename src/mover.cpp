@@ -130,9 +130,9 @@ class Mover {
         if (!placed_) {
             own.clear();
             for (int si : body().shapes) {
-                const Shape& shape = w_.shapes[si].shape;
-                const std::optional<Aabb> exact = axis_aligned_box(shape, body().xf);
-                own.push_back({si, exact ? *exact : compute_aabb(shape, body().xf), exact});
+                const ShapeRecord& s = w_.shapes[si];
+                const std::optional<Aabb> exact = axis_aligned_box(s.shape, s.local_box, body().xf);
+                own.push_back({si, exact ? *exact : compute_aabb(s.shape, body().xf), exact});
             }
             placed_ = true;
         }
@@ -188,7 +188,7 @@ class Mover {
                     return true;
                 }
                 const Body& b = w_.bodies[o.body];
-                const std::optional<Aabb> exact = axis_aligned_box(o.shape, b.xf);
+                const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
                 const Aabb other_box = exact ? *exact : compute_aabb(o.shape, b.xf);
                 if (overlaps(box, other_box)) { // else only its fat box is in reach
                     consider(

@@ -125,6 +125,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         const int si = w.allocate_shape();
         ShapeRecord& s = w.shapes[si];
         s.shape = sd.shape;
+        s.local_box = axis_aligned_box(sd.shape, Transform{});
         s.material = sd.material;
         s.proxy = make_proxy(sd.shape);
         s.core_proxy = shrink_proxy(s.proxy, k_core_shrink * w.tol.linear_slop);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "sweep/broadphase.hpp"
 #include "sweep/distance.hpp"
@@ -56,6 +57,7 @@ struct ShapeRecord {
     int body = -1; // -1 once destroyed
     bool sensor = false;
     Filter filter;
+    std::optional<Aabb> local_box; // the shape when it is an axis-aligned box in its body's frame
     Shape shape;
     Material material;
     ShapeProxy proxy;      // GJK proxy in the body frame
