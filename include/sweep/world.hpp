@@ -303,12 +303,11 @@ class World {
     /// of a wandering character stay inside; and for a moving shape at every
     /// step, around the path the step predicted from its velocity before the
     /// solve (a body the solve turned around may stick out of its leaf until
-    /// the next step). Each parent's
-    /// box is the union of its children's. The static tree is shown as it
-    /// is now: static shapes added since the last step or move were inserted
-    /// one by one (the next step rebuilds the tree by SAH). Errors:
-    /// static_shapes in a world whose static shapes live in a grid
-    /// (unsupported).
+    /// the next step). Each parent's box is the union of its children's.
+    /// The static tree is shown as it is now: static shapes added since the
+    /// last step or move were inserted one by one (the next step rebuilds the
+    /// tree by SAH). Errors: static_shapes in a world whose static shapes
+    /// live in a grid (unsupported).
     Result<std::vector<TreeNodeInfo>> broadphase_tree(BroadphaseTree tree) const;
 
     /// Statistics of the last step (summed over substeps; max_penetration is the max).
