@@ -147,6 +147,13 @@ bool DynamicTree::move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement) {
     return true;
 }
 
+void DynamicTree::set_fat_aabb(ProxyId id, const Aabb& fat) {
+    assert(is_live_proxy(id) && is_valid(fat));
+    remove_leaf(id);
+    proxies_[index(id)].fat = fat;
+    insert_leaf(id);
+}
+
 const Aabb& DynamicTree::fat_aabb(ProxyId id) const {
     assert(is_live_proxy(id));
     return proxies_[index(id)].fat;

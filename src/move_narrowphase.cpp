@@ -141,11 +141,13 @@ Vec2 axis_normal(int axis, real sign) { return axis == 0 ? Vec2{sign, 0} : Vec2{
 
 real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
-// The largest coordinate of the boxes, relative to `origin`.
+// The largest coordinate of the boxes, relative to `origin`. A box's
+// largest magnitude along an axis is -lower or upper (lower <= upper), so
+// only the least lower and the greatest upper corner count.
 real extent(const Aabb& a, const Aabb& b, Vec2 motion, Vec2 origin) {
-    return std::max({max_abs(a.lower - origin), max_abs(a.upper - origin),
-                     max_abs(b.lower - origin), max_abs(b.upper - origin),
-                     max_abs(b.lower + motion - origin), max_abs(b.upper + motion - origin)});
+    const Vec2 lower = min(min(a.lower - origin, b.lower - origin), b.lower + motion - origin);
+    const Vec2 upper = max(max(a.upper - origin, b.upper - origin), b.upper + motion - origin);
+    return std::max(std::max(upper.x, upper.y), -std::min(lower.x, lower.y));
 }
 
 // How far the general form's gaps may stray from the closed form's (L):
@@ -310,6 +312,22 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
         }
     }
     return Aabb{min(min(w[0], w[1]), min(w[2], w[3])), max(max(w[0], w[1]), max(w[2], w[3]))};
+}
+
+std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
+                                     const Transform& xf) {
+    // rotate() by the identity gives every coordinate back exactly (but for
+    // the sign of a zero), so the placed vertices are the local ones plus
+    // the translation: a rectangle still, unless two of its coordinates
+    // round to one.
+    if (!local || xf.q.c != 1 || xf.q.s != 0) {
+        return axis_aligned_box(shape, xf);
+    }
+    const Aabb placed{local->lower + xf.p, local->upper + xf.p};
+    if (placed.lower.x == placed.upper.x || placed.lower.y == placed.upper.y) {
+        return std::nullopt;
+    }
+    return placed;
 }
 
 BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion,

@@ -63,6 +63,14 @@ ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const
 /// rotation or an exact multiple of 90 degrees). Otherwise none.
 std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf);
 
+/// The same, given `local`: the shape's box in its body's frame,
+/// axis_aligned_box(shape, Transform{}), found once. For an unrotated `xf`
+/// (the usual case) the answer is `local` moved by the translation, unless
+/// that rounds it flat: the checks of the vertices and normals hold in
+/// every frame that only translates.
+std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
+                                     const Transform& xf);
+
 /// What the closed form concluded.
 enum class BoxVerdict {
     none,      ///< no contact

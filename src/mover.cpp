@@ -134,6 +134,28 @@ class Mover {
     Body& body() { return w_.bodies[body_]; }
     const Body& body() const { return w_.bodies[body_]; }
 
+    // The body's shapes at its current pose, found once per pose: every
+    // cast and measure of an iteration reads them.
+    const std::vector<MoverShape>& own_shapes() {
+        std::vector<MoverShape>& own = w_.move_scratch.own;
+        if (!placed_) {
+            own.clear();
+            for (int si : body().shapes) {
+                const ShapeRecord& s = w_.shapes[si];
+                const std::optional<Aabb> exact = axis_aligned_box(s.shape, s.local_box, body().xf);
+                own.push_back({si, exact ? *exact : compute_aabb(s.shape, body().xf), exact});
+            }
+            placed_ = true;
+        }
+        return own;
+    }
+
+    const MoverShape& mover_shape(int si) {
+        const std::vector<MoverShape>& own = own_shapes();
+        return *std::find_if(own.begin(), own.end(),
+                             [si](const MoverShape& m) { return m.shape == si; });
+    }
+
     // The filter's response to a shape met by `own` (its collision filter,
     // sensor flag and body): shapes whose collision filters exclude each
     // other are ignored, and a sensor (on either side) never blocks: what
@@ -152,8 +174,9 @@ class Mover {
     void gather(real reach) {
         std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
         candidates.clear();
-        for (int own : body().shapes) {
-            const Aabb box = inflate(compute_aabb(w_.shapes[own].shape, body().xf), reach);
+        for (const MoverShape& mine : own_shapes()) {
+            const int own = mine.shape;
+            const Aabb box = inflate(mine.box, reach);
             // `c`: the candidate but for its response.
             const auto consider = [&](MoveCandidate c, const Filter& filter, bool sensor) {
                 c.response = response_to(own, filter, sensor, c.body);
@@ -161,16 +184,13 @@ class Mover {
                     candidates.push_back(c);
                 }
             };
-            // Static shapes as the gather keeps them (World::Impl::static_boxes
-            // and static_proxies); the body is never static.
-            query_static_near(own, box, reach, [&](ProxyId id) {
-                const auto slot = static_cast<std::size_t>(id);
-                if (!overlaps(box, w_.static_boxes[slot])) {
-                    return; // only its fat box is in reach
+            // Static shapes as the gather keeps them (their boxes and
+            // StaticProxy copies); the body is never static.
+            query_static_near(own, box, reach, [&](const Aabb& other_box, const StaticProxy& p) {
+                if (overlaps(box, other_box)) { // else only its fat box is in reach
+                    consider({own, p.shape, other_box, p.origin, p.body, {}, p.exact_box}, p.filter,
+                             p.sensor);
                 }
-                const StaticProxy& p = w_.static_proxies[slot];
-                consider({own, p.shape, w_.static_boxes[slot], p.origin, p.body, {}, p.exact_box},
-                         p.filter, p.sensor);
             });
             w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
@@ -179,7 +199,7 @@ class Mover {
                     return true;
                 }
                 const Body& b = w_.bodies[o.body];
-                const std::optional<Aabb> exact = axis_aligned_box(o.shape, b.xf);
+                const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
                 const Aabb other_box = exact ? *exact : compute_aabb(o.shape, b.xf);
                 if (overlaps(box, other_box)) { // else only its fat box is in reach
                     consider(
@@ -191,19 +211,20 @@ class Mover {
         }
     }
 
-    // `visit(ProxyId)` for every static proxy the static broadphase reports
-    // for `box`, in its order, or for a subset holding all whose own box
-    // meets `box`, in the same order: the shape's static neighbourhood,
-    // found again when `box` leaves it. A tree reports its leaves in one
-    // order (depth first) whatever the box, so the subset of a larger query
-    // comes in the order of the smaller one; a grid's order depends on the
-    // box, so a grid is queried every time.
+    // `visit(own box, StaticProxy)` for every static proxy the static
+    // broadphase reports for `box`, in its order, or for a subset holding
+    // all whose own box meets `box`, in the same order: the shape's static
+    // neighbourhood, found again when `box` leaves it. A tree reports its
+    // leaves in one order (depth first) whatever the box, so the subset of a
+    // larger query comes in the order of the smaller one; a grid's order
+    // depends on the box, so a grid is queried every time.
     template <class Visit>
     void query_static_near(int own, const Aabb& box, real reach, Visit&& visit) {
         ShapeRecord& s = w_.shapes[own];
         const auto direct = [&] {
             w_.query_static(box, [&](ProxyId id, std::uint64_t) {
-                visit(id);
+                const auto slot = static_cast<std::size_t>(id);
+                visit(w_.static_boxes[slot], w_.static_proxies[slot]);
                 return true;
             });
         };
@@ -218,8 +239,8 @@ class Mover {
             direct(); // more than the neighbourhood holds
             return;
         }
-        for (const ProxyId id : s.near_static) {
-            visit(id);
+        for (const NearStatic& near : s.near_static) {
+            visit(near.box, near.proxy);
         }
     }
 
@@ -232,10 +253,11 @@ class Mover {
         }
         bool fits = true;
         w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
-            if (overlaps(near, w_.static_boxes[static_cast<std::size_t>(id)])) {
+            const auto slot = static_cast<std::size_t>(id);
+            if (overlaps(near, w_.static_boxes[slot])) {
                 fits = s.near_static.size() < s.near_static.capacity();
                 if (fits) {
-                    s.near_static.push_back(id);
+                    s.near_static.push_back({w_.static_boxes[slot], w_.static_proxies[slot]});
                 }
             }
             return fits;
@@ -249,6 +271,7 @@ class Mover {
         b.xf.p += d;
         b.sweep.c1 += d;
         b.sweep.c2 += d;
+        placed_ = false;
     }
 
     // Minimum translation out of every overlap deeper than the touch
@@ -258,10 +281,10 @@ class Mover {
         for (int pass = 0; pass < 4; ++pass) {
             Vec2 deepest_push;
             real deepest = w_.tol.touch_tolerance;
-            for (int own : body().shapes) {
-                const Shape& shape = w_.shapes[own].shape;
-                const Aabb box = compute_aabb(shape, body().xf);
-                const std::optional<Aabb> own_box = axis_aligned_box(shape, body().xf);
+            for (const MoverShape& mine : own_shapes()) {
+                const int own = mine.shape;
+                const Aabb& box = mine.box;
+                const std::optional<Aabb>& own_box = mine.exact;
                 for (const MoveCandidate& c : w_.move_scratch.candidates) {
                     // Shapes overlap only where their own boxes do, boxes
                     // only as deep as they overlap.
@@ -271,8 +294,8 @@ class Mover {
                         continue;
                     }
                     const ShapeRecord& o = w_.shapes[c.other_shape];
-                    const Manifold m = collide(o.shape, w_.bodies[o.body].xf, shape, body().xf,
-                                               {0, w_.tol.linear_slop});
+                    const Manifold m = collide(o.shape, w_.bodies[o.body].xf, w_.shapes[own].shape,
+                                               body().xf, {0, w_.tol.linear_slop});
                     for (int i = 0; i < m.count; ++i) {
                         if (-m.points[i].separation > deepest) {
                             deepest = -m.points[i].separation;
@@ -329,10 +352,10 @@ class Mover {
     void cast_all(Vec2 motion) {
         w_.move_scratch.hits.clear();
         const std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
-        for (int own : body().shapes) {
-            const Shape& shape = w_.shapes[own].shape;
-            const Aabb now = compute_aabb(shape, body().xf);
-            const std::optional<Aabb> own_box = axis_aligned_box(shape, body().xf);
+        for (const MoverShape& mine : own_shapes()) {
+            const int own = mine.shape;
+            const Aabb& now = mine.box;
+            const std::optional<Aabb>& own_box = mine.exact;
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
             const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
@@ -389,7 +412,7 @@ class Mover {
         const MoveCandidate& c = w_.move_scratch.candidates[hit.candidate];
         std::optional<ContactMeasure> m;
         if (c.exact_box && c.response != MoveResponse::one_way) {
-            if (const auto own_box = axis_aligned_box(w_.shapes[hit.own_shape].shape, body().xf)) {
+            if (const std::optional<Aabb>& own_box = mover_shape(hit.own_shape).exact) {
                 m = measure_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol);
             }
         }
@@ -549,6 +572,7 @@ class Mover {
     World::Impl& w_;
     int body_;
     const MoveFilter& filter_;
+    bool placed_ = false; // MoveScratch::own holds the body's shapes at its pose
 };
 
 // A result emptied for reuse: its contacts keep their capacity.
@@ -582,7 +606,7 @@ Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& fi
     Mover(w, id.index, filter).run(translation, true, result);
     w.move_scratch.busy = false;
     w.bodies[id.index].ground = result.ground;
-    w.sync_moving_proxies(id.index, result.position - start);
+    w.sync_moving_proxies(id.index, result.position - start, length(translation));
     return result;
 }
 
@@ -621,7 +645,7 @@ void World::Impl::carry_riders() {
         };
         reset_result(move_scratch.carry);
         Mover(*this, r.body, slide_off_all_but_ground).run(carry, false, move_scratch.carry);
-        sync_moving_proxies(r.body, move_scratch.carry.position - start);
+        sync_moving_proxies(r.body, move_scratch.carry.position - start, length(carry));
     }
 }
 

@@ -125,6 +125,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         const int si = w.allocate_shape();
         ShapeRecord& s = w.shapes[si];
         s.shape = sd.shape;
+        s.local_box = axis_aligned_box(sd.shape, Transform{});
         s.material = sd.material;
         s.proxy = make_proxy(sd.shape);
         s.core_proxy = shrink_proxy(s.proxy, k_core_shrink * w.tol.linear_slop);
@@ -217,6 +218,7 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     s.filter = filter;
     if (w.bodies[s.body].type == BodyType::static_body) {
         w.static_proxies[static_cast<std::size_t>(s.tree_proxy)].filter = filter;
+        ++w.static_version; // the moving shapes' neighbourhoods hold copies
     }
     // Bodies resting on it may now fall through, or be pushed by it.
     w.wake_island(s.body, false);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "sweep/broadphase.hpp"
 #include "sweep/distance.hpp"
@@ -26,6 +27,30 @@ constexpr std::array<int, k_max_polygon_vertices> no_buriers() {
     return none;
 }
 
+// A static shape as World::move's gather sees it, by its static broadphase
+// proxy (World::Impl::static_boxes holds its box apart): what the gather
+// reads of a shape in reach, and what a box's closed-form narrowphase
+// needs, so that gathering among a tile map's thousands of shapes reads
+// none of their records (mover.cpp). A copy: create_static_proxy and
+// set_filter keep it.
+struct StaticProxy {
+    Vec2 origin; // its body's
+    Filter filter;
+    BodyId body;
+    int shape = -1;
+    bool sensor = false;
+    bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
+};
+
+// A static shape in a moving shape's neighbourhood (ShapeRecord::near_static):
+// its own box and its StaticProxy, copied, so that a move reads its
+// neighbourhood in one sweep through memory rather than a cache line or two
+// for each of the shapes scattered about the world's arrays.
+struct NearStatic {
+    Aabb box;
+    StaticProxy proxy;
+};
+
 // The fields World::move's gather reads of every moving shape the
 // broadphase reports come first, together; the rest is read only for the
 // few shapes a move meets.
@@ -33,6 +58,7 @@ struct ShapeRecord {
     int body = -1; // -1 once destroyed
     bool sensor = false;
     Filter filter;
+    std::optional<Aabb> local_box; // the shape when it is an axis-aligned box in its body's frame
     Shape shape;
     Material material;
     ShapeProxy proxy;      // GJK proxy in the body frame
@@ -49,27 +75,12 @@ struct ShapeRecord {
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
     // A moving shape's static neighbourhood for World::move (mover.cpp): the
-    // static proxies whose own boxes meet `near_box`, in the static tree's
+    // static shapes whose own boxes meet `near_box`, in the static tree's
     // query order, as of World::Impl::static_version `near_version` (0: none).
     // It depends on nothing else, so a reused record may keep it.
-    std::vector<ProxyId> near_static;
+    std::vector<NearStatic> near_static;
     Aabb near_box;
     std::uint32_t near_version = 0;
-};
-
-// A static shape as World::move's gather sees it, by its static broadphase
-// proxy (World::Impl::static_boxes holds its box apart): what the gather
-// reads of a shape in reach, and what a box's closed-form narrowphase
-// needs, so that gathering among a tile map's thousands of shapes reads
-// none of their records (mover.cpp). A copy: create_static_proxy and
-// set_filter keep it.
-struct StaticProxy {
-    Vec2 origin; // its body's
-    Filter filter;
-    BodyId body;
-    int shape = -1;
-    bool sensor = false;
-    bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
 };
 
 // Two shapes, ordered as the step found them (A is the moving body's).
@@ -139,18 +150,27 @@ struct MoveCandidate {
     bool exact_box = false; // the other shape is `box` (move_narrowphase.hpp's axis_aligned_box)
 };
 
+// One of the mover's shapes where the mover is now (mover.cpp).
+struct MoverShape {
+    int shape = -1;
+    Aabb box;                  // its AABB
+    std::optional<Aabb> exact; // the shape itself, when it is an axis-aligned box
+};
+
 // World::move's working memory, kept between moves so that a move allocates
 // nothing but its result's contacts. Made with room for a busy move's hits,
 // so even the first moves allocate nothing more.
 struct MoveScratch {
     static constexpr std::size_t k_reserved = 32;
     MoveScratch() {
+        own.reserve(k_reserved);
         candidates.reserve(k_reserved);
         hits.reserve(k_reserved);
         ties.reserve(k_reserved);
         planes.reserve(k_reserved);
         carry.contacts.reserve(k_reserved);
     }
+    std::vector<MoverShape> own;           // the mover's shapes at its current pose
     std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
     std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
     std::vector<MoveHit> ties; // those tied with the earliest, in lead order
@@ -291,6 +311,13 @@ constexpr real k_velocity_tolerance = real(0.1);
 // Position iterations between recomputing the manifolds at the current poses.
 constexpr int k_position_refresh_interval = 4;
 
+// A shape moved by World::move gets a fat box this many times the move's
+// length beyond the margin on every side: a character steered anew each
+// move (random goals, a player's input) wanders, where Box2D's prediction
+// along the displacement assumes a steady velocity; a random walk takes
+// about the square of this many moves to leave it.
+constexpr real k_move_aabb_multiplier = 2;
+
 inline std::uint64_t pair_key(int shape_a, int shape_b) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 32) |
            static_cast<std::uint32_t>(shape_b);
@@ -384,7 +411,7 @@ struct World::Impl {
     std::vector<int> contact_order;     // contacts, lowest support level first
     int live_bodies = 0;
     bool static_tree_dirty = false;   // static shapes changed since the last rebuild
-    std::uint32_t static_version = 1; // bumped whenever the static broadphase changes
+    std::uint32_t static_version = 1; // bumped whenever static shapes or their filters change
     bool seams_dirty = false; // seams changed since covered_stretches was found (note_seams_of)
 
     // Static geometry usually arrives all at once (a level); incremental
@@ -1981,16 +2008,28 @@ struct World::Impl {
     }
 
     // The moving-tree boxes of a body that was moved by `displacement`
-    // outside the step (a move or a carry).
-    // The moved body wakes, and so does whatever sleeps where it was or is
-    // now (a box on a platform that moved away).
-    void sync_moving_proxies(int body, Vec2 displacement) {
+    // outside the step, by a move or a carry of length `asked` (the
+    // translation asked for: a body blocked by a wall moves little, but its
+    // next move is likely as long). The moved body wakes, and so does
+    // whatever sleeps where it was or is now (a box on a platform that moved
+    // away).
+    void sync_moving_proxies(int body, Vec2 displacement, real asked) {
         const Body& b = bodies[body];
         wake_island(body, false);
+        const real margin = tol.aabb_margin + k_move_aabb_multiplier * asked;
         for (int si : b.shapes) {
             const ShapeRecord& s = shapes[si];
             const Aabb now = compute_aabb(s.shape, b.xf);
-            moving_tree.move_proxy(s.tree_proxy, now, displacement);
+            // The stored box is kept while it holds the shape and is at most
+            // about twice as fat as a new one (wherever the shape lies in
+            // it), plus Box2D's 4 margins for a body that slowed: moves of
+            // varying lengths do not make it again, a body that stops
+            // shrinks it.
+            const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
+            if (!contains(stored, now) ||
+                !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
+                moving_tree.set_fat_aabb(s.tree_proxy, inflate(now, margin));
+            }
             const Aabb before{now.lower - displacement, now.upper - displacement};
             wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
         }

@@ -252,6 +252,10 @@ class DynamicTree {
     /// was re-inserted (after Box2D 2.4's b2DynamicTree::MoveProxy).
     bool move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement);
 
+    /// Stores `fat` (world units L, valid) as proxy `id`'s fat AABB and
+    /// re-inserts the proxy: for callers with their own fat box rule.
+    void set_fat_aabb(ProxyId id, const Aabb& fat);
+
     /// The stored (fat) AABB of a live proxy, world units L.
     const Aabb& fat_aabb(ProxyId id) const;
     /// The user data given to create_proxy.
@@ -446,37 +450,46 @@ void DynamicTree::query(const Aabb& aabb, std::uint64_t mask, Callback&& callbac
         }
         return;
     }
-    // Depth first, first child first, as Box2D: children that pass the test
-    // are pushed (leaves too) in reverse, so the order of the reports, which
-    // the world's pair and contact order follows, is that of a traversal
-    // testing each node when it is popped.
+    // Depth first, first child first, as Box2D, so the order of the
+    // reports, which the world's pair and contact order follows, is that of
+    // a traversal testing each node when it is popped. The second child
+    // that passes the test waits on the stack; the walk goes straight on
+    // into the first, without a push and a pop.
     detail::NodeStack<> stack;
-    stack.push(root_);
-    while (!stack.empty()) {
-        const NodeRef ref = stack.pop();
+    NodeRef ref = root_;
+    for (;;) {
         if (is_leaf(ref)) {
             const ProxyId id = proxy_of(ref);
             if (!detail::report_proxy(callback, id,
                                       proxies_[static_cast<std::size_t>(id)].user_data)) {
                 return;
             }
-            continue;
-        }
-        const Node& node = nodes_[static_cast<std::size_t>(ref)];
-        // Internal slots carry the OR of their leaves' categories, so a mask
-        // prunes whole subtrees, not just leaves.
-        for (int slot = 1; slot >= 0; --slot) {
-            if ((node.bits[slot] & mask) == 0 || !overlaps(node.box[slot], aabb)) {
+        } else {
+            const Node& node = nodes_[static_cast<std::size_t>(ref)];
+            // Internal slots carry the OR of their leaves' categories, so a
+            // mask prunes whole subtrees, not just leaves.
+            const auto enters = [&](int slot) {
+                return (node.bits[slot] & mask) != 0 && overlaps(node.box[slot], aabb);
+            };
+            const bool first = enters(0);
+            if (enters(1)) {
+                const NodeRef second = node.child[1];
+                if (first && !is_leaf(second)) {
+                    // Ask for its line now: when both children are entered,
+                    // their misses overlap.
+                    detail::prefetch(&nodes_[static_cast<std::size_t>(second)]);
+                }
+                stack.push(second);
+            }
+            if (first) {
+                ref = node.child[0];
                 continue;
             }
-            const NodeRef child = node.child[slot];
-            if (!is_leaf(child)) {
-                // Ask for the child's line now: when both children are
-                // entered, their misses overlap.
-                detail::prefetch(&nodes_[static_cast<std::size_t>(child)]);
-            }
-            stack.push(child);
         }
+        if (stack.empty()) {
+            return;
+        }
+        ref = stack.pop();
     }
 }
 

@@ -305,15 +305,17 @@ class World {
     /// their children (depth first), for drawing and debugging: a tree of n
     /// shapes has 2n - 1 nodes, none when it has no shape. A leaf's box is
     /// its shape's fat AABB, grown by Tolerances::aabb_margin around the
-    /// shape's AABB when the proxy was last updated: at creation, at every
-    /// move, and for a moving shape at every step, around the path the step
-    /// predicted from its velocity before the solve (a body the solve turned
-    /// around may stick out of its leaf until the next step). Each parent's
-    /// box is the union of its children's. The static tree is shown as it
-    /// is now: static shapes added since the last step or move were inserted
-    /// one by one (the next step rebuilds the tree by SAH). Errors:
-    /// static_shapes in a world whose static shapes live in a grid
-    /// (unsupported).
+    /// shape's AABB when the proxy was last updated: at creation; after a
+    /// move that left it (or found it more than about twice too fat), by
+    /// the margin plus twice the move's asked length, so that the next moves
+    /// of a wandering character stay inside; and for a moving shape at every
+    /// step, around the path the step predicted from its velocity before the
+    /// solve (a body the solve turned around may stick out of its leaf until
+    /// the next step). Each parent's box is the union of its children's.
+    /// The static tree is shown as it is now: static shapes added since the
+    /// last step or move were inserted one by one (the next step rebuilds the
+    /// tree by SAH). Errors: static_shapes in a world whose static shapes
+    /// live in a grid (unsupported).
     Result<std::vector<TreeNodeInfo>> broadphase_tree(BroadphaseTree tree) const;
 
     /// Statistics of the last step (summed over substeps; max_penetration is the max).

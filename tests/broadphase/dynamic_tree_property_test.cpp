@@ -97,6 +97,45 @@ std::vector<std::pair<ProxyId, ProxyId>> brute_force_pairs(const DynamicTree& tr
     return pairs;
 }
 
+// World::move keeps a shape's static neighbourhood as the subset of a
+// larger query, which holds only if every query reports in one order: that
+// of the leaves in a depth-first walk, first child first (for_each_node's).
+TEST(DynamicTreeProperty, QueriesReportLeavesInDepthFirstOrder) {
+    for (unsigned seed = 1; seed <= static_cast<unsigned>(test::property_cases(10)); ++seed) {
+        std::mt19937 rng(seed);
+        DynamicTree tree;
+        std::vector<ProxyId> live;
+        for (int i = 0; i < 100 + static_cast<int>(seed) * 50; ++i) {
+            live.push_back(tree.create_proxy(random_pair_box(rng), static_cast<std::uint64_t>(i)));
+        }
+        for (std::size_t i = 0; i < live.size(); i += 3) { // re-inserted or kept
+            const Aabb b = random_pair_box(rng);
+            tree.move_proxy(live[i], b, b.lower - tree.fat_aabb(live[i]).lower);
+        }
+        std::vector<ProxyId> leaves;
+        tree.for_each_node([&](const Aabb&, int, ProxyId leaf) {
+            if (leaf != k_null_proxy) {
+                leaves.push_back(leaf);
+            }
+        });
+        for (int q = 0; q < 200; ++q) {
+            const Aabb box = random_pair_box(rng);
+            std::vector<ProxyId> expected;
+            for (const ProxyId id : leaves) {
+                if (test::boxes_touch(tree.fat_aabb(id), box)) {
+                    expected.push_back(id);
+                }
+            }
+            std::vector<ProxyId> reported;
+            tree.query(box, ~0ull, [&](ProxyId id, std::uint64_t) {
+                reported.push_back(id);
+                return true;
+            });
+            ASSERT_EQ(reported, expected) << "seed " << seed << " query " << q;
+        }
+    }
+}
+
 TEST(DynamicTreeProperty, FindPairsReportsEachOverlappingPairOnceInADeterministicOrder) {
     for (unsigned seed = 1; seed <= static_cast<unsigned>(test::property_cases(10)); ++seed) {
         std::mt19937 rng(seed);

@@ -184,6 +184,17 @@ TEST(DynamicTree, StoppedProxyShrinksItsStretchedBox) {
     EXPECT_EQ(tree.fat_aabb(id), box(9.5f, -0.5f, 11.5f, 1.5f));
 }
 
+TEST(DynamicTree, SetFatBoxStoresItAndReinserts) {
+    DynamicTree tree(real(0.5));
+    const ProxyId id = tree.create_proxy(box(0, 0, 1, 1), 1);
+    tree.create_proxy(box(3, 3, 4, 4), 2);
+    tree.set_fat_aabb(id, box(5, -2, 9, 2));
+    EXPECT_EQ(tree.fat_aabb(id), box(5, -2, 9, 2));
+    EXPECT_EQ(query_all(tree, box(8, 1, 10, 10)), Data{1});
+    EXPECT_TRUE(query_all(tree, box(0, 0, 1, 1)).empty());
+    tree.validate();
+}
+
 TEST(DynamicTree, BoxCastFindsProxiesAlongThePathOnly) {
     DynamicTree tree(real(0));
     tree.create_proxy(box(3, 0, 4, 1), 1);       // on the path

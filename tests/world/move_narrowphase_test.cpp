@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <random>
 #include <vector>
@@ -414,6 +415,65 @@ TEST(MoveNarrowphase, AxisAlignedBoxIsTheBoxOnlyWhenTheEdgesAreExactlyAxisAligne
     EXPECT_FALSE(axis_aligned_box(Circle{{}, 1}, {}));
     const std::array<Vec2, 4> kite{Vec2{0, -1}, Vec2{1, 0}, Vec2{0, 1}, Vec2{-1, 0}};
     EXPECT_FALSE(axis_aligned_box(make_polygon(kite).value(), {}));
+}
+
+// The shortcut for an unrotated body (its box in its own frame moved by
+// the translation) against the full check of the placed vertices and
+// normals: boxes of every size, offset and turned a quarter or a hair,
+// rounded boxes and other polygons, at positions from 0 to where the
+// rounding of the translation flattens a box; the same answer, bit for bit
+// but for the sign of a zero.
+TEST(MoveNarrowphase, AxisAlignedBoxFromTheLocalBoxAgreesWithTheFullCheck) {
+    std::mt19937 rng(20261125);
+    std::uniform_real_distribution<real> unit(0, 1);
+    std::uniform_int_distribution<int> pick(0, 7);
+    const auto size = [&] { return std::pow(real(10), real(-6) + 9 * unit(rng)); };
+    // Up to where the rounding of the position is about 10 L, in float or double.
+    const real top = 1 - std::log10(std::numeric_limits<real>::epsilon());
+    const auto position = [&] {
+        const real magnitude = std::pow(real(10), real(-3) + (top + 3) * unit(rng));
+        return (unit(rng) < real(0.5) ? -1 : 1) * magnitude * unit(rng);
+    };
+    const int n = test::property_cases(200000);
+    int boxes = 0;
+    int flattened = 0;
+    for (int i = 0; i < n; ++i) {
+        const real hx = size();
+        const real hy = unit(rng) < real(0.2) ? hx : size();
+        const Vec2 offset{position(), position()};
+        const std::array<Vec2, 3> tri{Vec2{0, 0}, Vec2{hx, 0}, Vec2{0, hy}};
+        const int kind = pick(rng);
+        const Result<Polygon> polygon =
+            kind < 3    ? make_box(hx, hy)
+            : kind == 3 ? make_offset_box(hx, hy, offset, 0)
+            : kind == 4 ? make_offset_box(hx, hy, offset, k_pi / 2 * real(pick(rng) % 4))
+            : kind == 5 ? make_offset_box(hx, hy, offset, real(1e-6) * unit(rng))
+            : kind == 6 ? make_rounded_box(hx, hy, hx * unit(rng) + real(1e-6))
+                        : make_polygon(tri);
+        if (!polygon) {
+            continue; // a box far off its frame's origin rounded flat
+        }
+        const Shape shape = polygon.value();
+        const std::optional<Aabb> local = axis_aligned_box(shape, Transform{});
+        Transform xf;
+        xf.p = {position(), position()};
+        const int turn = pick(rng);
+        xf.q = turn < 5 ? Rot{} : turn == 5 ? Rot{0, 1} : Rot::from_angle(unit(rng));
+        const std::optional<Aabb> full = axis_aligned_box(shape, xf);
+        const std::optional<Aabb> fast = axis_aligned_box(shape, local, xf);
+        ASSERT_EQ(fast.has_value(), full.has_value()) << "case " << i;
+        if (full) {
+            ASSERT_EQ(fast->lower, full->lower) << "case " << i;
+            ASSERT_EQ(fast->upper, full->upper) << "case " << i;
+            ++boxes;
+        } else if (local && xf.q.c == 1) {
+            ++flattened;
+        }
+    }
+    // Both answers, and boxes flattened by the rounding, came up often.
+    EXPECT_GT(boxes, n / 5);
+    EXPECT_LT(boxes, n - n / 5);
+    EXPECT_GT(flattened, n / 100);
 }
 
 } // namespace

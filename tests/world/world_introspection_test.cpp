@@ -137,6 +137,38 @@ TEST(WorldBroadphaseTree, LeavesHoldTheirShapesAtRestAndAfterAMove) {
     expect_well_formed(world, world.broadphase_tree(BroadphaseTree::moving).value(), 6);
 }
 
+// The leaf of the only shape in the moving tree.
+Aabb only_leaf(const World& world) {
+    const std::vector<TreeNodeInfo> nodes = world.broadphase_tree(BroadphaseTree::moving).value();
+    for (const TreeNodeInfo& n : nodes) {
+        if (n.leaf) {
+            return n.box;
+        }
+    }
+    ADD_FAILURE() << "no leaf";
+    return {};
+}
+
+TEST(WorldBroadphaseTree, AMovedShapesLeafHoldsTwiceTheMoveAndLastsWhileItFits) {
+    World world = std::move(World::make().value());
+    const BodyId mover = add(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(), {0, 0});
+    const real margin = world.tolerances().aabb_margin;
+    ASSERT_TRUE(world.move(mover, {3, 0}));
+    const Aabb fat = only_leaf(world);
+    EXPECT_EQ(fat, inflate(Aabb{{2.5f, -0.5f}, {3.5f, 0.5f}}, margin + 2 * 3));
+    // Moves that stay inside, the other way and shorter, keep it.
+    ASSERT_TRUE(world.move(mover, {-2, 4}));
+    ASSERT_TRUE(world.move(mover, {2, -1}));
+    EXPECT_EQ(only_leaf(world), fat);
+    // A move that leaves it makes it again around the shape.
+    ASSERT_TRUE(world.move(mover, {0, 4}));
+    const Aabb now{{2.5f, 6.5f}, {3.5f, 7.5f}};
+    EXPECT_EQ(only_leaf(world), inflate(now, margin + 2 * 4));
+    // A body that stops shrinks it to the margin.
+    ASSERT_TRUE(world.move(mover, {0, 0}));
+    EXPECT_EQ(only_leaf(world), inflate(now, margin));
+}
+
 TEST(WorldBroadphaseTree, AnEmptyTreeHasNoNodesAndAGridIsNoTree) {
     World empty = std::move(World::make().value());
     EXPECT_TRUE(empty.broadphase_tree(BroadphaseTree::moving)->empty());
