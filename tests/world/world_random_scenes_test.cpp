@@ -384,10 +384,23 @@ Scene make_scene(std::uint32_t seed, const Regime& regime) {
 
 // ---- Running a case.
 
+// The raster must resolve the solid and the free space between: cells at
+// most half the thinnest box, and half the narrowest slot between two
+// boxes a body could fall into (a slot 0.149 L wide between an obstacle
+// and a wall, cells of 0.1 L: no cell centre in it, so a body falling down
+// it took the region of whichever free cell was nearest, first the room's,
+// then the outside's, and the checker cried tunneling).
 TunnelingChecker make_checker(const Scene& scene) {
+    constexpr real k_smallest_body = real(0.1); // L, the least extent a body is made with
     real cell = real(0.25);
     for (const Aabb& b : scene.checker_boxes) {
         cell = std::min(cell, real(0.5) * std::min(b.upper.x - b.lower.x, b.upper.y - b.lower.y));
+        for (const Aabb& o : scene.checker_boxes) {
+            const real gap = std::max(o.lower.x - b.upper.x, o.lower.y - b.upper.y);
+            if (gap >= k_smallest_body / 2) {
+                cell = std::min(cell, real(0.5) * gap);
+            }
+        }
     }
     const Vec2 reach{scene.half_w + 2, scene.half_h + 2};
     return TunnelingChecker::make(scene.checker_boxes, {-reach, reach}, cell).value();
@@ -548,7 +561,10 @@ const Regime k_substeps_at_30_hz{30, 2, 120};
 // 900 seeds in all (about 11 s in release). When these counts were set,
 // the first 2,000 seeds of each rate and 1,000 of each substep regime
 // (SWEEP_PROPERTY_CASES_SCALE=20 of the earlier 100/100/50/50) passed in
-// float and double.
+// float and double. With the velocity solve in colours (contact_solver.hpp),
+// the same 20x finds no tunneling and three seeds a little over the bound,
+// outside the CI's counts: 62874 (2.40 slops) and 33302 (2.21) in float,
+// 31743 (2.10) in double.
 TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsAt60Hz) {
     run_cases(60'000, test::property_cases(300), k_at_60_hz);
 }
