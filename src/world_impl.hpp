@@ -227,12 +227,16 @@ struct CachedImpulse {
 // gap narrower than itself.
 constexpr real k_core_shrink = 3;
 
-// The proxy moved inward by `depth` (L): a rounded proxy loses radius; a
-// polygon's faces move in along their normals. Proxies too small for that
-// shrink to a point (their centroid) with half their radius.
+// The proxy moved inward by `depth` (L): a rounded proxy at least that
+// round loses radius; a polygon's faces move in along their normals.
+// Proxies too small for that shrink to a point (their centroid) with half
+// their radius. (A polygon rounded by between one and two depths once took
+// the polygon path with a negative inset, moved its corners out, failed the
+// fit and fell back to its centroid: a 0.42 L pentagon's core was a 0.015 L
+// disc, so the final sweep let it sink through a one-sided chain floor.)
 inline ShapeProxy shrink_proxy(const ShapeProxy& proxy, real depth) {
     ShapeProxy core = proxy;
-    if (proxy.radius > depth * 2 || (proxy.count < 3 && proxy.radius > depth)) {
+    if (proxy.radius >= depth) {
         core.radius -= depth;
         return core;
     }
