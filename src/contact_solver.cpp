@@ -18,11 +18,8 @@ void apply_impulse(SolverBody& a, SolverBody& b, const SolverPoint& p, Vec2 impu
     b.w += b.inv_inertia * cross(p.rb, impulse);
 }
 
-real effective_mass(const SolverBody& a, const SolverBody& b, const SolverPoint& p, Vec2 dir) {
-    const real ra = cross(p.ra, dir);
-    const real rb = cross(p.rb, dir);
-    const real k = a.inv_mass + b.inv_mass + a.inv_inertia * ra * ra + b.inv_inertia * rb * rb;
-    return k > 0 ? 1 / k : 0;
+PairMass pair_mass(const SolverBody& a, const SolverBody& b) {
+    return {a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia};
 }
 
 void prepare_block(SolverContact& c, const SolverBody& a, const SolverBody& b) {
@@ -30,19 +27,13 @@ void prepare_block(SolverContact& c, const SolverBody& a, const SolverBody& b) {
     if (c.count != 2) {
         return;
     }
-    const Vec2 n = c.normal;
     const SolverPoint& p1 = c.points[0];
     const SolverPoint& p2 = c.points[1];
-    const real rn1a = cross(p1.ra, n);
-    const real rn1b = cross(p1.rb, n);
-    const real rn2a = cross(p2.ra, n);
-    const real rn2b = cross(p2.rb, n);
-    const real m = a.inv_mass + b.inv_mass;
-    c.k11 = m + a.inv_inertia * rn1a * rn1a + b.inv_inertia * rn1b * rn1b;
-    c.k22 = m + a.inv_inertia * rn2a * rn2a + b.inv_inertia * rn2b * rn2b;
-    c.k12 = m + a.inv_inertia * rn1a * rn2a + b.inv_inertia * rn1b * rn2b;
-    const real det = c.k11 * c.k22 - c.k12 * c.k12;
-    c.block = c.k11 * c.k11 < k_max_condition_number * det;
+    const BlockMatrix k = block_matrix(pair_mass(a, b), p1.ra, p1.rb, p2.ra, p2.rb, c.normal);
+    c.k11 = k.k11;
+    c.k12 = k.k12;
+    c.k22 = k.k22;
+    c.block = k.well_conditioned;
 }
 
 // Both normal impulses of a two-point manifold at once: the 2x2 linear
@@ -332,6 +323,32 @@ void put_empty_lane(ContactBatch& batch, int l, int empty_body) {
 
 } // namespace
 
+real inverse_effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir) {
+    const real rna = cross(ra, dir);
+    const real rnb = cross(rb, dir);
+    return w.ima + w.imb + w.iia * rna * rna + w.iib * rnb * rnb;
+}
+
+real effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir) {
+    const real k = inverse_effective_mass(w, ra, rb, dir);
+    return k > 0 ? 1 / k : 0;
+}
+
+BlockMatrix block_matrix(const PairMass& w, Vec2 ra1, Vec2 rb1, Vec2 ra2, Vec2 rb2, Vec2 n) {
+    const real rn1a = cross(ra1, n);
+    const real rn1b = cross(rb1, n);
+    const real rn2a = cross(ra2, n);
+    const real rn2b = cross(rb2, n);
+    const real m = w.ima + w.imb;
+    BlockMatrix k;
+    k.k11 = m + w.iia * rn1a * rn1a + w.iib * rn1b * rn1b;
+    k.k22 = m + w.iia * rn2a * rn2a + w.iib * rn2b * rn2b;
+    k.k12 = m + w.iia * rn1a * rn2a + w.iib * rn1b * rn2b;
+    const real det = k.k11 * k.k22 - k.k12 * k.k12;
+    k.well_conditioned = k.k11 * k.k11 < k_max_condition_number * det;
+    return k;
+}
+
 void pack_contacts(std::span<const SolverContact> contacts, std::span<const SolverBody> bodies,
                    int empty_body, ContactBatches& out) {
     const std::size_t words = (bodies.size() + 63) / 64;
@@ -413,8 +430,8 @@ void prepare_contact(SolverContact& c, std::span<const SolverBody> bodies,
     const Vec2 t = right_perp(n);
     for (int i = 0; i < c.count; ++i) {
         SolverPoint& p = c.points[static_cast<std::size_t>(i)];
-        p.normal_mass = effective_mass(a, b, p, n);
-        p.tangent_mass = effective_mass(a, b, p, t);
+        p.normal_mass = effective_mass(pair_mass(a, b), p.ra, p.rb, n);
+        p.tangent_mass = effective_mass(pair_mass(a, b), p.ra, p.rb, t);
         p.approach_speed = dot(relative_velocity(a, b, p), n);
         // A speculative point may close its gap this step, no further.
         const real separation = separations[static_cast<std::size_t>(i)];

@@ -30,6 +30,37 @@ namespace sweep {
 /// (Box2D's k_maxConditionNumber).
 inline constexpr real k_max_condition_number = 1000;
 
+/// The inverse masses of a contact's two bodies, A's then B's (1/kg and
+/// 1/(kg L^2)); zero on a side that does not move.
+struct PairMass {
+    real ima = 0;
+    real iia = 0;
+    real imb = 0;
+    real iib = 0;
+};
+
+/// J M^-1 J^T for an impulse along the unit `dir` at a point with lever
+/// arms ra, rb (world, L) from the centres of mass: the inverse of the
+/// point's effective mass there; 0 when neither side moves.
+real inverse_effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir);
+
+/// 1 / inverse_effective_mass, or 0 when neither side moves.
+real effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir);
+
+/// The normal effective mass matrix of a two-point manifold (points 1 and
+/// 2 with lever arms ra, rb; unit normal n), for the block solves of the
+/// velocity solve and the position correction (Box2D 2.4's block solver).
+struct BlockMatrix {
+    real k11 = 0;
+    real k12 = 0;
+    real k22 = 0;
+    /// Its condition number is below k_max_condition_number: the two
+    /// points can be solved together.
+    bool well_conditioned = false;
+};
+
+BlockMatrix block_matrix(const PairMass& w, Vec2 ra1, Vec2 rb1, Vec2 ra2, Vec2 rb2, Vec2 n);
+
 /// What the velocity solve reads and writes of a body. Static and
 /// kinematic bodies have zero inverse masses: impulses do not move them.
 struct SolverBody {
@@ -109,7 +140,6 @@ struct ContactBatches {
     std::vector<int> rest;  ///< contacts no colour took, in their order
     // Scratch, kept between steps so that packing does not allocate.
     std::vector<std::uint64_t> used; // per colour, a bit per body
-    std::vector<int> color;          // per contact
     std::vector<std::vector<int>> members; // per colour, its contacts
 };
 

@@ -1200,10 +1200,6 @@ struct World::Impl {
     // Inverse masses of a pair during position correction. A body stopped by
     // its sweep sits at a safe pose; moving it again could undo that, so
     // only its partner yields.
-    struct PairMass {
-        real ima, iia, imb, iib;
-    };
-
     PairMass pair_mass(const Contact& c, Vec2 normal, bool pin_stopped) const {
         const Body& a = bodies[c.body_a];
         const Body& b = bodies[c.body_b];
@@ -1245,18 +1241,14 @@ struct World::Impl {
     // by one).
     static bool push_apart_both(Body& a, Body& b, const PairMass& w, const PositionPoint& p1,
                                 const PositionPoint& p2, Vec2 n) {
-        const real rn1a = cross(p1.ra, n);
-        const real rn1b = cross(p1.rb, n);
-        const real rn2a = cross(p2.ra, n);
-        const real rn2b = cross(p2.rb, n);
-        const real m = w.ima + w.imb;
-        const real k11 = m + w.iia * rn1a * rn1a + w.iib * rn1b * rn1b;
-        const real k22 = m + w.iia * rn2a * rn2a + w.iib * rn2b * rn2b;
-        const real k12 = m + w.iia * rn1a * rn2a + w.iib * rn1b * rn2b;
-        const real det = k11 * k22 - k12 * k12;
-        if (!(k11 * k11 < k_max_condition_number * det)) {
+        const BlockMatrix k = block_matrix(w, p1.ra, p1.rb, p2.ra, p2.rb, n);
+        if (!k.well_conditioned) {
             return false;
         }
+        const real k11 = k.k11;
+        const real k12 = k.k12;
+        const real k22 = k.k22;
+        const real det = k11 * k22 - k12 * k12;
         // The 2x2 complementarity problem, as the velocity block solver.
         const real c1 = p1.correction;
         const real c2 = p2.correction;
@@ -1286,9 +1278,7 @@ struct World::Impl {
 
     static void push_apart_one(Body& a, Body& b, const PairMass& w, const PositionPoint& p,
                                Vec2 n) {
-        const real rna = cross(p.ra, n);
-        const real rnb = cross(p.rb, n);
-        const real k = w.ima + w.imb + w.iia * rna * rna + w.iib * rnb * rnb;
+        const real k = inverse_effective_mass(w, p.ra, p.rb, n);
         if (k > 0 && p.correction < 0) {
             push_apart(a, b, w, p, (-p.correction / k) * n);
         }

@@ -326,13 +326,6 @@ void apply(ImpactSide& a, ImpactSide& b, Vec2 ra, Vec2 rb, Vec2 impulse) {
     b.body->w += b.inv_inertia * cross(rb, impulse);
 }
 
-real effective_mass(const ImpactSide& a, const ImpactSide& b, Vec2 ra, Vec2 rb, Vec2 dir) {
-    const real rna = cross(ra, dir);
-    const real rnb = cross(rb, dir);
-    const real k = a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
-    return k > 0 ? 1 / k : 0;
-}
-
 constexpr int k_impact_iterations = 4;
 
 // Returns the fastest approach speed; 0 when no point approaches. An
@@ -350,8 +343,9 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
         const real vn = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
         approach = std::max(approach, -vn);
         target[i] = vn < -restitution_threshold ? -restitution * vn : 0;
-        normal_mass[i] = effective_mass(a, b, ra[i], rb[i], n);
-        tangent_mass[i] = effective_mass(a, b, ra[i], rb[i], t);
+        const PairMass w{a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia};
+        normal_mass[i] = effective_mass(w, ra[i], rb[i], n);
+        tangent_mass[i] = effective_mass(w, ra[i], rb[i], t);
     }
     if (approach <= min_approach) {
         return std::max(approach, real(0));
