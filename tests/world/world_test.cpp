@@ -414,5 +414,28 @@ TEST(World, LightBodyWedgedBetweenAWallAndAHeavyOneIsPushedOut) {
     EXPECT_LE(world.stats().max_penetration, 1.5f * slop);
 }
 
+TEST(World, LightBodySqueezedBetweenTwoHeavyOnesIsPushedOut) {
+    // A light box between two boxes 1000 times heavier, each overlapping it
+    // 5 slops, no gravity and nothing fixed near: correction moving the
+    // bodies by their masses shifts the light box, which the other heavy
+    // box pushes straight back, so the heavy ones part by a thousandth of a
+    // push per sweep. In the jam's sweeps the light box yields at most
+    // k_jam_mass_ratio times as much as a heavy one, so they part: within
+    // 2 slops after one step (the jam's sweeps end at 1.9; it was 5.5).
+    World world = make_world(1, {0, 0});
+    const real slop = world.tolerances().linear_slop;
+    const BodyId light = add_dynamic(world, make_box(0.5f, 0.5f).value(), {0, 0}, {},
+                                     Material{0.01f, 0, 0});
+    const BodyId left = add_dynamic(world, make_box(0.5f, 0.5f).value(), {-1 + 5 * slop, 0},
+                                    {}, Material{10, 0, 0});
+    const BodyId right = add_dynamic(world, make_box(0.5f, 0.5f).value(), {1 - 5 * slop, 0},
+                                     {}, Material{10, 0, 0});
+    ASSERT_TRUE(world.step(k_dt));
+    const real x = world.body_state(light)->center.x;
+    EXPECT_GT(x - world.body_state(left)->center.x - 1, -2 * slop);
+    EXPECT_GT(world.body_state(right)->center.x - x - 1, -2 * slop);
+    EXPECT_LE(world.stats().max_penetration, 2 * slop);
+}
+
 } // namespace
 } // namespace sweep
