@@ -4,6 +4,14 @@
 #include <bit>
 #include <cmath>
 
+// The batches get a copy compiled for AVX where the compiler can make one
+// and the CPU can be asked whether it runs it (solve_batches_avx).
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define SWEEP_AVX_LANES 1
+#else
+#define SWEEP_AVX_LANES 0
+#endif
+
 namespace sweep {
 namespace {
 
@@ -125,17 +133,23 @@ real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
 
 // --- k_lanes contacts at once: solve_contact lane by lane, each lane's
 // arithmetic the same as solve_contact's, and masks where it branches.
+// Every function here is inlined into the copies of solve_batches (below),
+// each compiled for its instruction set: no vector passes between code of
+// two instruction sets, and no copy calls code the CPU may not have. So
+// the compilers' note that passing 32-byte vectors changes with AVX does
+// not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
 
-Lanes select(LaneMask m, Lanes yes, Lanes no) {
-    return std::bit_cast<Lanes>((m & std::bit_cast<LaneMask>(yes)) |
-                                (~m & std::bit_cast<LaneMask>(no)));
+[[gnu::always_inline]] inline Lanes select(LaneMask m, Lanes yes, Lanes no) {
+    return __builtin_bit_cast(Lanes, (m & __builtin_bit_cast(LaneMask, yes)) |
+                                         (~m & __builtin_bit_cast(LaneMask, no)));
 }
 
 // std::max(a, b) and std::clamp(v, lo, hi), lane by lane.
-Lanes max_of(Lanes a, Lanes b) { return select(a < b, b, a); }
-Lanes clamp_of(Lanes v, Lanes lo, Lanes hi) { return select(v < lo, lo, select(hi < v, hi, v)); }
+[[gnu::always_inline]] inline Lanes max_of(Lanes a, Lanes b) { return select(a < b, b, a); }
+[[gnu::always_inline]] inline Lanes clamp_of(Lanes v, Lanes lo, Lanes hi) { return select(v < lo, lo, select(hi < v, hi, v)); }
 
-Lanes speed_change(Lanes lambda, Lanes mass) {
+[[gnu::always_inline]] inline Lanes speed_change(Lanes lambda, Lanes mass) {
     const Lanes magnitude = select(lambda < 0, -lambda, lambda);
     const LaneMask has_mass = mass > 0;
     return select(has_mass, magnitude / select(has_mass, mass, Lanes{} + 1), Lanes{});
@@ -146,7 +160,7 @@ struct BodyLanes {
     Lanes vx, vy, w, inv_mass, inv_inertia;
 };
 
-BodyLanes gather(std::span<const SolverBody> bodies, const std::array<int, k_lanes>& index) {
+[[gnu::always_inline]] inline BodyLanes gather(std::span<const SolverBody> bodies, const std::array<int, k_lanes>& index) {
     BodyLanes out;
     for (int l = 0; l < k_lanes; ++l) {
         const SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
@@ -159,7 +173,7 @@ BodyLanes gather(std::span<const SolverBody> bodies, const std::array<int, k_lan
     return out;
 }
 
-void scatter(const BodyLanes& in, std::span<SolverBody> bodies, const std::array<int, k_lanes>& index) {
+[[gnu::always_inline]] inline void scatter(const BodyLanes& in, std::span<SolverBody> bodies, const std::array<int, k_lanes>& index) {
     for (int l = 0; l < k_lanes; ++l) {
         SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
         b.v = {in.vx[l], in.vy[l]};
@@ -168,7 +182,7 @@ void scatter(const BodyLanes& in, std::span<SolverBody> bodies, const std::array
 }
 
 // relative_velocity along (dx, dy): dot((b.v + cross(b.w, rb)) - (a.v + cross(a.w, ra)), d).
-Lanes relative_speed(const BodyLanes& a, const BodyLanes& b, const PointLanes& p, Lanes dx,
+[[gnu::always_inline]] inline Lanes relative_speed(const BodyLanes& a, const BodyLanes& b, const PointLanes& p, Lanes dx,
                      Lanes dy) {
     const Lanes rx = (b.vx + -b.w * p.rby) - (a.vx + -a.w * p.ray);
     const Lanes ry = (b.vy + b.w * p.rbx) - (a.vy + a.w * p.rax);
@@ -176,7 +190,7 @@ Lanes relative_speed(const BodyLanes& a, const BodyLanes& b, const PointLanes& p
 }
 
 // apply_impulse with the impulse lambda * (dx, dy).
-void apply_impulse(BodyLanes& a, BodyLanes& b, const PointLanes& p, Lanes lambda, Lanes dx,
+[[gnu::always_inline]] inline void apply_impulse(BodyLanes& a, BodyLanes& b, const PointLanes& p, Lanes lambda, Lanes dx,
                    Lanes dy) {
     const Lanes px = lambda * dx;
     const Lanes py = lambda * dy;
@@ -192,7 +206,7 @@ void apply_impulse(BodyLanes& a, BodyLanes& b, const PointLanes& p, Lanes lambda
 // (or that are no block) keep their impulses. Returns the change of the
 // points' normal speeds, 0 in those lanes; `x1`, `x2`: the new impulses;
 // `solved`: the lanes that take them.
-Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes& b, Lanes& x1,
+[[gnu::always_inline]] inline Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes& b, Lanes& x1,
                      Lanes& x2, LaneMask& solved) {
     const PointLanes& p1 = c.points[0];
     const PointLanes& p2 = c.points[1];
@@ -224,7 +238,7 @@ Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes&
 }
 
 // solve_contact on the batch's k_lanes contacts; `change` grows lane by lane.
-Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
+[[gnu::always_inline]] inline Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     BodyLanes a = gather(bodies, c.body_a);
     BodyLanes b = gather(bodies, c.body_b);
     const Lanes tx = c.ny; // right_perp(n)
@@ -270,6 +284,34 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     scatter(b, bodies, c.body_b);
     return change;
 }
+
+// Every batch in order; the largest change of a lane.
+[[gnu::always_inline]] inline real solve_batches(std::span<ContactBatch> batches,
+                                                 std::span<SolverBody> bodies) {
+    Lanes change{};
+    for (ContactBatch& batch : batches) {
+        change = solve_batch(batch, bodies, change);
+    }
+    real most = 0;
+    for (int l = 0; l < k_lanes; ++l) {
+        most = std::max(most, change[l]);
+    }
+    return most;
+}
+
+// The copies of solve_batches. The baseline one runs the 32-byte lanes as
+// pairs of 16-byte registers (SSE2 on x86-64). AVX has no fused
+// multiply-add, so the compiler contracts nothing: both give the same bits.
+real solve_batches_baseline(std::span<ContactBatch> batches, std::span<SolverBody> bodies) {
+    return solve_batches(batches, bodies);
+}
+
+#if SWEEP_AVX_LANES
+[[gnu::target("avx")]] real solve_batches_avx(std::span<ContactBatch> batches,
+                                              std::span<SolverBody> bodies) {
+    return solve_batches(batches, bodies);
+}
+#endif
 
 } // namespace
 
@@ -453,16 +495,23 @@ void warm_start(std::span<const SolverContact> contacts, std::span<SolverBody> b
     }
 }
 
+LaneIsa best_lane_isa() {
+#if SWEEP_AVX_LANES
+    static const bool avx = __builtin_cpu_supports("avx");
+    return avx ? LaneIsa::avx : LaneIsa::baseline;
+#else
+    return LaneIsa::baseline;
+#endif
+}
+
 real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts,
-                      std::span<SolverBody> bodies) {
-    Lanes change{};
-    for (std::size_t k = 0; k < batches.batches.size(); ++k) {
-        change = solve_batch(batches.batches[k], bodies, change);
-    }
-    real most = 0;
-    for (int l = 0; l < k_lanes; ++l) {
-        most = std::max(most, change[l]);
-    }
+                      std::span<SolverBody> bodies, [[maybe_unused]] LaneIsa isa) {
+#if SWEEP_AVX_LANES
+    real most = isa == LaneIsa::avx ? solve_batches_avx(batches.batches, bodies)
+                                    : solve_batches_baseline(batches.batches, bodies);
+#else
+    real most = solve_batches_baseline(batches.batches, bodies);
+#endif
     for (const int ci : batches.rest) {
         SolverContact& c = contacts[static_cast<std::size_t>(ci)];
         most = std::max(most, solve_contact(c, bodies[static_cast<std::size_t>(c.body_a)],

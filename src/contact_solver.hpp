@@ -101,15 +101,22 @@ struct SolverContact {
     std::array<SolverPoint, 2> points{};
 };
 
-/// Contacts solved side by side, one per lane: as many as a 16-byte
-/// vector register (SSE2, NEON) holds reals, 4 floats or 2 doubles.
-inline constexpr int k_lanes = static_cast<int>(16 / sizeof(real));
+/// Contacts solved side by side, one per lane: as many as a 32-byte
+/// vector register (AVX) holds reals, 8 floats or 4 doubles. On a CPU
+/// without AVX the same batches run in pairs of 16-byte registers (SSE2,
+/// NEON): the same batches and arithmetic, so the same bits on every CPU.
+inline constexpr int k_lanes = static_cast<int>(32 / sizeof(real));
+
+/// The batches' vectors are aligned to their size in every translation
+/// unit: GCC without AVX gives a 32-byte vector 16-byte alignment, while
+/// the AVX copy of the solve loads them as aligned to 32.
+inline constexpr std::size_t k_lane_bytes = k_lanes * sizeof(real);
 
 /// k_lanes reals, one per lane (GCC and Clang vector extensions: plain
 /// arithmetic on them works lane by lane).
-using Lanes [[gnu::vector_size(k_lanes * sizeof(real))]] = real;
+using Lanes [[gnu::vector_size(k_lane_bytes), gnu::aligned(k_lane_bytes)]] = real;
 /// A lane mask: all bits set where a comparison of Lanes holds.
-using LaneMask = decltype(Lanes{} < Lanes{});
+using LaneMask [[gnu::aligned(k_lane_bytes)]] = decltype(Lanes{} < Lanes{});
 
 /// One point of k_lanes contacts (SolverPoint, a field per member).
 struct PointLanes {
@@ -161,12 +168,23 @@ void prepare_contact(SolverContact& c, std::span<const SolverBody> bodies,
 /// Applies every contact's accumulated impulses (last step's, carried over).
 void warm_start(std::span<const SolverContact> contacts, std::span<SolverBody> bodies);
 
+/// The instruction sets the batches can be solved with.
+enum class LaneIsa {
+    baseline, ///< the compiler's default for the target (SSE2 on x86-64)
+    avx,      ///< x86 AVX: a batch's lanes in one register
+};
+
+/// The widest LaneIsa this CPU runs (asked once): avx on an x86 CPU with
+/// AVX where the compiler could make the AVX copy, else baseline.
+LaneIsa best_lane_isa();
+
 /// One sweep over the contacts, friction before the normal at each: the
-/// batches, then the rest. Returns the largest change it made to a point's
-/// relative speed (L/s): how far from converged the sweep before it left
-/// them.
+/// batches (with `isa`, which the CPU must run), then the rest. Returns
+/// the largest change it made to a point's relative speed (L/s): how far
+/// from converged the sweep before it left them. Every isa gives the same
+/// bits.
 real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts,
-                      std::span<SolverBody> bodies);
+                      std::span<SolverBody> bodies, LaneIsa isa = best_lane_isa());
 
 /// Bounce after the solve, once the points that pushed are known: a point
 /// that approached faster than `restitution_threshold` (L/s) and pushed

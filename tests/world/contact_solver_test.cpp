@@ -1,7 +1,8 @@
 // The velocity solve's batches (src/contact_solver.hpp) against the same
 // contacts solved one by one in the same order: contacts of a colour share
 // no body that impulses move, so taking them side by side must give the
-// same velocities and impulses to the last bit.
+// same velocities and impulses to the last bit, with every instruction set
+// the batches can be solved with.
 #include "contact_solver.hpp"
 
 #include <gtest/gtest.h>
@@ -65,7 +66,8 @@ Case random_case(std::mt19937& rng, int body_count, int contact_count) {
     return c;
 }
 
-TEST(ContactSolver, BatchesGiveTheSameResultsAsTheirContactsOneByOne) {
+// 200 random cases, 8 sweeps each, the batches solved with `isa`.
+void expect_batches_match_one_by_one(LaneIsa isa) {
     std::mt19937 rng(17);
     int blocks = 0;
     int batched = 0;
@@ -90,7 +92,7 @@ TEST(ContactSolver, BatchesGiveTheSameResultsAsTheirContactsOneByOne) {
         one_by_one.rest.insert(one_by_one.rest.end(), packed.rest.begin(), packed.rest.end());
         ASSERT_EQ(one_by_one.rest.size(), c.contacts.size()) << "trial " << trial;
         for (int sweep = 0; sweep < 8; ++sweep) {
-            const real change_wide = solve_velocities(packed, wide.contacts, wide.bodies);
+            const real change_wide = solve_velocities(packed, wide.contacts, wide.bodies, isa);
             const real change_narrow = solve_velocities(one_by_one, narrow.contacts, narrow.bodies);
             ASSERT_EQ(change_wide, change_narrow) << "trial " << trial << ", sweep " << sweep;
         }
@@ -115,6 +117,20 @@ TEST(ContactSolver, BatchesGiveTheSameResultsAsTheirContactsOneByOne) {
     // The cases exercised what they should: blocks and full batches.
     EXPECT_GT(blocks, 1000);
     EXPECT_GT(batched, 1000);
+}
+
+TEST(ContactSolver, BatchesGiveTheSameResultsAsTheirContactsOneByOne) {
+    expect_batches_match_one_by_one(LaneIsa::baseline);
+}
+
+// The AVX copy of the batch solve, where the CPU runs it: the same bits as
+// one by one, so as the baseline copy (World::step's results do not depend
+// on the CPU).
+TEST(ContactSolver, AvxBatchesGiveTheSameResultsAsTheirContactsOneByOne) {
+    if (best_lane_isa() != LaneIsa::avx) {
+        GTEST_SKIP() << "this CPU or compiler has no AVX copy of the batch solve";
+    }
+    expect_batches_match_one_by_one(LaneIsa::avx);
 }
 
 TEST(ContactSolver, NoTwoContactsOfABatchShareABodyThatImpulsesMove) {
