@@ -90,6 +90,14 @@ struct ShapePair {
     friend constexpr auto operator<=>(const ShapePair&, const ShapePair&) = default;
 };
 
+// A pair and where its data is (World::Impl::touching_data).
+struct IndexedPair {
+    ShapePair pair;
+    std::size_t index = 0;
+    friend constexpr auto operator<=>(const IndexedPair&, const IndexedPair&) = default;
+    static bool by_pair(const IndexedPair& x, const IndexedPair& y) { return x.pair < y.pair; }
+};
+
 struct Body {
     BodyType type = BodyType::static_body;
     Transform xf;
@@ -391,6 +399,11 @@ struct World::Impl {
     PreSolveFn pre_solve;
     std::vector<ShapePair> touching;        // sorted; at the end of the last step
     std::vector<ContactData> touching_data; // the same pairs with their manifolds
+    struct {
+        std::vector<ContactData> resting;
+        std::vector<IndexedPair> now;
+        std::vector<char> began;
+    } touching_scratch; // update_touching's, kept so that it does not allocate
     std::vector<ShapePair> sensor_overlaps; // sorted (sensor, visitor); at the end of the last step
     std::vector<ShapePair> disabled_pairs;  // sorted; turned off by pre_solve this step
     std::vector<ToiEvent> toi_queue;        // a min-heap on (t, shapes); reused every step
@@ -1923,8 +1936,8 @@ struct World::Impl {
     // the linear slop touch. Begin and end events are the difference from
     // the last step's touching pairs.
     void update_touching() {
-        std::vector<ShapePair> now;
-        std::vector<ContactData> resting;
+        std::vector<ContactData>& resting = touching_scratch.resting;
+        resting.clear();
         for (const ContactData& d : touching_data) {
             if (still_resting(d)) {
                 resting.push_back(d);
@@ -1953,33 +1966,63 @@ struct World::Impl {
                 d.normal_impulse[i] = c.impulses[i].normal;
                 d.tangent_impulse[i] = c.impulses[i].tangent;
             }
-            now.push_back({d.shape_a, d.shape_b});
             touching_data.push_back(d);
         }
         // A body that fell asleep in this step still had its contacts searched.
+        std::vector<IndexedPair>& now = touching_scratch.now;
+        now.clear();
+        for (std::size_t i = 0; i < touching_data.size(); ++i) {
+            now.push_back({{touching_data[i].shape_a, touching_data[i].shape_b}, i});
+        }
         std::sort(now.begin(), now.end());
-        const std::size_t searched_pairs = now.size();
+        const auto searched_pairs = static_cast<std::ptrdiff_t>(now.size());
         for (const ContactData& d : resting) {
             const ShapePair pair{d.shape_a, d.shape_b};
-            if (!std::binary_search(now.begin(), now.begin() + searched_pairs, pair)) {
-                now.push_back(pair);
+            if (!std::binary_search(now.begin(), now.begin() + searched_pairs, IndexedPair{pair, 0},
+                                    IndexedPair::by_pair)) {
+                now.push_back({pair, touching_data.size()});
                 touching_data.push_back(d);
             }
         }
-        std::sort(now.begin(), now.end());
-        for (const ContactData& d : touching_data) {
-            if (!std::binary_search(touching.begin(), touching.end(),
-                                    ShapePair{d.shape_a, d.shape_b})) {
+        std::sort(now.begin() + searched_pairs, now.end());
+        std::inplace_merge(now.begin(), now.begin() + searched_pairs, now.end());
+        report_touching_changes(now);
+        touching.clear();
+        for (const IndexedPair& p : now) {
+            touching.push_back(p.pair);
+        }
+    }
+
+    // Contact begin events for the pairs of `now` (sorted) not touching
+    // before, in the order of touching_data; end events for the pairs
+    // touching before and not now, in their order. One merge of the two
+    // sorted lists instead of a binary search per pair (15,000 pairs in a
+    // pyramid: the searches were 8 % of a step).
+    void report_touching_changes(const std::vector<IndexedPair>& now) {
+        std::vector<char>& began = touching_scratch.began;
+        began.assign(touching_data.size(), 0);
+        std::size_t k = 0;
+        for (const ShapePair& before : touching) {
+            while (k < now.size() && now[k].pair < before) {
+                began[now[k++].index] = 1;
+            }
+            if (k < now.size() && now[k].pair == before) {
+                ++k;
+            } else {
+                events.contact_end.push_back(
+                    {before.a, before.b, owner_of(before.a), owner_of(before.b)});
+            }
+        }
+        for (; k < now.size(); ++k) {
+            began[now[k].index] = 1;
+        }
+        for (std::size_t i = 0; i < touching_data.size(); ++i) {
+            if (began[i]) {
+                const ContactData& d = touching_data[i];
                 events.contact_begin.push_back({d.shape_a, d.shape_b, d.body_a, d.body_b,
                                                 d.manifold.points[0].point, d.manifold.normal});
             }
         }
-        for (const ShapePair& p : touching) {
-            if (!std::binary_search(now.begin(), now.end(), p)) {
-                events.contact_end.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
-            }
-        }
-        touching.swap(now);
     }
 
     // The body of a shape, or a stale id once the shape is gone.
