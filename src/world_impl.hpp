@@ -1884,15 +1884,6 @@ struct World::Impl {
         const real threshold = def.hit_speed_threshold * def.length_units_per_meter;
         const std::size_t earlier = events.contact_hit.size(); // reported by earlier sub-steps
         for (const Contact& c : contacts) {
-            const ShapePair pair{shape_id(c.shape_a), shape_id(c.shape_b)};
-            if (std::binary_search(touching.begin(), touching.end(), pair) ||
-                std::any_of(events.contact_hit.begin(),
-                            events.contact_hit.begin() + static_cast<std::ptrdiff_t>(earlier),
-                            [&](const ContactHitEvent& e) {
-                                return e.shape_a == pair.a && e.shape_b == pair.b;
-                            })) {
-                continue;
-            }
             int fastest = -1;
             for (int i = 0; i < c.manifold.count; ++i) {
                 const PointImpulse& p = c.impulses[i];
@@ -1901,7 +1892,18 @@ struct World::Impl {
                     fastest = i;
                 }
             }
-            if (fastest >= 0) {
+            if (fastest < 0) {
+                continue; // most contacts: resting ones need no search below
+            }
+            const ShapePair pair{shape_id(c.shape_a), shape_id(c.shape_b)};
+            const bool reported = std::binary_search(touching.begin(), touching.end(), pair) ||
+                                  std::any_of(events.contact_hit.begin(),
+                                              events.contact_hit.begin() +
+                                                  static_cast<std::ptrdiff_t>(earlier),
+                                              [&](const ContactHitEvent& e) {
+                                                  return e.shape_a == pair.a && e.shape_b == pair.b;
+                                              });
+            if (!reported) {
                 events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
                                               body_id(c.body_a), body_id(c.body_b),
                                               c.manifold.points[fastest].point, c.manifold.normal,
