@@ -160,16 +160,20 @@ struct BodyLanes {
     Lanes vx, vy, w, inv_mass, inv_inertia;
 };
 
-[[gnu::always_inline]] inline BodyLanes gather(std::span<const SolverBody> bodies, const std::array<int, k_lanes>& index) {
+// The bodies' velocities; their inverse masses, fixed for the step, were
+// packed with the batch (only what changes is gathered lane by lane).
+[[gnu::always_inline]] inline BodyLanes gather(std::span<const SolverBody> bodies,
+                                               const std::array<int, k_lanes>& index,
+                                               Lanes inv_mass, Lanes inv_inertia) {
     BodyLanes out;
     for (int l = 0; l < k_lanes; ++l) {
         const SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
         out.vx[l] = b.v.x;
         out.vy[l] = b.v.y;
         out.w[l] = b.w;
-        out.inv_mass[l] = b.inv_mass;
-        out.inv_inertia[l] = b.inv_inertia;
     }
+    out.inv_mass = inv_mass;
+    out.inv_inertia = inv_inertia;
     return out;
 }
 
@@ -239,8 +243,8 @@ struct BodyLanes {
 
 // solve_contact on the batch's k_lanes contacts; `change` grows lane by lane.
 [[gnu::always_inline]] inline Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
-    BodyLanes a = gather(bodies, c.body_a);
-    BodyLanes b = gather(bodies, c.body_b);
+    BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
+    BodyLanes b = gather(bodies, c.body_b, c.inv_mass_b, c.inv_inertia_b);
     const Lanes tx = c.ny; // right_perp(n)
     const Lanes ty = -c.nx;
     for (PointLanes& p : c.points) {
@@ -326,9 +330,16 @@ constexpr int k_colors = 16;
 bool moved_by_impulses(const SolverBody& b) { return b.inv_mass > 0 || b.inv_inertia > 0; }
 
 // Lane l of the batch holds contact c.
-void put_lane(ContactBatch& batch, int l, const SolverContact& c) {
+void put_lane(ContactBatch& batch, int l, const SolverContact& c,
+              std::span<const SolverBody> bodies) {
+    const SolverBody& a = bodies[static_cast<std::size_t>(c.body_a)];
+    const SolverBody& b = bodies[static_cast<std::size_t>(c.body_b)];
     batch.body_a[static_cast<std::size_t>(l)] = c.body_a;
     batch.body_b[static_cast<std::size_t>(l)] = c.body_b;
+    batch.inv_mass_a[l] = a.inv_mass;
+    batch.inv_inertia_a[l] = a.inv_inertia;
+    batch.inv_mass_b[l] = b.inv_mass;
+    batch.inv_inertia_b[l] = b.inv_inertia;
     batch.nx[l] = c.normal.x;
     batch.ny[l] = c.normal.y;
     batch.friction[l] = c.friction;
@@ -356,11 +367,12 @@ void put_lane(ContactBatch& batch, int l, const SolverContact& c) {
 }
 
 // An empty lane: no points, the empty body on both sides.
-void put_empty_lane(ContactBatch& batch, int l, int empty_body) {
+void put_empty_lane(ContactBatch& batch, int l, int empty_body,
+                    std::span<const SolverBody> bodies) {
     SolverContact empty;
     empty.body_a = empty_body;
     empty.body_b = empty_body;
-    put_lane(batch, l, empty);
+    put_lane(batch, l, empty, bodies);
 }
 
 } // namespace
@@ -433,10 +445,10 @@ void pack_contacts(std::span<const SolverContact> contacts, std::span<const Solv
             for (int l = 0; l < k_lanes; ++l) {
                 const std::size_t at = k + static_cast<std::size_t>(l);
                 if (at < m.size()) {
-                    put_lane(batch, l, contacts[static_cast<std::size_t>(m[at])]);
+                    put_lane(batch, l, contacts[static_cast<std::size_t>(m[at])], bodies);
                     out.lanes.push_back(m[at]);
                 } else {
-                    put_empty_lane(batch, l, empty_body);
+                    put_empty_lane(batch, l, empty_body, bodies);
                     out.lanes.push_back(-1);
                 }
             }

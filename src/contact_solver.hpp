@@ -131,6 +131,8 @@ struct ContactBatch {
     std::array<int, k_lanes> body_a{};
     std::array<int, k_lanes> body_b{};
     Lanes nx, ny, friction, k11, k12, k22;
+    /// The bodies' inverse masses (SolverBody's, fixed for the step).
+    Lanes inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
     LaneMask block; ///< solve_block's contacts
     std::array<PointLanes, 2> points;
 };
