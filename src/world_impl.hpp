@@ -120,6 +120,9 @@ struct Body {
     bool toi_clamped = false;    // its motion ended at an impact: a cap was hit
     Vec2 searched_center;        // the end pose its contact search assumed: the
     real searched_angle = 0;     // start pose moved at its velocities then
+    // Position correction: World::Impl::position_clock when a push last
+    // moved it (see PositionCheck).
+    std::uint64_t position_moved = 0;
     std::uint32_t generation = 0;
     std::uint64_t user_data = 0;
     bool alive = false;
@@ -216,6 +219,14 @@ struct Contact {
     Manifold manifold;          // at the start of the step, for the velocity solver
     Manifold position_manifold; // at the current poses, refreshed during position correction
     std::array<PointImpulse, 2> impulses{};
+    // Position correction's record of what it last saw of the pair, to skip
+    // work whose result it knows: World::Impl::position_clock when the
+    // position manifold was made, and when a sweep last found the pair
+    // pushing nothing (quiet), with its least separation then.
+    std::uint64_t position_refreshed = 0;
+    std::uint64_t position_checked = 0;
+    bool position_quiet = false;
+    real position_separation = 0;
 };
 
 // Impulses of last step's contact points, by shape pair and feature id, to
@@ -423,6 +434,7 @@ struct World::Impl {
     real position_factor = k_baumgarte; // of a penetration removed per position sweep
     bool shock = false;                 // a jam's sweeps: lower bodies do not yield (shock propagation)
     Vec2 gravity_direction;             // unit, or zero without gravity: no shock then
+    std::uint64_t position_clock = 0;   // counts pushes (Body::position_moved, Contact::position_*)
     std::vector<Vec2> jam_centers;      // by body: poses when a jam's extra sweeps began
     std::vector<real> jam_angles;
     std::vector<Vec2> corrected_centers; // by body: poses before this round's correction
@@ -1183,11 +1195,44 @@ struct World::Impl {
     // Fast bodies end a step far from where their speculative manifold was
     // made, so position correction works on manifolds recomputed at the
     // current poses (refreshed every few iterations as the poses move).
-    void refresh_position_manifolds() {
+    // The position manifolds at the current poses. Unless `all`, only of
+    // pairs a push moved since their manifold was made: the others' poses,
+    // and so their manifolds, are what they were. A new manifold makes its
+    // pair unchecked.
+    void refresh_position_manifolds(bool all) {
         const CollideSettings settings{tol.linear_slop, tol.linear_slop};
         for (Contact& c : contacts) {
+            if (!all && unmoved_since(c, c.position_refreshed)) {
+                continue;
+            }
             c.position_manifold = collide_pair(c.shape_a, c.shape_b, bodies[c.body_a].xf,
                                                bodies[c.body_b].xf, settings);
+            c.position_refreshed = position_clock;
+            c.position_quiet = false;
+        }
+    }
+
+    // Whether no push moved either body of the pair after the clock read `at`.
+    bool unmoved_since(const Contact& c, std::uint64_t at) const {
+        return bodies[c.body_a].position_moved <= at && bodies[c.body_b].position_moved <= at;
+    }
+
+    // A push may move the pair's bodies that yield (those `w` gives mass).
+    void mark_moved(const Contact& c, const PairMass& w) {
+        ++position_clock;
+        if (w.ima > 0 || w.iia > 0) {
+            bodies[c.body_a].position_moved = position_clock;
+        }
+        if (w.imb > 0 || w.iib > 0) {
+            bodies[c.body_b].position_moved = position_clock;
+        }
+    }
+
+    // Forgets every pair's check: what a push would do changed (the pair
+    // masses, when a jam's sweeps begin).
+    void forget_position_checks() {
+        for (Contact& c : contacts) {
+            c.position_quiet = false;
         }
     }
 
@@ -1335,6 +1380,10 @@ struct World::Impl {
     // anchors (Box2D's SolvePositionConstraints, with a block step for
     // two-point manifolds). Returns the deepest penetration seen before
     // correcting.
+    // A pair found quiet (pushing nothing) whose bodies no push has moved
+    // since is skipped: its points, and so its verdict and separation, are
+    // what they were (in a settling pile most pairs are quiet, and a jam's
+    // sweeps move few bodies).
     real solve_positions(bool pin_stopped) {
         ++stats.position_sweeps;
         real deepest = 0;
@@ -1346,19 +1395,30 @@ struct World::Impl {
             if (m.count == 0) {
                 continue;
             }
+            if (c.position_quiet && unmoved_since(c, c.position_checked)) {
+                deepest = std::min(deepest, c.position_separation);
+                continue;
+            }
             const Vec2 n = position_normal(c);
             const PairMass w = pair_mass(c, n, pin_stopped);
             const PositionPoint p1 = position_point(a, b, m, 0, n);
             deepest = std::min(deepest, p1.separation);
             if (m.count == 1) {
+                if (p1.correction == 0) {
+                    note_quiet(c, p1.separation);
+                    continue;
+                }
                 push_apart_one(a, b, w, p1, n);
+                mark_moved(c, w);
                 continue;
             }
             const PositionPoint p2 = position_point(a, b, m, 1, n);
             deepest = std::min(deepest, p2.separation);
             if (p1.correction == 0 && p2.correction == 0) {
+                note_quiet(c, std::min(p1.separation, p2.separation));
                 continue;
             }
+            mark_moved(c, w);
             if (!push_apart_both(a, b, w, p1, p2, n)) {
                 // Later points see the poses moved by earlier ones.
                 push_apart_one(a, b, w, p1, n);
@@ -1366,6 +1426,12 @@ struct World::Impl {
             }
         }
         return -deepest;
+    }
+
+    void note_quiet(Contact& c, real separation) {
+        c.position_quiet = true;
+        c.position_checked = position_clock;
+        c.position_separation = separation;
     }
 
     // The last line of defence: sweep each dynamic body from its pose at
@@ -1600,7 +1666,7 @@ struct World::Impl {
         for (int i = 0; i < jam_cap; ++i) {
             const bool fresh = i % k_position_refresh_interval == 0;
             if (fresh) {
-                refresh_position_manifolds();
+                refresh_position_manifolds(i == 0); // poses moved since the last call
             }
             if (fresh && i >= cap) {
                 // A jam gets more sweeps only while it is deep and the rate
@@ -1635,7 +1701,7 @@ struct World::Impl {
             }
         }
         if (jam_start >= 0) {
-            refresh_position_manifolds();
+            refresh_position_manifolds(false);
             if (deepest_position_penetration() > entry_deepest) {
                 restore_jam_entry();
             }
@@ -1649,6 +1715,7 @@ struct World::Impl {
         position_factor = k_jam_baumgarte;
         order_by_support();
         find_backing();
+        forget_position_checks(); // the pairs' masses change (pair_mass)
         jam_centers.resize(bodies.size());
         jam_angles.resize(bodies.size());
         for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
@@ -1666,7 +1733,7 @@ struct World::Impl {
                 sync_transform(b);
             }
         }
-        refresh_position_manifolds();
+        refresh_position_manifolds(true); // poses moved without a push
     }
 
     // Position correction for one round. Bodies stopped by the sweep are
