@@ -116,6 +116,37 @@ ContactMeasure measure_of(const Manifold& m) {
     return out;
 }
 
+// measure_of(collide_faces(...)) for faces that collide_faces clips
+// (parallel and overlapping, or cores within a tenth of the slop), both of
+// radius 0, with A's face the reference, from the same arithmetic but for
+// the manifold's anchors and ids, which a measure does not read.
+ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incident,
+                               real speculative_distance) {
+    std::array<ClipVertex, 2> ends{ClipVertex{incident.v1}, ClipVertex{incident.v2}};
+    ContactMeasure out;
+    if (!clip_to_reference_face(ref, 0, ends)) {
+        return out;
+    }
+    std::array<Vec2, 2> points{};
+    for (const ClipVertex& end : ends) {
+        const FacePoint p = face_point(ref, 0, 0, end.v);
+        if (p.gap > speculative_distance) {
+            continue;
+        }
+        // As make_point: the point midway, the separation along the normal.
+        const real separation = dot(p.on_inc - p.on_ref, ref.normal);
+        out.separation = out.count == 0 ? separation : std::min(out.separation, separation);
+        points[out.count++] = real(0.5) * (p.on_ref + p.on_inc);
+    }
+    if (out.count > 0) {
+        out.normal = ref.normal;
+    }
+    if (out.count == 2) {
+        out.surface_area = distance(points[0], points[1]);
+    }
+    return out;
+}
+
 // --- The closed form for two axis-aligned boxes ---
 
 constexpr real k_epsilon = std::numeric_limits<real>::epsilon();
@@ -443,12 +474,16 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const 
     }
     const real sign = g[k].above > g[k].below ? 1 : -1;
     const Vec2 normal = axis_normal(k, sign);
-    // The rest is collide()'s own, on the faces' exact corners. (Anchors
-    // and the local normal come out in the world frame: not used here.)
-    const Manifold m =
-        collide_faces({box_face(a, k, sign), normal, normal, Rot{}}, box_face(b, k, -sign),
-                      separation, false, Transform{}, Transform{}, {slop, slop});
-    return measure_of(m);
+    // The rest is collide()'s own, on the faces' exact corners.
+    const ReferenceFace ref{box_face(a, k, sign), normal, normal, Rot{}};
+    const PlacedFace incident = box_face(b, k, -sign);
+    if (separation > real(0.1) * slop && !parallel_faces_overlap(ref, incident, slop)) {
+        // Corners that may meet vertex to vertex. (Anchors and the local
+        // normal come out in the world frame: not used here.)
+        return measure_of(collide_faces(ref, incident, separation, false, Transform{}, Transform{},
+                                        {slop, slop}));
+    }
+    return measure_clipped(ref, incident, slop);
 }
 
 bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b,
