@@ -172,6 +172,12 @@ Vec2 axis_normal(int axis, real sign) { return axis == 0 ? Vec2{sign, 0} : Vec2{
 
 real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
+// The largest magnitude among a box's coordinates: along an axis it is
+// -lower or upper (lower <= upper).
+real box_extent(const Aabb& box) {
+    return std::max(std::max(box.upper.x, box.upper.y), -std::min(box.lower.x, box.lower.y));
+}
+
 // The largest coordinate of the boxes, relative to `origin`. A box's
 // largest magnitude along an axis is -lower or upper (lower <= upper), so
 // only the least lower and the greatest upper corner count.
@@ -183,11 +189,11 @@ real extent(const Aabb& a, const Aabb& b, Vec2 motion, Vec2 origin) {
 
 // How far the general form's gaps may stray from the closed form's (L):
 // k_rounding_ulps roundings of the largest coordinate, of the boxes (B
-// also moved by `motion`) or of their bodies' origins (the general form
-// works in a body's frame).
-real rounding(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion) {
+// also moved by the motion it was made for) or of their bodies' origins
+// (the general form works in a body's frame).
+real rounding(const Aabb& a, Vec2 origin_a, const MoverBox& b) {
     return k_rounding_ulps * k_epsilon *
-           (1 + std::max({extent(a, b, motion, {}), max_abs(origin_a), max_abs(origin_b)}));
+           (1 + std::max({box_extent(a), max_abs(origin_a), b.extent}));
 }
 
 // The gaps between boxes A and B along one axis (L; positive: apart along
@@ -361,13 +367,21 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aab
     return placed;
 }
 
-BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion,
+MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion) {
+    return {b, origin_b,
+            std::max({box_extent(b), box_extent({b.lower + motion, b.upper + motion}),
+                      max_abs(origin_b)})};
+}
+
+BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 motion,
                    const Tolerances& tol) {
     constexpr BoxCast none{BoxVerdict::none, {}};
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    const Aabb& b = mover.box;
+    const Vec2 origin_b = mover.origin;
     const real touch = tol.touch_tolerance;
     const real band = real(1.5) * touch; // cast_to_contact's: target plus half a tolerance
-    const real mu = rounding(a, origin_a, b, origin_b, motion);
+    const real mu = rounding(a, origin_a, mover);
     const real motion_length = length(motion);
     const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
     const std::array<real, 2> d{motion.x, motion.y};
@@ -453,10 +467,11 @@ BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, V
     return contact_at(t, n, face_middle(a, b, t * motion, axis, sign));
 }
 
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b,
-                                            Vec2 origin_b, const Tolerances& tol) {
+std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover,
+                                            const Tolerances& tol) {
+    const Aabb& b = mover.box;
     const real slop = tol.linear_slop;
-    const real mu = rounding(a, origin_a, b, origin_b, {});
+    const real mu = rounding(a, origin_a, mover);
     const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
     const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
     const real separation = gap(g[k]);
@@ -486,10 +501,10 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const 
     return measure_clipped(ref, incident, slop);
 }
 
-bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b,
-                       const Tolerances& tol) {
-    const real mu = rounding(a, origin_a, b, origin_b, {});
-    return std::max(gap(axis_gaps(a, b, 0)), gap(axis_gaps(a, b, 1))) < -tol.touch_tolerance + mu;
+bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, const Tolerances& tol) {
+    const real mu = rounding(a, origin_a, b);
+    return std::max(gap(axis_gaps(a, b.box, 0)), gap(axis_gaps(a, b.box, 1))) <
+           -tol.touch_tolerance + mu;
 }
 
 } // namespace sweep::detail

@@ -71,6 +71,21 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf);
 std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
                                      const Transform& xf);
 
+/// The mover B as the closed form takes it: its box (world, L), its body's
+/// origin, and B's part of the rounding scale the general form works at:
+/// the largest magnitude among the coordinates of the box, of the box moved
+/// by the motion a cast makes and of the origin (L), found once for all the
+/// boxes a move meets at one pose.
+struct MoverBox {
+    Aabb box;
+    Vec2 origin;
+    real extent = 0;
+};
+
+/// The mover B with box `b` and origin `origin_b`, for a cast by `motion`
+/// (zero for a measure or the push-out's question).
+MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion);
+
 /// What the closed form concluded.
 enum class BoxVerdict {
     none,      ///< no contact
@@ -79,9 +94,9 @@ enum class BoxVerdict {
 };
 
 /// cast_to_contact for two axis-aligned boxes: A (`a`) and the mover B
-/// (`b`) moving by `motion`. `origin_a` and `origin_b`, their bodies'
-/// origins, set only the rounding scale the general form works at (GJK's
-/// noise). A contact gives the exact time the gap reaches the touch
+/// (`b`, made for `motion`) moving by `motion`. `origin_a` and B's origin,
+/// their bodies' origins, set only the rounding scale the general form
+/// works at (GJK's noise). A contact gives the exact time the gap reaches the touch
 /// tolerance, where the general form's conservative advancement stops up
 /// to half a touch tolerance (of approach) earlier; its normal is the
 /// face's axis exactly (GJK's is within rounding of it); its point is the
@@ -91,20 +106,20 @@ struct BoxCast {
     BoxVerdict verdict = BoxVerdict::undecided;
     CastOutput hit; ///< for `contact`: state hit, fraction, normal and point
 };
-BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion,
+BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, Vec2 motion,
                    const Tolerances& tol);
 
-/// measure_contact for two axis-aligned boxes (origins as for cast_boxes):
+/// measure_contact for two axis-aligned boxes (as for cast_boxes, `b` made
+/// for a zero motion):
 /// collide()'s own, to the last bit, where rounding cannot change which
 /// face it picks, whether it keeps the pair or looks for a vertex pair;
 /// none (undecided) elsewhere.
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b,
-                                            Vec2 origin_b, const Tolerances& tol);
+std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b,
+                                            const Tolerances& tol);
 
-/// Whether two axis-aligned boxes (origins as for cast_boxes) may overlap
+/// Whether two axis-aligned boxes (as for measure_boxes) may overlap
 /// deeper than the touch tolerance (the push-out's question): false when
 /// they clearly do not, true when collide() must tell.
-bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b,
-                       const Tolerances& tol);
+bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, const Tolerances& tol);
 
 } // namespace sweep::detail

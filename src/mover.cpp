@@ -150,6 +150,15 @@ class Mover {
         return own;
     }
 
+    // The closed form's view of one of the body's shapes at its pose, for
+    // a motion by `motion`: none unless the shape is an axis-aligned box.
+    std::optional<MoverBox> closed_form(const MoverShape& mine, Vec2 motion) const {
+        if (!mine.exact) {
+            return std::nullopt;
+        }
+        return mover_box(*mine.exact, body().xf.p, motion);
+    }
+
     const MoverShape& mover_shape(int si) {
         const std::vector<MoverShape>& own = own_shapes();
         return *std::find_if(own.begin(), own.end(),
@@ -284,13 +293,13 @@ class Mover {
             for (const MoverShape& mine : own_shapes()) {
                 const int own = mine.shape;
                 const Aabb& box = mine.box;
-                const std::optional<Aabb>& own_box = mine.exact;
+                const std::optional<MoverBox> own_box = closed_form(mine, {});
                 for (const MoveCandidate& c : w_.move_scratch.candidates) {
                     // Shapes overlap only where their own boxes do, boxes
                     // only as deep as they overlap.
                     if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box) ||
                         (own_box && c.exact_box &&
-                         !may_overlap_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol))) {
+                         !may_overlap_boxes(c.box, c.origin, *own_box, w_.tol))) {
                         continue;
                     }
                     const ShapeRecord& o = w_.shapes[c.other_shape];
@@ -355,7 +364,7 @@ class Mover {
         for (const MoverShape& mine : own_shapes()) {
             const int own = mine.shape;
             const Aabb& now = mine.box;
-            const std::optional<Aabb>& own_box = mine.exact;
+            const std::optional<MoverBox> own_box = closed_form(mine, motion);
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
             const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
@@ -369,12 +378,13 @@ class Mover {
     }
 
     // The cast of candidate `ci`; its hit, if any, into the scratch hits.
-    // `own_box`: the mover's shape when it is an axis-aligned box;
-    // `may_touch`: the shapes may be touching now (their boxes meet).
-    void cast(int ci, const std::optional<Aabb>& own_box, Vec2 motion, bool may_touch) {
+    // `own_box`: the mover's shape when it is an axis-aligned box, made for
+    // `motion`; `may_touch`: the shapes may be touching now (their boxes
+    // meet).
+    void cast(int ci, const std::optional<MoverBox>& own_box, Vec2 motion, bool may_touch) {
         const MoveCandidate& c = w_.move_scratch.candidates[ci];
         if (own_box && c.exact_box && c.response != MoveResponse::one_way) {
-            const BoxCast box = cast_boxes(c.box, c.origin, *own_box, body().xf.p, motion, w_.tol);
+            const BoxCast box = cast_boxes(c.box, c.origin, *own_box, motion, w_.tol);
             if (box.verdict == BoxVerdict::contact) {
                 add_hit(ci, box.hit);
             }
@@ -412,8 +422,9 @@ class Mover {
         const MoveCandidate& c = w_.move_scratch.candidates[hit.candidate];
         std::optional<ContactMeasure> m;
         if (c.exact_box && c.response != MoveResponse::one_way) {
-            if (const std::optional<Aabb>& own_box = mover_shape(hit.own_shape).exact) {
-                m = measure_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol);
+            if (const std::optional<MoverBox> own_box =
+                    closed_form(mover_shape(hit.own_shape), {})) {
+                m = measure_boxes(c.box, c.origin, *own_box, w_.tol);
             }
         }
         if (!m) {
