@@ -621,6 +621,33 @@ Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& fi
     return result;
 }
 
+// Here rather than in world_impl.hpp, beside its callers, so that it finds
+// a character's box as a move does (move_narrowphase.hpp).
+void World::Impl::sync_moving_proxies(int body, Vec2 displacement, real asked) {
+    const Body& b = bodies[body];
+    wake_island(body, false);
+    const real margin = tol.aabb_margin + k_move_aabb_multiplier * asked;
+    for (int si : b.shapes) {
+        const ShapeRecord& s = shapes[si];
+        // compute_aabb's box, from the shape's own box when it is an
+        // axis-aligned one (a character's), as a move finds it.
+        const std::optional<Aabb> exact = axis_aligned_box(s.shape, s.local_box, b.xf);
+        const Aabb now = exact ? *exact : compute_aabb(s.shape, b.xf);
+        // The stored box is kept while it holds the shape and is at most
+        // about twice as fat as a new one (wherever the shape lies in
+        // it), plus Box2D's 4 margins for a body that slowed: moves of
+        // varying lengths do not make it again, a body that stops
+        // shrinks it.
+        const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
+        if (!contains(stored, now) ||
+            !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
+            moving_tree.set_fat_aabb(s.tree_proxy, inflate(now, margin));
+        }
+        const Aabb before{now.lower - displacement, now.upper - displacement};
+        wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
+    }
+}
+
 void World::Impl::find_riders() {
     riders.clear();
     for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {

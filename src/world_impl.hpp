@@ -2006,28 +2006,8 @@ struct World::Impl {
     // translation asked for: a body blocked by a wall moves little, but its
     // next move is likely as long). The moved body wakes, and so does
     // whatever sleeps where it was or is now (a box on a platform that moved
-    // away).
-    void sync_moving_proxies(int body, Vec2 displacement, real asked) {
-        const Body& b = bodies[body];
-        wake_island(body, false);
-        const real margin = tol.aabb_margin + k_move_aabb_multiplier * asked;
-        for (int si : b.shapes) {
-            const ShapeRecord& s = shapes[si];
-            const Aabb now = compute_aabb(s.shape, b.xf);
-            // The stored box is kept while it holds the shape and is at most
-            // about twice as fat as a new one (wherever the shape lies in
-            // it), plus Box2D's 4 margins for a body that slowed: moves of
-            // varying lengths do not make it again, a body that stops
-            // shrinks it.
-            const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
-            if (!contains(stored, now) ||
-                !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
-                moving_tree.set_fat_aabb(s.tree_proxy, inflate(now, margin));
-            }
-            const Aabb before{now.lower - displacement, now.upper - displacement};
-            wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
-        }
-    }
+    // away). In mover.cpp, its only user.
+    void sync_moving_proxies(int body, Vec2 displacement, real asked);
 
     // Whether a pair touching at the end of the last step still does, unseen
     // by this step's contact search: a sleeping body against another or
