@@ -367,12 +367,6 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aab
     return placed;
 }
 
-MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion) {
-    return {b, origin_b,
-            std::max({box_extent(b), box_extent({b.lower + motion, b.upper + motion}),
-                      max_abs(origin_b)})};
-}
-
 BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 motion,
                    const Tolerances& tol) {
     constexpr BoxCast none{BoxVerdict::none, {}};

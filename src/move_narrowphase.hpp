@@ -14,6 +14,8 @@
 // point from A to B (docs/conventions.md).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "sweep/constants.hpp"
@@ -83,8 +85,16 @@ struct MoverBox {
 };
 
 /// The mover B with box `b` and origin `origin_b`, for a cast by `motion`
-/// (zero for a measure or the push-out's question).
-MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion);
+/// (zero for a measure or the push-out's question). Inline: a move makes
+/// one for every pose. (A box's largest magnitude along an axis is -lower
+/// or upper, since lower <= upper.)
+inline MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion) {
+    const Vec2 lower = min(b.lower, b.lower + motion);
+    const Vec2 upper = max(b.upper, b.upper + motion);
+    const real box = std::max(std::max(upper.x, upper.y), -std::min(lower.x, lower.y));
+    const real origin = std::max(std::abs(origin_b.x), std::abs(origin_b.y));
+    return {b, origin_b, std::max(box, origin)};
+}
 
 /// What the closed form concluded.
 enum class BoxVerdict {
