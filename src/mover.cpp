@@ -511,10 +511,12 @@ class Mover {
                 scratch.ties.push_back(h);
             }
         }
-        std::sort(scratch.ties.begin(), scratch.ties.end(),
-                  [&](const MoveHit& a, const MoveHit& b) {
-                      return leads(a, b, w_.def.move_ties_by_surface_area);
-                  });
+        if (scratch.ties.size() > 1) { // (most moves meet one thing at a time)
+            std::sort(scratch.ties.begin(), scratch.ties.end(),
+                      [&](const MoveHit& a, const MoveHit& b) {
+                          return leads(a, b, w_.def.move_ties_by_surface_area);
+                      });
+        }
         Vec2 left = (1 - t_min) * motion;
         const real closed = close_gap(left);
         const real t_contact = t_min + (1 - t_min) * closed;
