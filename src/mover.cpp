@@ -201,6 +201,13 @@ class Mover {
                              p.sensor);
                 }
             });
+            // Other moving shapes, unless the occupancy shows their fat
+            // boxes all out of reach (most moves, among characters spread
+            // over a map).
+            if (w_.moving_occupancy.alone(box,
+                                          w_.moving_tree.fat_aabb(w_.shapes[own].tree_proxy))) {
+                continue;
+            }
             w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
                 const ShapeRecord& o = w_.shapes[other];
@@ -643,7 +650,7 @@ void World::Impl::sync_moving_proxies(int body, Vec2 displacement, real asked) {
         const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
         if (!contains(stored, now) ||
             !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
-            moving_tree.set_fat_aabb(s.tree_proxy, inflate(now, margin));
+            set_moving_fat_aabb(s.tree_proxy, inflate(now, margin));
         }
         const Aabb before{now.lower - displacement, now.upper - displacement};
         wake_near(inflate(union_of(before, now), tol.speculative_distance), false);

@@ -16,6 +16,7 @@
 #include "sweep/toi.hpp"
 
 #include "contact_solver.hpp"
+#include "occupancy_grid.hpp"
 #include "seams.hpp"
 
 namespace sweep {
@@ -322,6 +323,11 @@ constexpr int k_position_refresh_interval = 4;
 // about the square of this many moves to leave it.
 constexpr real k_move_aabb_multiplier = 2;
 
+// The side of World::Impl::moving_occupancy's cells, in metres: about a
+// character or a tile, so that a move's box and its neighbours' fat boxes
+// span a few cells each.
+constexpr real k_occupancy_cell = 1;
+
 inline std::uint64_t pair_key(int shape_a, int shape_b) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 32) |
            static_cast<std::uint32_t>(shape_b);
@@ -370,7 +376,12 @@ struct World::Impl {
     std::vector<StaticProxy> static_proxies;
     DynamicTree static_tree; // static shapes, unless def.static_broadphase is grid
     UniformGrid static_grid;
-    DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
+    // Kinematic and dynamic shapes, with swept AABBs. Their fat boxes change
+    // only through create_moving_proxy, destroy_moving_proxy,
+    // move_moving_proxy and set_moving_fat_aabb, which keep
+    // moving_occupancy counting them.
+    DynamicTree moving_tree;
+    OccupancyGrid moving_occupancy;
     std::vector<Contact> contacts;
     // The velocity solve's copies (prepare_contacts): solver_contacts[i] is
     // contacts[i] for the contacts the step's search made; bodies by index.
@@ -729,7 +740,8 @@ struct World::Impl {
     explicit Impl(const WorldDef& d)
         : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),
           gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
-          static_grid(d.grid_cell_size, tol.aabb_margin), moving_tree(tol.aabb_margin) {
+          static_grid(d.grid_cell_size, tol.aabb_margin), moving_tree(tol.aabb_margin),
+          moving_occupancy(k_occupancy_cell * d.length_units_per_meter) {
         tol.max_translation_speed = d.max_translation_speed * d.length_units_per_meter;
         gravity_direction = length(gravity) > 0 ? normalize(gravity) : Vec2{};
     }
@@ -802,7 +814,7 @@ struct World::Impl {
             const Vec2 predict = length(d) < 4 * tol.aabb_margin ? d : Vec2{};
             for (int si : b.shapes) {
                 ShapeRecord& s = shapes[si];
-                moving_tree.move_proxy(s.tree_proxy, swept_aabb(b, s, dt), predict);
+                move_moving_proxy(s.tree_proxy, swept_aabb(b, s, dt), predict);
             }
         }
     }
@@ -1999,6 +2011,35 @@ struct World::Impl {
     // current centre of mass.
     void report_stop(TimeOfImpactKind kind, int body, real t) {
         events.time_of_impact.push_back({kind, body_id(body), BodyId{}, bodies[body].sweep.c2, t});
+    }
+
+    // The moving tree's proxy of moving shape `shape` with own box `box`.
+    ProxyId create_moving_proxy(const Aabb& box, int shape) {
+        const ProxyId id = moving_tree.create_proxy(box, static_cast<std::uint64_t>(shape));
+        moving_occupancy.add(moving_tree.fat_aabb(id));
+        return id;
+    }
+
+    void destroy_moving_proxy(ProxyId id) {
+        moving_occupancy.remove(moving_tree.fat_aabb(id));
+        moving_tree.destroy_proxy(id);
+    }
+
+    // DynamicTree::move_proxy on the moving tree.
+    bool move_moving_proxy(ProxyId id, const Aabb& box, Vec2 displacement) {
+        const Aabb before = moving_tree.fat_aabb(id);
+        if (!moving_tree.move_proxy(id, box, displacement)) {
+            return false;
+        }
+        moving_occupancy.remove(before);
+        moving_occupancy.add(moving_tree.fat_aabb(id));
+        return true;
+    }
+
+    void set_moving_fat_aabb(ProxyId id, const Aabb& fat) {
+        moving_occupancy.remove(moving_tree.fat_aabb(id));
+        moving_tree.set_fat_aabb(id, fat);
+        moving_occupancy.add(fat);
     }
 
     // The moving-tree boxes of a body that was moved by `displacement`
