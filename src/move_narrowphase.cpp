@@ -351,22 +351,6 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
     return Aabb{min(min(w[0], w[1]), min(w[2], w[3])), max(max(w[0], w[1]), max(w[2], w[3]))};
 }
 
-std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
-                                     const Transform& xf) {
-    // rotate() by the identity gives every coordinate back exactly (but for
-    // the sign of a zero), so the placed vertices are the local ones plus
-    // the translation: a rectangle still, unless two of its coordinates
-    // round to one.
-    if (!local || xf.q.c != 1 || xf.q.s != 0) {
-        return axis_aligned_box(shape, xf);
-    }
-    const Aabb placed{local->lower + xf.p, local->upper + xf.p};
-    if (placed.lower.x == placed.upper.x || placed.lower.y == placed.upper.y) {
-        return std::nullopt;
-    }
-    return placed;
-}
-
 BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 motion,
                    const Tolerances& tol) {
     constexpr BoxCast none{BoxVerdict::none, {}};

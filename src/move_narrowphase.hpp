@@ -69,9 +69,23 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf);
 /// axis_aligned_box(shape, Transform{}), found once. For an unrotated `xf`
 /// (the usual case) the answer is `local` moved by the translation, unless
 /// that rounds it flat: the checks of the vertices and normals hold in
-/// every frame that only translates.
-std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
-                                     const Transform& xf);
+/// every frame that only translates. Inline: a move asks it for its own
+/// shapes at every pose.
+inline std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
+                                            const Transform& xf) {
+    // rotate() by the identity gives every coordinate back exactly (but for
+    // the sign of a zero), so the placed vertices are the local ones plus
+    // the translation: a rectangle still, unless two of its coordinates
+    // round to one.
+    if (!local || xf.q.c != 1 || xf.q.s != 0) {
+        return axis_aligned_box(shape, xf);
+    }
+    const Aabb placed{local->lower + xf.p, local->upper + xf.p};
+    if (placed.lower.x == placed.upper.x || placed.lower.y == placed.upper.y) {
+        return std::nullopt;
+    }
+    return placed;
+}
 
 /// The mover B as the closed form takes it: its box (world, L), its body's
 /// origin, and B's part of the rounding scale the general form works at:
