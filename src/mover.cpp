@@ -90,7 +90,7 @@ bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
 // A moving shape's static neighbourhood reaches this many times the move's
 // reach (and the broadphase margin) beyond what the move needs, so that
 // the next few moves find it still holds them.
-constexpr real k_near_slack = 1;
+constexpr real k_near_slack = 2;
 // Room for a neighbourhood's static proxies, reserved at a shape's first
 // move; a larger neighbourhood is not kept.
 constexpr std::size_t k_near_capacity = 32;
