@@ -9,6 +9,7 @@
 // here: the carry of riders by kinematic platforms at the end of
 // World::step, which is a move.
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <utility>
 
@@ -86,6 +87,13 @@ bool pushes_out(MoveResponse r) {
 
 // A contact the mover can stand on (see k_ground_cosine); y is up.
 bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
+
+// overlaps(a, b) from its four comparisons at once, without a branch on
+// each.
+bool meets(const Aabb& a, const Aabb& b) {
+    return !((b.lower.x > a.upper.x) | (b.lower.y > a.upper.y) | (a.lower.x > b.upper.x) |
+             (a.lower.y > b.upper.y));
+}
 
 // A moving shape's static neighbourhood reaches this many times the move's
 // reach (and the broadphase margin) beyond what the move needs, so that
@@ -255,8 +263,18 @@ class Mover {
             direct(); // more than the neighbourhood holds
             return;
         }
-        for (const NearStatic& near : s.near_static) {
-            visit(near.box, near.proxy);
+        // Those whose boxes meet `box`, found first without a branch on
+        // each (whether a tile is in reach follows no pattern a predictor
+        // could learn, and a miss cost more than the scan), then visited in
+        // order.
+        std::array<std::uint8_t, k_near_capacity> in_reach{};
+        std::size_t count = 0;
+        for (std::size_t i = 0; i < s.near_static.size(); ++i) {
+            in_reach[count] = static_cast<std::uint8_t>(i);
+            count += meets(box, s.near_static[i].box);
+        }
+        for (std::size_t k = 0; k < count; ++k) {
+            visit(s.near_static[in_reach[k]].box, s.near_static[in_reach[k]].proxy);
         }
     }
 
@@ -271,7 +289,7 @@ class Mover {
         w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
             const auto slot = static_cast<std::size_t>(id);
             if (overlaps(near, w_.static_boxes[slot])) {
-                fits = s.near_static.size() < s.near_static.capacity();
+                fits = s.near_static.size() < k_near_capacity;
                 if (fits) {
                     s.near_static.push_back({w_.static_boxes[slot], w_.static_proxies[slot]});
                 }
