@@ -393,11 +393,18 @@ class Mover {
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
             const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
-            for (int ci = 0; ci < static_cast<int>(candidates.size()); ++ci) {
-                const MoveCandidate& c = candidates[ci];
-                if (c.own_shape == own && overlaps(swept, c.box)) {
-                    cast(ci, own_box, motion, overlaps(touch_box, c.box));
-                }
+            // The candidates the motion may reach, found without a branch
+            // on each (as the neighbourhood's scan), then cast in order.
+            std::vector<int>& reached = w_.move_scratch.reached;
+            reached.resize(candidates.size());
+            std::size_t count = 0;
+            for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
+                reached[count] = static_cast<int>(ci);
+                count += (candidates[ci].own_shape == own) & meets(swept, candidates[ci].box);
+            }
+            for (std::size_t k = 0; k < count; ++k) {
+                const int ci = reached[k];
+                cast(ci, own_box, motion, overlaps(touch_box, candidates[ci].box));
             }
         }
     }

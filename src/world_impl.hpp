@@ -166,6 +166,7 @@ struct MoveScratch {
     MoveScratch() {
         own.reserve(k_reserved);
         candidates.reserve(k_reserved);
+        reached.reserve(k_reserved);
         hits.reserve(k_reserved);
         ties.reserve(k_reserved);
         planes.reserve(k_reserved);
@@ -173,6 +174,7 @@ struct MoveScratch {
     }
     std::vector<MoverShape> own;           // the mover's shapes at its current pose
     std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
+    std::vector<int> reached;              // candidates a cast's motion may reach
     std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
     std::vector<MoveHit> ties; // those tied with the earliest, in lead order
     std::vector<Vec2> planes;  // the planes a slide is clipped against
