@@ -9,6 +9,10 @@
 #include "sweep/distance.hpp"
 
 namespace sweep {
+
+using detail::clip_segment;
+using detail::ClipVertex;
+
 namespace {
 
 ManifoldPoint make_point(Vec2 on_a, Vec2 on_b, Vec2 normal, const Transform& xfa,
@@ -46,48 +50,16 @@ EdgeSeparation find_max_separation(const Polygon& p1, const Transform& xf1, cons
     return best;
 }
 
-struct ClipVertex {
-    Vec2 v;
-    std::uint32_t id = 0;
-};
-
-// Keeps the part of segment `in` on the back side of the plane
-// dot(normal, x) = offset (Sutherland-Hodgman for one plane).
-int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>& in, Vec2 normal,
-                 real offset) {
-    int count = 0;
-    const real d0 = dot(normal, in[0].v) - offset;
-    const real d1 = dot(normal, in[1].v) - offset;
-    if (d0 <= 0) {
-        out[count++] = in[0];
-    }
-    if (d1 <= 0) {
-        out[count++] = in[1];
-    }
-    if (d0 * d1 < 0 && count < 2) {
-        const real t = d0 / (d0 - d1);
-        out[count].v = lerp(in[0].v, in[1].v, t);
-        // The clipped point keeps the id of the vertex it replaces: ids name
-        // the end of the overlap, so they survive a neighbour's corner
-        // rising a hair above or below the face (warm starting holds).
-        out[count].id = in[d0 > 0 ? 0 : 1].id;
-        ++count;
-    }
-    return count;
-}
-
 } // namespace
 
 namespace detail {
 
-// Whether the incident edge runs parallel to the reference face (its ends'
-// gaps differ by under a tenth of a slop) and overlaps it over a length.
-// The faces then face each other and the face normal measures their gap
-// exactly, so clipping gives the contact. The closest points of parallel
-// faces are not unique: for two boxes side by side with their bottoms
-// flush, segment_distance names the two bottom corners, and the
-// vertex-to-vertex rule made one point there, whose impulse spun a box
-// hitting a wall at its foot instead of stopping it. (Edges at an angle
+// Parallel faces overlapping over a length face each other, and the face
+// normal measures their gap exactly, so clipping gives the contact. The
+// closest points of parallel faces are not unique: for two boxes side by
+// side with their bottoms flush, segment_distance names the two bottom
+// corners, and the vertex-to-vertex rule made one point there, whose
+// impulse spun a box hitting a wall at its foot instead of stopping it. (Edges at an angle
 // keep the rule: a capsule's core past a polygon's corner meets it there.)
 bool parallel_faces_overlap(const ReferenceFace& ref, const PlacedFace& inc, real linear_slop) {
     if (std::abs(dot(ref.normal, inc.v2 - inc.v1)) > real(0.1) * linear_slop) {
@@ -150,28 +122,18 @@ Manifold collide_faces(const ReferenceFace& ref, const PlacedFace& inc, real cor
             return m;
         }
     }
-    // The face's stored unit normal, not one rebuilt from the world vertices:
-    // far from the origin a tiny face may round to a point there.
-    const Vec2 normal = ref.normal;
-    const Vec2 tangent = left_perp(normal);
-    const real front = dot(normal, v11);
-
-    std::array<ClipVertex, 2> clip1{};
-    std::array<ClipVertex, 2> clip2{};
-    if (clip_segment(clip1, incident, -tangent, -dot(tangent, v11) + total_radius) < 2 ||
-        clip_segment(clip2, clip1, tangent, dot(tangent, v12) + total_radius) < 2) {
+    std::array<ClipVertex, 2> clipped = incident;
+    if (!clip_to_reference_face(ref, total_radius, clipped)) {
         return m;
     }
-    const Vec2 normal_ab = flip ? -normal : normal;
-    for (const ClipVertex& cv : clip2) {
-        const real s = dot(normal, cv.v) - front - total_radius;
-        if (s > settings.speculative_distance) {
+    const Vec2 normal_ab = flip ? -ref.normal : ref.normal;
+    for (const ClipVertex& cv : clipped) {
+        const FacePoint p = face_point(ref, r_ref, r_inc, cv.v);
+        if (p.gap > settings.speculative_distance) {
             continue;
         }
-        const Vec2 on_ref = cv.v - (dot(normal, cv.v) - front - r_ref) * normal;
-        const Vec2 on_inc = cv.v - r_inc * normal;
-        const Vec2 on_a = flip ? on_inc : on_ref;
-        const Vec2 on_b = flip ? on_ref : on_inc;
+        const Vec2 on_a = flip ? p.on_inc : p.on_ref;
+        const Vec2 on_b = flip ? p.on_ref : p.on_inc;
         m.points[m.count++] = make_point(on_a, on_b, normal_ab, xfa, xfb, cv.id);
     }
     m.normal = normal_ab;

@@ -4,6 +4,9 @@
 // separating-axis search, get exactly the manifold collide() gives them.
 #pragma once
 
+#include <array>
+#include <cstdint>
+
 #include "sweep/manifold.hpp"
 
 namespace sweep::detail {
@@ -27,6 +30,76 @@ struct ReferenceFace {
     Vec2 local_normal;
     Rot q;
 };
+
+/// A vertex being clipped, with the feature id of the contact point it becomes.
+struct ClipVertex {
+    Vec2 v;
+    std::uint32_t id = 0;
+};
+
+/// Whether the incident face runs parallel to the reference face `ref`
+/// (its ends' gaps differ by under a tenth of `linear_slop`) and overlaps
+/// it over a length: then collide_faces clips, whatever the separation.
+bool parallel_faces_overlap(const ReferenceFace& ref, const PlacedFace& incident, real linear_slop);
+
+/// Keeps the part of segment `in` on the back side of the plane
+/// dot(normal, x) = offset (Sutherland-Hodgman for one plane); returns its
+/// vertices' count. Inline, as the functions below, so that a caller with
+/// radius 0 and axis-aligned faces (World::move's boxes) compiles to
+/// little.
+inline int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>& in,
+                        Vec2 normal, real offset) {
+    int count = 0;
+    const real d0 = dot(normal, in[0].v) - offset;
+    const real d1 = dot(normal, in[1].v) - offset;
+    if (d0 <= 0) {
+        out[count++] = in[0];
+    }
+    if (d1 <= 0) {
+        out[count++] = in[1];
+    }
+    if (d0 * d1 < 0 && count < 2) {
+        const real t = d0 / (d0 - d1);
+        out[count].v = lerp(in[0].v, in[1].v, t);
+        // The clipped point keeps the id of the vertex it replaces: ids name
+        // the end of the overlap, so they survive a neighbour's corner
+        // rising a hair above or below the face (warm starting holds).
+        out[count].id = in[d0 > 0 ? 0 : 1].id;
+        ++count;
+    }
+    return count;
+}
+
+/// The clipping of collide_faces: the incident face's ends `ends` (world,
+/// L) clipped to the sides of `ref` grown by `total_radius` (the two
+/// polygons' radii). False when less than a length of it is left; then
+/// collide_faces gives no points. The sides are taken across the face's
+/// stored unit normal, not one rebuilt from the world vertices: far from
+/// the origin a tiny face may round to a point there.
+inline bool clip_to_reference_face(const ReferenceFace& ref, real total_radius,
+                                   std::array<ClipVertex, 2>& ends) {
+    const Vec2 tangent = left_perp(ref.normal);
+    std::array<ClipVertex, 2> clip1{};
+    return clip_segment(clip1, ends, -tangent, -dot(tangent, ref.face.v1) + total_radius) == 2 &&
+           clip_segment(ends, clip1, tangent, dot(tangent, ref.face.v2) + total_radius) == 2;
+}
+
+/// A clipped end `v` as collide_faces makes it a contact point, before its
+/// anchors and id: where it lies on the reference and on the incident
+/// surface (world, L; `r_ref` and `r_inc` their polygons' radii) and its gap
+/// beyond the reference face, radii excluded (L; a point farther than the
+/// speculative distance is dropped).
+struct FacePoint {
+    Vec2 on_ref;
+    Vec2 on_inc;
+    real gap = 0;
+};
+inline FacePoint face_point(const ReferenceFace& ref, real r_ref, real r_inc, Vec2 v) {
+    const Vec2 normal = ref.normal;
+    const real front = dot(normal, ref.face.v1);
+    return {v - (dot(normal, v) - front - r_ref) * normal, v - r_inc * normal,
+            dot(normal, v) - front - (r_ref + r_inc)};
+}
 
 /// The manifold of two polygons whose separating-axis search chose `ref`
 /// (on B when `reference_is_b`) and the face of the other most

@@ -116,6 +116,37 @@ ContactMeasure measure_of(const Manifold& m) {
     return out;
 }
 
+// measure_of(collide_faces(...)) for faces that collide_faces clips
+// (parallel and overlapping, or cores within a tenth of the slop), both of
+// radius 0, with A's face the reference, from the same arithmetic but for
+// the manifold's anchors and ids, which a measure does not read.
+ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incident,
+                               real speculative_distance) {
+    std::array<ClipVertex, 2> ends{ClipVertex{incident.v1}, ClipVertex{incident.v2}};
+    ContactMeasure out;
+    if (!clip_to_reference_face(ref, 0, ends)) {
+        return out;
+    }
+    std::array<Vec2, 2> points{};
+    for (const ClipVertex& end : ends) {
+        const FacePoint p = face_point(ref, 0, 0, end.v);
+        if (p.gap > speculative_distance) {
+            continue;
+        }
+        // As make_point: the point midway, the separation along the normal.
+        const real separation = dot(p.on_inc - p.on_ref, ref.normal);
+        out.separation = out.count == 0 ? separation : std::min(out.separation, separation);
+        points[out.count++] = real(0.5) * (p.on_ref + p.on_inc);
+    }
+    if (out.count > 0) {
+        out.normal = ref.normal;
+    }
+    if (out.count == 2) {
+        out.surface_area = distance(points[0], points[1]);
+    }
+    return out;
+}
+
 // --- The closed form for two axis-aligned boxes ---
 
 constexpr real k_epsilon = std::numeric_limits<real>::epsilon();
@@ -141,6 +172,12 @@ Vec2 axis_normal(int axis, real sign) { return axis == 0 ? Vec2{sign, 0} : Vec2{
 
 real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
+// The largest magnitude among a box's coordinates: along an axis it is
+// -lower or upper (lower <= upper).
+real box_extent(const Aabb& box) {
+    return std::max(std::max(box.upper.x, box.upper.y), -std::min(box.lower.x, box.lower.y));
+}
+
 // The largest coordinate of the boxes, relative to `origin`. A box's
 // largest magnitude along an axis is -lower or upper (lower <= upper), so
 // only the least lower and the greatest upper corner count.
@@ -152,11 +189,11 @@ real extent(const Aabb& a, const Aabb& b, Vec2 motion, Vec2 origin) {
 
 // How far the general form's gaps may stray from the closed form's (L):
 // k_rounding_ulps roundings of the largest coordinate, of the boxes (B
-// also moved by `motion`) or of their bodies' origins (the general form
-// works in a body's frame).
-real rounding(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion) {
+// also moved by the motion it was made for) or of their bodies' origins
+// (the general form works in a body's frame).
+real rounding(const Aabb& a, Vec2 origin_a, const MoverBox& b) {
     return k_rounding_ulps * k_epsilon *
-           (1 + std::max({extent(a, b, motion, {}), max_abs(origin_a), max_abs(origin_b)}));
+           (1 + std::max({box_extent(a), max_abs(origin_a), b.extent}));
 }
 
 // The gaps between boxes A and B along one axis (L; positive: apart along
@@ -314,29 +351,15 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
     return Aabb{min(min(w[0], w[1]), min(w[2], w[3])), max(max(w[0], w[1]), max(w[2], w[3]))};
 }
 
-std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
-                                     const Transform& xf) {
-    // rotate() by the identity gives every coordinate back exactly (but for
-    // the sign of a zero), so the placed vertices are the local ones plus
-    // the translation: a rectangle still, unless two of its coordinates
-    // round to one.
-    if (!local || xf.q.c != 1 || xf.q.s != 0) {
-        return axis_aligned_box(shape, xf);
-    }
-    const Aabb placed{local->lower + xf.p, local->upper + xf.p};
-    if (placed.lower.x == placed.upper.x || placed.lower.y == placed.upper.y) {
-        return std::nullopt;
-    }
-    return placed;
-}
-
-BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion,
+BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 motion,
                    const Tolerances& tol) {
     constexpr BoxCast none{BoxVerdict::none, {}};
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    const Aabb& b = mover.box;
+    const Vec2 origin_b = mover.origin;
     const real touch = tol.touch_tolerance;
     const real band = real(1.5) * touch; // cast_to_contact's: target plus half a tolerance
-    const real mu = rounding(a, origin_a, b, origin_b, motion);
+    const real mu = rounding(a, origin_a, mover);
     const real motion_length = length(motion);
     const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
     const std::array<real, 2> d{motion.x, motion.y};
@@ -422,10 +445,11 @@ BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, V
     return contact_at(t, n, face_middle(a, b, t * motion, axis, sign));
 }
 
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b,
-                                            Vec2 origin_b, const Tolerances& tol) {
+std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover,
+                                            const Tolerances& tol) {
+    const Aabb& b = mover.box;
     const real slop = tol.linear_slop;
-    const real mu = rounding(a, origin_a, b, origin_b, {});
+    const real mu = rounding(a, origin_a, mover);
     const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
     const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
     const real separation = gap(g[k]);
@@ -443,18 +467,22 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const 
     }
     const real sign = g[k].above > g[k].below ? 1 : -1;
     const Vec2 normal = axis_normal(k, sign);
-    // The rest is collide()'s own, on the faces' exact corners. (Anchors
-    // and the local normal come out in the world frame: not used here.)
-    const Manifold m =
-        collide_faces({box_face(a, k, sign), normal, normal, Rot{}}, box_face(b, k, -sign),
-                      separation, false, Transform{}, Transform{}, {slop, slop});
-    return measure_of(m);
+    // The rest is collide()'s own, on the faces' exact corners.
+    const ReferenceFace ref{box_face(a, k, sign), normal, normal, Rot{}};
+    const PlacedFace incident = box_face(b, k, -sign);
+    if (separation > real(0.1) * slop && !parallel_faces_overlap(ref, incident, slop)) {
+        // Corners that may meet vertex to vertex. (Anchors and the local
+        // normal come out in the world frame: not used here.)
+        return measure_of(collide_faces(ref, incident, separation, false, Transform{}, Transform{},
+                                        {slop, slop}));
+    }
+    return measure_clipped(ref, incident, slop);
 }
 
-bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b,
-                       const Tolerances& tol) {
-    const real mu = rounding(a, origin_a, b, origin_b, {});
-    return std::max(gap(axis_gaps(a, b, 0)), gap(axis_gaps(a, b, 1))) < -tol.touch_tolerance + mu;
+bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, const Tolerances& tol) {
+    const real mu = rounding(a, origin_a, b);
+    return std::max(gap(axis_gaps(a, b.box, 0)), gap(axis_gaps(a, b.box, 1))) <
+           -tol.touch_tolerance + mu;
 }
 
 } // namespace sweep::detail

@@ -14,6 +14,8 @@
 // point from A to B (docs/conventions.md).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "sweep/constants.hpp"
@@ -67,9 +69,46 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf);
 /// axis_aligned_box(shape, Transform{}), found once. For an unrotated `xf`
 /// (the usual case) the answer is `local` moved by the translation, unless
 /// that rounds it flat: the checks of the vertices and normals hold in
-/// every frame that only translates.
-std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
-                                     const Transform& xf);
+/// every frame that only translates. Inline: a move asks it for its own
+/// shapes at every pose.
+inline std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optional<Aabb>& local,
+                                            const Transform& xf) {
+    // rotate() by the identity gives every coordinate back exactly (but for
+    // the sign of a zero), so the placed vertices are the local ones plus
+    // the translation: a rectangle still, unless two of its coordinates
+    // round to one.
+    if (!local || xf.q.c != 1 || xf.q.s != 0) {
+        return axis_aligned_box(shape, xf);
+    }
+    const Aabb placed{local->lower + xf.p, local->upper + xf.p};
+    if (placed.lower.x == placed.upper.x || placed.lower.y == placed.upper.y) {
+        return std::nullopt;
+    }
+    return placed;
+}
+
+/// The mover B as the closed form takes it: its box (world, L), its body's
+/// origin, and B's part of the rounding scale the general form works at:
+/// the largest magnitude among the coordinates of the box, of the box moved
+/// by the motion a cast makes and of the origin (L), found once for all the
+/// boxes a move meets at one pose.
+struct MoverBox {
+    Aabb box;
+    Vec2 origin;
+    real extent = 0;
+};
+
+/// The mover B with box `b` and origin `origin_b`, for a cast by `motion`
+/// (zero for a measure or the push-out's question). Inline: a move makes
+/// one for every pose. (A box's largest magnitude along an axis is -lower
+/// or upper, since lower <= upper.)
+inline MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion) {
+    const Vec2 lower = min(b.lower, b.lower + motion);
+    const Vec2 upper = max(b.upper, b.upper + motion);
+    const real box = std::max(std::max(upper.x, upper.y), -std::min(lower.x, lower.y));
+    const real origin = std::max(std::abs(origin_b.x), std::abs(origin_b.y));
+    return {b, origin_b, std::max(box, origin)};
+}
 
 /// What the closed form concluded.
 enum class BoxVerdict {
@@ -79,9 +118,9 @@ enum class BoxVerdict {
 };
 
 /// cast_to_contact for two axis-aligned boxes: A (`a`) and the mover B
-/// (`b`) moving by `motion`. `origin_a` and `origin_b`, their bodies'
-/// origins, set only the rounding scale the general form works at (GJK's
-/// noise). A contact gives the exact time the gap reaches the touch
+/// (`b`, made for `motion`) moving by `motion`. `origin_a` and B's origin,
+/// their bodies' origins, set only the rounding scale the general form
+/// works at (GJK's noise). A contact gives the exact time the gap reaches the touch
 /// tolerance, where the general form's conservative advancement stops up
 /// to half a touch tolerance (of approach) earlier; its normal is the
 /// face's axis exactly (GJK's is within rounding of it); its point is the
@@ -91,20 +130,20 @@ struct BoxCast {
     BoxVerdict verdict = BoxVerdict::undecided;
     CastOutput hit; ///< for `contact`: state hit, fraction, normal and point
 };
-BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b, Vec2 motion,
+BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, Vec2 motion,
                    const Tolerances& tol);
 
-/// measure_contact for two axis-aligned boxes (origins as for cast_boxes):
+/// measure_contact for two axis-aligned boxes (as for cast_boxes, `b` made
+/// for a zero motion):
 /// collide()'s own, to the last bit, where rounding cannot change which
 /// face it picks, whether it keeps the pair or looks for a vertex pair;
 /// none (undecided) elsewhere.
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b,
-                                            Vec2 origin_b, const Tolerances& tol);
+std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b,
+                                            const Tolerances& tol);
 
-/// Whether two axis-aligned boxes (origins as for cast_boxes) may overlap
+/// Whether two axis-aligned boxes (as for measure_boxes) may overlap
 /// deeper than the touch tolerance (the push-out's question): false when
 /// they clearly do not, true when collide() must tell.
-bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const Aabb& b, Vec2 origin_b,
-                       const Tolerances& tol);
+bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, const Tolerances& tol);
 
 } // namespace sweep::detail

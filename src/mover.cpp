@@ -9,6 +9,7 @@
 // here: the carry of riders by kinematic platforms at the end of
 // World::step, which is a move.
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <utility>
 
@@ -87,10 +88,17 @@ bool pushes_out(MoveResponse r) {
 // A contact the mover can stand on (see k_ground_cosine); y is up.
 bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
 
+// overlaps(a, b) from its four comparisons at once, without a branch on
+// each.
+bool meets(const Aabb& a, const Aabb& b) {
+    return !((b.lower.x > a.upper.x) | (b.lower.y > a.upper.y) | (a.lower.x > b.upper.x) |
+             (a.lower.y > b.upper.y));
+}
+
 // A moving shape's static neighbourhood reaches this many times the move's
 // reach (and the broadphase margin) beyond what the move needs, so that
 // the next few moves find it still holds them.
-constexpr real k_near_slack = 1;
+constexpr real k_near_slack = 2;
 // Room for a neighbourhood's static proxies, reserved at a shape's first
 // move; a larger neighbourhood is not kept.
 constexpr std::size_t k_near_capacity = 32;
@@ -150,6 +158,15 @@ class Mover {
         return own;
     }
 
+    // The closed form's view of one of the body's shapes at its pose, for
+    // a motion by `motion`: none unless the shape is an axis-aligned box.
+    std::optional<MoverBox> closed_form(const MoverShape& mine, Vec2 motion) const {
+        if (!mine.exact) {
+            return std::nullopt;
+        }
+        return mover_box(*mine.exact, body().xf.p, motion);
+    }
+
     const MoverShape& mover_shape(int si) {
         const std::vector<MoverShape>& own = own_shapes();
         return *std::find_if(own.begin(), own.end(),
@@ -192,6 +209,13 @@ class Mover {
                              p.sensor);
                 }
             });
+            // Other moving shapes, unless the occupancy shows their fat
+            // boxes all out of reach (most moves, among characters spread
+            // over a map).
+            if (w_.moving_occupancy.alone(box,
+                                          w_.moving_tree.fat_aabb(w_.shapes[own].tree_proxy))) {
+                continue;
+            }
             w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
                 const ShapeRecord& o = w_.shapes[other];
@@ -239,8 +263,18 @@ class Mover {
             direct(); // more than the neighbourhood holds
             return;
         }
-        for (const NearStatic& near : s.near_static) {
-            visit(near.box, near.proxy);
+        // Those whose boxes meet `box`, found first without a branch on
+        // each (whether a tile is in reach follows no pattern a predictor
+        // could learn, and a miss cost more than the scan), then visited in
+        // order.
+        std::array<std::uint8_t, k_near_capacity> in_reach{};
+        std::size_t count = 0;
+        for (std::size_t i = 0; i < s.near_static.size(); ++i) {
+            in_reach[count] = static_cast<std::uint8_t>(i);
+            count += meets(box, s.near_static[i].box);
+        }
+        for (std::size_t k = 0; k < count; ++k) {
+            visit(s.near_static[in_reach[k]].box, s.near_static[in_reach[k]].proxy);
         }
     }
 
@@ -255,7 +289,7 @@ class Mover {
         w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
             const auto slot = static_cast<std::size_t>(id);
             if (overlaps(near, w_.static_boxes[slot])) {
-                fits = s.near_static.size() < s.near_static.capacity();
+                fits = s.near_static.size() < k_near_capacity;
                 if (fits) {
                     s.near_static.push_back({w_.static_boxes[slot], w_.static_proxies[slot]});
                 }
@@ -284,13 +318,13 @@ class Mover {
             for (const MoverShape& mine : own_shapes()) {
                 const int own = mine.shape;
                 const Aabb& box = mine.box;
-                const std::optional<Aabb>& own_box = mine.exact;
+                const std::optional<MoverBox> own_box = closed_form(mine, {});
                 for (const MoveCandidate& c : w_.move_scratch.candidates) {
                     // Shapes overlap only where their own boxes do, boxes
                     // only as deep as they overlap.
                     if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box) ||
                         (own_box && c.exact_box &&
-                         !may_overlap_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol))) {
+                         !may_overlap_boxes(c.box, c.origin, *own_box, w_.tol))) {
                         continue;
                     }
                     const ShapeRecord& o = w_.shapes[c.other_shape];
@@ -355,26 +389,34 @@ class Mover {
         for (const MoverShape& mine : own_shapes()) {
             const int own = mine.shape;
             const Aabb& now = mine.box;
-            const std::optional<Aabb>& own_box = mine.exact;
+            const std::optional<MoverBox> own_box = closed_form(mine, motion);
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
             const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
-            for (int ci = 0; ci < static_cast<int>(candidates.size()); ++ci) {
-                const MoveCandidate& c = candidates[ci];
-                if (c.own_shape == own && overlaps(swept, c.box)) {
-                    cast(ci, own_box, motion, overlaps(touch_box, c.box));
-                }
+            // The candidates the motion may reach, found without a branch
+            // on each (as the neighbourhood's scan), then cast in order.
+            std::vector<int>& reached = w_.move_scratch.reached;
+            reached.resize(candidates.size());
+            std::size_t count = 0;
+            for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
+                reached[count] = static_cast<int>(ci);
+                count += (candidates[ci].own_shape == own) & meets(swept, candidates[ci].box);
+            }
+            for (std::size_t k = 0; k < count; ++k) {
+                const int ci = reached[k];
+                cast(ci, own_box, motion, overlaps(touch_box, candidates[ci].box));
             }
         }
     }
 
     // The cast of candidate `ci`; its hit, if any, into the scratch hits.
-    // `own_box`: the mover's shape when it is an axis-aligned box;
-    // `may_touch`: the shapes may be touching now (their boxes meet).
-    void cast(int ci, const std::optional<Aabb>& own_box, Vec2 motion, bool may_touch) {
+    // `own_box`: the mover's shape when it is an axis-aligned box, made for
+    // `motion`; `may_touch`: the shapes may be touching now (their boxes
+    // meet).
+    void cast(int ci, const std::optional<MoverBox>& own_box, Vec2 motion, bool may_touch) {
         const MoveCandidate& c = w_.move_scratch.candidates[ci];
         if (own_box && c.exact_box && c.response != MoveResponse::one_way) {
-            const BoxCast box = cast_boxes(c.box, c.origin, *own_box, body().xf.p, motion, w_.tol);
+            const BoxCast box = cast_boxes(c.box, c.origin, *own_box, motion, w_.tol);
             if (box.verdict == BoxVerdict::contact) {
                 add_hit(ci, box.hit);
             }
@@ -412,8 +454,9 @@ class Mover {
         const MoveCandidate& c = w_.move_scratch.candidates[hit.candidate];
         std::optional<ContactMeasure> m;
         if (c.exact_box && c.response != MoveResponse::one_way) {
-            if (const std::optional<Aabb>& own_box = mover_shape(hit.own_shape).exact) {
-                m = measure_boxes(c.box, c.origin, *own_box, body().xf.p, w_.tol);
+            if (const std::optional<MoverBox> own_box =
+                    closed_form(mover_shape(hit.own_shape), {})) {
+                m = measure_boxes(c.box, c.origin, *own_box, w_.tol);
             }
         }
         if (!m) {
@@ -500,10 +543,12 @@ class Mover {
                 scratch.ties.push_back(h);
             }
         }
-        std::sort(scratch.ties.begin(), scratch.ties.end(),
-                  [&](const MoveHit& a, const MoveHit& b) {
-                      return leads(a, b, w_.def.move_ties_by_surface_area);
-                  });
+        if (scratch.ties.size() > 1) { // (most moves meet one thing at a time)
+            std::sort(scratch.ties.begin(), scratch.ties.end(),
+                      [&](const MoveHit& a, const MoveHit& b) {
+                          return leads(a, b, w_.def.move_ties_by_surface_area);
+                      });
+        }
         Vec2 left = (1 - t_min) * motion;
         const real closed = close_gap(left);
         const real t_contact = t_min + (1 - t_min) * closed;
@@ -608,6 +653,33 @@ Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& fi
     w.bodies[id.index].ground = result.ground;
     w.sync_moving_proxies(id.index, result.position - start, length(translation));
     return result;
+}
+
+// Here rather than in world_impl.hpp, beside its callers, so that it finds
+// a character's box as a move does (move_narrowphase.hpp).
+void World::Impl::sync_moving_proxies(int body, Vec2 displacement, real asked) {
+    const Body& b = bodies[body];
+    wake_island(body, false);
+    const real margin = tol.aabb_margin + k_move_aabb_multiplier * asked;
+    for (int si : b.shapes) {
+        const ShapeRecord& s = shapes[si];
+        // compute_aabb's box, from the shape's own box when it is an
+        // axis-aligned one (a character's), as a move finds it.
+        const std::optional<Aabb> exact = axis_aligned_box(s.shape, s.local_box, b.xf);
+        const Aabb now = exact ? *exact : compute_aabb(s.shape, b.xf);
+        // The stored box is kept while it holds the shape and is at most
+        // about twice as fat as a new one (wherever the shape lies in
+        // it), plus Box2D's 4 margins for a body that slowed: moves of
+        // varying lengths do not make it again, a body that stops
+        // shrinks it.
+        const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
+        if (!contains(stored, now) ||
+            !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
+            set_moving_fat_aabb(s.tree_proxy, inflate(now, margin));
+        }
+        const Aabb before{now.lower - displacement, now.upper - displacement};
+        wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
+    }
 }
 
 void World::Impl::find_riders() {

@@ -134,9 +134,8 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         s.sensor = sd.sensor;
         s.user_data = sd.user_data;
         const Aabb box = compute_aabb(sd.shape, b.xf);
-        s.tree_proxy = def.type == BodyType::static_body
-                           ? w.create_static_proxy(si, box)
-                           : w.moving_tree.create_proxy(box, static_cast<std::uint64_t>(si));
+        s.tree_proxy = def.type == BodyType::static_body ? w.create_static_proxy(si, box)
+                                                         : w.create_moving_proxy(box, si);
         b.shapes.push_back(si);
         b.extent = std::max(b.extent, max_extent(sd.shape, local_center));
         const real inner = inner_radius(sd.shape);
@@ -165,7 +164,7 @@ Result<void> World::destroy_body(BodyId id) {
         if (b.type == BodyType::static_body) {
             w.destroy_static_proxy(s.tree_proxy);
         } else {
-            w.moving_tree.destroy_proxy(s.tree_proxy);
+            w.destroy_moving_proxy(s.tree_proxy);
         }
         s.tree_proxy = k_null_proxy;
         s.body = -1;

@@ -16,6 +16,7 @@
 #include "sweep/toi.hpp"
 
 #include "contact_solver.hpp"
+#include "occupancy_grid.hpp"
 #include "seams.hpp"
 
 namespace sweep {
@@ -176,6 +177,7 @@ struct MoveScratch {
     MoveScratch() {
         own.reserve(k_reserved);
         candidates.reserve(k_reserved);
+        reached.reserve(k_reserved);
         hits.reserve(k_reserved);
         ties.reserve(k_reserved);
         planes.reserve(k_reserved);
@@ -183,6 +185,7 @@ struct MoveScratch {
     }
     std::vector<MoverShape> own;           // the mover's shapes at its current pose
     std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
+    std::vector<int> reached;              // candidates a cast's motion may reach
     std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
     std::vector<MoveHit> ties; // those tied with the earliest, in lead order
     std::vector<Vec2> planes;  // the planes a slide is clipped against
@@ -349,6 +352,11 @@ constexpr int k_jam_trial_sweeps = 2 * k_position_refresh_interval;
 // about the square of this many moves to leave it.
 constexpr real k_move_aabb_multiplier = 2;
 
+// The side of World::Impl::moving_occupancy's cells, in metres: about a
+// character or a tile, so that a move's box and its neighbours' fat boxes
+// span a few cells each.
+constexpr real k_occupancy_cell = 1;
+
 inline std::uint64_t pair_key(int shape_a, int shape_b) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(shape_a)) << 32) |
            static_cast<std::uint32_t>(shape_b);
@@ -397,7 +405,12 @@ struct World::Impl {
     std::vector<StaticProxy> static_proxies;
     DynamicTree static_tree; // static shapes, unless def.static_broadphase is grid
     UniformGrid static_grid;
-    DynamicTree moving_tree; // kinematic and dynamic shapes, with swept AABBs
+    // Kinematic and dynamic shapes, with swept AABBs. Their fat boxes change
+    // only through create_moving_proxy, destroy_moving_proxy,
+    // move_moving_proxy and set_moving_fat_aabb, which keep
+    // moving_occupancy counting them.
+    DynamicTree moving_tree;
+    OccupancyGrid moving_occupancy;
     std::vector<Contact> contacts;
     // The velocity solve's copies (prepare_contacts): solver_contacts[i] is
     // contacts[i] for the contacts the step's search made; bodies by index.
@@ -762,7 +775,8 @@ struct World::Impl {
     explicit Impl(const WorldDef& d)
         : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),
           gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
-          static_grid(d.grid_cell_size, tol.aabb_margin), moving_tree(tol.aabb_margin) {
+          static_grid(d.grid_cell_size, tol.aabb_margin), moving_tree(tol.aabb_margin),
+          moving_occupancy(k_occupancy_cell * d.length_units_per_meter) {
         tol.max_translation_speed = d.max_translation_speed * d.length_units_per_meter;
         gravity_direction = length(gravity) > 0 ? normalize(gravity) : Vec2{};
     }
@@ -835,7 +849,7 @@ struct World::Impl {
             const Vec2 predict = length(d) < 4 * tol.aabb_margin ? d : Vec2{};
             for (int si : b.shapes) {
                 ShapeRecord& s = shapes[si];
-                moving_tree.move_proxy(s.tree_proxy, swept_aabb(b, s, dt), predict);
+                move_moving_proxy(s.tree_proxy, swept_aabb(b, s, dt), predict);
             }
         }
     }
@@ -2151,33 +2165,42 @@ struct World::Impl {
         events.time_of_impact.push_back({kind, body_id(body), BodyId{}, bodies[body].sweep.c2, t});
     }
 
+    // The moving tree's proxy of moving shape `shape` with own box `box`.
+    ProxyId create_moving_proxy(const Aabb& box, int shape) {
+        const ProxyId id = moving_tree.create_proxy(box, static_cast<std::uint64_t>(shape));
+        moving_occupancy.add(moving_tree.fat_aabb(id));
+        return id;
+    }
+
+    void destroy_moving_proxy(ProxyId id) {
+        moving_occupancy.remove(moving_tree.fat_aabb(id));
+        moving_tree.destroy_proxy(id);
+    }
+
+    // DynamicTree::move_proxy on the moving tree.
+    bool move_moving_proxy(ProxyId id, const Aabb& box, Vec2 displacement) {
+        const Aabb before = moving_tree.fat_aabb(id);
+        if (!moving_tree.move_proxy(id, box, displacement)) {
+            return false;
+        }
+        moving_occupancy.remove(before);
+        moving_occupancy.add(moving_tree.fat_aabb(id));
+        return true;
+    }
+
+    void set_moving_fat_aabb(ProxyId id, const Aabb& fat) {
+        moving_occupancy.remove(moving_tree.fat_aabb(id));
+        moving_tree.set_fat_aabb(id, fat);
+        moving_occupancy.add(fat);
+    }
+
     // The moving-tree boxes of a body that was moved by `displacement`
     // outside the step, by a move or a carry of length `asked` (the
     // translation asked for: a body blocked by a wall moves little, but its
     // next move is likely as long). The moved body wakes, and so does
     // whatever sleeps where it was or is now (a box on a platform that moved
-    // away).
-    void sync_moving_proxies(int body, Vec2 displacement, real asked) {
-        const Body& b = bodies[body];
-        wake_island(body, false);
-        const real margin = tol.aabb_margin + k_move_aabb_multiplier * asked;
-        for (int si : b.shapes) {
-            const ShapeRecord& s = shapes[si];
-            const Aabb now = compute_aabb(s.shape, b.xf);
-            // The stored box is kept while it holds the shape and is at most
-            // about twice as fat as a new one (wherever the shape lies in
-            // it), plus Box2D's 4 margins for a body that slowed: moves of
-            // varying lengths do not make it again, a body that stops
-            // shrinks it.
-            const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
-            if (!contains(stored, now) ||
-                !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
-                moving_tree.set_fat_aabb(s.tree_proxy, inflate(now, margin));
-            }
-            const Aabb before{now.lower - displacement, now.upper - displacement};
-            wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
-        }
-    }
+    // away). In mover.cpp, its only user.
+    void sync_moving_proxies(int body, Vec2 displacement, real asked);
 
     // Whether a pair touching at the end of the last step still does, unseen
     // by this step's contact search: a sleeping body against another or

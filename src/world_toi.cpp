@@ -167,7 +167,7 @@ bool World::Impl::left_contact_box(int bi) {
             union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), compute_aabb(s.shape, b.xf)),
             turn);
         if (!contains(s.contact_box, path)) {
-            moving_tree.move_proxy(s.tree_proxy, path, Vec2{});
+            move_moving_proxy(s.tree_proxy, path, Vec2{});
             left = true;
         }
     }
@@ -300,7 +300,7 @@ void World::Impl::advance_after_toi(int bi, real t, real dt) {
         const Aabb box = inflate(
             union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), compute_aabb(s.shape, b.xf)),
             turn);
-        moving_tree.move_proxy(s.tree_proxy, box, Vec2{});
+        move_moving_proxy(s.tree_proxy, box, Vec2{});
     }
 }
 

@@ -215,7 +215,7 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCast) {
         const bool may_touch = overlaps(inflate(b.box, tol.touch_tolerance), a.box);
         const std::optional<CastOutput> general = cast_to_contact(
             {&a.shape, &a.proxy, {}}, {&b.shape, &b.proxy, {}}, motion, may_touch, tol);
-        const BoxCast fast = cast_boxes(a.box, {}, b.box, {}, motion, tol);
+        const BoxCast fast = cast_boxes(a.box, {}, mover_box(b.box, {}, motion), motion, tol);
         if (fast.verdict == BoxVerdict::undecided) {
             continue;
         }
@@ -313,7 +313,8 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCastOnPlacedBodies) {
         const bool may_touch = overlaps(inflate(*b_exact, tol.touch_tolerance), *a_exact);
         const std::optional<CastOutput> general = cast_to_contact(
             {&a.shape, &a.proxy, a.xf}, {&b.shape, &b.proxy, b.xf}, motion, may_touch, tol);
-        const BoxCast fast = cast_boxes(*a_exact, a.xf.p, *b_exact, b.xf.p, motion, tol);
+        const BoxCast fast =
+            cast_boxes(*a_exact, a.xf.p, mover_box(*b_exact, b.xf.p, motion), motion, tol);
         if (fast.verdict == BoxVerdict::undecided) {
             continue;
         }
@@ -344,7 +345,8 @@ TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
         const WorldBox b = world_box(b_box);
         ASSERT_EQ(axis_aligned_box(a.shape, {}), a.box);
         ASSERT_EQ(axis_aligned_box(b.shape, {}), b.box);
-        const std::optional<ContactMeasure> fast = measure_boxes(a.box, {}, b.box, {}, tol);
+        const std::optional<ContactMeasure> fast =
+            measure_boxes(a.box, {}, mover_box(b.box, {}, {}), tol);
         if (!fast) {
             continue;
         }
@@ -383,7 +385,7 @@ TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
         for (int p = 0; p < m.count; ++p) {
             deepest = std::max(deepest, -m.points[p].separation);
         }
-        if (!may_overlap_boxes(a.box, {}, b.box, {}, tol)) {
+        if (!may_overlap_boxes(a.box, {}, mover_box(b.box, {}, {}), tol)) {
             ++cleared;
             EXPECT_LE(deepest, tol.touch_tolerance) << "case " << i;
         } else if (overlaps(a.box, b.box)) {
@@ -395,6 +397,19 @@ TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
     }
     RecordProperty("cleared", cleared);
     EXPECT_GT(cleared, n / 2);
+}
+
+// B's part of the rounding scale: the largest magnitude among the
+// coordinates of its box, of the box moved by the motion and of its origin.
+TEST(MoveNarrowphase, MoverBoxExtentIsItsLargestCoordinateInMagnitude) {
+    const Aabb box{{-3, 1}, {2, 5}};
+    EXPECT_EQ(mover_box(box, {4, -1}, {}).extent, 5);          // the box's top
+    EXPECT_EQ(mover_box(box, {4, -7}, {}).extent, 7);          // the origin
+    EXPECT_EQ(mover_box(box, {4, -7}, {-6, 0}).extent, 9);     // the moved box's left side
+    EXPECT_EQ(mover_box(box, {0, 0}, {1, 0.5f}).extent, 5.5f); // the moved box's top
+    const MoverBox mover = mover_box(box, {4, -7}, {-6, 0});
+    EXPECT_EQ(mover.box, box);
+    EXPECT_EQ(mover.origin, (Vec2{4, -7}));
 }
 
 TEST(MoveNarrowphase, AxisAlignedBoxIsTheBoxOnlyWhenTheEdgesAreExactlyAxisAligned) {

@@ -1,0 +1,108 @@
+// Private to the world: how many boxes (the moving shapes' fat boxes) overlap
+// each cell of a uniform grid, so that a box can be shown to meet none of
+// them but one, its own, without a walk of the tree that holds them.
+// World::move asks it before looking for other movers: in a crowd spread
+// over a map most moves are alone, and the moving tree's walk (a chain of
+// dependent loads and unpredictable branches per level) was a quarter of a
+// move's time.
+//
+// The grid is a torus: cell (x, y) is counted in slot (x mod side, y mod
+// side) of a fixed table, so it needs no bounds, and cells a side apart
+// share a slot. Shared slots and the cells' coarseness only make a count
+// larger than the boxes overlapping one cell: `alone` may then say no when
+// the box is alone (the caller walks the tree), never yes when it is not.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "sweep/math.hpp"
+
+namespace sweep::detail {
+
+class OccupancyGrid {
+  public:
+    /// Cells `cell_size` wide (world, L; > 0), in a table of k_side² slots
+    /// allocated at the first add.
+    explicit OccupancyGrid(real cell_size) : inv_cell_(1 / cell_size) {}
+
+    /// Counts `box` (world, L; valid, finite) in every cell it overlaps
+    /// (touching counts).
+    void add(const Aabb& box) { count(box, 1); }
+
+    /// Removes a box that was added (the same one, to the bit).
+    void remove(const Aabb& box) { count(box, -1); }
+
+    /// Whether no box counted but `own` (counted) can overlap `query`
+    /// (touching counts): every cell `query` overlaps holds no box but
+    /// `own`. False when one may.
+    bool alone(const Aabb& query, const Aabb& own) const {
+        const Cells q = cells(query);
+        const Cells o = cells(own);
+        if (q.x1 - q.x0 >= k_side || q.y1 - q.y0 >= k_side) {
+            return false; // the query wraps onto itself
+        }
+        for (std::int32_t y = q.y0; y <= q.y1; ++y) {
+            const bool own_row = y >= o.y0 && y <= o.y1;
+            for (std::int32_t x = q.x0; x <= q.x1; ++x) {
+                const std::uint32_t own_count = own_row && x >= o.x0 && x <= o.x1 ? 1 : 0;
+                if (counts_[slot(x, y)] > own_count) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /// Slots along a side of the table: a power of two.
+    static constexpr std::int32_t k_side = 256;
+
+  private:
+    /// Cells [x0, x1] x [y0, y1], inclusive, in cell units.
+    struct Cells {
+        std::int32_t x0, y0, x1, y1;
+    };
+
+    // The cell holding coordinate `v`, clamped far beyond any world so that
+    // the conversion is defined; a box's cells are the lower and upper
+    // corners' and those between, so two boxes that touch share a cell.
+    // (The floor by truncation: std::floor is a library call without
+    // SSE4.1.)
+    std::int32_t cell(real v) const {
+        constexpr real limit = real(1 << 29);
+        const real c = std::clamp(v * inv_cell_, -limit, limit);
+        const auto truncated = static_cast<std::int32_t>(c);
+        return truncated - (c < static_cast<real>(truncated) ? 1 : 0);
+    }
+
+    Cells cells(const Aabb& box) const {
+        return {cell(box.lower.x), cell(box.lower.y), cell(box.upper.x), cell(box.upper.y)};
+    }
+
+    static std::size_t slot(std::int32_t x, std::int32_t y) {
+        return static_cast<std::size_t>((x & (k_side - 1)) + (y & (k_side - 1)) * k_side);
+    }
+
+    // Adds `delta` to the slots of the box's cells: each slot once however
+    // many of the box's cells wrap onto it (a box wider than the table).
+    void count(const Aabb& box, int delta) {
+        if (counts_.empty()) {
+            counts_.resize(static_cast<std::size_t>(k_side * k_side), 0);
+        }
+        const Cells c = cells(box);
+        const std::int32_t x1 = std::min(c.x1, c.x0 + k_side - 1);
+        const std::int32_t y1 = std::min(c.y1, c.y0 + k_side - 1);
+        for (std::int32_t y = c.y0; y <= y1; ++y) {
+            for (std::int32_t x = c.x0; x <= x1; ++x) {
+                counts_[slot(x, y)] += static_cast<std::uint32_t>(delta);
+            }
+        }
+    }
+
+    real inv_cell_;
+    std::vector<std::uint32_t> counts_;
+};
+
+} // namespace sweep::detail
