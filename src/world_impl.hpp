@@ -121,9 +121,6 @@ struct Body {
     bool toi_clamped = false;    // its motion ended at an impact: a cap was hit
     Vec2 searched_center;        // the end pose its contact search assumed: the
     real searched_angle = 0;     // start pose moved at its velocities then
-    // Position correction: World::Impl::position_clock when a push last
-    // moved it (see PositionCheck).
-    std::uint64_t position_moved = 0;
     std::uint32_t generation = 0;
     std::uint64_t user_data = 0;
     bool alive = false;
@@ -222,14 +219,21 @@ struct Contact {
     Manifold manifold;          // at the start of the step, for the velocity solver
     Manifold position_manifold; // at the current poses, refreshed during position correction
     std::array<PointImpulse, 2> impulses{};
-    // Position correction's record of what it last saw of the pair, to skip
-    // work whose result it knows: World::Impl::position_clock when the
-    // position manifold was made, and when a sweep last found the pair
-    // pushing nothing (quiet), with its least separation then.
-    std::uint64_t position_refreshed = 0;
-    std::uint64_t position_checked = 0;
-    bool position_quiet = false;
-    real position_separation = 0;
+};
+
+// Position correction's record of what it last saw of a contact, to skip
+// work whose result it knows; kept apart from the Contact (a few hundred
+// bytes) in a dense array, as a sweep of a large jammed pile reads it for
+// every contact: World::Impl::position_clock when the position manifold
+// was made, and when a sweep last found the pair pushing nothing (quiet),
+// with its least separation then.
+struct PositionCheck {
+    int body_a = -1;
+    int body_b = -1;
+    std::uint32_t refreshed = 0;
+    std::uint32_t checked = 0;
+    real separation = 0;
+    bool quiet = false;
 };
 
 // Impulses of last step's contact points, by shape pair and feature id, to
@@ -447,7 +451,12 @@ struct World::Impl {
     real position_factor = k_baumgarte; // of a penetration removed per position sweep
     bool shock = false;                 // a jam's sweeps: lower bodies do not yield (shock propagation)
     Vec2 gravity_direction;             // unit, or zero without gravity: no shock then
-    std::uint64_t position_clock = 0;   // counts pushes (Body::position_moved, Contact::position_*)
+    // Position correction's skipping (PositionCheck): a count of pushes, from
+    // 0 at each correction's start, and by body the count when a push last
+    // moved it.
+    std::uint32_t position_clock = 0;
+    std::vector<std::uint32_t> position_moved;
+    std::vector<PositionCheck> position_checks; // by contact
     std::vector<Vec2> jam_centers;      // by body: poses when a jam's extra sweeps began
     std::vector<real> jam_angles;
     std::vector<Vec2> corrected_centers; // by body: poses before this round's correction
@@ -1215,38 +1224,43 @@ struct World::Impl {
     // pair unchecked.
     void refresh_position_manifolds(bool all) {
         const CollideSettings settings{tol.linear_slop, tol.linear_slop};
-        for (Contact& c : contacts) {
-            if (!all && unmoved_since(c, c.position_refreshed)) {
+        if (all) {
+            position_checks.resize(contacts.size());
+        }
+        for (std::size_t k = 0; k < contacts.size(); ++k) {
+            Contact& c = contacts[k];
+            PositionCheck& check = position_checks[k];
+            if (!all && unmoved_since(check, check.refreshed)) {
                 continue;
             }
             c.position_manifold = collide_pair(c.shape_a, c.shape_b, bodies[c.body_a].xf,
                                                bodies[c.body_b].xf, settings);
-            c.position_refreshed = position_clock;
-            c.position_quiet = false;
+            check = {c.body_a, c.body_b, position_clock, 0, 0, false};
         }
     }
 
     // Whether no push moved either body of the pair after the clock read `at`.
-    bool unmoved_since(const Contact& c, std::uint64_t at) const {
-        return bodies[c.body_a].position_moved <= at && bodies[c.body_b].position_moved <= at;
+    bool unmoved_since(const PositionCheck& check, std::uint32_t at) const {
+        return position_moved[static_cast<std::size_t>(check.body_a)] <= at &&
+               position_moved[static_cast<std::size_t>(check.body_b)] <= at;
     }
 
     // A push may move the pair's bodies that yield (those `w` gives mass).
     void mark_moved(const Contact& c, const PairMass& w) {
         ++position_clock;
         if (w.ima > 0 || w.iia > 0) {
-            bodies[c.body_a].position_moved = position_clock;
+            position_moved[static_cast<std::size_t>(c.body_a)] = position_clock;
         }
         if (w.imb > 0 || w.iib > 0) {
-            bodies[c.body_b].position_moved = position_clock;
+            position_moved[static_cast<std::size_t>(c.body_b)] = position_clock;
         }
     }
 
     // Forgets every pair's check: what a push would do changed (the pair
     // masses, when a jam's sweeps begin).
     void forget_position_checks() {
-        for (Contact& c : contacts) {
-            c.position_quiet = false;
+        for (PositionCheck& check : position_checks) {
+            check.quiet = false;
         }
     }
 
@@ -1402,15 +1416,18 @@ struct World::Impl {
         ++stats.position_sweeps;
         real deepest = 0;
         for (std::size_t k = 0; k < contacts.size(); ++k) {
-            Contact& c = contacts[shock ? static_cast<std::size_t>(contact_order[k]) : k];
+            const std::size_t ci = shock ? static_cast<std::size_t>(contact_order[k]) : k;
+            PositionCheck& check = position_checks[ci];
+            if (check.quiet && unmoved_since(check, check.checked)) {
+                deepest = std::min(deepest, check.separation);
+                continue;
+            }
+            Contact& c = contacts[ci];
             Body& a = bodies[c.body_a];
             Body& b = bodies[c.body_b];
             const Manifold& m = c.position_manifold;
             if (m.count == 0) {
-                continue;
-            }
-            if (c.position_quiet && unmoved_since(c, c.position_checked)) {
-                deepest = std::min(deepest, c.position_separation);
+                note_quiet(check, 0); // adds nothing to the deepest until refreshed
                 continue;
             }
             const Vec2 n = position_normal(c);
@@ -1419,7 +1436,7 @@ struct World::Impl {
             deepest = std::min(deepest, p1.separation);
             if (m.count == 1) {
                 if (p1.correction == 0) {
-                    note_quiet(c, p1.separation);
+                    note_quiet(check, p1.separation);
                     continue;
                 }
                 push_apart_one(a, b, w, p1, n);
@@ -1429,7 +1446,7 @@ struct World::Impl {
             const PositionPoint p2 = position_point(a, b, m, 1, n);
             deepest = std::min(deepest, p2.separation);
             if (p1.correction == 0 && p2.correction == 0) {
-                note_quiet(c, std::min(p1.separation, p2.separation));
+                note_quiet(check, std::min(p1.separation, p2.separation));
                 continue;
             }
             mark_moved(c, w);
@@ -1442,10 +1459,10 @@ struct World::Impl {
         return -deepest;
     }
 
-    void note_quiet(Contact& c, real separation) {
-        c.position_quiet = true;
-        c.position_checked = position_clock;
-        c.position_separation = separation;
+    void note_quiet(PositionCheck& check, real separation) {
+        check.quiet = true;
+        check.checked = position_clock;
+        check.separation = separation;
     }
 
     // The last line of defence: sweep each dynamic body from its pose at
@@ -1671,6 +1688,8 @@ struct World::Impl {
     bool solve_positions_until_within_slop(bool pin_stopped) {
         position_factor = k_baumgarte;
         shock = false;
+        position_clock = 0;
+        position_moved.assign(bodies.size(), 0);
         const real target = real(1.5) * tol.linear_slop;
         const int cap = def.position_iterations;
         const int jam_cap = pin_stopped ? cap : k_jam_iteration_factor * cap;
