@@ -1,7 +1,6 @@
 #include "contact_solver.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 // The batches get a copy compiled for AVX where the compiler can make one
@@ -140,16 +139,22 @@ real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
 // not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-[[gnu::always_inline]] inline Lanes select(LaneMask m, Lanes yes, Lanes no) {
+[[gnu::always_inline]] inline
+Lanes select(LaneMask m, Lanes yes, Lanes no) {
     return __builtin_bit_cast(Lanes, (m & __builtin_bit_cast(LaneMask, yes)) |
                                          (~m & __builtin_bit_cast(LaneMask, no)));
 }
 
 // std::max(a, b) and std::clamp(v, lo, hi), lane by lane.
-[[gnu::always_inline]] inline Lanes max_of(Lanes a, Lanes b) { return select(a < b, b, a); }
-[[gnu::always_inline]] inline Lanes clamp_of(Lanes v, Lanes lo, Lanes hi) { return select(v < lo, lo, select(hi < v, hi, v)); }
+[[gnu::always_inline]] inline
+Lanes max_of(Lanes a, Lanes b) { return select(a < b, b, a); }
+[[gnu::always_inline]] inline
+Lanes clamp_of(Lanes v, Lanes lo, Lanes hi) {
+    return select(v < lo, lo, select(hi < v, hi, v));
+}
 
-[[gnu::always_inline]] inline Lanes speed_change(Lanes lambda, Lanes mass) {
+[[gnu::always_inline]] inline
+Lanes speed_change(Lanes lambda, Lanes mass) {
     const Lanes magnitude = select(lambda < 0, -lambda, lambda);
     const LaneMask has_mass = mass > 0;
     return select(has_mass, magnitude / select(has_mass, mass, Lanes{} + 1), Lanes{});
@@ -162,9 +167,9 @@ struct BodyLanes {
 
 // The bodies' velocities; their inverse masses, fixed for the step, were
 // packed with the batch (only what changes is gathered lane by lane).
-[[gnu::always_inline]] inline BodyLanes gather(std::span<const SolverBody> bodies,
-                                               const std::array<int, k_lanes>& index,
-                                               Lanes inv_mass, Lanes inv_inertia) {
+[[gnu::always_inline]] inline
+BodyLanes gather(std::span<const SolverBody> bodies, const std::array<int, k_lanes>& index,
+                 Lanes inv_mass, Lanes inv_inertia) {
     BodyLanes out;
     for (int l = 0; l < k_lanes; ++l) {
         const SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
@@ -177,7 +182,9 @@ struct BodyLanes {
     return out;
 }
 
-[[gnu::always_inline]] inline void scatter(const BodyLanes& in, std::span<SolverBody> bodies, const std::array<int, k_lanes>& index) {
+[[gnu::always_inline]] inline
+void scatter(const BodyLanes& in, std::span<SolverBody> bodies,
+             const std::array<int, k_lanes>& index) {
     for (int l = 0; l < k_lanes; ++l) {
         SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
         b.v = {in.vx[l], in.vy[l]};
@@ -186,7 +193,8 @@ struct BodyLanes {
 }
 
 // relative_velocity along (dx, dy): dot((b.v + cross(b.w, rb)) - (a.v + cross(a.w, ra)), d).
-[[gnu::always_inline]] inline Lanes relative_speed(const BodyLanes& a, const BodyLanes& b, const PointLanes& p, Lanes dx,
+[[gnu::always_inline]] inline
+Lanes relative_speed(const BodyLanes& a, const BodyLanes& b, const PointLanes& p, Lanes dx,
                      Lanes dy) {
     const Lanes rx = (b.vx + -b.w * p.rby) - (a.vx + -a.w * p.ray);
     const Lanes ry = (b.vy + b.w * p.rbx) - (a.vy + a.w * p.rax);
@@ -194,7 +202,8 @@ struct BodyLanes {
 }
 
 // apply_impulse with the impulse lambda * (dx, dy).
-[[gnu::always_inline]] inline void apply_impulse(BodyLanes& a, BodyLanes& b, const PointLanes& p, Lanes lambda, Lanes dx,
+[[gnu::always_inline]] inline
+void apply_impulse(BodyLanes& a, BodyLanes& b, const PointLanes& p, Lanes lambda, Lanes dx,
                    Lanes dy) {
     const Lanes px = lambda * dx;
     const Lanes py = lambda * dy;
@@ -210,7 +219,8 @@ struct BodyLanes {
 // (or that are no block) keep their impulses. Returns the change of the
 // points' normal speeds, 0 in those lanes; `x1`, `x2`: the new impulses;
 // `solved`: the lanes that take them.
-[[gnu::always_inline]] inline Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes& b, Lanes& x1,
+[[gnu::always_inline]] inline
+Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes& b, Lanes& x1,
                      Lanes& x2, LaneMask& solved) {
     const PointLanes& p1 = c.points[0];
     const PointLanes& p2 = c.points[1];
@@ -242,7 +252,8 @@ struct BodyLanes {
 }
 
 // solve_contact on the batch's k_lanes contacts; `change` grows lane by lane.
-[[gnu::always_inline]] inline Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
+[[gnu::always_inline]] inline
+Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
     BodyLanes b = gather(bodies, c.body_b, c.inv_mass_b, c.inv_inertia_b);
     const Lanes tx = c.ny; // right_perp(n)
@@ -290,8 +301,8 @@ struct BodyLanes {
 }
 
 // Every batch in order; the largest change of a lane.
-[[gnu::always_inline]] inline real solve_batches(std::span<ContactBatch> batches,
-                                                 std::span<SolverBody> bodies) {
+[[gnu::always_inline]] inline
+real solve_batches(std::span<ContactBatch> batches, std::span<SolverBody> bodies) {
     Lanes change{};
     for (ContactBatch& batch : batches) {
         change = solve_batch(batch, bodies, change);
