@@ -209,14 +209,11 @@ class Mover {
                              p.sensor);
                 }
             });
-            // Other moving shapes, unless the occupancy shows their fat
-            // boxes all out of reach (most moves, among characters spread
-            // over a map).
-            if (w_.moving_occupancy.alone(box,
-                                          w_.moving_tree.fat_aabb(w_.shapes[own].tree_proxy))) {
-                continue;
-            }
-            w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
+            // Other moving shapes: those whose fat boxes meet `box`, as the
+            // moving tree reports them. The occupancy shows most moves, among
+            // characters spread over a map, that there are none, or only one
+            // to look at, without the tree's walk.
+            const auto visit_mover = [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
                 const ShapeRecord& o = w_.shapes[other];
                 if (o.body == body_) {
@@ -231,7 +228,24 @@ class Mover {
                         o.filter, o.sensor);
                 }
                 return true;
-            });
+            };
+            const ProxyId own_proxy = w_.shapes[own].tree_proxy;
+            const OccupancyGrid::Others others =
+                w_.moving_occupancy.others(box, w_.moving_tree.fat_aabb(own_proxy), own_proxy);
+            switch (others.kind) {
+            case OccupancyGrid::Others::Kind::none:
+                break;
+            case OccupancyGrid::Others::Kind::one:
+                // What the walk would report: that one, if its fat box meets
+                // `box` (every proxy's categories meet the walk's mask).
+                if (overlaps(box, w_.moving_tree.fat_aabb(others.id))) {
+                    visit_mover(others.id, w_.moving_tree.user_data(others.id));
+                }
+                break;
+            case OccupancyGrid::Others::Kind::several:
+                w_.moving_tree.query(box, ~0ull, visit_mover);
+                break;
+            }
         }
     }
 

@@ -2168,12 +2168,12 @@ struct World::Impl {
     // The moving tree's proxy of moving shape `shape` with own box `box`.
     ProxyId create_moving_proxy(const Aabb& box, int shape) {
         const ProxyId id = moving_tree.create_proxy(box, static_cast<std::uint64_t>(shape));
-        moving_occupancy.add(moving_tree.fat_aabb(id));
+        moving_occupancy.add(moving_tree.fat_aabb(id), id);
         return id;
     }
 
     void destroy_moving_proxy(ProxyId id) {
-        moving_occupancy.remove(moving_tree.fat_aabb(id));
+        moving_occupancy.remove(moving_tree.fat_aabb(id), id);
         moving_tree.destroy_proxy(id);
     }
 
@@ -2183,15 +2183,15 @@ struct World::Impl {
         if (!moving_tree.move_proxy(id, box, displacement)) {
             return false;
         }
-        moving_occupancy.remove(before);
-        moving_occupancy.add(moving_tree.fat_aabb(id));
+        moving_occupancy.remove(before, id);
+        moving_occupancy.add(moving_tree.fat_aabb(id), id);
         return true;
     }
 
     void set_moving_fat_aabb(ProxyId id, const Aabb& fat) {
-        moving_occupancy.remove(moving_tree.fat_aabb(id));
+        moving_occupancy.remove(moving_tree.fat_aabb(id), id);
         moving_tree.set_fat_aabb(id, fat);
-        moving_occupancy.add(fat);
+        moving_occupancy.add(fat, id);
     }
 
     // The moving-tree boxes of a body that was moved by `displacement`
