@@ -173,17 +173,13 @@ class Mover {
                              [si](const MoverShape& m) { return m.shape == si; });
     }
 
-    // The filter's response to a shape met by `own` (its collision filter,
-    // sensor flag and body): shapes whose collision filters exclude each
-    // other are ignored, and a sensor (on either side) never blocks: what
-    // would stop at it crosses it instead.
-    MoveResponse response_to(int own, const Filter& filter, bool sensor, BodyId other) const {
-        const ShapeRecord& mine = w_.shapes[own];
-        if (!should_collide(mine.filter, filter)) {
-            return MoveResponse::ignore;
-        }
+    // The filter's response to a shape met by `own` (its sensor flag and
+    // body) that their collision filters let meet: a sensor (on either side)
+    // never blocks: what would stop at it crosses it instead.
+    MoveResponse response_to(int own, bool sensor, BodyId other) const {
         const MoveResponse r = filter_ ? filter_(other) : MoveResponse::slide;
-        return (mine.sensor || sensor) && r != MoveResponse::ignore ? MoveResponse::cross : r;
+        return (w_.shapes[own].sensor || sensor) && r != MoveResponse::ignore ? MoveResponse::cross
+                                                                               : r;
     }
 
     // Every other shape within `reach` of the body's shapes, with the
@@ -195,19 +191,16 @@ class Mover {
             const int own = mine.shape;
             const Aabb box = inflate(mine.box, reach);
             // `c`: the candidate but for its response.
-            const auto consider = [&](MoveCandidate c, const Filter& filter, bool sensor) {
-                c.response = response_to(own, filter, sensor, c.body);
+            const auto consider = [&](MoveCandidate c, bool sensor) {
+                c.response = response_to(own, sensor, c.body);
                 if (c.response != MoveResponse::ignore) {
                     candidates.push_back(c);
                 }
             };
-            // Static shapes as the gather keeps them (their boxes and
-            // StaticProxy copies); the body is never static.
-            query_static_near(own, box, reach, [&](const Aabb& other_box, const StaticProxy& p) {
-                if (overlaps(box, other_box)) { // else only its fat box is in reach
-                    consider({own, p.shape, other_box, p.origin, p.body, {}, p.exact_box}, p.filter,
-                             p.sensor);
-                }
+            // Static shapes as the gather keeps them (NearStatic copies of
+            // those the filters let meet); the body is never static.
+            query_static_near(own, box, reach, [&](const NearStatic& n) {
+                consider({own, n.shape, n.box, n.origin, n.body, {}, n.exact_box}, n.sensor);
             });
             // Other moving shapes: those whose fat boxes meet `box`, as the
             // moving tree reports them. The occupancy shows most moves, among
@@ -222,10 +215,11 @@ class Mover {
                 const Body& b = w_.bodies[o.body];
                 const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
                 const Aabb other_box = exact ? *exact : compute_aabb(o.shape, b.xf);
-                if (overlaps(box, other_box)) { // else only its fat box is in reach
+                if (overlaps(box, other_box) && // else only its fat box is in reach
+                    should_collide(w_.shapes[own].filter, o.filter)) {
                     consider(
                         {own, other, other_box, b.xf.p, w_.body_id(o.body), {}, exact.has_value()},
-                        o.filter, o.sensor);
+                        o.sensor);
                 }
                 return true;
             };
@@ -249,20 +243,24 @@ class Mover {
         }
     }
 
-    // `visit(own box, StaticProxy)` for every static proxy the static
-    // broadphase reports for `box`, in its order, or for a subset holding
-    // all whose own box meets `box`, in the same order: the shape's static
-    // neighbourhood, found again when `box` leaves it. A tree reports its
-    // leaves in one order (depth first) whatever the box, so the subset of a
-    // larger query comes in the order of the smaller one; a grid's order
-    // depends on the box, so a grid is queried every time.
+    // `visit(NearStatic)` for every static shape whose own box meets `box`
+    // and whose filter collides with `own`'s, in the order the static
+    // broadphase reports them: from the shape's static neighbourhood, found
+    // again when `box` leaves it. A tree reports its leaves in one order
+    // (depth first) whatever the box, so the subset of a larger query comes
+    // in the order of the smaller one; a grid's order depends on the box, so
+    // a grid is queried every time.
     template <class Visit>
     void query_static_near(int own, const Aabb& box, real reach, Visit&& visit) {
         ShapeRecord& s = w_.shapes[own];
         const auto direct = [&] {
             w_.query_static(box, [&](ProxyId id, std::uint64_t) {
                 const auto slot = static_cast<std::size_t>(id);
-                visit(w_.static_boxes[slot], w_.static_proxies[slot]);
+                if (overlaps(box, w_.static_boxes[slot])) { // else only its fat box is in reach
+                    if (const std::optional<NearStatic> n = near_static(s, slot)) {
+                        visit(*n);
+                    }
+                }
                 return true;
             });
         };
@@ -288,12 +286,23 @@ class Mover {
             count += meets(box, s.near_static[i].box);
         }
         for (std::size_t k = 0; k < count; ++k) {
-            visit(s.near_static[in_reach[k]].box, s.near_static[in_reach[k]].proxy);
+            visit(s.near_static[in_reach[k]]);
         }
     }
 
-    // The static proxies whose own boxes meet `near`, into the shape's
-    // neighbourhood; none (near_version 0) when they outnumber its room.
+    // Static proxy `slot` as moving shape `s` keeps it in its
+    // neighbourhood; none when their filters keep them apart.
+    std::optional<NearStatic> near_static(const ShapeRecord& s, std::size_t slot) const {
+        const StaticProxy& p = w_.static_proxies[slot];
+        if (!should_collide(s.filter, p.filter)) {
+            return std::nullopt;
+        }
+        return NearStatic{w_.static_boxes[slot], p.origin, p.body, p.shape, p.sensor, p.exact_box};
+    }
+
+    // The static proxies whose own boxes meet `near` and that `s` may meet,
+    // into the shape's neighbourhood; none (near_version 0) when they
+    // outnumber its room.
     void find_static_near(ShapeRecord& s, const Aabb& near) {
         s.near_static.clear();
         if (s.near_static.capacity() == 0) {
@@ -303,9 +312,11 @@ class Mover {
         w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
             const auto slot = static_cast<std::size_t>(id);
             if (overlaps(near, w_.static_boxes[slot])) {
-                fits = s.near_static.size() < k_near_capacity;
-                if (fits) {
-                    s.near_static.push_back({w_.static_boxes[slot], w_.static_proxies[slot]});
+                if (const std::optional<NearStatic> n = near_static(s, slot)) {
+                    fits = s.near_static.size() < k_near_capacity;
+                    if (fits) {
+                        s.near_static.push_back(*n);
+                    }
                 }
             }
             return fits;
