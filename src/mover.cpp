@@ -13,6 +13,7 @@
 #include <optional>
 #include <utility>
 
+#include "box_reach.hpp"
 #include "move_narrowphase.hpp"
 #include "sweep/shape_cast.hpp"
 #include "world_impl.hpp"
@@ -87,13 +88,6 @@ bool pushes_out(MoveResponse r) {
 
 // A contact the mover can stand on (see k_ground_cosine); y is up.
 bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
-
-// overlaps(a, b) from its four comparisons at once, without a branch on
-// each.
-bool meets(const Aabb& a, const Aabb& b) {
-    return !((b.lower.x > a.upper.x) | (b.lower.y > a.upper.y) | (a.lower.x > b.upper.x) |
-             (a.lower.y > b.upper.y));
-}
 
 // A moving shape's static neighbourhood reaches this many times the move's
 // reach (and the broadphase margin) beyond what the move needs, so that
@@ -281,9 +275,10 @@ class Mover {
         // order.
         std::array<std::uint8_t, k_near_capacity> in_reach{};
         std::size_t count = 0;
+        const BoxReach reach_of_box(box);
         for (std::size_t i = 0; i < s.near_static.size(); ++i) {
             in_reach[count] = static_cast<std::uint8_t>(i);
-            count += meets(box, s.near_static[i].box);
+            count += reach_of_box.meets(s.near_static[i].box);
         }
         for (std::size_t k = 0; k < count; ++k) {
             visit(s.near_static[in_reach[k]]);
@@ -423,9 +418,10 @@ class Mover {
             std::vector<int>& reached = w_.move_scratch.reached;
             reached.resize(candidates.size());
             std::size_t count = 0;
+            const BoxReach sweep_reach(swept);
             for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
                 reached[count] = static_cast<int>(ci);
-                count += (candidates[ci].own_shape == own) & meets(swept, candidates[ci].box);
+                count += (candidates[ci].own_shape == own) & sweep_reach.meets(candidates[ci].box);
             }
             for (std::size_t k = 0; k < count; ++k) {
                 const int ci = reached[k];
