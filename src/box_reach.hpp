@@ -26,34 +26,33 @@ namespace sweep::detail {
 /// holding one compares true, as no comparison with one does).
 class BoxReach {
   public:
+#if SWEEP_SSE_BOX_REACH
     /// The box the others are tested against (world, L).
     explicit BoxReach(const Aabb& a)
-#if SWEEP_SSE_BOX_REACH
-        : bound_(_mm_setr_ps(a.upper.x, a.upper.y, -a.lower.x, -a.lower.y)) {
-    }
-#else
-        : a_(a) {
-    }
-#endif
+        : bound_(_mm_setr_ps(a.upper.x, a.upper.y, -a.lower.x, -a.lower.y)) {}
 
     /// overlaps(a, b).
     bool meets(const Aabb& b) const {
-#if SWEEP_SSE_BOX_REACH
         static_assert(sizeof(Aabb) == 4 * sizeof(float) && offsetof(Aabb, upper) == 8);
         const __m128 negate_upper = _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f);
         const __m128 corners =
             _mm_xor_ps(_mm_loadu_ps(reinterpret_cast<const float*>(&b)), negate_upper);
         return _mm_movemask_ps(_mm_cmpgt_ps(corners, bound_)) == 0;
-#else
-        return !((b.lower.x > a_.upper.x) | (b.lower.y > a_.upper.y) | (a_.lower.x > b.upper.x) |
-                 (a_.lower.y > b.upper.y));
-#endif
     }
 
   private:
-#if SWEEP_SSE_BOX_REACH
     __m128 bound_; // a.upper, then -a.lower
 #else
+    /// The box the others are tested against (world, L).
+    explicit BoxReach(const Aabb& a) : a_(a) {}
+
+    /// overlaps(a, b).
+    bool meets(const Aabb& b) const {
+        return !((b.lower.x > a_.upper.x) | (b.lower.y > a_.upper.y) | (a_.lower.x > b.upper.x) |
+                 (a_.lower.y > b.upper.y));
+    }
+
+  private:
     Aabb a_;
 #endif
 };

@@ -173,7 +173,7 @@ class Mover {
     MoveResponse response_to(int own, bool sensor, BodyId other) const {
         const MoveResponse r = filter_ ? filter_(other) : MoveResponse::slide;
         return (w_.shapes[own].sensor || sensor) && r != MoveResponse::ignore ? MoveResponse::cross
-                                                                               : r;
+                                                                              : r;
     }
 
     // Every other shape within `reach` of the body's shapes, with the
@@ -339,10 +339,11 @@ class Mover {
                 const int own = mine.shape;
                 const Aabb& box = mine.box;
                 const std::optional<MoverBox> own_box = closed_form(mine, {});
+                const BoxReach own_reach(box);
                 for (const MoveCandidate& c : w_.move_scratch.candidates) {
                     // Shapes overlap only where their own boxes do, boxes
                     // only as deep as they overlap.
-                    if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box) ||
+                    if (c.own_shape != own || !pushes_out(c.response) || !own_reach.meets(c.box) ||
                         (own_box && c.exact_box &&
                          !may_overlap_boxes(c.box, c.origin, *own_box, w_.tol))) {
                         continue;
@@ -412,7 +413,8 @@ class Mover {
             const std::optional<MoverBox> own_box = closed_form(mine, motion);
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
-            const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
+            const BoxReach touch_reach(
+                inflate(now, w_.tol.touch_tolerance)); // what it can touch now
             // The candidates the motion may reach, found without a branch
             // on each (as the neighbourhood's scan), then cast in order.
             std::vector<int>& reached = w_.move_scratch.reached;
@@ -425,7 +427,7 @@ class Mover {
             }
             for (std::size_t k = 0; k < count; ++k) {
                 const int ci = reached[k];
-                cast(ci, own_box, motion, overlaps(touch_box, candidates[ci].box));
+                cast(ci, own_box, motion, touch_reach.meets(candidates[ci].box));
             }
         }
     }
