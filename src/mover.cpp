@@ -13,6 +13,7 @@
 #include <optional>
 #include <utility>
 
+#include "box_reach.hpp"
 #include "move_narrowphase.hpp"
 #include "sweep/shape_cast.hpp"
 #include "world_impl.hpp"
@@ -87,13 +88,6 @@ bool pushes_out(MoveResponse r) {
 
 // A contact the mover can stand on (see k_ground_cosine); y is up.
 bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
-
-// overlaps(a, b) from its four comparisons at once, without a branch on
-// each.
-bool meets(const Aabb& a, const Aabb& b) {
-    return !((b.lower.x > a.upper.x) | (b.lower.y > a.upper.y) | (a.lower.x > b.upper.x) |
-             (a.lower.y > b.upper.y));
-}
 
 // A moving shape's static neighbourhood reaches this many times the move's
 // reach (and the broadphase margin) beyond what the move needs, so that
@@ -173,17 +167,13 @@ class Mover {
                              [si](const MoverShape& m) { return m.shape == si; });
     }
 
-    // The filter's response to a shape met by `own` (its collision filter,
-    // sensor flag and body): shapes whose collision filters exclude each
-    // other are ignored, and a sensor (on either side) never blocks: what
-    // would stop at it crosses it instead.
-    MoveResponse response_to(int own, const Filter& filter, bool sensor, BodyId other) const {
-        const ShapeRecord& mine = w_.shapes[own];
-        if (!should_collide(mine.filter, filter)) {
-            return MoveResponse::ignore;
-        }
+    // The filter's response to a shape met by `own` (its sensor flag and
+    // body) that their collision filters let meet: a sensor (on either side)
+    // never blocks: what would stop at it crosses it instead.
+    MoveResponse response_to(int own, bool sensor, BodyId other) const {
         const MoveResponse r = filter_ ? filter_(other) : MoveResponse::slide;
-        return (mine.sensor || sensor) && r != MoveResponse::ignore ? MoveResponse::cross : r;
+        return (w_.shapes[own].sensor || sensor) && r != MoveResponse::ignore ? MoveResponse::cross
+                                                                              : r;
     }
 
     // Every other shape within `reach` of the body's shapes, with the
@@ -195,28 +185,22 @@ class Mover {
             const int own = mine.shape;
             const Aabb box = inflate(mine.box, reach);
             // `c`: the candidate but for its response.
-            const auto consider = [&](MoveCandidate c, const Filter& filter, bool sensor) {
-                c.response = response_to(own, filter, sensor, c.body);
+            const auto consider = [&](MoveCandidate c, bool sensor) {
+                c.response = response_to(own, sensor, c.body);
                 if (c.response != MoveResponse::ignore) {
                     candidates.push_back(c);
                 }
             };
-            // Static shapes as the gather keeps them (their boxes and
-            // StaticProxy copies); the body is never static.
-            query_static_near(own, box, reach, [&](const Aabb& other_box, const StaticProxy& p) {
-                if (overlaps(box, other_box)) { // else only its fat box is in reach
-                    consider({own, p.shape, other_box, p.origin, p.body, {}, p.exact_box}, p.filter,
-                             p.sensor);
-                }
+            // Static shapes as the gather keeps them (NearStatic copies of
+            // those the filters let meet); the body is never static.
+            query_static_near(own, box, reach, [&](const NearStatic& n) {
+                consider({own, n.shape, n.box, n.origin, n.body, {}, n.exact_box}, n.sensor);
             });
-            // Other moving shapes, unless the occupancy shows their fat
-            // boxes all out of reach (most moves, among characters spread
-            // over a map).
-            if (w_.moving_occupancy.alone(box,
-                                          w_.moving_tree.fat_aabb(w_.shapes[own].tree_proxy))) {
-                continue;
-            }
-            w_.moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
+            // Other moving shapes: those whose fat boxes meet `box`, as the
+            // moving tree reports them. The occupancy shows most moves, among
+            // characters spread over a map, that there are none, or only one
+            // to look at, without the tree's walk.
+            const auto visit_mover = [&](ProxyId, std::uint64_t data) {
                 const int other = static_cast<int>(data);
                 const ShapeRecord& o = w_.shapes[other];
                 if (o.body == body_) {
@@ -225,30 +209,52 @@ class Mover {
                 const Body& b = w_.bodies[o.body];
                 const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
                 const Aabb other_box = exact ? *exact : compute_aabb(o.shape, b.xf);
-                if (overlaps(box, other_box)) { // else only its fat box is in reach
+                if (overlaps(box, other_box) && // else only its fat box is in reach
+                    should_collide(w_.shapes[own].filter, o.filter)) {
                     consider(
                         {own, other, other_box, b.xf.p, w_.body_id(o.body), {}, exact.has_value()},
-                        o.filter, o.sensor);
+                        o.sensor);
                 }
                 return true;
-            });
+            };
+            const ProxyId own_proxy = w_.shapes[own].tree_proxy;
+            const OccupancyGrid::Others others =
+                w_.moving_occupancy.others(box, w_.moving_tree.fat_aabb(own_proxy), own_proxy);
+            switch (others.kind) {
+            case OccupancyGrid::Others::Kind::none:
+                break;
+            case OccupancyGrid::Others::Kind::one:
+                // What the walk would report: that one, if its fat box meets
+                // `box` (every proxy's categories meet the walk's mask).
+                if (overlaps(box, w_.moving_tree.fat_aabb(others.id))) {
+                    visit_mover(others.id, w_.moving_tree.user_data(others.id));
+                }
+                break;
+            case OccupancyGrid::Others::Kind::several:
+                w_.moving_tree.query(box, ~0ull, visit_mover);
+                break;
+            }
         }
     }
 
-    // `visit(own box, StaticProxy)` for every static proxy the static
-    // broadphase reports for `box`, in its order, or for a subset holding
-    // all whose own box meets `box`, in the same order: the shape's static
-    // neighbourhood, found again when `box` leaves it. A tree reports its
-    // leaves in one order (depth first) whatever the box, so the subset of a
-    // larger query comes in the order of the smaller one; a grid's order
-    // depends on the box, so a grid is queried every time.
+    // `visit(NearStatic)` for every static shape whose own box meets `box`
+    // and whose filter collides with `own`'s, in the order the static
+    // broadphase reports them: from the shape's static neighbourhood, found
+    // again when `box` leaves it. A tree reports its leaves in one order
+    // (depth first) whatever the box, so the subset of a larger query comes
+    // in the order of the smaller one; a grid's order depends on the box, so
+    // a grid is queried every time.
     template <class Visit>
     void query_static_near(int own, const Aabb& box, real reach, Visit&& visit) {
         ShapeRecord& s = w_.shapes[own];
         const auto direct = [&] {
             w_.query_static(box, [&](ProxyId id, std::uint64_t) {
                 const auto slot = static_cast<std::size_t>(id);
-                visit(w_.static_boxes[slot], w_.static_proxies[slot]);
+                if (overlaps(box, w_.static_boxes[slot])) { // else only its fat box is in reach
+                    if (const std::optional<NearStatic> n = near_static(s, slot)) {
+                        visit(*n);
+                    }
+                }
                 return true;
             });
         };
@@ -269,17 +275,29 @@ class Mover {
         // order.
         std::array<std::uint8_t, k_near_capacity> in_reach{};
         std::size_t count = 0;
+        const BoxReach reach_of_box(box);
         for (std::size_t i = 0; i < s.near_static.size(); ++i) {
             in_reach[count] = static_cast<std::uint8_t>(i);
-            count += meets(box, s.near_static[i].box);
+            count += reach_of_box.meets(s.near_static[i].box);
         }
         for (std::size_t k = 0; k < count; ++k) {
-            visit(s.near_static[in_reach[k]].box, s.near_static[in_reach[k]].proxy);
+            visit(s.near_static[in_reach[k]]);
         }
     }
 
-    // The static proxies whose own boxes meet `near`, into the shape's
-    // neighbourhood; none (near_version 0) when they outnumber its room.
+    // Static proxy `slot` as moving shape `s` keeps it in its
+    // neighbourhood; none when their filters keep them apart.
+    std::optional<NearStatic> near_static(const ShapeRecord& s, std::size_t slot) const {
+        const StaticProxy& p = w_.static_proxies[slot];
+        if (!should_collide(s.filter, p.filter)) {
+            return std::nullopt;
+        }
+        return NearStatic{w_.static_boxes[slot], p.origin, p.body, p.shape, p.sensor, p.exact_box};
+    }
+
+    // The static proxies whose own boxes meet `near` and that `s` may meet,
+    // into the shape's neighbourhood; none (near_version 0) when they
+    // outnumber its room.
     void find_static_near(ShapeRecord& s, const Aabb& near) {
         s.near_static.clear();
         if (s.near_static.capacity() == 0) {
@@ -289,9 +307,11 @@ class Mover {
         w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
             const auto slot = static_cast<std::size_t>(id);
             if (overlaps(near, w_.static_boxes[slot])) {
-                fits = s.near_static.size() < k_near_capacity;
-                if (fits) {
-                    s.near_static.push_back({w_.static_boxes[slot], w_.static_proxies[slot]});
+                if (const std::optional<NearStatic> n = near_static(s, slot)) {
+                    fits = s.near_static.size() < k_near_capacity;
+                    if (fits) {
+                        s.near_static.push_back(*n);
+                    }
                 }
             }
             return fits;
@@ -319,10 +339,11 @@ class Mover {
                 const int own = mine.shape;
                 const Aabb& box = mine.box;
                 const std::optional<MoverBox> own_box = closed_form(mine, {});
+                const BoxReach own_reach(box);
                 for (const MoveCandidate& c : w_.move_scratch.candidates) {
                     // Shapes overlap only where their own boxes do, boxes
                     // only as deep as they overlap.
-                    if (c.own_shape != own || !pushes_out(c.response) || !overlaps(box, c.box) ||
+                    if (c.own_shape != own || !pushes_out(c.response) || !own_reach.meets(c.box) ||
                         (own_box && c.exact_box &&
                          !may_overlap_boxes(c.box, c.origin, *own_box, w_.tol))) {
                         continue;
@@ -392,19 +413,21 @@ class Mover {
             const std::optional<MoverBox> own_box = closed_form(mine, motion);
             const Aabb swept = inflate(union_of(now, {now.lower + motion, now.upper + motion}),
                                        w_.tol.linear_slop);
-            const Aabb touch_box = inflate(now, w_.tol.touch_tolerance); // what it can touch now
+            const BoxReach touch_reach(
+                inflate(now, w_.tol.touch_tolerance)); // what it can touch now
             // The candidates the motion may reach, found without a branch
             // on each (as the neighbourhood's scan), then cast in order.
             std::vector<int>& reached = w_.move_scratch.reached;
             reached.resize(candidates.size());
             std::size_t count = 0;
+            const BoxReach sweep_reach(swept);
             for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
                 reached[count] = static_cast<int>(ci);
-                count += (candidates[ci].own_shape == own) & meets(swept, candidates[ci].box);
+                count += (candidates[ci].own_shape == own) & sweep_reach.meets(candidates[ci].box);
             }
             for (std::size_t k = 0; k < count; ++k) {
                 const int ci = reached[k];
-                cast(ci, own_box, motion, overlaps(touch_box, candidates[ci].box));
+                cast(ci, own_box, motion, touch_reach.meets(candidates[ci].box));
             }
         }
     }

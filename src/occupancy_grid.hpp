@@ -1,16 +1,18 @@
 // Private to the world: how many boxes (the moving shapes' fat boxes) overlap
-// each cell of a uniform grid, so that a box can be shown to meet none of
-// them but one, its own, without a walk of the tree that holds them.
-// World::move asks it before looking for other movers: in a crowd spread
-// over a map most moves are alone, and the moving tree's walk (a chain of
-// dependent loads and unpredictable branches per level) was a quarter of a
-// move's time.
+// each cell of a uniform grid, and the sum of their ids, so that a box can be
+// shown to meet none of them but one, its own, or but one other, named,
+// without a walk of the tree that holds them. World::move asks it before
+// looking for other movers: in a crowd spread over a map most moves are
+// alone or near one other, and the moving tree's walk (a chain of dependent
+// loads and unpredictable branches per level) was a quarter of a move's
+// time.
 //
 // The grid is a torus: cell (x, y) is counted in slot (x mod side, y mod
 // side) of a fixed table, so it needs no bounds, and cells a side apart
-// share a slot. Shared slots and the cells' coarseness only make a count
-// larger than the boxes overlapping one cell: `alone` may then say no when
-// the box is alone (the caller walks the tree), never yes when it is not.
+// share a slot. Shared slots and the cells' coarseness only make a slot hold
+// more than the boxes overlapping one cell: `others` may then name a box
+// that lies apart, or say several where there is one or none (the caller
+// walks the tree), never fewer than overlap.
 #pragma once
 
 #include <algorithm>
@@ -28,32 +30,53 @@ class OccupancyGrid {
     /// allocated at the first add.
     explicit OccupancyGrid(real cell_size) : inv_cell_(1 / cell_size) {}
 
-    /// Counts `box` (world, L; valid, finite) in every cell it overlaps
-    /// (touching counts).
-    void add(const Aabb& box) { count(box, 1); }
+    /// Counts `box` (world, L; valid, finite), with id `id` (>= 0), in
+    /// every cell it overlaps (touching counts).
+    void add(const Aabb& box, std::int32_t id) { count(box, id, 1); }
 
-    /// Removes a box that was added (the same one, to the bit).
-    void remove(const Aabb& box) { count(box, -1); }
+    /// Removes a box that was added with this id (the same box, to the bit).
+    void remove(const Aabb& box, std::int32_t id) { count(box, id, -1); }
 
-    /// Whether no box counted but `own` (counted) can overlap `query`
-    /// (touching counts): every cell `query` overlaps holds no box but
-    /// `own`. False when one may.
-    bool alone(const Aabb& query, const Aabb& own) const {
+    /// The boxes counted besides one's own that a query may meet.
+    struct Others {
+        enum class Kind {
+            none,    ///< no box but the own one can overlap the query
+            one,     ///< only the box `id` can (it may still lie apart)
+            several, ///< more than one may, or the query wraps onto itself
+        };
+        Kind kind = Kind::none;
+        std::int32_t id = -1; ///< for `one`
+    };
+
+    /// What, besides `own` (counted with id `own_id`), may overlap `query`
+    /// (touching counts): read from the slots of the cells `query`
+    /// overlaps. A slot holding one box besides `own` names it by its sum
+    /// of ids. Never none or one when more boxes overlap `query`.
+    Others others(const Aabb& query, const Aabb& own, std::int32_t own_id) const {
         const Cells q = cells(query);
         const Cells o = cells(own);
         if (q.x1 - q.x0 >= k_side || q.y1 - q.y0 >= k_side) {
-            return false; // the query wraps onto itself
+            return {Others::Kind::several, -1};
         }
+        Others found;
         for (std::int32_t y = q.y0; y <= q.y1; ++y) {
             const bool own_row = y >= o.y0 && y <= o.y1;
             for (std::int32_t x = q.x0; x <= q.x1; ++x) {
-                const std::uint32_t own_count = own_row && x >= o.x0 && x <= o.x1 ? 1 : 0;
-                if (counts_[slot(x, y)] > own_count) {
-                    return false;
+                const bool own_here = own_row && x >= o.x0 && x <= o.x1;
+                const Slot& s = slots_[slot(x, y)];
+                const std::uint32_t count = s.count - (own_here ? 1 : 0);
+                if (count == 0) {
+                    continue;
                 }
+                const auto id = static_cast<std::int32_t>(
+                    s.id_sum - (own_here ? static_cast<std::uint32_t>(own_id) : 0));
+                if (count > 1 || (found.kind == Others::Kind::one && found.id != id)) {
+                    return {Others::Kind::several, -1};
+                }
+                found = {Others::Kind::one, id};
             }
         }
-        return true;
+        return found;
     }
 
     /// Slots along a side of the table: a power of two.
@@ -85,24 +108,34 @@ class OccupancyGrid {
         return static_cast<std::size_t>((x & (k_side - 1)) + (y & (k_side - 1)) * k_side);
     }
 
-    // Adds `delta` to the slots of the box's cells: each slot once however
-    // many of the box's cells wrap onto it (a box wider than the table).
-    void count(const Aabb& box, int delta) {
-        if (counts_.empty()) {
-            counts_.resize(static_cast<std::size_t>(k_side * k_side), 0);
+    // A slot's boxes: how many, and the sum of their ids (modulo 2^32),
+    // which is the id of the box when there is one.
+    struct Slot {
+        std::uint32_t count = 0;
+        std::uint32_t id_sum = 0;
+    };
+
+    // Adds `delta` boxes of id `id` to the slots of the box's cells: each
+    // slot once however many of the box's cells wrap onto it (a box wider
+    // than the table).
+    void count(const Aabb& box, std::int32_t id, int delta) {
+        if (slots_.empty()) {
+            slots_.resize(static_cast<std::size_t>(k_side * k_side));
         }
         const Cells c = cells(box);
         const std::int32_t x1 = std::min(c.x1, c.x0 + k_side - 1);
         const std::int32_t y1 = std::min(c.y1, c.y0 + k_side - 1);
         for (std::int32_t y = c.y0; y <= y1; ++y) {
             for (std::int32_t x = c.x0; x <= x1; ++x) {
-                counts_[slot(x, y)] += static_cast<std::uint32_t>(delta);
+                Slot& s = slots_[slot(x, y)];
+                s.count += static_cast<std::uint32_t>(delta);
+                s.id_sum += static_cast<std::uint32_t>(delta) * static_cast<std::uint32_t>(id);
             }
         }
     }
 
     real inv_cell_;
-    std::vector<std::uint32_t> counts_;
+    std::vector<Slot> slots_;
 };
 
 } // namespace sweep::detail

@@ -131,6 +131,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         s.core_proxy = shrink_proxy(s.proxy, k_core_shrink * w.tol.linear_slop);
         s.body = index;
         s.filter = sd.filter;
+        s.near_version = 0; // a reused record's neighbourhood was for another filter
         s.sensor = sd.sensor;
         s.user_data = sd.user_data;
         const Aabb box = compute_aabb(sd.shape, b.xf);
@@ -217,7 +218,9 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     s.filter = filter;
     if (w.bodies[s.body].type == BodyType::static_body) {
         w.static_proxies[static_cast<std::size_t>(s.tree_proxy)].filter = filter;
-        ++w.static_version; // the moving shapes' neighbourhoods hold copies
+        ++w.static_version; // the moving shapes' neighbourhoods were chosen by filter
+    } else {
+        s.near_version = 0; // so was this shape's neighbourhood
     }
     // Bodies resting on it may now fall through, or be pushed by it.
     w.wake_island(s.body, false);

@@ -43,13 +43,19 @@ struct StaticProxy {
     bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
 };
 
-// A static shape in a moving shape's neighbourhood (ShapeRecord::near_static):
-// its own box and its StaticProxy, copied, so that a move reads its
-// neighbourhood in one sweep through memory rather than a cache line or two
-// for each of the shapes scattered about the world's arrays.
+// A static shape in a moving shape's neighbourhood (ShapeRecord::near_static),
+// one the moving shape's collision filter lets it meet: its own box and what
+// a move reads of its StaticProxy, copied, so that a move reads its
+// neighbourhood in one sweep through memory (40 bytes a shape) rather than
+// a cache line or two for each of the shapes scattered about the world's
+// arrays.
 struct NearStatic {
     Aabb box;
-    StaticProxy proxy;
+    Vec2 origin; // its body's
+    BodyId body;
+    int shape = -1;
+    bool sensor = false;
+    bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
 };
 
 // The fields World::move's gather reads of every moving shape the
@@ -76,9 +82,10 @@ struct ShapeRecord {
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
     // A moving shape's static neighbourhood for World::move (mover.cpp): the
-    // static shapes whose own boxes meet `near_box`, in the static tree's
-    // query order, as of World::Impl::static_version `near_version` (0: none).
-    // It depends on nothing else, so a reused record may keep it.
+    // static shapes whose own boxes meet `near_box` and whose filters collide
+    // with this shape's, in the static tree's query order, as of
+    // World::Impl::static_version `near_version` (0: none, as after this
+    // shape's filter changed or the record was made anew).
     std::vector<NearStatic> near_static;
     Aabb near_box;
     std::uint32_t near_version = 0;
@@ -2187,12 +2194,12 @@ struct World::Impl {
     // The moving tree's proxy of moving shape `shape` with own box `box`.
     ProxyId create_moving_proxy(const Aabb& box, int shape) {
         const ProxyId id = moving_tree.create_proxy(box, static_cast<std::uint64_t>(shape));
-        moving_occupancy.add(moving_tree.fat_aabb(id));
+        moving_occupancy.add(moving_tree.fat_aabb(id), id);
         return id;
     }
 
     void destroy_moving_proxy(ProxyId id) {
-        moving_occupancy.remove(moving_tree.fat_aabb(id));
+        moving_occupancy.remove(moving_tree.fat_aabb(id), id);
         moving_tree.destroy_proxy(id);
     }
 
@@ -2202,15 +2209,15 @@ struct World::Impl {
         if (!moving_tree.move_proxy(id, box, displacement)) {
             return false;
         }
-        moving_occupancy.remove(before);
-        moving_occupancy.add(moving_tree.fat_aabb(id));
+        moving_occupancy.remove(before, id);
+        moving_occupancy.add(moving_tree.fat_aabb(id), id);
         return true;
     }
 
     void set_moving_fat_aabb(ProxyId id, const Aabb& fat) {
-        moving_occupancy.remove(moving_tree.fat_aabb(id));
+        moving_occupancy.remove(moving_tree.fat_aabb(id), id);
         moving_tree.set_fat_aabb(id, fat);
-        moving_occupancy.add(fat);
+        moving_occupancy.add(fat, id);
     }
 
     // The moving-tree boxes of a body that was moved by `displacement`

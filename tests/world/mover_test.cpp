@@ -530,6 +530,38 @@ TEST_P(MoveStaticChange, AWallsNewFilterHoldsFromTheNextMove) {
     EXPECT_TRUE(r.contacts.empty());
 }
 
+TEST_P(MoveStaticChange, ACharactersNewFilterHoldsFromTheNextMove) {
+    add_static_box(world, {2.5f, 1}, 0.5f, 1); // face at x = 2
+    const BodyId c = add_character(world, {0, 0.4f}, k_box);
+    const ShapeId shape = world.body_shapes(c)->front();
+    ASSERT_NEAR(world.move(c, {2, 0})->position.x, 2 - 0.4f, world.tolerances().touch_tolerance);
+    Filter none;
+    none.mask_bits = 0;
+    ASSERT_TRUE(world.set_filter(shape, none));
+    EXPECT_NEAR(world.move(c, {2, 0})->position.x, 3.6f, 1e-4f);
+    ASSERT_TRUE(world.set_filter(shape, Filter{}));
+    const MoveResult back = world.move(c, {-2, 0}).value();
+    EXPECT_NEAR(back.position.x, 3 + 0.4f, world.tolerances().touch_tolerance);
+    EXPECT_EQ(back.contacts.size(), 1u);
+}
+
+// A new character may take a destroyed one's shape record: it meets what its
+// own filter lets it meet, not what the old one's did (here within the
+// neighbourhood the old one found).
+TEST_P(MoveStaticChange, ACharacterInAReusedRecordMeetsWhatItsFilterLets) {
+    add_static_box(world, {2.5f, 1}, 0.5f, 1); // face at x = 2
+    const BodyId ghost = add_character(world, {0.7f, 0.4f}, k_box);
+    Filter none;
+    none.mask_bits = 0;
+    ASSERT_TRUE(world.set_filter(world.body_shapes(ghost)->front(), none));
+    ASSERT_TRUE(world.move(ghost, {0.5f, 0}));
+    ASSERT_TRUE(world.destroy_body(ghost));
+    const BodyId c = add_character(world, {1, 0.4f}, k_box);
+    const MoveResult r = world.move(c, {0.9f, 0}).value();
+    EXPECT_NEAR(r.position.x, 2 - 0.4f, world.tolerances().touch_tolerance);
+    EXPECT_EQ(r.contacts.size(), 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Broadphases, MoveStaticChange,
                          ::testing::Values(StaticBroadphase::tree, StaticBroadphase::grid));
 

@@ -1,5 +1,6 @@
-// The moving shapes' occupancy (src/occupancy_grid.hpp): `alone` may say no
-// when a box is alone, never yes when another box overlaps it.
+// The moving shapes' occupancy (src/occupancy_grid.hpp): `others` may say
+// several where there are fewer, or name a box that lies apart, never fewer
+// than overlap the query.
 #include "occupancy_grid.hpp"
 
 #include <gtest/gtest.h>
@@ -12,62 +13,88 @@ namespace {
 
 Aabb box_at(Vec2 lower, real width, real height) { return {lower, lower + Vec2{width, height}}; }
 
+using Kind = OccupancyGrid::Others::Kind;
+
+// Whether no box but `own` (id 0) can overlap `query`.
+bool alone(const OccupancyGrid& grid, const Aabb& query, const Aabb& own) {
+    return grid.others(query, own, 0).kind == Kind::none;
+}
+
 TEST(OccupancyGrid, ABoxAloneIsAloneUntilAnotherComesNear) {
     OccupancyGrid grid(1);
     const Aabb own = box_at({10.2f, 10.2f}, 2, 2);
     const Aabb query = box_at({10.5f, 10.5f}, 1.5f, 1.5f);
-    grid.add(own);
-    EXPECT_TRUE(grid.alone(query, own));
+    grid.add(own, 0);
+    EXPECT_TRUE(alone(grid, query, own));
     // Touching the query box's corner (touching counts, as in overlaps()).
     const Aabb other = box_at({12, 12}, 1, 1);
-    grid.add(other);
-    EXPECT_FALSE(grid.alone(query, own));
-    grid.remove(other);
-    EXPECT_TRUE(grid.alone(query, own));
+    grid.add(other, 1);
+    EXPECT_FALSE(alone(grid, query, own));
+    grid.remove(other, 1);
+    EXPECT_TRUE(alone(grid, query, own));
     // Two cells away: apart from every cell the query meets.
-    grid.add(box_at({14.5f, 10.5f}, 1, 1));
-    EXPECT_TRUE(grid.alone(query, own));
+    grid.add(box_at({14.5f, 10.5f}, 1, 1), 2);
+    EXPECT_TRUE(alone(grid, query, own));
 }
 
 TEST(OccupancyGrid, NegativeCoordinatesFloorToTheirCells) {
     OccupancyGrid grid(1);
     const Aabb own = box_at({-1.8f, -1.8f}, 0.5f, 0.5f); // cell (-2, -2)
     const Aabb query = box_at({-1.9f, -1.9f}, 0.8f, 0.8f);
-    grid.add(own);
-    EXPECT_TRUE(grid.alone(query, own));
+    grid.add(own, 0);
+    EXPECT_TRUE(alone(grid, query, own));
     const Aabb beside = box_at({-0.9f, -1.5f}, 0.5f, 0.5f); // cell (-1, -2): apart
-    grid.add(beside);
-    EXPECT_TRUE(grid.alone(query, own));
+    grid.add(beside, 1);
+    EXPECT_TRUE(alone(grid, query, own));
     const Aabb touching = box_at({-1.1f, -1.5f}, 0.5f, 0.5f); // reaches into cell (-2, -2)
-    grid.add(touching);
-    EXPECT_FALSE(grid.alone(query, own));
+    grid.add(touching, 2);
+    EXPECT_FALSE(alone(grid, query, own));
 }
 
 TEST(OccupancyGrid, CellsATableSideApartShareASlotAndSayNotAlone) {
     OccupancyGrid grid(1);
     const Aabb own = box_at({0.25f, 0.25f}, 0.5f, 0.5f);
-    grid.add(own);
+    grid.add(own, 0);
     const real side = OccupancyGrid::k_side;
     const Aabb far = box_at({side + 0.25f, 0.25f}, 0.5f, 0.5f);
-    grid.add(far);
-    EXPECT_FALSE(grid.alone(box_at({0.1f, 0.1f}, 0.8f, 0.8f), own)); // conservative
-    grid.remove(far);
-    EXPECT_TRUE(grid.alone(box_at({0.1f, 0.1f}, 0.8f, 0.8f), own));
+    grid.add(far, 1);
+    EXPECT_FALSE(alone(grid, box_at({0.1f, 0.1f}, 0.8f, 0.8f), own)); // conservative
+    grid.remove(far, 1);
+    EXPECT_TRUE(alone(grid, box_at({0.1f, 0.1f}, 0.8f, 0.8f), own));
     // A box wider than the table counts once in every slot, and its removal
     // takes that back.
     const Aabb huge = box_at({-3 * side, 0.5f}, 7 * side, 0.2f);
-    grid.add(huge);
-    EXPECT_FALSE(grid.alone(box_at({0.1f, 0.1f}, 0.8f, 0.8f), own));
-    grid.remove(huge);
-    EXPECT_TRUE(grid.alone(box_at({0.1f, 0.1f}, 0.8f, 0.8f), own));
+    grid.add(huge, 2);
+    EXPECT_FALSE(alone(grid, box_at({0.1f, 0.1f}, 0.8f, 0.8f), own));
+    grid.remove(huge, 2);
+    EXPECT_TRUE(alone(grid, box_at({0.1f, 0.1f}, 0.8f, 0.8f), own));
     // A query wider than the table meets its own cells again.
-    EXPECT_FALSE(grid.alone(box_at({-side, 0}, 2 * side, 1), own));
+    EXPECT_FALSE(alone(grid, box_at({-side, 0}, 2 * side, 1), own));
 }
 
-// Random boxes against brute force: whenever a box other than `own`
-// overlaps the query, `alone` says no; with cells of half a box or so it
-// says yes for most queries that are alone.
-TEST(OccupancyGrid, NeverAloneWhenAnotherBoxOverlaps) {
+TEST(OccupancyGrid, NamesTheOnlyOtherBoxAndSaysSeveralForTwo) {
+    OccupancyGrid grid(1);
+    const Aabb own = box_at({10.2f, 10.2f}, 2, 2);
+    const Aabb query = box_at({10.5f, 10.5f}, 3, 1.5f);
+    grid.add(own, 7);
+    grid.add(box_at({12.8f, 10.8f}, 1, 1), 41); // shares cells with `own`
+    const OccupancyGrid::Others one = grid.others(query, own, 7);
+    EXPECT_EQ(one.kind, Kind::one);
+    EXPECT_EQ(one.id, 41);
+    // A second box in another cell of the query, then in the same one.
+    const Aabb second = box_at({10.3f, 11.9f}, 0.5f, 0.5f);
+    grid.add(second, 3);
+    EXPECT_EQ(grid.others(query, own, 7).kind, Kind::several);
+    grid.remove(second, 3);
+    EXPECT_EQ(grid.others(query, own, 7).id, 41);
+    grid.add(box_at({12.9f, 10.9f}, 0.5f, 0.5f), 3);
+    EXPECT_EQ(grid.others(query, own, 7).kind, Kind::several);
+}
+
+// Random boxes against brute force: `others` never says fewer than overlap
+// the query, and names the one that does; with cells of half a box or so it
+// says none for most queries that are alone.
+TEST(OccupancyGrid, NeverFewerOthersThanOverlap) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<real> where(-60, 60);
     std::uniform_real_distribution<real> size(0.1f, 4);
@@ -75,29 +102,42 @@ TEST(OccupancyGrid, NeverAloneWhenAnotherBoxOverlaps) {
     std::vector<Aabb> boxes;
     for (int i = 0; i < 200; ++i) {
         boxes.push_back(box_at({where(rng), where(rng)}, size(rng), size(rng)));
-        grid.add(boxes.back());
+        grid.add(boxes.back(), i);
     }
     // Some come and go, as moving shapes' fat boxes do.
     for (int i = 0; i < 100; ++i) {
-        grid.remove(boxes[static_cast<std::size_t>(i)]);
+        grid.remove(boxes[static_cast<std::size_t>(i)], i);
         boxes[static_cast<std::size_t>(i)] = box_at({where(rng), where(rng)}, size(rng), size(rng));
-        grid.add(boxes[static_cast<std::size_t>(i)]);
+        grid.add(boxes[static_cast<std::size_t>(i)], i);
     }
-    int alone = 0;
+    int said_alone = 0;
     int truly_alone = 0;
+    int named = 0;
     for (std::size_t own = 0; own < boxes.size(); ++own) {
         const Aabb query = inflate(boxes[own], size(rng));
-        bool met = false;
+        std::vector<int> met;
         for (std::size_t other = 0; other < boxes.size(); ++other) {
-            met = met || (other != own && overlaps(query, boxes[other]));
+            if (other != own && overlaps(query, boxes[other])) {
+                met.push_back(static_cast<int>(other));
+            }
         }
-        const bool said = grid.alone(query, boxes[own]);
-        EXPECT_FALSE(said && met) << "box " << own;
-        alone += said;
-        truly_alone += !met;
+        const OccupancyGrid::Others said =
+            grid.others(query, boxes[own], static_cast<std::int32_t>(own));
+        if (said.kind == Kind::none) {
+            EXPECT_TRUE(met.empty()) << "box " << own;
+        } else if (said.kind == Kind::one) {
+            EXPECT_LE(met.size(), 1u) << "box " << own;
+            if (met.size() == 1) {
+                EXPECT_EQ(said.id, met[0]) << "box " << own;
+            }
+            named += met.size() == 1;
+        }
+        said_alone += said.kind == Kind::none;
+        truly_alone += met.empty();
     }
     EXPECT_GT(truly_alone, 50);
-    EXPECT_GT(alone, truly_alone / 3);
+    EXPECT_GT(said_alone, truly_alone / 3);
+    EXPECT_GT(named, 5);
 }
 
 } // namespace
