@@ -252,8 +252,10 @@ class DynamicTree {
     /// was re-inserted (after Box2D 2.4's b2DynamicTree::MoveProxy).
     bool move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement);
 
-    /// Stores `fat` (world units L, valid) as proxy `id`'s fat AABB and
-    /// re-inserts the proxy: for callers with their own fat box rule.
+    /// Stores `fat` (world units L, valid) as proxy `id`'s fat AABB, for
+    /// callers with their own fat box rule: the proxy is re-inserted, or,
+    /// when `fat` lies within the box of its parent's parent, kept in place
+    /// with the boxes above it refitted (and rotated for area).
     void set_fat_aabb(ProxyId id, const Aabb& fat);
 
     /// The stored (fat) AABB of a live proxy, world units L.
