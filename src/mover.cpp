@@ -45,6 +45,17 @@ bool leads(const MoveHit& a, const MoveHit& b, bool by_area) {
 // stays on or leaves every plane; at an inner corner of two planes only the
 // motion along their crease (if any) remains.
 Vec2 clip_to_planes(Vec2 v, const std::vector<Vec2>& normals) {
+    if (normals.size() == 1) { // most slides: the same passes on one plane, inline
+        const Vec2 n = normals.front();
+        for (int pass = 0; pass < 3; ++pass) {
+            const real d = dot(v, n);
+            if (!(d < 0)) {
+                return v;
+            }
+            v -= d * n;
+        }
+        return dot(v, n) < -real(1e-6) * length(v) ? Vec2{} : v;
+    }
     for (int pass = 0; pass < 3; ++pass) {
         bool clipped = false;
         for (Vec2 n : normals) {
@@ -167,13 +178,17 @@ class Mover {
                              [si](const MoverShape& m) { return m.shape == si; });
     }
 
-    // The filter's response to a shape met by `own` (its sensor flag and
-    // body) that their collision filters let meet: a sensor (on either side)
-    // never blocks: what would stop at it crosses it instead.
-    MoveResponse response_to(int own, bool sensor, BodyId other) const {
-        const MoveResponse r = filter_ ? filter_(other) : MoveResponse::slide;
-        return (w_.shapes[own].sensor || sensor) && r != MoveResponse::ignore ? MoveResponse::cross
-                                                                              : r;
+    // The filter's response to a shape (its sensor flag and body) that
+    // their collision filters let meet one of the mover's (`own_sensor`):
+    // a sensor (on either side) never blocks: what would stop at it
+    // crosses it instead.
+    MoveResponse response_to(bool own_sensor, bool sensor, BodyId other) const {
+        const bool crosses = own_sensor || sensor;
+        if (!filter_) {
+            return crosses ? MoveResponse::cross : MoveResponse::slide;
+        }
+        const MoveResponse r = filter_(other);
+        return crosses && r != MoveResponse::ignore ? MoveResponse::cross : r;
     }
 
     // Every other shape within `reach` of the body's shapes, with the
@@ -183,10 +198,11 @@ class Mover {
         candidates.clear();
         for (const MoverShape& mine : own_shapes()) {
             const int own = mine.shape;
+            const bool own_sensor = w_.shapes[own].sensor;
             const Aabb box = inflate(mine.box, reach);
             // `c`: the candidate but for its response.
             const auto consider = [&](MoveCandidate c, bool sensor) {
-                c.response = response_to(own, sensor, c.body);
+                c.response = response_to(own_sensor, sensor, c.body);
                 if (c.response != MoveResponse::ignore) {
                     candidates.push_back(c);
                 }
@@ -418,7 +434,9 @@ class Mover {
             // The candidates the motion may reach, found without a branch
             // on each (as the neighbourhood's scan), then cast in order.
             std::vector<int>& reached = w_.move_scratch.reached;
-            reached.resize(candidates.size());
+            if (reached.size() < candidates.size()) { // (only grows: no refill per cast)
+                reached.resize(candidates.size());
+            }
             std::size_t count = 0;
             const BoxReach sweep_reach(swept);
             for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
@@ -501,9 +519,16 @@ class Mover {
     // along the motion clipped to the planes reached so far, and so on. A
     // tie the first closing did not reach (a wall a slop away, beside the
     // ceiling whose touch stopped the closing at once) is touched too,
-    // rather than holding the body short of it. Updates the ties'
-    // separations; returns the fraction of `left`'s time used.
-    real close_gap(Vec2 left) {
+    // rather than holding the body short of it. Nothing else is met on the
+    // way: the first closing goes along the motion no farther than `cap`
+    // (of `left`'s time: where the earliest other hit's band begins), and a
+    // later one not at all when it would bring the body's box within a
+    // touch tolerance of another's. (Closing a slanting approach can take
+    // far along the motion: a box closing on a wall it neared at a shallow
+    // angle was carried into the floor beneath, and the next cast, starting
+    // inside it, let it through.) Updates the ties' separations; returns the
+    // fraction of `left`'s time used.
+    real close_gap(Vec2 left, real cap) {
         std::vector<MoveHit>& ties = w_.move_scratch.ties;
         std::vector<Vec2>& planes = w_.move_scratch.planes;
         planes.clear();
@@ -511,7 +536,7 @@ class Mover {
         real used = 0;
         Vec2 dir = left;
         for (std::size_t pass = 0; pass < ties.size() && used < 1; ++pass) {
-            real f = 1 - used;
+            real f = pass == 0 ? cap : 1 - used;
             int reached = -1;
             bool closing = false;
             for (int i = 0; i < static_cast<int>(ties.size()); ++i) {
@@ -525,7 +550,7 @@ class Mover {
                     }
                 }
             }
-            if (!closing) {
+            if (!closing || (pass > 0 && nears_another(f * dir))) {
                 break;
             }
             translate(f * dir);
@@ -540,6 +565,42 @@ class Mover {
             dir = clip_to_planes(left, planes);
         }
         return used;
+    }
+
+    // Whether moving by `d` would bring one of the body's boxes within a
+    // touch tolerance of the box of a candidate that blocks and is not a
+    // tie (boxes: exact for boxes, more than enough for other shapes).
+    bool nears_another(Vec2 d) {
+        const MoveScratch& scratch = w_.move_scratch;
+        const auto tied = [&](int ci) {
+            return std::any_of(scratch.ties.begin(), scratch.ties.end(),
+                               [ci](const MoveHit& h) { return h.candidate == ci; });
+        };
+        for (const MoverShape& mine : own_shapes()) {
+            const BoxReach reach(inflate(union_of(mine.box, {mine.box.lower + d, mine.box.upper + d}),
+                                         w_.tol.touch_tolerance));
+            for (int ci = 0; ci < static_cast<int>(scratch.candidates.size()); ++ci) {
+                const MoveCandidate& c = scratch.candidates[static_cast<std::size_t>(ci)];
+                if (c.own_shape == mine.shape && c.response != MoveResponse::cross &&
+                    reach.meets(c.box) && !tied(ci)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // Of `left`'s time, how far the first closing may go: to where the
+    // earliest blocking hit that is not a tie (all of them after `t_min`
+    // plus the tie tolerance) comes within its band; 1 when there is none.
+    real closing_cap(real t_min, real tie) const {
+        real t_next = 1;
+        for (const MoveHit& h : w_.move_scratch.hits) {
+            if (h.response != MoveResponse::cross && h.t - t_min > tie) {
+                t_next = std::min(t_next, h.t);
+            }
+        }
+        return t_next >= 1 ? 1 : (t_next - t_min) / (1 - t_min);
     }
 
     // One timeslice subdivision; returns the motion left.
@@ -573,7 +634,7 @@ class Mover {
                       });
         }
         Vec2 left = (1 - t_min) * motion;
-        const real closed = close_gap(left);
+        const real closed = close_gap(left, closing_cap(t_min, tie));
         const real t_contact = t_min + (1 - t_min) * closed;
         left *= 1 - closed;
         const real time = 1 - slice * (1 - t_contact);

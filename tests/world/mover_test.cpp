@@ -650,5 +650,34 @@ TEST(Carry, OnlyWhatStandsOnThePlatformIsCarriedAndNothingElseChanges) {
     EXPECT_EQ(s.world.body_state(s.rider)->xf.p, jumped);
 }
 
+// Found by a crowd of characters on a tile map (frame 2 of the Move
+// benchmark's scene): moving down and a little left, the box reaches the
+// band of the character on its left (t 0.590) a little before the floor's
+// (t 0.605), beyond the tie tolerance. Closing the gap to the character
+// along the motion then carried it 0.04 px into the floor, and the next
+// iteration, starting inside the floor, passed through it (2.6 px deep).
+// What the closing reaches is met with it: the box ends on the floor,
+// touching the character.
+TEST(Move, ClosingTheGapToOneContactDoesNotCarryTheBodyIntoAnother) {
+    WorldDef def;
+    def.length_units_per_meter = 16;
+    World world = std::move(World::make(def).value());
+    const real touch = world.tolerances().touch_tolerance;
+    add_static_box(world, {2392, 2184}, 8, 8); // top at 2192
+    const Shape character = make_box(6, 6).value();
+    const BodyId other = add_character(world, {2379.9978f, 2198}, character); // right at 2385.9978
+    const BodyId c = add_character(world, {2392.52734f, 2202}, character);
+    const MoveResult r = world.move(c, {-0.863002777f, -6.58165741f}).value();
+    EXPECT_GE(r.position.y - 6, 2192 - touch); // on the floor, not in it
+    EXPECT_NEAR(r.position.y - 6, 2192, touch);
+    EXPECT_GE(r.position.x - 6, 2385.9978f - touch); // against the character
+    EXPECT_NEAR(r.position.x - 6, 2385.9978f, touch);
+    ASSERT_FALSE(r.contacts.empty());
+    EXPECT_TRUE(std::any_of(r.contacts.begin(), r.contacts.end(),
+                            [&](const MoveContact& k) { return k.other == other; }));
+    EXPECT_TRUE(std::any_of(r.contacts.begin(), r.contacts.end(),
+                            [&](const MoveContact& k) { return k.normal == Vec2{0, 1}; }));
+}
+
 } // namespace
 } // namespace sweep
