@@ -116,15 +116,55 @@ ContactMeasure measure_of(const Manifold& m) {
     return out;
 }
 
-// measure_of(collide_faces(...)) for faces that collide_faces clips
-// (parallel and overlapping, or cores within a tenth of the slop), both of
-// radius 0, with A's face the reference, from the same arithmetic but for
-// the manifold's anchors and ids, which a measure does not read.
-ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incident,
+real coordinate(Vec2 v, int axis) { return axis == 0 ? v.x : v.y; }
+
+// parallel_faces_overlap(ref, incident, linear_slop) for the facing faces
+// of two boxes, running along `across`, from the same products: the faces
+// are exactly anti-parallel (their ends' gaps differ by zero, within any
+// positive slop), and each dot product with the reference face is its
+// `across` term alone (the other term is a zero, which changes no
+// comparison).
+bool box_faces_overlap(const ReferenceFace& ref, const PlacedFace& incident, int across) {
+    const real start = coordinate(ref.face.v1, across);
+    const real tangent = coordinate(ref.face.v2, across) - start;
+    const real p1 = tangent * (coordinate(incident.v1, across) - start);
+    const real p2 = tangent * (coordinate(incident.v2, across) - start);
+    const real lo = std::max(real(0), std::min(p1, p2));
+    const real hi = std::min(tangent * tangent, std::max(p1, p2));
+    return hi > lo;
+}
+
+// clip_to_reference_face(ref, 0, ends) for the facing faces of two boxes,
+// running along `across`: the sides' planes are across the face, so each
+// end's distance beyond a side is the difference of their `across`
+// coordinates, signed by the face's tangent (the generic dot products add
+// only zeros and multiply by one, and the clipping reads the distances'
+// values alone). The clipped ends are clip_segment's.
+bool clip_to_box_face(const ReferenceFace& ref, int across, std::array<ClipVertex, 2>& ends) {
+    const real tangent = coordinate(left_perp(ref.normal), across); // +-1
+    const real side1 = coordinate(ref.face.v1, across);
+    const real side2 = coordinate(ref.face.v2, across);
+    const auto beyond1 = [&](const ClipVertex& c) {
+        return tangent * (side1 - coordinate(c.v, across));
+    };
+    const auto beyond2 = [&](const ClipVertex& c) {
+        return tangent * (coordinate(c.v, across) - side2);
+    };
+    std::array<ClipVertex, 2> clip1{};
+    return clip_segment_at(clip1, ends, beyond1(ends[0]), beyond1(ends[1])) == 2 &&
+           clip_segment_at(ends, clip1, beyond2(clip1[0]), beyond2(clip1[1])) == 2;
+}
+
+// measure_of(collide_faces(...)) for the facing faces of two boxes, running
+// along `across`, that collide_faces clips (parallel and overlapping, or
+// cores within a tenth of the slop), with A's face the reference, from the
+// same arithmetic but for the manifold's anchors and ids, which a measure
+// does not read.
+ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incident, int across,
                                real speculative_distance) {
     std::array<ClipVertex, 2> ends{ClipVertex{incident.v1}, ClipVertex{incident.v2}};
     ContactMeasure out;
-    if (!clip_to_reference_face(ref, 0, ends)) {
+    if (!clip_to_box_face(ref, across, ends)) {
         return out;
     }
     std::array<Vec2, 2> points{};
@@ -159,8 +199,6 @@ constexpr real k_gjk_rounding_ulps = 64;
 // signed_separation's switch from GJK to the separating axes: witness
 // points closer than this many roundings of the largest body position.
 constexpr real k_gjk_noise_ulps = 64;
-
-real coordinate(Vec2 v, int axis) { return axis == 0 ? v.x : v.y; }
 
 Vec2 axis_normal(int axis, real sign) { return axis == 0 ? Vec2{sign, 0} : Vec2{0, sign}; }
 
@@ -420,13 +458,13 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const 
     // The rest is collide()'s own, on the faces' exact corners.
     const ReferenceFace ref{box_face(a, k, sign), normal, normal, Rot{}};
     const PlacedFace incident = box_face(b, k, -sign);
-    if (separation > real(0.1) * slop && !parallel_faces_overlap(ref, incident, slop)) {
+    if (separation > real(0.1) * slop && !box_faces_overlap(ref, incident, 1 - k)) {
         // Corners that may meet vertex to vertex. (Anchors and the local
         // normal come out in the world frame: not used here.)
         return measure_of(collide_faces(ref, incident, separation, false, Transform{}, Transform{},
                                         {slop, slop}));
     }
-    return measure_clipped(ref, incident, slop);
+    return measure_clipped(ref, incident, 1 - k, slop);
 }
 
 } // namespace sweep::detail
