@@ -42,16 +42,14 @@ struct ClipVertex {
 /// it over a length: then collide_faces clips, whatever the separation.
 bool parallel_faces_overlap(const ReferenceFace& ref, const PlacedFace& incident, real linear_slop);
 
-/// Keeps the part of segment `in` on the back side of the plane
-/// dot(normal, x) = offset (Sutherland-Hodgman for one plane); returns its
-/// vertices' count. Inline, as the functions below, so that a caller with
-/// radius 0 and axis-aligned faces (World::move's boxes) compiles to
-/// little.
-inline int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>& in,
-                        Vec2 normal, real offset) {
+/// Keeps the part of segment `in` on the back side of a plane, given its
+/// ends' distances `d0` and `d1` beyond it (Sutherland-Hodgman for one
+/// plane); returns its vertices' count. Inline, as the functions below, so
+/// that a caller with radius 0 and axis-aligned faces (World::move's boxes)
+/// compiles to little.
+inline int clip_segment_at(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>& in,
+                           real d0, real d1) {
     int count = 0;
-    const real d0 = dot(normal, in[0].v) - offset;
-    const real d1 = dot(normal, in[1].v) - offset;
     if (d0 <= 0) {
         out[count++] = in[0];
     }
@@ -68,6 +66,12 @@ inline int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVer
         ++count;
     }
     return count;
+}
+
+/// clip_segment_at for the plane dot(normal, x) = offset.
+inline int clip_segment(std::array<ClipVertex, 2>& out, const std::array<ClipVertex, 2>& in,
+                        Vec2 normal, real offset) {
+    return clip_segment_at(out, in, dot(normal, in[0].v) - offset, dot(normal, in[1].v) - offset);
 }
 
 /// The clipping of collide_faces: the incident face's ends `ends` (world,

@@ -116,15 +116,55 @@ ContactMeasure measure_of(const Manifold& m) {
     return out;
 }
 
-// measure_of(collide_faces(...)) for faces that collide_faces clips
-// (parallel and overlapping, or cores within a tenth of the slop), both of
-// radius 0, with A's face the reference, from the same arithmetic but for
-// the manifold's anchors and ids, which a measure does not read.
-ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incident,
+real coordinate(Vec2 v, int axis) { return axis == 0 ? v.x : v.y; }
+
+// parallel_faces_overlap(ref, incident, linear_slop) for the facing faces
+// of two boxes, running along `across`, from the same products: the faces
+// are exactly anti-parallel (their ends' gaps differ by zero, within any
+// positive slop), and each dot product with the reference face is its
+// `across` term alone (the other term is a zero, which changes no
+// comparison).
+bool box_faces_overlap(const ReferenceFace& ref, const PlacedFace& incident, int across) {
+    const real start = coordinate(ref.face.v1, across);
+    const real tangent = coordinate(ref.face.v2, across) - start;
+    const real p1 = tangent * (coordinate(incident.v1, across) - start);
+    const real p2 = tangent * (coordinate(incident.v2, across) - start);
+    const real lo = std::max(real(0), std::min(p1, p2));
+    const real hi = std::min(tangent * tangent, std::max(p1, p2));
+    return hi > lo;
+}
+
+// clip_to_reference_face(ref, 0, ends) for the facing faces of two boxes,
+// running along `across`: the sides' planes are across the face, so each
+// end's distance beyond a side is the difference of their `across`
+// coordinates, signed by the face's tangent (the generic dot products add
+// only zeros and multiply by one, and the clipping reads the distances'
+// values alone). The clipped ends are clip_segment's.
+bool clip_to_box_face(const ReferenceFace& ref, int across, std::array<ClipVertex, 2>& ends) {
+    const real tangent = coordinate(left_perp(ref.normal), across); // +-1
+    const real side1 = coordinate(ref.face.v1, across);
+    const real side2 = coordinate(ref.face.v2, across);
+    const auto beyond1 = [&](const ClipVertex& c) {
+        return tangent * (side1 - coordinate(c.v, across));
+    };
+    const auto beyond2 = [&](const ClipVertex& c) {
+        return tangent * (coordinate(c.v, across) - side2);
+    };
+    std::array<ClipVertex, 2> clip1{};
+    return clip_segment_at(clip1, ends, beyond1(ends[0]), beyond1(ends[1])) == 2 &&
+           clip_segment_at(ends, clip1, beyond2(clip1[0]), beyond2(clip1[1])) == 2;
+}
+
+// measure_of(collide_faces(...)) for the facing faces of two boxes, running
+// along `across`, that collide_faces clips (parallel and overlapping, or
+// cores within a tenth of the slop), with A's face the reference, from the
+// same arithmetic but for the manifold's anchors and ids, which a measure
+// does not read.
+ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incident, int across,
                                real speculative_distance) {
     std::array<ClipVertex, 2> ends{ClipVertex{incident.v1}, ClipVertex{incident.v2}};
     ContactMeasure out;
-    if (!clip_to_reference_face(ref, 0, ends)) {
+    if (!clip_to_box_face(ref, across, ends)) {
         return out;
     }
     std::array<Vec2, 2> points{};
@@ -151,12 +191,6 @@ ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incid
 
 constexpr real k_epsilon = std::numeric_limits<real>::epsilon();
 
-// How far the general form's arithmetic may stray from the closed form's,
-// in units of the largest coordinate's rounding: both start from the same
-// corners, the general form subtracting A's position first, so a few
-// roundings each, with room to spare.
-constexpr real k_rounding_ulps = 16;
-
 // GJK's normal between shapes `distance` apart is off by about its closest
 // points' rounding over the distance; this bounds that rounding (in units
 // of the largest coordinate in A's frame) with room to spare.
@@ -166,48 +200,18 @@ constexpr real k_gjk_rounding_ulps = 64;
 // points closer than this many roundings of the largest body position.
 constexpr real k_gjk_noise_ulps = 64;
 
-real coordinate(Vec2 v, int axis) { return axis == 0 ? v.x : v.y; }
-
 Vec2 axis_normal(int axis, real sign) { return axis == 0 ? Vec2{sign, 0} : Vec2{0, sign}; }
 
 real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
-// The largest magnitude among a box's coordinates: along an axis it is
-// -lower or upper (lower <= upper).
-real box_extent(const Aabb& box) {
-    return std::max(std::max(box.upper.x, box.upper.y), -std::min(box.lower.x, box.lower.y));
-}
-
-// The largest coordinate of the boxes, relative to `origin`. A box's
-// largest magnitude along an axis is -lower or upper (lower <= upper), so
-// only the least lower and the greatest upper corner count.
-real extent(const Aabb& a, const Aabb& b, Vec2 motion, Vec2 origin) {
-    const Vec2 lower = min(min(a.lower - origin, b.lower - origin), b.lower + motion - origin);
-    const Vec2 upper = max(max(a.upper - origin, b.upper - origin), b.upper + motion - origin);
+// The largest coordinate of A and of B over its motion (`b.swept`),
+// relative to `origin`. Rounding keeps the order of what it subtracts the
+// origin from, so only the least lower and the greatest upper corner count,
+// and of those -lower or upper along each axis (lower <= upper).
+real extent(const Aabb& a, const MoverBox& b, Vec2 origin) {
+    const Vec2 lower = min(a.lower, b.swept.lower) - origin;
+    const Vec2 upper = max(a.upper, b.swept.upper) - origin;
     return std::max(std::max(upper.x, upper.y), -std::min(lower.x, lower.y));
-}
-
-// How far the general form's gaps may stray from the closed form's (L):
-// k_rounding_ulps roundings of the largest coordinate, of the boxes (B
-// also moved by the motion it was made for) or of their bodies' origins
-// (the general form works in a body's frame).
-real rounding(const Aabb& a, Vec2 origin_a, const MoverBox& b) {
-    return k_rounding_ulps * k_epsilon *
-           (1 + std::max({box_extent(a), max_abs(origin_a), b.extent}));
-}
-
-// The gaps between boxes A and B along one axis (L; positive: apart along
-// it): `below` with B on A's negative side (A.lower - B.upper), `above` on
-// its positive side (B.lower - A.upper). They are grazes()' gaps along the
-// negative and the positive axis.
-struct AxisGaps {
-    real below = 0;
-    real above = 0;
-};
-
-AxisGaps axis_gaps(const Aabb& a, const Aabb& b, int axis) {
-    return {coordinate(a.lower, axis) - coordinate(b.upper, axis),
-            coordinate(b.lower, axis) - coordinate(a.upper, axis)};
 }
 
 real gap(AxisGaps g) { return std::max(g.below, g.above); }
@@ -254,7 +258,8 @@ Span within(AxisGaps g, real d, real r) {
 
 // The middle of the common stretch of A's face across `axis` (on its
 // `sign` side) and B's facing one, B moved by `offset`: on A's surface.
-Vec2 face_middle(const Aabb& a, const Aabb& b, Vec2 offset, int axis, real sign) {
+// (Inline: a call from either contact's path spills the cast's state.)
+inline Vec2 face_middle(const Aabb& a, const Aabb& b, Vec2 offset, int axis, real sign) {
     const int across = 1 - axis;
     const real from = std::max(coordinate(a.lower, across), coordinate(b.lower + offset, across));
     const real to = std::min(coordinate(a.upper, across), coordinate(b.upper + offset, across));
@@ -264,13 +269,7 @@ Vec2 face_middle(const Aabb& a, const Aabb& b, Vec2 offset, int axis, real sign)
 }
 
 BoxCast contact_at(real t, Vec2 normal, Vec2 point) {
-    BoxCast out;
-    out.verdict = BoxVerdict::contact;
-    out.hit.state = CastState::hit;
-    out.hit.fraction = t;
-    out.hit.normal = normal;
-    out.hit.point = point;
-    return out;
+    return {BoxVerdict::contact, {t, normal, point}};
 }
 
 // The face of `box` across `axis` on its `sign` side, as a polygon of the
@@ -351,27 +350,16 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
     return Aabb{min(min(w[0], w[1]), min(w[2], w[3])), max(max(w[0], w[1]), max(w[2], w[3]))};
 }
 
-BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 motion,
-                   const Tolerances& tol) {
+BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 motion,
+                               const Tolerances& tol, const std::array<AxisGaps, 2>& g, real mu) {
     constexpr BoxCast none{BoxVerdict::none, {}};
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
     const Aabb& b = mover.box;
     const Vec2 origin_b = mover.origin;
     const real touch = tol.touch_tolerance;
     const real band = real(1.5) * touch; // cast_to_contact's: target plus half a tolerance
-    const real mu = rounding(a, origin_a, mover);
     const real motion_length = length(motion);
-    const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
     const std::array<real, 2> d{motion.x, motion.y};
-
-    // A face separating them within the tolerance, which the motion does
-    // not close, makes any contact a graze.
-    for (int axis = 0; axis < 2; ++axis) {
-        if ((g[axis].above >= -touch + mu && d[axis] >= 0) ||
-            (g[axis].below >= -touch + mu && d[axis] <= 0)) {
-            return none;
-        }
-    }
     const real gx = gap(g[0]);
     const real gy = gap(g[1]);
     const bool corner = gx > 0 && gy > 0;
@@ -398,7 +386,7 @@ BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 mot
         const real tilt = start < noise
                               ? k_along_cosine
                               : k_along_cosine + k_gjk_rounding_ulps * k_epsilon *
-                                                     (1 + extent(a, b, motion, origin_a)) / start;
+                                                     (1 + extent(a, mover, origin_a)) / start;
         const real sign = g[k].above >= g[k].below ? 1 : -1;
         const Vec2 n = axis_normal(k, sign);
         const real into = dot(motion, n) / motion_length;
@@ -436,7 +424,7 @@ BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 mot
     const real sign = d[axis] < 0 ? 1 : -1; // B comes from the positive side when moving down
     const Vec2 n = axis_normal(axis, sign);
     const real tilt =
-        k_gjk_rounding_ulps * k_epsilon * (1 + extent(a, b, motion, origin_a)) / touch;
+        k_gjk_rounding_ulps * k_epsilon * (1 + extent(a, mover, origin_a)) / touch;
     const std::array<AxisGaps, 2> at_contact{moved(g[0], t * d[0]), moved(g[1], t * d[1])};
     if (-dot(motion, n) / motion_length <= 2 * k_along_cosine + tilt ||
         !clear_of_grazes(at_contact, d, motion_length, touch, mu)) {
@@ -449,8 +437,8 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const 
                                             const Tolerances& tol) {
     const Aabb& b = mover.box;
     const real slop = tol.linear_slop;
-    const real mu = rounding(a, origin_a, mover);
-    const std::array<AxisGaps, 2> g{axis_gaps(a, b, 0), axis_gaps(a, b, 1)};
+    const real mu = box_rounding(a, origin_a, mover);
+    const std::array<AxisGaps, 2> g = box_gaps(a, b);
     const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
     const real separation = gap(g[k]);
     // collide()'s separating-axis search picks A's face across axis k on
@@ -470,19 +458,13 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const 
     // The rest is collide()'s own, on the faces' exact corners.
     const ReferenceFace ref{box_face(a, k, sign), normal, normal, Rot{}};
     const PlacedFace incident = box_face(b, k, -sign);
-    if (separation > real(0.1) * slop && !parallel_faces_overlap(ref, incident, slop)) {
+    if (separation > real(0.1) * slop && !box_faces_overlap(ref, incident, 1 - k)) {
         // Corners that may meet vertex to vertex. (Anchors and the local
         // normal come out in the world frame: not used here.)
         return measure_of(collide_faces(ref, incident, separation, false, Transform{}, Transform{},
                                         {slop, slop}));
     }
-    return measure_clipped(ref, incident, slop);
-}
-
-bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, const Tolerances& tol) {
-    const real mu = rounding(a, origin_a, b);
-    return std::max(gap(axis_gaps(a, b.box, 0)), gap(axis_gaps(a, b.box, 1))) <
-           -tol.touch_tolerance + mu;
+    return measure_clipped(ref, incident, 1 - k, slop);
 }
 
 } // namespace sweep::detail

@@ -15,7 +15,9 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "sweep/constants.hpp"
@@ -91,11 +93,12 @@ inline std::optional<Aabb> axis_aligned_box(const Shape& shape, const std::optio
 /// origin, and B's part of the rounding scale the general form works at:
 /// the largest magnitude among the coordinates of the box, of the box moved
 /// by the motion a cast makes and of the origin (L), found once for all the
-/// boxes a move meets at one pose.
+/// boxes a move meets at one pose, as is `swept`, the box over that motion.
 struct MoverBox {
     Aabb box;
     Vec2 origin;
     real extent = 0;
+    Aabb swept;
 };
 
 /// The mover B with box `b` and origin `origin_b`, for a cast by `motion`
@@ -107,7 +110,7 @@ inline MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion) {
     const Vec2 upper = max(b.upper, b.upper + motion);
     const real box = std::max(std::max(upper.x, upper.y), -std::min(lower.x, lower.y));
     const real origin = std::max(std::abs(origin_b.x), std::abs(origin_b.y));
-    return {b, origin_b, std::max(box, origin)};
+    return {b, origin_b, std::max(box, origin), {lower, upper}};
 }
 
 /// What the closed form concluded.
@@ -115,6 +118,14 @@ enum class BoxVerdict {
     none,      ///< no contact
     contact,   ///< a contact, given
     undecided, ///< too close to a rule's threshold to tell from rounding: use the general form
+};
+
+/// A contact the closed form found: what cast_to_contact's CastOutput
+/// gives a move.
+struct BoxHit {
+    real fraction = 0; ///< of the motion
+    Vec2 normal;       ///< unit, from A to B: the face's axis exactly
+    Vec2 point;        ///< on A's surface: the middle of the faces' common stretch
 };
 
 /// cast_to_contact for two axis-aligned boxes: A (`a`) and the mover B
@@ -128,10 +139,64 @@ enum class BoxVerdict {
 /// of it).
 struct BoxCast {
     BoxVerdict verdict = BoxVerdict::undecided;
-    CastOutput hit; ///< for `contact`: state hit, fraction, normal and point
+    BoxHit hit; ///< for `contact`
 };
-BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, Vec2 motion,
-                   const Tolerances& tol);
+
+/// The gaps between boxes A and B along one axis (L; positive: apart along
+/// it): `below` with B on A's negative side (A.lower - B.upper), `above` on
+/// its positive side (B.lower - A.upper). They are grazes()' gaps along the
+/// negative and the positive axis.
+struct AxisGaps {
+    real below = 0;
+    real above = 0;
+};
+
+/// The gaps along x and y.
+inline std::array<AxisGaps, 2> box_gaps(const Aabb& a, const Aabb& b) {
+    return {AxisGaps{a.lower.x - b.upper.x, b.lower.x - a.upper.x},
+            AxisGaps{a.lower.y - b.upper.y, b.lower.y - a.upper.y}};
+}
+
+/// How far the general form's gaps may stray from the closed form's (L):
+/// 16 roundings of the largest coordinate, of the boxes (B also moved by
+/// the motion it was made for) or of their bodies' origins (the general
+/// form works in a body's frame). Both start from the same corners, the
+/// general form subtracting A's position first, so a few roundings each,
+/// with room to spare.
+inline real box_rounding(const Aabb& a, Vec2 origin_a, const MoverBox& b) {
+    constexpr real k_rounding = 16 * std::numeric_limits<real>::epsilon();
+    const real box_a = std::max(std::max(a.upper.x, a.upper.y), -std::min(a.lower.x, a.lower.y));
+    const real origin = std::max(std::abs(origin_a.x), std::abs(origin_a.y));
+    return k_rounding * (1 + std::max({box_a, origin, b.extent}));
+}
+
+/// Whether no face separates boxes with gaps `g` within the touch tolerance
+/// (clearly: beyond rounding `mu`) that the motion `d` does not close:
+/// otherwise B only grazes A (cast_to_contact's graze), or may, and there
+/// is no contact.
+inline bool graze_free(const std::array<AxisGaps, 2>& g, Vec2 d, real touch, real mu) {
+    const real side = -touch + mu;
+    return !((g[0].above >= side && d.x >= 0) || (g[0].below >= side && d.x <= 0) ||
+             (g[1].above >= side && d.y >= 0) || (g[1].below >= side && d.y <= 0));
+}
+
+/// The rest of cast_boxes, for boxes with gaps `g` and rounding `mu`
+/// (box_gaps, box_rounding) that are graze_free.
+BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& b, Vec2 motion,
+                               const Tolerances& tol, const std::array<AxisGaps, 2>& g, real mu);
+
+/// The closed form of the cast (see BoxCast). Inline up to the graze rule,
+/// which alone decides most boxes a move meets (those beside it that it
+/// does not move into): they cost no call.
+inline BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, Vec2 motion,
+                          const Tolerances& tol) {
+    const real mu = box_rounding(a, origin_a, b);
+    const std::array<AxisGaps, 2> g = box_gaps(a, b.box);
+    if (!graze_free(g, motion, tol.touch_tolerance, mu)) {
+        return {BoxVerdict::none, {}};
+    }
+    return cast_boxes_past_grazes(a, origin_a, b, motion, tol, g, mu);
+}
 
 /// measure_contact for two axis-aligned boxes (as for cast_boxes, `b` made
 /// for a zero motion):
@@ -144,6 +209,12 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const 
 /// Whether two axis-aligned boxes (as for measure_boxes) may overlap
 /// deeper than the touch tolerance (the push-out's question): false when
 /// they clearly do not, true when collide() must tell.
-bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, const Tolerances& tol);
+/// Inline: the push-out asks it of every box the mover's own box meets.
+inline bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b,
+                              const Tolerances& tol) {
+    const std::array<AxisGaps, 2> g = box_gaps(a, b.box);
+    return std::max(std::max(g[0].below, g[0].above), std::max(g[1].below, g[1].above)) <
+           -tol.touch_tolerance + box_rounding(a, origin_a, b);
+}
 
 } // namespace sweep::detail

@@ -459,7 +459,7 @@ class Mover {
         if (own_box && c.exact_box && c.response != MoveResponse::one_way) {
             const BoxCast box = cast_boxes(c.box, c.origin, *own_box, motion, w_.tol);
             if (box.verdict == BoxVerdict::contact) {
-                add_hit(ci, box.hit);
+                add_hit(ci, {box.hit.normal, box.hit.point, box.hit.fraction, 0, CastState::hit});
             }
             if (box.verdict != BoxVerdict::undecided) {
                 return;

@@ -229,7 +229,7 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCast) {
             continue;
         }
         ++contacts;
-        const CastOutput& hit = fast.hit;
+        const BoxHit& hit = fast.hit;
         // The face's axis; GJK's normal is within its rounding of it.
         EXPECT_NEAR(hit.normal.x, general->normal.x, 1e-3f) << "case " << i;
         EXPECT_NEAR(hit.normal.y, general->normal.y, 1e-3f) << "case " << i;
@@ -410,6 +410,26 @@ TEST(MoveNarrowphase, MoverBoxExtentIsItsLargestCoordinateInMagnitude) {
     const MoverBox mover = mover_box(box, {4, -7}, {-6, 0});
     EXPECT_EQ(mover.box, box);
     EXPECT_EQ(mover.origin, (Vec2{4, -7}));
+    EXPECT_EQ(mover.swept, (Aabb{{-9, 1}, {2, 5}})); // the box over the motion
+}
+
+// The cast's first rule: a face between the boxes within the touch
+// tolerance that the motion does not close makes a graze (no contact).
+TEST(MoveNarrowphase, BoxesBesideAFaceTheMotionDoesNotCloseOnlyGraze) {
+    const Tolerances tol = Tolerances::for_units(16);
+    const Aabb floor{{0, 0}, {16, 16}};
+    const MoverBox standing = mover_box({{2, 16}, {14, 28}}, {8, 22}, {});
+    const std::array<AxisGaps, 2> g = box_gaps(floor, standing.box);
+    EXPECT_EQ(g[1].above, 0); // standing on the floor's top
+    const real mu = box_rounding(floor, {8, 8}, standing);
+    EXPECT_GT(mu, 0);
+    EXPECT_LT(mu, tol.touch_tolerance);
+    EXPECT_FALSE(graze_free(g, {3, 0}, tol.touch_tolerance, mu)); // sliding along it
+    EXPECT_FALSE(graze_free(g, {0, 3}, tol.touch_tolerance, mu)); // leaving it
+    EXPECT_TRUE(graze_free(g, {1, -3}, tol.touch_tolerance, mu)); // pressing into it
+    EXPECT_EQ(cast_boxes(floor, {8, 8}, mover_box(standing.box, {8, 22}, {3, 0}), {3, 0}, tol)
+                  .verdict,
+              BoxVerdict::none);
 }
 
 TEST(MoveNarrowphase, AxisAlignedBoxIsTheBoxOnlyWhenTheEdgesAreExactlyAxisAligned) {
