@@ -86,13 +86,23 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
 // GJK's normal is unreliable at zero distance, so a cast that starts
 // exactly touching (a box standing on a floor) and moves into the surface
 // can come back a miss; then the box would sink by the whole move. The
-// manifold's face normal decides whether the motion enters.
+// manifold's face normal decides whether the motion enters. So too for a
+// start touching but overlapping by more than the cast's own band (half a
+// touch tolerance), which the cast reports as overlapped: without a hit the
+// mover would pass into the shape (a box beside a wall, its side 0.9 touch
+// tolerances inside it, moving into the wall). Overlapping deeper than the
+// touch tolerance is no touch: the push-out's.
 std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
                                        const Tolerances& tol) {
     const Manifold m =
         collide(*a.shape, a.xf, *b.shape, b.xf, {tol.touch_tolerance, tol.linear_slop});
     if (m.count == 0 || dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
         return std::nullopt;
+    }
+    for (int i = 0; i < m.count; ++i) {
+        if (m.points[i].separation < -tol.touch_tolerance) {
+            return std::nullopt;
+        }
     }
     CastOutput out;
     out.state = CastState::hit;
@@ -285,6 +295,44 @@ PlacedFace box_face(const Aabb& box, int axis, real sign) {
     return sign > 0 ? PlacedFace{hi, {lo.x, hi.y}} : PlacedFace{lo, {hi.x, lo.y}};
 }
 
+// cast_boxes_past_grazes for boxes that start touching but overlapping by
+// more than half a touch tolerance (start, their gap, in [-touch, -touch/2)
+// beyond rounding): the general form's cast reports them overlapped and
+// touching_hit decides, from collide()'s face (the axis they overlap least
+// along, exactly) whether the motion enters: a contact at t = 0 then,
+// unless a graze undoes it.
+BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const Tolerances& tol,
+                       const std::array<AxisGaps, 2>& g, real mu) {
+    constexpr BoxCast none{BoxVerdict::none, {}};
+    constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    const real touch = tol.touch_tolerance;
+    const real gx = gap(g[0]);
+    const real gy = gap(g[1]);
+    const int k = gx >= gy ? 0 : 1;
+    // Near the touch tolerance's depth, near a tie of the two axes or of
+    // the two sides, or with the other axis also within touching (where
+    // the graze rules and the corner decide), rounding may choose.
+    if (std::max(gx, gy) <= -touch + mu || std::abs(gx - gy) <= mu ||
+        std::abs(g[k].above - g[k].below) <= mu || gap(g[1 - k]) >= -touch - mu) {
+        return undecided;
+    }
+    const real sign = g[k].above > g[k].below ? 1 : -1;
+    const Vec2 n = axis_normal(k, sign);
+    const real motion_length = length(motion);
+    const real into = dot(motion, n) / motion_length;
+    if (std::abs(into + k_tangent_cosine) <= k_along_cosine) {
+        return undecided; // touching_hit's and cast_to_contact's tangent tests round apart
+    }
+    if (into > -k_tangent_cosine) {
+        return none; // along the face or away
+    }
+    const std::array<real, 2> d{motion.x, motion.y};
+    if (!clear_of_grazes(g, d, motion_length, touch, mu)) {
+        return undecided;
+    }
+    return contact_at(0, n, face_middle(a, mover.box, {}, k, sign));
+}
+
 } // namespace
 
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
@@ -300,7 +348,7 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
     input.target_separation = tol.touch_tolerance;
     input.touch_tolerance = real(0.5) * tol.touch_tolerance;
     CastOutput out = shape_cast(input);
-    if (out.state == CastState::miss && may_touch) {
+    if ((out.state == CastState::miss || out.state == CastState::overlapped) && may_touch) {
         out = touching_hit(a, b, motion, tol).value_or(out);
     }
     if (out.state != CastState::hit && out.state != CastState::failed) {
@@ -364,8 +412,11 @@ BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& mov
     const real gy = gap(g[1]);
     const bool corner = gx > 0 && gy > 0;
     const real start = corner ? std::hypot(gx, gy) : std::max(gx, gy);
-    if (start < real(-0.5) * touch - mu) {
+    if (start < -touch - mu) {
         return none; // overlapping: the cast reports no contact, the next move pushes out
+    }
+    if (start < real(-0.5) * touch - mu) {
+        return touching_boxes(a, mover, motion, tol, g, mu);
     }
     if (start < band + mu) {
         // Starting within the band: a contact at t = 0 when pressing into

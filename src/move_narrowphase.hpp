@@ -38,11 +38,13 @@ struct PlacedShape {
 /// The contact the mover B meets on A when moved by `motion` (world, L),
 /// or none: shape_cast stopping a touch tolerance short of contact (GJK's
 /// normal is unreliable at zero distance), with the manifold's face normal
-/// deciding a start that touches exactly (`may_touch`: their boxes are
-/// within a touch tolerance; a box standing on a floor and moving into it
-/// hits at t = 0). Not a contact: a start touching and moving along the
-/// surface or away (within 1e-4 of tangent), a start overlapping deeper
-/// than half a touch tolerance, and a graze: a face of either shape
+/// deciding a start that touches (`may_touch`: their boxes are within a
+/// touch tolerance; a box standing on a floor and moving into it hits at
+/// t = 0), whether exactly or overlapping by up to the touch tolerance
+/// (which the cast itself reports as overlapped beyond half of it). Not a
+/// contact: a start touching and moving along the surface or away (within
+/// 1e-4 of tangent), a start overlapping deeper than the touch tolerance
+/// (the push-out's), and a graze: a face of either shape
 /// separating them within the touch tolerance along the whole motion (a box
 /// sliding on a row of tiles and the corner at each seam, the seeds' crack
 /// problem). `fraction` is of `motion`, `point` on A's surface.

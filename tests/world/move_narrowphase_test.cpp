@@ -234,9 +234,11 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCast) {
         EXPECT_NEAR(hit.normal.x, general->normal.x, 1e-3f) << "case " << i;
         EXPECT_NEAR(hit.normal.y, general->normal.y, 1e-3f) << "case " << i;
         // The general cast stops anywhere from 1.5 touch tolerances to one
-        // short of the face; the closed form at one.
+        // short of the face (its advancement may end a hair inside the
+        // target: 0.35 % of a touch tolerance, seen at 20x the cases); the
+        // closed form at one.
         const real approach = -dot(motion, hit.normal);
-        const real slack = 1e-3f * tol.touch_tolerance + 1e-5f * length(motion);
+        const real slack = 1e-2f * tol.touch_tolerance + 1e-5f * length(motion);
         EXPECT_GE(hit.fraction * approach, general->fraction * approach - slack) << "case " << i;
         EXPECT_LE(hit.fraction * approach,
                   general->fraction * approach + real(0.5) * tol.touch_tolerance + slack)
