@@ -289,15 +289,18 @@ class Mover {
         // each (whether a tile is in reach follows no pattern a predictor
         // could learn, and a miss cost more than the scan), then visited in
         // order.
+        // (The bounds are read once: the byte stores may alias anything.)
         std::array<std::uint8_t, k_near_capacity> in_reach{};
         std::size_t count = 0;
         const BoxReach reach_of_box(box);
-        for (std::size_t i = 0; i < s.near_static.size(); ++i) {
+        const NearStatic* near = s.near_static.data();
+        const std::size_t near_count = s.near_static.size();
+        for (std::size_t i = 0; i < near_count; ++i) {
             in_reach[count] = static_cast<std::uint8_t>(i);
-            count += reach_of_box.meets(s.near_static[i].box);
+            count += reach_of_box.meets(near[i].box);
         }
         for (std::size_t k = 0; k < count; ++k) {
-            visit(s.near_static[in_reach[k]]);
+            visit(near[in_reach[k]]);
         }
     }
 
@@ -439,9 +442,12 @@ class Mover {
             }
             std::size_t count = 0;
             const BoxReach sweep_reach(swept);
-            for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
-                reached[count] = static_cast<int>(ci);
-                count += (candidates[ci].own_shape == own) & sweep_reach.meets(candidates[ci].box);
+            const MoveCandidate* candidate = candidates.data();
+            const std::size_t candidate_count = candidates.size();
+            int* reached_at = reached.data(); // (bounds read once: the stores may alias them)
+            for (std::size_t ci = 0; ci < candidate_count; ++ci) {
+                reached_at[count] = static_cast<int>(ci);
+                count += (candidate[ci].own_shape == own) & sweep_reach.meets(candidate[ci].box);
             }
             for (std::size_t k = 0; k < count; ++k) {
                 const int ci = reached[k];
