@@ -1,0 +1,839 @@
+// World::move with every shape a character can have (discs, capsules,
+// boxes at any angle, rounded boxes, triangles, hexagons) among every kind
+// of static geometry a level holds (box tiles, slopes, two-sided segments,
+// a chain loop bounding the room with polyline terrain for its floor, chain
+// islands), with steps from below a slop to a few tiles long (fixed seeds).
+// No move may end with a character overlapping a static shape or another
+// character beyond the touch tolerance, leave the room or enter an island,
+// or, on a move that met nothing, pass through anything.
+//
+// The referee is independent of the library's geometry: every shape is a
+// convex core (a point, a segment or a polygon, placed with the body's
+// rotation) grown by a radius, and the signed distance of two of them is
+// the largest gap between their projections over a set of directions that
+// contains the answer's (the cores' edge normals and directions, and the
+// directions between their vertices: the separating axis theorem, with
+// the closest features' direction for cores apart), less their radii.
+// Segments and chain segments are two-sided lines for overlap
+// (docs/conventions.md: a shape overlaps one only where it crosses it).
+//
+// A bad move prints, besides the failure, its reduction: the move again in
+// a fresh world with the fewest nearby shapes that still make it fail
+// (chains cut open where a neighbour was dropped), ready for a focused test
+// such as the MoveChainJoint ones at the end.
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "property.hpp"
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+constexpr real k_tile = 16; // L, one tile per metre
+
+// A convex core grown by `radius`, in the world: the referee's shape.
+struct Convex {
+    std::array<Vec2, 2 * k_max_polygon_vertices> points{}; // the core's vertices
+    int count = 0;
+    real radius = 0;
+    // Unit directions the core's faces are normal to (its edge normals; a
+    // segment's normal and its direction); the separation's candidates
+    // with the directions between two shapes' vertices.
+    std::array<Vec2, k_max_polygon_vertices + 2> axes{};
+    int axis_count = 0;
+
+    void add_axis(Vec2 d) {
+        const real len = std::sqrt(d.x * d.x + d.y * d.y);
+        if (len > 0) {
+            axes[static_cast<std::size_t>(axis_count++)] = Vec2{d.x / len, d.y / len};
+        }
+    }
+};
+
+// The core's points placed by rotation (c, s) and translation p.
+Vec2 place(Vec2 v, real c, real s, Vec2 p) {
+    return {c * v.x - s * v.y + p.x, s * v.x + c * v.y + p.y};
+}
+
+// `shape` in its body's frame placed at `p` with rotation (c, s).
+Convex placed(const Shape& shape, real c, real s, Vec2 p) {
+    Convex out;
+    const auto add = [&](Vec2 v) {
+        out.points[static_cast<std::size_t>(out.count++)] = place(v, c, s, p);
+    };
+    switch (shape.type) {
+    case ShapeType::circle:
+        add(shape.circle.center);
+        out.radius = shape.circle.radius;
+        break;
+    case ShapeType::capsule:
+        add(shape.capsule.center1);
+        add(shape.capsule.center2);
+        out.radius = shape.capsule.radius;
+        break;
+    case ShapeType::polygon:
+        for (int i = 0; i < shape.polygon.count; ++i) {
+            add(shape.polygon.vertices[static_cast<std::size_t>(i)]);
+        }
+        out.radius = shape.polygon.radius;
+        break;
+    case ShapeType::segment:
+        add(shape.segment.p1);
+        add(shape.segment.p2);
+        break;
+    case ShapeType::chain_segment:
+        add(shape.chain_segment.segment.p1);
+        add(shape.chain_segment.segment.p2);
+        break;
+    }
+    if (out.count == 2) {
+        const Vec2 d = out.points[1] - out.points[0];
+        out.add_axis(d);
+        out.add_axis(Vec2{-d.y, d.x});
+    } else if (out.count > 2) {
+        for (int i = 0; i < out.count; ++i) {
+            const Vec2 d = out.points[static_cast<std::size_t>((i + 1) % out.count)] -
+                           out.points[static_cast<std::size_t>(i)];
+            out.add_axis(Vec2{d.y, -d.x});
+        }
+    }
+    return out;
+}
+
+// The set `a` sweeps moving by `d`: the hull of its start and end, whose
+// faces are a's and the motion's.
+Convex swept(const Convex& a, Vec2 d) {
+    Convex out = a;
+    for (int i = 0; i < a.count; ++i) {
+        out.points[static_cast<std::size_t>(a.count + i)] =
+            a.points[static_cast<std::size_t>(i)] + d;
+    }
+    out.count = 2 * a.count;
+    out.axis_count = 0;
+    for (int i = 0; i < a.axis_count; ++i) {
+        out.add_axis(a.axes[static_cast<std::size_t>(i)]);
+    }
+    out.add_axis(d);
+    out.add_axis(Vec2{-d.y, d.x});
+    return out;
+}
+
+// The gap between the projections of a and b's cores on unit direction u.
+real gap_on(const Convex& a, const Convex& b, Vec2 u) {
+    real lo_a = std::numeric_limits<real>::max();
+    real hi_a = -lo_a;
+    real lo_b = lo_a;
+    real hi_b = -lo_a;
+    for (int i = 0; i < a.count; ++i) {
+        const real x = dot(u, a.points[static_cast<std::size_t>(i)]);
+        lo_a = std::min(lo_a, x);
+        hi_a = std::max(hi_a, x);
+    }
+    for (int i = 0; i < b.count; ++i) {
+        const real x = dot(u, b.points[static_cast<std::size_t>(i)]);
+        lo_b = std::min(lo_b, x);
+        hi_b = std::max(hi_b, x);
+    }
+    return std::max(lo_b - hi_a, lo_a - hi_b);
+}
+
+// Signed distance between a and b (negative: the depth of their overlap):
+// the cores' largest projection gap less the radii. Convex sets are
+// separated by their distance along some direction, and overlap by their
+// least projection overlap; both are attained at a candidate direction.
+real separation(const Convex& a, const Convex& b) {
+    real best = -std::numeric_limits<real>::max();
+    for (const Convex* s : {&a, &b}) {
+        for (int i = 0; i < s->axis_count; ++i) {
+            best = std::max(best, gap_on(a, b, s->axes[static_cast<std::size_t>(i)]));
+        }
+    }
+    for (int i = 0; i < a.count; ++i) {
+        for (int j = 0; j < b.count; ++j) {
+            const Vec2 d =
+                b.points[static_cast<std::size_t>(j)] - a.points[static_cast<std::size_t>(i)];
+            const real len = std::sqrt(d.x * d.x + d.y * d.y);
+            if (len > 0) {
+                best = std::max(best, gap_on(a, b, Vec2{d.x / len, d.y / len}));
+            }
+        }
+    }
+    return best - a.radius - b.radius;
+}
+
+real depth(const Convex& a, const Convex& b) { return std::max(real(0), -separation(a, b)); }
+
+// The box around a convex shape.
+Aabb bounds(const Convex& a) {
+    Aabb box{a.points[0], a.points[0]};
+    for (int i = 1; i < a.count; ++i) {
+        box.lower = min(box.lower, a.points[static_cast<std::size_t>(i)]);
+        box.upper = max(box.upper, a.points[static_cast<std::size_t>(i)]);
+    }
+    box.lower -= Vec2{a.radius, a.radius};
+    box.upper += Vec2{a.radius, a.radius};
+    return box;
+}
+
+bool boxes_meet(const Aabb& a, const Aabb& b, real margin) {
+    return a.lower.x - margin <= b.upper.x && b.lower.x - margin <= a.upper.x &&
+           a.lower.y - margin <= b.upper.y && b.lower.y - margin <= a.upper.y;
+}
+
+// Whether segment p -> q crosses segment a -> b (each end of either
+// clearly on the other's opposite sides).
+bool crosses(Vec2 p, Vec2 q, Vec2 a, Vec2 b) {
+    const auto side = [](Vec2 o, Vec2 u, Vec2 v) { return cross(u - o, v - o); };
+    return side(a, b, p) * side(a, b, q) < 0 && side(p, q, a) * side(p, q, b) < 0;
+}
+
+// Whether `point` lies inside the closed polygon `ring` (crossing count).
+bool inside(const std::vector<Vec2>& ring, Vec2 point) {
+    bool in = false;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+        const Vec2 a = ring[i];
+        const Vec2 b = ring[j];
+        if ((a.y > point.y) != (b.y > point.y) &&
+            point.x < a.x + (point.y - a.y) * (b.x - a.x) / (b.y - a.y)) {
+            in = !in;
+        }
+    }
+    return in;
+}
+
+std::string describe(Vec2 v) {
+    std::ostringstream out;
+    out.precision(9);
+    out << "{" << v.x << ", " << v.y << "}";
+    return out.str();
+}
+
+std::string describe(const Shape& shape) {
+    std::ostringstream out;
+    out.precision(9);
+    switch (shape.type) {
+    case ShapeType::circle:
+        out << "Circle{" << describe(shape.circle.center) << ", " << shape.circle.radius << "}";
+        break;
+    case ShapeType::capsule:
+        out << "Capsule{" << describe(shape.capsule.center1) << ", "
+            << describe(shape.capsule.center2) << ", " << shape.capsule.radius << "}";
+        break;
+    case ShapeType::polygon:
+        out << "polygon({";
+        for (int i = 0; i < shape.polygon.count; ++i) {
+            out << (i ? ", " : "") << describe(shape.polygon.vertices[static_cast<std::size_t>(i)]);
+        }
+        out << "}, " << shape.polygon.radius << ")";
+        break;
+    case ShapeType::segment:
+        out << "Segment{" << describe(shape.segment.p1) << ", " << describe(shape.segment.p2)
+            << "}";
+        break;
+    case ShapeType::chain_segment: {
+        const ChainSegment& c = shape.chain_segment;
+        out << "ChainSegment{" << describe(c.ghost1) << ", {" << describe(c.segment.p1) << ", "
+            << describe(c.segment.p2) << "}, " << describe(c.ghost2) << "}";
+        break;
+    }
+    }
+    return out.str();
+}
+
+// One body as the scene made it: enough to make it again.
+struct Piece {
+    BodyId id;
+    Shape shape;
+    real angle = 0;
+    real c = 1; // the body's rotation, as the world holds it
+    real s = 0;
+    Vec2 p; // where the referee last saw it
+    Convex at() const { return placed(shape, c, s, p); }
+};
+
+std::string describe(const Piece& piece) {
+    std::ostringstream out;
+    out.precision(9);
+    out << describe(piece.shape) << " at " << describe(piece.p) << " angle " << piece.angle;
+    return out.str();
+}
+
+struct Scene {
+    std::vector<Piece> statics;
+    std::vector<Piece> characters;
+    std::vector<Aabb> static_boxes;         // the referee's, by static
+    std::vector<Vec2> room;                 // the chain loop around the room, if any
+    std::vector<std::vector<Vec2>> islands; // chain loops around solid
+    World world = std::move(World::make([] {
+                                WorldDef def;
+                                def.length_units_per_meter = k_tile;
+                                return def;
+                            }())
+                                .value());
+
+    void add_static(const Shape& shape, Vec2 p) {
+        const ShapeDef def{shape, {}};
+        BodyDef body;
+        body.position = p;
+        Piece piece;
+        piece.id = world.create_body(body, std::span(&def, 1)).value();
+        piece.shape = shape;
+        piece.p = p;
+        statics.push_back(piece);
+        static_boxes.push_back(bounds(piece.at()));
+    }
+
+    void add_character(const Shape& shape, Vec2 p, real angle) {
+        const ShapeDef def{shape, {}};
+        BodyDef body;
+        body.type = BodyType::kinematic;
+        body.position = p;
+        body.angle = angle;
+        Piece piece;
+        piece.id = world.create_body(body, std::span(&def, 1)).value();
+        const Rot q = world.body_state(piece.id).value().xf.q;
+        piece.shape = shape;
+        piece.angle = angle;
+        piece.c = q.c;
+        piece.s = q.s;
+        piece.p = p;
+        characters.push_back(piece);
+    }
+};
+
+Shape polygon(std::initializer_list<Vec2> points, real radius = 0) {
+    return make_polygon(std::span(points.begin(), points.size()), radius).value();
+}
+
+// A character of kind `kind` (of 7) that fits in a disc of radius `size`
+// about its origin, and its angle.
+std::pair<Shape, real> make_character(int kind, real size, std::mt19937& rng) {
+    std::uniform_real_distribution<real> unit(0, 1);
+    const real angle = 2 * k_pi * unit(rng);
+    const real aspect = real(0.4) + real(0.6) * unit(rng); // short side over long
+    switch (kind) {
+    case 0:
+        return {Circle{{0, 0}, size}, 0};
+    case 1: { // upright capsules at angle 0
+        const real r = size * aspect / (1 + aspect);
+        return {make_capsule({0, r - size}, {0, size - r}, r).value(),
+                unit(rng) < real(0.5) ? 0 : angle};
+    }
+    case 2: { // a box of diagonal 2 size
+        const real hx = size / std::sqrt(1 + aspect * aspect);
+        return {make_box(hx, aspect * hx).value(), angle};
+    }
+    case 3: { // a triangle (not necessarily regular) inscribed in the disc
+        const real a0 = 2 * k_pi * unit(rng) / 3;
+        const real a1 = a0 + 2 * k_pi / 3 + (unit(rng) - real(0.5));
+        const real a2 = a1 + 2 * k_pi / 3 + (unit(rng) - real(0.5));
+        return {polygon({size * Vec2{std::cos(a0), std::sin(a0)},
+                         size * Vec2{std::cos(a1), std::sin(a1)},
+                         size * Vec2{std::cos(a2), std::sin(a2)}}),
+                angle};
+    }
+    case 4: { // a regular hexagon
+        std::array<Vec2, 6> points{};
+        for (int i = 0; i < 6; ++i) {
+            const real a = real(i) * k_pi / 3;
+            points[static_cast<std::size_t>(i)] = size * Vec2{std::cos(a), std::sin(a)};
+        }
+        return {make_polygon(points).value(), angle};
+    }
+    case 5: { // a rounded box
+        const real r = size * real(0.25);
+        const real hx = (size - r) / std::sqrt(1 + aspect * aspect);
+        return {make_rounded_box(hx, aspect * hx, r).value(), angle};
+    }
+    default: { // a box at an angle near a right angle's multiple
+        const real hx = size / std::sqrt(1 + aspect * aspect);
+        const real near =
+            k_pi / 2 * std::floor(4 * unit(rng)) + real(1e-3) * (unit(rng) - real(0.5));
+        return {make_box(hx, aspect * hx).value(), near};
+    }
+    }
+}
+
+struct Map {
+    int side = 0;            // tiles along each side
+    real fill = 0;           // share of the inner cells that hold something
+    bool chain_room = false; // bounded by a chain loop, else box tiles
+    bool hills = false;      // the chain room's floor a polyline of hills and dips, else flat
+    bool mixed = false;      // slopes, segments and islands as well as box tiles
+};
+
+// A map, and `count` characters of every kind at free cell centres, each
+// within a disc of radius 3 to `max_size` L.
+Scene make_scene(unsigned seed, const Map& map, int count, real max_size) {
+    Scene scene;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<real> unit(0, 1);
+    const int n = map.side;
+    const real width = real(n) * k_tile;
+    const auto corner = [](int x, int y) { return Vec2{real(x) * k_tile, real(y) * k_tile}; };
+    if (map.chain_room) {
+        // Clockwise: up the left wall, along the ceiling, down the right
+        // wall, then back along a floor of hills and dips no higher than the
+        // bottom row.
+        scene.room = {{0, 0}, {0, width}, {width, width}, {width, 0}};
+        for (int k = 2 * n - 1; k >= 1; --k) {
+            scene.room.push_back(
+                {real(k) * k_tile / 2, map.hills ? real(0.9) * k_tile * unit(rng) : 0});
+        }
+        const std::vector<ChainSegment> loop = *make_chain_loop(scene.room);
+        for (const ChainSegment& c : loop) {
+            scene.add_static(c, {0, 0});
+        }
+    }
+    std::vector<Vec2> free_cells;
+    const ShapeDef tile{make_box(k_tile / 2, k_tile / 2).value(), {}};
+    for (int y = 0; y < n; ++y) {
+        for (int x = 0; x < n; ++x) {
+            const bool border = x == 0 || y == 0 || x == n - 1 || y == n - 1;
+            const Vec2 lo = corner(x, y);
+            const Vec2 center = lo + Vec2{k_tile / 2, k_tile / 2};
+            if (border && (!map.chain_room || y == 0)) {
+                if (!map.chain_room) {
+                    scene.add_static(make_box(k_tile / 2, k_tile / 2).value(), center);
+                }
+                continue;
+            }
+            if (unit(rng) >= map.fill) {
+                free_cells.push_back(center);
+                continue;
+            }
+            const int kind = map.mixed ? static_cast<int>(4 * unit(rng)) : 0;
+            switch (kind) {
+            case 0:
+                scene.add_static(make_box(k_tile / 2, k_tile / 2).value(), center);
+                break;
+            case 1: { // a slope: half the cell, cut by a diagonal
+                std::array<Vec2, 4> c{Vec2{0, 0}, Vec2{k_tile, 0}, Vec2{k_tile, k_tile},
+                                      Vec2{0, k_tile}};
+                const int skip = static_cast<int>(4 * unit(rng)) % 4;
+                std::array<Vec2, 3> t{};
+                for (int i = 0, j = 0; i < 4; ++i) {
+                    if (i != skip) {
+                        t[static_cast<std::size_t>(j++)] = c[static_cast<std::size_t>(i)];
+                    }
+                }
+                scene.add_static(make_polygon(t).value(), lo);
+                break;
+            }
+            case 2: { // a thin wall from one side of the cell to another
+                const Vec2 a{k_tile * unit(rng), 0};
+                const Vec2 b{k_tile * unit(rng), k_tile};
+                const bool across = unit(rng) < real(0.5);
+                scene.add_static(
+                    across ? Shape(Segment{a, b}) : Shape(Segment{{a.y, a.x}, {b.y, b.x}}), lo);
+                break;
+            }
+            default: { // an island: a counter-clockwise chain loop around solid
+                std::vector<Vec2> ring;
+                const int points = 3 + static_cast<int>(5 * unit(rng)) % 5;
+                const real turn = 2 * k_pi * unit(rng);
+                for (int i = 0; i < points; ++i) {
+                    const real a = turn + 2 * k_pi * real(i) / real(points);
+                    ring.push_back(center + real(0.45) * k_tile * Vec2{std::cos(a), std::sin(a)});
+                }
+                const std::vector<ChainSegment> loop = *make_chain_loop(ring);
+                for (const ChainSegment& c : loop) {
+                    scene.add_static(c, {0, 0});
+                }
+                scene.islands.push_back(ring);
+                break;
+            }
+            }
+        }
+    }
+    std::shuffle(free_cells.begin(), free_cells.end(), rng);
+    for (int i = 0; i < count && i < static_cast<int>(free_cells.size()); ++i) {
+        const real size = real(3) + (max_size - 3) * unit(rng);
+        const auto [shape, angle] = make_character(i % 7, size, rng);
+        scene.add_character(shape, free_cells[static_cast<std::size_t>(i)], angle);
+    }
+    return scene;
+}
+
+// What went wrong with a move, if anything (empty: nothing).
+struct Verdict {
+    std::string what;
+    const Piece* other = nullptr;
+};
+
+// The referee's verdict on character `i`'s move from `from` by `d` that
+// ended where the scene now has it.
+Verdict judge(const Scene& scene, std::size_t i, Vec2 from, Vec2 d, const MoveResult& r) {
+    const real touch = scene.world.tolerances().touch_tolerance;
+    const Piece& c = scene.characters[i];
+    const Convex now = c.at();
+    const Aabb box = bounds(now);
+    std::ostringstream out;
+    out.precision(9);
+    for (std::size_t k = 0; k < scene.statics.size(); ++k) {
+        if (!boxes_meet(box, scene.static_boxes[k], touch)) {
+            continue;
+        }
+        const real deep = depth(now, scene.statics[k].at());
+        if (deep > touch) {
+            out << "ends " << deep << " L inside static " << describe(scene.statics[k]);
+            return {out.str(), &scene.statics[k]};
+        }
+    }
+    for (std::size_t j = 0; j < scene.characters.size(); ++j) {
+        if (j == i) {
+            continue;
+        }
+        const Convex other = scene.characters[j].at();
+        if (!boxes_meet(box, bounds(other), touch)) {
+            continue;
+        }
+        const real deep = depth(now, other);
+        if (deep > touch) {
+            out << "ends " << deep << " L inside character " << j << ": "
+                << describe(scene.characters[j]);
+            return {out.str(), &scene.characters[j]};
+        }
+    }
+    if (!scene.room.empty() && !inside(scene.room, c.p)) {
+        return {"ends outside the room", nullptr};
+    }
+    for (const std::vector<Vec2>& ring : scene.islands) {
+        if (inside(ring, c.p)) {
+            return {"ends inside an island", nullptr};
+        }
+    }
+    if (!r.contacts.empty() || r.started_overlapping) {
+        return {};
+    }
+    // A move that met nothing: the set it swept meets nothing deeper than
+    // it may graze (a touch tolerance of overlap it may start and slide
+    // with), and its centre crosses no line.
+    const Convex start = placed(c.shape, c.c, c.s, from);
+    const Convex path = swept(start, d);
+    const Aabb path_box = bounds(path);
+    for (std::size_t k = 0; k < scene.statics.size(); ++k) {
+        const Piece& s = scene.statics[k];
+        if (!boxes_meet(path_box, scene.static_boxes[k], touch)) {
+            continue;
+        }
+        const real deep = depth(path, s.at());
+        if (deep > 2 * touch) {
+            out << "met nothing but swept " << deep << " L into static " << describe(s);
+            return {out.str(), &s};
+        }
+        if (s.shape.type == ShapeType::segment || s.shape.type == ShapeType::chain_segment) {
+            const Convex line = s.at();
+            if (crosses(from, from + d, line.points[0], line.points[1])) {
+                out << "met nothing but its centre crossed " << describe(s);
+                return {out.str(), &s};
+            }
+        }
+    }
+    for (std::size_t j = 0; j < scene.characters.size(); ++j) {
+        if (j == i) {
+            continue;
+        }
+        const Convex other = scene.characters[j].at();
+        if (boxes_meet(path_box, bounds(other), touch)) {
+            const real deep = depth(path, other);
+            if (deep > 2 * touch) {
+                out << "met nothing but swept " << deep << " L into character " << j << ": "
+                    << describe(scene.characters[j]);
+                return {out.str(), &scene.characters[j]};
+            }
+        }
+    }
+    return {};
+}
+
+// The move of a character `mover` from `from` by `d` in a fresh world of
+// `statics` and `others`: what the referee says of it.
+Verdict replay(const Piece& mover, Vec2 from, Vec2 d, const std::vector<Piece>& statics,
+               const std::vector<Piece>& others, std::string* position = nullptr) {
+    Scene scene;
+    for (const Piece& s : statics) {
+        scene.add_static(s.shape, s.p);
+    }
+    scene.add_character(mover.shape, from, mover.angle);
+    for (const Piece& o : others) {
+        scene.add_character(o.shape, o.p, o.angle);
+    }
+    Piece& c = scene.characters.front();
+    const MoveResult r = scene.world.move(c.id, d).value();
+    c.p = r.position;
+    if (position) {
+        *position = describe(r.position) + " (" + std::to_string(r.contacts.size()) + " contacts)";
+    }
+    Verdict v = judge(scene, 0, from, d, r);
+    v.other = nullptr; // (points into the scene, gone)
+    return v;
+}
+
+// The fewest pieces of `scene` near a bad move of character `i` that still
+// make a bad move in a fresh world (greedily dropped one at a time), as
+// the lines of a reproduction; empty when a fresh world does not fail.
+std::string reduce(const Scene& scene, std::size_t i, Vec2 from, Vec2 d) {
+    const Piece& mover = scene.characters[i];
+    const Aabb reach = bounds(swept(placed(mover.shape, mover.c, mover.s, from), d));
+    std::vector<Piece> statics;
+    std::vector<Piece> others;
+    for (std::size_t k = 0; k < scene.statics.size(); ++k) {
+        if (boxes_meet(reach, scene.static_boxes[k], k_tile)) {
+            statics.push_back(scene.statics[k]);
+        }
+    }
+    for (std::size_t j = 0; j < scene.characters.size(); ++j) {
+        if (j != i && boxes_meet(reach, bounds(scene.characters[j].at()), k_tile)) {
+            others.push_back(scene.characters[j]);
+        }
+    }
+    // A chain segment whose neighbour is dropped ends there: its ghost
+    // becomes its vertex (an open end), else a contact at the end would
+    // take its face's normal as if the neighbour were there.
+    const auto whole = [](std::vector<Piece> kept) {
+        const auto has = [&kept](Vec2 p1, Vec2 p2) {
+            return std::any_of(kept.begin(), kept.end(), [&](const Piece& x) {
+                return x.shape.type == ShapeType::chain_segment &&
+                       x.shape.chain_segment.segment.p1 == p1 &&
+                       x.shape.chain_segment.segment.p2 == p2;
+            });
+        };
+        std::vector<Piece> out = kept;
+        for (Piece& x : out) {
+            if (x.shape.type == ShapeType::chain_segment) {
+                ChainSegment& c = x.shape.chain_segment;
+                if (!has(c.ghost1, c.segment.p1)) {
+                    c.ghost1 = c.segment.p1;
+                }
+                if (!has(c.segment.p2, c.ghost2)) {
+                    c.ghost2 = c.segment.p2;
+                }
+            }
+        }
+        return out;
+    };
+    if (replay(mover, from, d, statics, others).what.empty()) {
+        return {};
+    }
+    for (std::vector<Piece>* list : {&others, &statics}) {
+        for (std::size_t k = list->size(); k-- > 0;) {
+            const Piece dropped = (*list)[k];
+            list->erase(list->begin() + static_cast<std::ptrdiff_t>(k));
+            if (replay(mover, from, d, whole(statics), others).what.empty()) {
+                list->insert(list->begin() + static_cast<std::ptrdiff_t>(k), dropped);
+            }
+        }
+    }
+    statics = whole(statics);
+    std::string end;
+    const Verdict v = replay(mover, from, d, statics, others, &end);
+    std::ostringstream out;
+    out << "\n  mover " << describe(mover) << "\n";
+    out << "  moved by " << describe(d) << " to " << end << "\n";
+    for (const Piece& s : statics) {
+        out << "  static " << describe(s) << "\n";
+    }
+    for (const Piece& o : others) {
+        out << "  character " << describe(o) << "\n";
+    }
+    out << "  " << v.what;
+    return out.str();
+}
+
+// `frames` frames, each character moving once a frame by a random step of
+// up to `step` L along each axis; fails at the first bad move, describing
+// it for a reproduction.
+void wander(Scene& scene, unsigned seed, int frames, real step) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<real> along(-step, step);
+    for (int frame = 0; frame < frames; ++frame) {
+        for (std::size_t i = 0; i < scene.characters.size(); ++i) {
+            Piece& c = scene.characters[i];
+            const Vec2 from = c.p;
+            const Vec2 d{along(rng), along(rng)};
+            const MoveResult r = scene.world.move(c.id, d).value();
+            c.p = r.position;
+            const Verdict v = judge(scene, i, from, d, r);
+            if (!v.what.empty()) {
+                const Piece after = c;
+                c.p = from;
+                std::cout << "reduced:" << reduce(scene, i, from, d) << "\n";
+                c = after;
+            }
+            ASSERT_TRUE(v.what.empty())
+                << "seed " << seed << " frame " << frame << " character " << i << " "
+                << describe(Piece{c.id, c.shape, c.angle, c.c, c.s, from}) << " moved by "
+                << describe(d) << " to " << describe(c.p) << " (" << r.contacts.size()
+                << " contacts"
+                << (r.started_overlapping ? ", pushed out by " + describe(r.pushout) : "")
+                << "): " << v.what;
+        }
+    }
+}
+
+TEST(MoveShapesProperty, EveryCharacterShapeAmongTilesAndEachOtherNeverEndsInside) {
+    for (unsigned seed = 1; seed <= 3; ++seed) {
+        Scene scene = make_scene(seed, {30, real(0.4), false, false, false}, 120, 7);
+        wander(scene, seed, test::property_cases(200), 8);
+        ASSERT_FALSE(HasFailure());
+    }
+}
+
+TEST(MoveShapesProperty, EveryCharacterShapeAmongSlopesSegmentsAndChainIslands) {
+    for (unsigned seed = 21; seed <= 23; ++seed) {
+        Scene scene = make_scene(seed, {30, real(0.4), false, false, true}, 120, 7);
+        wander(scene, seed, test::property_cases(200), 8);
+        ASSERT_FALSE(HasFailure());
+    }
+}
+
+TEST(MoveShapesProperty, EveryCharacterShapeInAFlatFlooredChainRoom) {
+    for (unsigned seed = 51; seed <= 53; ++seed) {
+        Scene scene = make_scene(seed, {30, real(0.4), true, false, true}, 120, 7);
+        wander(scene, seed, test::property_cases(200), 8);
+        ASSERT_FALSE(HasFailure());
+    }
+}
+
+TEST(MoveShapesProperty, SmallStepsAlongEverySurfaceNeverEndInside) {
+    for (unsigned seed = 31; seed <= 32; ++seed) {
+        Scene scene = make_scene(seed, {20, real(0.45), seed % 2 == 0, false, true}, 60, 7);
+        wander(scene, seed, test::property_cases(300), real(0.1));
+        ASSERT_FALSE(HasFailure());
+    }
+}
+
+TEST(MoveShapesProperty, LongStepsNeverEndInsideOrPassThrough) {
+    for (unsigned seed = 41; seed <= 42; ++seed) {
+        Scene scene = make_scene(seed, {30, real(0.35), seed % 2 == 0, false, true}, 100, 7);
+        wander(scene, seed, test::property_cases(150), 40);
+        ASSERT_FALSE(HasFailure());
+    }
+}
+
+// Disabled: fails. Polygon characters (boxes at any angle, rounded boxes,
+// triangles, hexagons) on a chain floor of hills and dips end inside a
+// chain segment, next to an inner (concave) joint of the floor; see the
+// MoveChainJoint reproductions below.
+TEST(MoveShapesProperty, DISABLED_EveryCharacterShapeInAChainRoomOverPolylineTerrain) {
+    for (unsigned seed = 61; seed <= 63; ++seed) {
+        Scene scene = make_scene(seed, {30, real(0.4), true, true, true}, 120, 7);
+        wander(scene, seed, test::property_cases(200), 8);
+        ASSERT_FALSE(HasFailure());
+    }
+}
+
+TEST(MoveShapesProperty, DISABLED_LongStepsInAChainRoomOverPolylineTerrain) {
+    for (unsigned seed = 71; seed <= 72; ++seed) {
+        Scene scene = make_scene(seed, {30, real(0.35), true, true, true}, 100, 7);
+        wander(scene, seed, test::property_cases(150), 40);
+        ASSERT_FALSE(HasFailure());
+    }
+}
+
+// Minimal reproductions of what the property tests found (kinematic
+// characters, L = 16, touch tolerance 0.02 L), each the move of one
+// character from `from` by `d` among a few static shapes in a fresh world:
+// what the referee says of it (empty: nothing wrong).
+std::string bad_move(const Shape& mover, real angle, Vec2 from, Vec2 d,
+                     std::initializer_list<Shape> statics) {
+    std::vector<Piece> pieces;
+    for (const Shape& s : statics) {
+        Piece piece;
+        piece.shape = s;
+        pieces.push_back(piece);
+    }
+    Piece character;
+    character.shape = mover;
+    character.angle = angle;
+    return replay(character, from, d, pieces, {}).what;
+}
+
+// Disabled: fails, ends 1.75 L inside the floor. A box turned 250 degrees
+// moves up and right into a V of two chain segments (an inner joint at
+// (136, 2.01)) under a tile. Its third iteration's cast meets the right
+// segment at the joint with its own lower-right face (GJK's normal
+// (-0.944, 0.331)); Mover::measure() (mover.cpp) replaces that normal with
+// collide()'s, which for a chain segment is the segment's face normal
+// (-0.424, 0.905) (the ghost vertex smooths the joint; its points are
+// clipped to the segment's extent, separation 0). The slide is then
+// clipped to the segment's plane, but the box's lower corner hangs past
+// the joint below the segment's line, so sliding along it buries the
+// corner: the next iteration starts 0.0224 L deep, beyond the touch
+// tolerance. From there cast_to_contact (move_narrowphase.cpp) gives the
+// segment no contact at all (shape_cast reports overlapped, and
+// touching_hit leaves anything deeper than the touch tolerance to the
+// push-out, which runs only before a move's first iteration), so the rest
+// of the move, clipped horizontal by the ceiling, runs 6.2 L into the
+// slope.
+TEST(MoveChainJoint, DISABLED_BoxSlidingUpAnInnerJointUnderACeilingStaysOutOfTheFloor) {
+    EXPECT_EQ(bad_move(make_box(5.31206226f, 3.81490564f).value(), 4.37491131f,
+                       {123.692184f, 10.0006638f}, {35.4892731f, 32.7619629f},
+                       {ChainSegment{{144, 5.75799799f},
+                                     {{144, 5.75799799f}, {136, 2.00871158f}},
+                                     {128, 0.671985626f}},
+                        ChainSegment{{144, 5.75799799f},
+                                     {{136, 2.00871158f}, {128, 0.671985626f}},
+                                     {128, 0.671985626f}},
+                        make_offset_box(8, 8, {136, 24}, 0).value()}),
+              "");
+}
+
+// Disabled: fails, ends 0.0241 L inside the slope (by 0.004 L more than
+// the tolerance). A box almost unturned, touching the upper of two chain
+// segments of a slope that bends up by a degree at (304, 6.67) (an inner
+// joint), moves down and right. The second iteration's cast meets the
+// lower segment's end, the joint, with the box's bottom face (GJK's
+// normal (0, 1)); measure() replaces the normal with the segment's face
+// normal (0.578, 0.816), close_gap() carries the box on along the motion
+// by the separation the segment's clipped manifold gives, and the slide
+// clipped to the segment's plane takes the box's bottom-left corner,
+// which hangs past the joint, under the segment's line. The last
+// iteration starts overlapping beyond the touch tolerance, so the segment
+// no longer blocks (as above).
+TEST(MoveChainJoint, DISABLED_BoxLandingBesideAnInnerJointStaysOutOfTheSlope) {
+    EXPECT_EQ(bad_move(make_box(3.64137673f, 3.46875024f).value(), 8.19336783e-05f,
+                       {307.139282f, 10.5000906f}, {5.24474144f, -6.30784369f},
+                       {ChainSegment{{312, 1.00182176f},
+                                     {{312, 1.00182176f}, {304, 6.66567898f}},
+                                     {296, 12.4906235f}},
+                        ChainSegment{{312, 1.00182176f},
+                                     {{304, 6.66567898f}, {296, 12.4906235f}},
+                                     {296, 12.4906235f}}}),
+              "");
+}
+
+// Disabled: fails, ends 0.0326 L inside the chain. A triangle moves down
+// and right past the convex corner (385.1, 410.1) of an island (a
+// counter-clockwise chain loop: two of its segments suffice) with one
+// contact. Not traced further; the same step (a slide on the measured
+// chain normal near a joint leaving the mover beyond the touch tolerance)
+// is the likely cause.
+TEST(MoveChainJoint, DISABLED_TrianglePassingAnIslandsConvexCornerStaysOutOfIt) {
+    EXPECT_EQ(bad_move(polygon({{-5.13865662f, -0.675270975f},
+                                {3.98555851f, -3.3131721f},
+                                {3.77309489f, 3.55324316f}}),
+                       3.1345036f, {379.964691f, 409.45639f}, {1.91197491f, -3.18583345f},
+                       {ChainSegment{{390.363495f, 415.011566f},
+                                     {{390.363495f, 415.011566f}, {385.109558f, 410.088531f}},
+                                     {386.746063f, 403.076965f}},
+                        ChainSegment{{390.363495f, 415.011566f},
+                                     {{385.109558f, 410.088531f}, {386.746063f, 403.076965f}},
+                                     {386.746063f, 403.076965f}}}),
+              "");
+}
+
+} // namespace
+} // namespace sweep
