@@ -90,16 +90,18 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
 // start touching but overlapping by more than the cast's own band (half a
 // touch tolerance), which the cast reports as overlapped: without a hit the
 // mover would pass into the shape (a box beside a wall, its side 0.9 touch
-// tolerances inside it, moving into the wall). Overlapping deeper than the
-// touch tolerance is no touch: the push-out's.
+// tolerances inside it, moving into the wall); and, when `deep_blocks`, for
+// a start overlapping deeper still (a move's push-out comes first, so only
+// what a move or carry could not resolve): going deeper is refused rather
+// than let through.
 std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
-                                       const Tolerances& tol) {
+                                       bool deep_blocks, const Tolerances& tol) {
     const Manifold m =
         collide(*a.shape, a.xf, *b.shape, b.xf, {tol.touch_tolerance, tol.linear_slop});
     if (m.count == 0 || dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
         return std::nullopt;
     }
-    for (int i = 0; i < m.count; ++i) {
+    for (int i = 0; i < m.count && !deep_blocks; ++i) {
         if (m.points[i].separation < -tol.touch_tolerance) {
             return std::nullopt;
         }
@@ -295,10 +297,11 @@ PlacedFace box_face(const Aabb& box, int axis, real sign) {
     return sign > 0 ? PlacedFace{hi, {lo.x, hi.y}} : PlacedFace{lo, {hi.x, lo.y}};
 }
 
-// cast_boxes_past_grazes for boxes that start touching but overlapping by
-// more than half a touch tolerance (start, their gap, in [-touch, -touch/2)
-// beyond rounding): the general form's cast reports them overlapped and
-// touching_hit decides, from collide()'s face (the axis they overlap least
+// cast_boxes_past_grazes for boxes that start overlapping by more than
+// half a touch tolerance (start, their gap, below -touch/2 beyond
+// rounding): the general form's cast reports them overlapped and
+// touching_hit decides (deep_blocks: the closed form is not used for
+// one-way platforms), from collide()'s face (the axis they overlap least
 // along, exactly) whether the motion enters: a contact at t = 0 then,
 // unless a graze undoes it.
 BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const Tolerances& tol,
@@ -312,7 +315,7 @@ BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const 
     // Near the touch tolerance's depth, near a tie of the two axes or of
     // the two sides, or with the other axis also within touching (where
     // the graze rules and the corner decide), rounding may choose.
-    if (std::max(gx, gy) <= -touch + mu || std::abs(gx - gy) <= mu ||
+    if (std::abs(gx - gy) <= mu ||
         std::abs(g[k].above - g[k].below) <= mu || gap(g[1 - k]) >= -touch - mu) {
         return undecided;
     }
@@ -336,7 +339,7 @@ BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const 
 } // namespace
 
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
-                                          bool may_touch, const Tolerances& tol) {
+                                          bool may_touch, bool deep_blocks, const Tolerances& tol) {
     ShapeCastInput input;
     input.proxy_a = *a.proxy;
     input.proxy_b = *b.proxy;
@@ -349,7 +352,7 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
     input.touch_tolerance = real(0.5) * tol.touch_tolerance;
     CastOutput out = shape_cast(input);
     if ((out.state == CastState::miss || out.state == CastState::overlapped) && may_touch) {
-        out = touching_hit(a, b, motion, tol).value_or(out);
+        out = touching_hit(a, b, motion, deep_blocks, tol).value_or(out);
     }
     if (out.state != CastState::hit && out.state != CastState::failed) {
         return std::nullopt;
@@ -412,9 +415,6 @@ BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& mov
     const real gy = gap(g[1]);
     const bool corner = gx > 0 && gy > 0;
     const real start = corner ? std::hypot(gx, gy) : std::max(gx, gy);
-    if (start < -touch - mu) {
-        return none; // overlapping: the cast reports no contact, the next move pushes out
-    }
     if (start < real(-0.5) * touch - mu) {
         return touching_boxes(a, mover, motion, tol, g, mu);
     }

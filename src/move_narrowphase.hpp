@@ -41,15 +41,17 @@ struct PlacedShape {
 /// deciding a start that touches (`may_touch`: their boxes are within a
 /// touch tolerance; a box standing on a floor and moving into it hits at
 /// t = 0), whether exactly or overlapping by up to the touch tolerance
-/// (which the cast itself reports as overlapped beyond half of it). Not a
+/// (which the cast itself reports as overlapped beyond half of it), or,
+/// with `deep_blocks`, overlapping deeper: a body inside a shape never goes
+/// deeper (one-way platforms pass false, so that a body halfway through one
+/// can leave it downwards; deeper starts are then no contact). Not a
 /// contact: a start touching and moving along the surface or away (within
-/// 1e-4 of tangent), a start overlapping deeper than the touch tolerance
-/// (the push-out's), and a graze: a face of either shape
+/// 1e-4 of tangent), and a graze: a face of either shape
 /// separating them within the touch tolerance along the whole motion (a box
 /// sliding on a row of tiles and the corner at each seam, the seeds' crack
 /// problem). `fraction` is of `motion`, `point` on A's surface.
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
-                                          bool may_touch, const Tolerances& tol);
+                                          bool may_touch, bool deep_blocks, const Tolerances& tol);
 
 /// The contact between A and the mover B where they are, as a move ranks
 /// and responds to it: collide() with a linear slop of speculative margin.
@@ -130,8 +132,8 @@ struct BoxHit {
     Vec2 point;        ///< on A's surface: the middle of the faces' common stretch
 };
 
-/// cast_to_contact for two axis-aligned boxes: A (`a`) and the mover B
-/// (`b`, made for `motion`) moving by `motion`. `origin_a` and B's origin,
+/// cast_to_contact (deep_blocks) for two axis-aligned boxes: A (`a`) and
+/// the mover B (`b`, made for `motion`) moving by `motion`. `origin_a` and B's origin,
 /// their bodies' origins, set only the rounding scale the general form
 /// works at (GJK's noise). A contact gives the exact time the gap reaches the touch
 /// tolerance, where the general form's conservative advancement stops up
