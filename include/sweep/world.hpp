@@ -221,9 +221,11 @@ class World {
     /// translation (never back along its motion) by what it slides on,
     /// touches or bounces off (not by a one-way platform). What blocks it is
     /// never entered: a body touching a shape (overlapping it by up to the
-    /// touch tolerance, docs/conventions.md) does not move into it, and a
+    /// touch tolerance, docs/conventions.md) does not move into it, nor one
+    /// left deeper inside (a push-out that could not free it) any deeper
+    /// (but for a one-way platform, which it may leave downwards), and a
     /// move ends no deeper than the touch tolerance in anything it may not
-    /// cross (tests/world/mover_property_test.cpp checks crowds). Teleports the
+    /// cross (tests/world/mover_*property_test.cpp check crowds). Teleports the
     /// body (its velocity is unchanged) and changes no other body; the world
     /// remembers MoveResult::ground for step()'s carry. Shapes whose filters
     /// exclude each other are ignored; a sensor (on either side) never
