@@ -252,7 +252,6 @@ inline std::string describe(const Piece& piece) {
     return out.str();
 }
 
-
 inline Shape polygon(std::initializer_list<Vec2> points, real radius = 0) {
     return make_polygon(std::span(points.begin(), points.size()), radius).value();
 }
