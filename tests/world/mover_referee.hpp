@@ -1,0 +1,308 @@
+// The referee of the World::move property tests, independent of the
+// library's geometry: every shape is a convex core (a point, a segment or a
+// polygon, placed with the body's rotation) grown by a radius, and the
+// signed distance of two of them is the largest gap between their
+// projections over a set of directions that contains the answer's (the
+// cores' edge normals and directions, and the directions between their
+// vertices: the separating axis theorem), less their radii. Segments and
+// chain segments are two-sided lines for overlap (docs/conventions.md).
+// Also: the characters of every shape the tests move, and exact printing
+// (9 significant digits) for reproductions.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sweep/world.hpp"
+
+namespace sweep::referee {
+
+// A convex core grown by `radius`, in the world: the referee's shape.
+struct Convex {
+    std::array<Vec2, 2 * k_max_polygon_vertices> points{}; // the core's vertices
+    int count = 0;
+    real radius = 0;
+    // Unit directions the core's faces are normal to (its edge normals; a
+    // segment's normal and its direction); the separation's candidates
+    // with the directions between two shapes' vertices.
+    std::array<Vec2, k_max_polygon_vertices + 2> axes{};
+    int axis_count = 0;
+
+    void add_axis(Vec2 d) {
+        const real len = std::sqrt(d.x * d.x + d.y * d.y);
+        if (len > 0) {
+            axes[static_cast<std::size_t>(axis_count++)] = Vec2{d.x / len, d.y / len};
+        }
+    }
+};
+
+// The core's points placed by rotation (c, s) and translation p.
+inline Vec2 place(Vec2 v, real c, real s, Vec2 p) {
+    return {c * v.x - s * v.y + p.x, s * v.x + c * v.y + p.y};
+}
+
+// `shape` in its body's frame placed at `p` with rotation (c, s).
+inline Convex placed(const Shape& shape, real c, real s, Vec2 p) {
+    Convex out;
+    const auto add = [&](Vec2 v) {
+        out.points[static_cast<std::size_t>(out.count++)] = place(v, c, s, p);
+    };
+    switch (shape.type) {
+    case ShapeType::circle:
+        add(shape.circle.center);
+        out.radius = shape.circle.radius;
+        break;
+    case ShapeType::capsule:
+        add(shape.capsule.center1);
+        add(shape.capsule.center2);
+        out.radius = shape.capsule.radius;
+        break;
+    case ShapeType::polygon:
+        for (int i = 0; i < shape.polygon.count; ++i) {
+            add(shape.polygon.vertices[static_cast<std::size_t>(i)]);
+        }
+        out.radius = shape.polygon.radius;
+        break;
+    case ShapeType::segment:
+        add(shape.segment.p1);
+        add(shape.segment.p2);
+        break;
+    case ShapeType::chain_segment:
+        add(shape.chain_segment.segment.p1);
+        add(shape.chain_segment.segment.p2);
+        break;
+    }
+    if (out.count == 2) {
+        const Vec2 d = out.points[1] - out.points[0];
+        out.add_axis(d);
+        out.add_axis(Vec2{-d.y, d.x});
+    } else if (out.count > 2) {
+        for (int i = 0; i < out.count; ++i) {
+            const Vec2 d = out.points[static_cast<std::size_t>((i + 1) % out.count)] -
+                           out.points[static_cast<std::size_t>(i)];
+            out.add_axis(Vec2{d.y, -d.x});
+        }
+    }
+    return out;
+}
+
+// The set `a` sweeps moving by `d`: the hull of its start and end, whose
+// faces are a's and the motion's.
+inline Convex swept(const Convex& a, Vec2 d) {
+    Convex out = a;
+    for (int i = 0; i < a.count; ++i) {
+        out.points[static_cast<std::size_t>(a.count + i)] =
+            a.points[static_cast<std::size_t>(i)] + d;
+    }
+    out.count = 2 * a.count;
+    out.axis_count = 0;
+    for (int i = 0; i < a.axis_count; ++i) {
+        out.add_axis(a.axes[static_cast<std::size_t>(i)]);
+    }
+    out.add_axis(d);
+    out.add_axis(Vec2{-d.y, d.x});
+    return out;
+}
+
+// The gap between the projections of a and b's cores on unit direction u.
+inline real gap_on(const Convex& a, const Convex& b, Vec2 u) {
+    real lo_a = std::numeric_limits<real>::max();
+    real hi_a = -lo_a;
+    real lo_b = lo_a;
+    real hi_b = -lo_a;
+    for (int i = 0; i < a.count; ++i) {
+        const real x = dot(u, a.points[static_cast<std::size_t>(i)]);
+        lo_a = std::min(lo_a, x);
+        hi_a = std::max(hi_a, x);
+    }
+    for (int i = 0; i < b.count; ++i) {
+        const real x = dot(u, b.points[static_cast<std::size_t>(i)]);
+        lo_b = std::min(lo_b, x);
+        hi_b = std::max(hi_b, x);
+    }
+    return std::max(lo_b - hi_a, lo_a - hi_b);
+}
+
+// Signed distance between a and b (negative: the depth of their overlap):
+// the cores' largest projection gap less the radii. Convex sets are
+// separated by their distance along some direction, and overlap by their
+// least projection overlap; both are attained at a candidate direction.
+inline real separation(const Convex& a, const Convex& b) {
+    real best = -std::numeric_limits<real>::max();
+    for (const Convex* s : {&a, &b}) {
+        for (int i = 0; i < s->axis_count; ++i) {
+            best = std::max(best, gap_on(a, b, s->axes[static_cast<std::size_t>(i)]));
+        }
+    }
+    for (int i = 0; i < a.count; ++i) {
+        for (int j = 0; j < b.count; ++j) {
+            const Vec2 d =
+                b.points[static_cast<std::size_t>(j)] - a.points[static_cast<std::size_t>(i)];
+            const real len = std::sqrt(d.x * d.x + d.y * d.y);
+            if (len > 0) {
+                best = std::max(best, gap_on(a, b, Vec2{d.x / len, d.y / len}));
+            }
+        }
+    }
+    return best - a.radius - b.radius;
+}
+
+inline real depth(const Convex& a, const Convex& b) { return std::max(real(0), -separation(a, b)); }
+
+// The box around a convex shape.
+inline Aabb bounds(const Convex& a) {
+    Aabb box{a.points[0], a.points[0]};
+    for (int i = 1; i < a.count; ++i) {
+        box.lower = min(box.lower, a.points[static_cast<std::size_t>(i)]);
+        box.upper = max(box.upper, a.points[static_cast<std::size_t>(i)]);
+    }
+    box.lower -= Vec2{a.radius, a.radius};
+    box.upper += Vec2{a.radius, a.radius};
+    return box;
+}
+
+inline bool boxes_meet(const Aabb& a, const Aabb& b, real margin) {
+    return a.lower.x - margin <= b.upper.x && b.lower.x - margin <= a.upper.x &&
+           a.lower.y - margin <= b.upper.y && b.lower.y - margin <= a.upper.y;
+}
+
+// Whether segment p -> q crosses segment a -> b (each end of either
+// clearly on the other's opposite sides).
+inline bool crosses(Vec2 p, Vec2 q, Vec2 a, Vec2 b) {
+    const auto side = [](Vec2 o, Vec2 u, Vec2 v) { return cross(u - o, v - o); };
+    return side(a, b, p) * side(a, b, q) < 0 && side(p, q, a) * side(p, q, b) < 0;
+}
+
+// Whether `point` lies inside the closed polygon `ring` (crossing count).
+inline bool inside(const std::vector<Vec2>& ring, Vec2 point) {
+    bool in = false;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+        const Vec2 a = ring[i];
+        const Vec2 b = ring[j];
+        if ((a.y > point.y) != (b.y > point.y) &&
+            point.x < a.x + (point.y - a.y) * (b.x - a.x) / (b.y - a.y)) {
+            in = !in;
+        }
+    }
+    return in;
+}
+
+inline std::string describe(Vec2 v) {
+    std::ostringstream out;
+    out.precision(9);
+    out << "{" << v.x << ", " << v.y << "}";
+    return out.str();
+}
+
+inline std::string describe(const Shape& shape) {
+    std::ostringstream out;
+    out.precision(9);
+    switch (shape.type) {
+    case ShapeType::circle:
+        out << "Circle{" << describe(shape.circle.center) << ", " << shape.circle.radius << "}";
+        break;
+    case ShapeType::capsule:
+        out << "Capsule{" << describe(shape.capsule.center1) << ", "
+            << describe(shape.capsule.center2) << ", " << shape.capsule.radius << "}";
+        break;
+    case ShapeType::polygon:
+        out << "polygon({";
+        for (int i = 0; i < shape.polygon.count; ++i) {
+            out << (i ? ", " : "") << describe(shape.polygon.vertices[static_cast<std::size_t>(i)]);
+        }
+        out << "}, " << shape.polygon.radius << ")";
+        break;
+    case ShapeType::segment:
+        out << "Segment{" << describe(shape.segment.p1) << ", " << describe(shape.segment.p2)
+            << "}";
+        break;
+    case ShapeType::chain_segment: {
+        const ChainSegment& c = shape.chain_segment;
+        out << "ChainSegment{" << describe(c.ghost1) << ", {" << describe(c.segment.p1) << ", "
+            << describe(c.segment.p2) << "}, " << describe(c.ghost2) << "}";
+        break;
+    }
+    }
+    return out.str();
+}
+
+// One body as the scene made it: enough to make it again.
+struct Piece {
+    BodyId id;
+    Shape shape;
+    real angle = 0;
+    real c = 1; // the body's rotation, as the world holds it
+    real s = 0;
+    Vec2 p; // where the referee last saw it
+    Convex at() const { return placed(shape, c, s, p); }
+};
+
+inline std::string describe(const Piece& piece) {
+    std::ostringstream out;
+    out.precision(9);
+    out << describe(piece.shape) << " at " << describe(piece.p) << " angle " << piece.angle;
+    return out.str();
+}
+
+inline Shape polygon(std::initializer_list<Vec2> points, real radius = 0) {
+    return make_polygon(std::span(points.begin(), points.size()), radius).value();
+}
+
+// A character of kind `kind` (of 7) that fits in a disc of radius `size`
+// about its origin, and its angle.
+inline std::pair<Shape, real> make_character(int kind, real size, std::mt19937& rng) {
+    std::uniform_real_distribution<real> unit(0, 1);
+    const real angle = 2 * k_pi * unit(rng);
+    const real aspect = real(0.4) + real(0.6) * unit(rng); // short side over long
+    switch (kind) {
+    case 0:
+        return {Circle{{0, 0}, size}, 0};
+    case 1: { // upright capsules at angle 0
+        const real r = size * aspect / (1 + aspect);
+        return {make_capsule({0, r - size}, {0, size - r}, r).value(),
+                unit(rng) < real(0.5) ? 0 : angle};
+    }
+    case 2: { // a box of diagonal 2 size
+        const real hx = size / std::sqrt(1 + aspect * aspect);
+        return {make_box(hx, aspect * hx).value(), angle};
+    }
+    case 3: { // a triangle (not necessarily regular) inscribed in the disc
+        const real a0 = 2 * k_pi * unit(rng) / 3;
+        const real a1 = a0 + 2 * k_pi / 3 + (unit(rng) - real(0.5));
+        const real a2 = a1 + 2 * k_pi / 3 + (unit(rng) - real(0.5));
+        return {polygon({size * Vec2{std::cos(a0), std::sin(a0)},
+                         size * Vec2{std::cos(a1), std::sin(a1)},
+                         size * Vec2{std::cos(a2), std::sin(a2)}}),
+                angle};
+    }
+    case 4: { // a regular hexagon
+        std::array<Vec2, 6> points{};
+        for (int i = 0; i < 6; ++i) {
+            const real a = real(i) * k_pi / 3;
+            points[static_cast<std::size_t>(i)] = size * Vec2{std::cos(a), std::sin(a)};
+        }
+        return {make_polygon(points).value(), angle};
+    }
+    case 5: { // a rounded box
+        const real r = size * real(0.25);
+        const real hx = (size - r) / std::sqrt(1 + aspect * aspect);
+        return {make_rounded_box(hx, aspect * hx, r).value(), angle};
+    }
+    default: { // a box at an angle near a right angle's multiple
+        const real hx = size / std::sqrt(1 + aspect * aspect);
+        const real near =
+            k_pi / 2 * std::floor(4 * unit(rng)) + real(1e-3) * (unit(rng) - real(0.5));
+        return {make_box(hx, aspect * hx).value(), near};
+    }
+    }
+}
+
+} // namespace sweep::referee
