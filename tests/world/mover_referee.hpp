@@ -245,6 +245,25 @@ struct Piece {
     Convex at() const { return placed(shape, c, s, p); }
 };
 
+// A body of `type` with the one shape `shape` at `p`, turned by `angle`,
+// made in `world`, as the referee sees it (the rotation the world holds).
+inline Piece add_piece(World& world, const Shape& shape, Vec2 p, real angle, BodyType type) {
+    const ShapeDef def{shape, {}};
+    BodyDef body;
+    body.type = type;
+    body.position = p;
+    body.angle = angle;
+    Piece piece;
+    piece.id = world.create_body(body, std::span(&def, 1)).value();
+    const Rot q = world.body_state(piece.id).value().xf.q;
+    piece.shape = shape;
+    piece.angle = angle;
+    piece.c = q.c;
+    piece.s = q.s;
+    piece.p = p;
+    return piece;
+}
+
 inline std::string describe(const Piece& piece) {
     std::ostringstream out;
     out.precision(9);

@@ -99,20 +99,7 @@ struct Level {
     std::vector<Piece> characters;
 
     Piece add(const Shape& shape, Vec2 p, real angle, BodyType type) {
-        const ShapeDef def{shape, {}};
-        BodyDef body;
-        body.type = type;
-        body.position = p;
-        body.angle = angle;
-        Piece piece;
-        piece.id = world.create_body(body, std::span(&def, 1)).value();
-        const Rot q = world.body_state(piece.id).value().xf.q;
-        piece.shape = shape;
-        piece.angle = angle;
-        piece.c = q.c;
-        piece.s = q.s;
-        piece.p = p;
-        return piece;
+        return add_piece(world, shape, p, angle, type);
     }
     void add_static(const Shape& shape, Vec2 p, real angle = 0) {
         statics.push_back(add(shape, p, angle, BodyType::static_body));

@@ -71,20 +71,7 @@ struct Scene {
     }
 
     void add_character(const Shape& shape, Vec2 p, real angle) {
-        const ShapeDef def{shape, {}};
-        BodyDef body;
-        body.type = BodyType::kinematic;
-        body.position = p;
-        body.angle = angle;
-        Piece piece;
-        piece.id = world.create_body(body, std::span(&def, 1)).value();
-        const Rot q = world.body_state(piece.id).value().xf.q;
-        piece.shape = shape;
-        piece.angle = angle;
-        piece.c = q.c;
-        piece.s = q.s;
-        piece.p = p;
-        characters.push_back(piece);
+        characters.push_back(add_piece(world, shape, p, angle, BodyType::kinematic));
     }
 };
 
