@@ -245,6 +245,20 @@ struct Piece {
     Convex at() const { return placed(shape, c, s, p); }
 };
 
+// The slope of a `side`-wide cell with its corner `skip` (0..3, counter-
+// clockwise from the lower left) cut away: half the cell, in the cell's
+// frame (its lower-left corner at the origin).
+inline Shape cell_slope(real side, int skip) {
+    const std::array<Vec2, 4> c{Vec2{0, 0}, Vec2{side, 0}, Vec2{side, side}, Vec2{0, side}};
+    std::array<Vec2, 3> t{};
+    for (int i = 0, j = 0; i < 4; ++i) {
+        if (i != skip) {
+            t[static_cast<std::size_t>(j++)] = c[static_cast<std::size_t>(i)];
+        }
+    }
+    return make_polygon(t).value();
+}
+
 // A body of `type` with the one shape `shape` at `p`, turned by `angle`,
 // made in `world`, as the referee sees it (the rotation the world holds).
 inline Piece add_piece(World& world, const Shape& shape, Vec2 p, real angle, BodyType type) {

@@ -144,16 +144,8 @@ Level make_level(unsigned seed, int side, real fill, int count,
             if (kind == 0) {
                 level.add_static(make_box(k_tile / 2, k_tile / 2).value(), center);
             } else if (kind == 1) { // half the cell, cut by a diagonal
-                const std::array<Vec2, 4> c{Vec2{0, 0}, Vec2{k_tile, 0}, Vec2{k_tile, k_tile},
-                                            Vec2{0, k_tile}};
                 const int skip = static_cast<int>(4 * unit(rng)) % 4;
-                std::array<Vec2, 3> t{};
-                for (int i = 0, j = 0; i < 4; ++i) {
-                    if (i != skip) {
-                        t[static_cast<std::size_t>(j++)] = c[static_cast<std::size_t>(i)];
-                    }
-                }
-                level.add_static(make_polygon(t).value(), lo);
+                level.add_static(cell_slope(k_tile, skip), lo);
             } else { // a thin wall across the cell
                 const Vec2 a{k_tile * unit(rng), 0};
                 const Vec2 b{k_tile * unit(rng), k_tile};

@@ -129,16 +129,8 @@ Scene make_scene(unsigned seed, const Map& map, int count, real max_size) {
                 scene.add_static(make_box(k_tile / 2, k_tile / 2).value(), center);
                 break;
             case 1: { // a slope: half the cell, cut by a diagonal
-                std::array<Vec2, 4> c{Vec2{0, 0}, Vec2{k_tile, 0}, Vec2{k_tile, k_tile},
-                                      Vec2{0, k_tile}};
                 const int skip = static_cast<int>(4 * unit(rng)) % 4;
-                std::array<Vec2, 3> t{};
-                for (int i = 0, j = 0; i < 4; ++i) {
-                    if (i != skip) {
-                        t[static_cast<std::size_t>(j++)] = c[static_cast<std::size_t>(i)];
-                    }
-                }
-                scene.add_static(make_polygon(t).value(), lo);
+                scene.add_static(cell_slope(k_tile, skip), lo);
                 break;
             }
             case 2: { // a thin wall from one side of the cell to another
