@@ -315,8 +315,8 @@ BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const 
     // Near the touch tolerance's depth, near a tie of the two axes or of
     // the two sides, or with the other axis also within touching (where
     // the graze rules and the corner decide), rounding may choose.
-    if (std::abs(gx - gy) <= mu ||
-        std::abs(g[k].above - g[k].below) <= mu || gap(g[1 - k]) >= -touch - mu) {
+    if (std::abs(gx - gy) <= mu || std::abs(g[k].above - g[k].below) <= mu ||
+        gap(g[1 - k]) >= -touch - mu) {
         return undecided;
     }
     const real sign = g[k].above > g[k].below ? 1 : -1;
@@ -474,8 +474,7 @@ BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& mov
     }
     const real sign = d[axis] < 0 ? 1 : -1; // B comes from the positive side when moving down
     const Vec2 n = axis_normal(axis, sign);
-    const real tilt =
-        k_gjk_rounding_ulps * k_epsilon * (1 + extent(a, mover, origin_a)) / touch;
+    const real tilt = k_gjk_rounding_ulps * k_epsilon * (1 + extent(a, mover, origin_a)) / touch;
     const std::array<AxisGaps, 2> at_contact{moved(g[0], t * d[0]), moved(g[1], t * d[1])};
     if (-dot(motion, n) / motion_length <= 2 * k_along_cosine + tilt ||
         !clear_of_grazes(at_contact, d, motion_length, touch, mu)) {

@@ -408,12 +408,13 @@ class Mover {
     // joint buries the mover's corner that hangs past the joint in the
     // neighbour; the bare segment gives the face the mover truly meets
     // there (its own, against the joint).
-    PlacedShape placed_measured(const ShapeRecord& o, MoveResponse response, Shape& segment) const {
+    PlacedShape placed_measured(const ShapeRecord& o, Shape& segment) const {
+        const Transform& xf = w_.bodies[o.body].xf;
         if (o.shape.type == ShapeType::chain_segment) {
             segment = Shape(o.shape.chain_segment.segment);
-            return {&segment, &o.proxy, w_.bodies[o.body].xf};
+            return {&segment, &o.proxy, xf};
         }
-        return placed_other(o, response, segment);
+        return {&o.shape, &o.proxy, xf};
     }
 
     PlacedShape placed_own(int own) const {
@@ -494,8 +495,8 @@ class Mover {
         Shape segment;
         const PlacedShape other = placed_other(o, c.response, segment);
         const PlacedShape own = placed_own(c.own_shape);
-        const std::optional<CastOutput> hit =
-            cast_to_contact(other, own, motion, may_touch, c.response != MoveResponse::one_way, w_.tol);
+        const std::optional<CastOutput> hit = cast_to_contact(
+            other, own, motion, may_touch, c.response != MoveResponse::one_way, w_.tol);
         if (hit && (c.response != MoveResponse::one_way || lands_on(other, own, *hit))) {
             add_hit(ci, *hit);
         }
@@ -523,7 +524,7 @@ class Mover {
         }
         if (!m) {
             Shape segment;
-            m = measure_contact(placed_measured(w_.shapes[hit.other_shape], hit.response, segment),
+            m = measure_contact(placed_measured(w_.shapes[hit.other_shape], segment),
                                 placed_own(hit.own_shape), w_.tol);
         }
         hit.face = m->count == 2;
@@ -579,7 +580,8 @@ class Mover {
             // half a touch tolerance.
             const real dir_length = length(dir);
             for (const MoveHit& h : ties) {
-                const real most = std::max(h.separation, real(0)) + real(0.5) * w_.tol.touch_tolerance;
+                const real most =
+                    std::max(h.separation, real(0)) + real(0.5) * w_.tol.touch_tolerance;
                 if (!h.face && f * dir_length > most) {
                     f = most / dir_length;
                     reached = -1;
@@ -612,8 +614,9 @@ class Mover {
                                [ci](const MoveHit& h) { return h.candidate == ci; });
         };
         for (const MoverShape& mine : own_shapes()) {
-            const BoxReach reach(inflate(union_of(mine.box, {mine.box.lower + d, mine.box.upper + d}),
-                                         w_.tol.touch_tolerance));
+            const BoxReach reach(
+                inflate(union_of(mine.box, {mine.box.lower + d, mine.box.upper + d}),
+                        w_.tol.touch_tolerance));
             for (int ci = 0; ci < static_cast<int>(scratch.candidates.size()); ++ci) {
                 const MoveCandidate& c = scratch.candidates[static_cast<std::size_t>(ci)];
                 if (c.own_shape == mine.shape && c.response != MoveResponse::cross &&

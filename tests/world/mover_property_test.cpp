@@ -29,8 +29,8 @@ struct Character {
 };
 
 struct Crowd {
-    int side = 0;             // tiles along each side of the map
-    std::vector<char> solid;  // by tile, row-major
+    int side = 0;            // tiles along each side of the map
+    std::vector<char> solid; // by tile, row-major
     std::vector<Character> characters;
     World world = std::move(World::make([] {
                                 WorldDef def;
@@ -76,8 +76,8 @@ Crowd make_crowd(unsigned seed, int side, real fill, int count, real max_half) {
         c.disc = i % 3 == 0;
         c.half = real(3) + (max_half - 3) * unit(rng);
         c.p = free_cells[static_cast<std::size_t>(i)];
-        const Shape shape = c.disc ? Shape(Circle{{0, 0}, c.half})
-                                   : make_box(c.half, c.half).value();
+        const Shape shape =
+            c.disc ? Shape(Circle{{0, 0}, c.half}) : make_box(c.half, c.half).value();
         const ShapeDef def{shape, {}};
         BodyDef body;
         body.type = BodyType::kinematic;
@@ -136,8 +136,7 @@ real depth_in_tiles(const Crowd& crowd, const Character& c) {
 // tile: its box, shrunk by twice the touch tolerance (touching does not
 // count), swept along `d` against every tile near the path (the slab test).
 // A disc is taken as the square of half its radius, which lies inside it.
-bool passes_through_a_tile(const Crowd& crowd, const Character& c, Vec2 from, Vec2 d,
-                           real touch) {
+bool passes_through_a_tile(const Crowd& crowd, const Character& c, Vec2 from, Vec2 d, real touch) {
     const real h = (c.disc ? c.half / 2 : c.half) - 2 * touch;
     const Vec2 lo = min(from, from + d) - Vec2{h, h};
     const Vec2 hi = max(from, from + d) + Vec2{h, h};

@@ -34,8 +34,8 @@
 #include <string>
 #include <vector>
 
-#include "property.hpp"
 #include "mover_referee.hpp"
+#include "property.hpp"
 #include "sweep/world.hpp"
 
 namespace sweep {

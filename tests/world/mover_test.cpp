@@ -675,8 +675,9 @@ TEST(Move, ClosingTheGapToOneContactDoesNotCarryTheBodyIntoAnother) {
     ASSERT_FALSE(r.contacts.empty());
     EXPECT_TRUE(std::any_of(r.contacts.begin(), r.contacts.end(),
                             [&](const MoveContact& k) { return k.other == other; }));
-    EXPECT_TRUE(std::any_of(r.contacts.begin(), r.contacts.end(),
-                            [&](const MoveContact& k) { return k.normal == Vec2{0, 1}; }));
+    EXPECT_TRUE(std::any_of(r.contacts.begin(), r.contacts.end(), [&](const MoveContact& k) {
+        return k.normal == Vec2{0, 1};
+    }));
 }
 
 } // namespace
