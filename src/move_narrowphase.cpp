@@ -83,6 +83,32 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
     return false;
 }
 
+// Normals closer than this (the sine of the angle between them) are one.
+constexpr real k_same_normal_sine = real(0);
+
+// The normal a move takes for a contact whose manifold's normal is
+// `normal`: that one, unless the shapes are rounded and their cores lie
+// apart along another (the exact contact normal then). collide() gives
+// rounded shapes that are nearly parallel (within about 3 degrees) two
+// points on a face's normal, though they touch where their cores are
+// nearest: a capsule's side against the end of a segment tilted 2.5
+// degrees from it got the segment's normal, and a slide along it took the
+// capsule 0.076 L into the segment's end. A chain segment keeps its
+// manifold's normal, which its ghosts smooth over the joints.
+Vec2 contact_normal(const PlacedShape& a, const PlacedShape& b, Vec2 normal) {
+    if (a.shape->type == ShapeType::chain_segment || (a.proxy->radius == 0 && b.proxy->radius == 0)) {
+        return normal;
+    }
+    SimplexCache cache;
+    const DistanceOutput cores = distance({*a.proxy, *b.proxy, a.xf, b.xf, false}, cache);
+    if (cores.state != DistanceState::separated ||
+        (dot(cores.normal, normal) > 0 &&
+         std::abs(cross(cores.normal, normal)) <= k_same_normal_sine)) {
+        return normal;
+    }
+    return cores.normal;
+}
+
 // GJK's normal is unreliable at zero distance, so a cast that starts
 // exactly touching (a box standing on a floor) and moves into the surface
 // can come back a miss; then the box would sink by the whole move. The
@@ -98,7 +124,11 @@ std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& 
                                        bool deep_blocks, const Tolerances& tol) {
     const Manifold m =
         collide(*a.shape, a.xf, *b.shape, b.xf, {tol.touch_tolerance, tol.linear_slop});
-    if (m.count == 0 || dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
+    if (m.count == 0) {
+        return std::nullopt;
+    }
+    const Vec2 normal = contact_normal(a, b, m.normal);
+    if (dot(motion, normal) >= -k_tangent_cosine * length(motion)) {
         return std::nullopt;
     }
     for (int i = 0; i < m.count && !deep_blocks; ++i) {
@@ -109,7 +139,7 @@ std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& 
     CastOutput out;
     out.state = CastState::hit;
     out.fraction = 0;
-    out.normal = m.normal;
+    out.normal = normal;
     out.point = m.points[0].point;
     return out;
 }
@@ -129,6 +159,45 @@ ContactMeasure measure_of(const Manifold& m) {
 }
 
 real coordinate(Vec2 v, int axis) { return axis == 0 ? v.x : v.y; }
+
+// Normals within about a quarter of a degree are the same face's: a
+// manifold's normal is a face's, rotated into the world, or not one at all.
+constexpr real k_face_cosine = 1 - real(1e-5);
+
+// Whether the unit `n` (world) is within k_face_cosine of a face's outward
+// normal of `shape` placed by `xf`: a polygon's, either side of a capsule's
+// or segment's core; a circle has none.
+bool is_face_normal(const Shape& shape, const Transform& xf, Vec2 n) {
+    const Vec2 local = inv_rotate(xf.q, n);
+    const auto side = [&](Vec2 p1, Vec2 p2) {
+        return std::abs(dot(local, normalize(left_perp(p2 - p1)))) >= k_face_cosine;
+    };
+    switch (shape.type) {
+    case ShapeType::polygon:
+        for (int i = 0; i < shape.polygon.count; ++i) {
+            if (dot(local, shape.polygon.normals[static_cast<std::size_t>(i)]) >= k_face_cosine) {
+                return true;
+            }
+        }
+        return false;
+    case ShapeType::capsule:
+        return side(shape.capsule.center1, shape.capsule.center2);
+    case ShapeType::segment:
+        return side(shape.segment.p1, shape.segment.p2);
+    case ShapeType::chain_segment:
+        return side(shape.chain_segment.segment.p1, shape.chain_segment.segment.p2);
+    case ShapeType::circle:
+        return false;
+    }
+    return false;
+}
+
+// is_face_normal for two axis-aligned boxes, whose faces are the axes.
+ContactFeature box_feature(Vec2 n) {
+    return std::abs(n.x) >= k_face_cosine || std::abs(n.y) >= k_face_cosine
+               ? ContactFeature::other_face
+               : ContactFeature::corners;
+}
 
 // parallel_faces_overlap(ref, incident, linear_slop) for the facing faces
 // of two boxes, running along `across`, from the same products: the faces
@@ -369,7 +438,15 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
 }
 
 ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol) {
-    return measure_of(collide(*a.shape, a.xf, *b.shape, b.xf, {tol.linear_slop, tol.linear_slop}));
+    ContactMeasure m =
+        measure_of(collide(*a.shape, a.xf, *b.shape, b.xf, {tol.linear_slop, tol.linear_slop}));
+    if (m.count > 0) {
+        m.normal = contact_normal(a, b, m.normal);
+        m.feature = is_face_normal(*a.shape, a.xf, m.normal)    ? ContactFeature::other_face
+                    : is_face_normal(*b.shape, b.xf, -m.normal) ? ContactFeature::own_face
+                                                                : ContactFeature::corners;
+    }
+    return m;
 }
 
 std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
@@ -511,10 +588,14 @@ std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const 
     if (separation > real(0.1) * slop && !box_faces_overlap(ref, incident, 1 - k)) {
         // Corners that may meet vertex to vertex. (Anchors and the local
         // normal come out in the world frame: not used here.)
-        return measure_of(collide_faces(ref, incident, separation, false, Transform{}, Transform{},
-                                        {slop, slop}));
+        ContactMeasure m = measure_of(collide_faces(ref, incident, separation, false, Transform{},
+                                                    Transform{}, {slop, slop}));
+        m.feature = box_feature(m.normal);
+        return m;
     }
-    return measure_clipped(ref, incident, 1 - k, slop);
+    ContactMeasure m = measure_clipped(ref, incident, 1 - k, slop);
+    m.feature = box_feature(m.normal);
+    return m;
 }
 
 } // namespace sweep::detail

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -53,6 +54,14 @@ struct PlacedShape {
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
                                           bool may_touch, bool deep_blocks, const Tolerances& tol);
 
+/// What a contact's normal is a face normal of, in the order a move's ties
+/// rank them: a face of the other shape (A: a floor under a round or
+/// pointed mover), else a face of the mover (B: a corner of A poking it),
+/// else neither (a corner or round against a corner or round). At a flat
+/// seam of tiles the floor is the face of A; the next tile's corner is
+/// not, and leading with it would slide the mover off sideways.
+enum class ContactFeature : std::uint8_t { corners, own_face, other_face };
+
 /// The contact between A and the mover B where they are, as a move ranks
 /// and responds to it: collide() with a linear slop of speculative margin.
 struct ContactMeasure {
@@ -60,6 +69,7 @@ struct ContactMeasure {
     Vec2 normal;           ///< unit, from A to B (count > 0)
     real separation = 0;   ///< L, the least of the points' (count > 0)
     real surface_area = 0; ///< L, the distance between the two points (count 2), else 0
+    ContactFeature feature = ContactFeature::corners; ///< of the normal (count > 0)
 };
 
 /// The general measure, on any shapes.

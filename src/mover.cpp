@@ -21,16 +21,25 @@
 namespace sweep {
 namespace {
 
-// Ties are ordered by larger surface area, faces before corners, the normal,
-// then the other shape's id: deterministic whatever the broadphase order.
-// Without `by_area` (WorldDef::move_ties_by_surface_area off) only the
-// normal and the id decide.
-bool leads(const MoveHit& a, const MoveHit& b, bool by_area) {
-    if (by_area && a.surface_area != b.surface_area) {
-        return a.surface_area > b.surface_area;
+// Ties are ordered by larger surface area, faces before corners (two faces
+// meeting, then a face of the other shape, then one of the mover's: see
+// ContactFeature), the normal, then the other shape's id: deterministic
+// whatever the broadphase order. A surface no longer than `slop` is a
+// corner's: faces meeting over a sliver (a triangle's tip beside a tile's
+// corner, the two points 0.024 L apart) must not lead the wall the tip
+// stands against. Without `by_area` (WorldDef::move_ties_by_surface_area
+// off) only the normal and the id decide.
+bool leads(const MoveHit& a, const MoveHit& b, bool by_area, real slop) {
+    const real area_a = a.surface_area > slop ? a.surface_area : 0;
+    const real area_b = b.surface_area > slop ? b.surface_area : 0;
+    if (by_area && area_a != area_b) {
+        return area_a > area_b;
     }
     if (by_area && a.face != b.face) {
         return a.face;
+    }
+    if (by_area && a.feature != b.feature) {
+        return a.feature > b.feature;
     }
     if (a.normal.x != b.normal.x) {
         return a.normal.x < b.normal.x;
@@ -347,45 +356,88 @@ class Mover {
         placed_ = false;
     }
 
-    // Minimum translation out of every overlap deeper than the touch
-    // tolerance, before moving (a few passes for overlaps with several);
-    // each push gathers the candidates again around the new pose.
+    // Out of every overlap deeper than the touch tolerance, before moving:
+    // the least push that clears them all at once (push_out.hpp), among the
+    // shapes within the body's size of it. A body wedged between moving
+    // bodies and the level (a platform carried it against a wall) is
+    // pushed out of the level alone, and left inside what crushes it; a
+    // body buried deeper still is pushed out of its deepest overlap alone.
+    // The candidates are then gathered again around the new pose.
     void push_out(real reach, MoveResult& result) {
-        for (int pass = 0; pass < 4; ++pass) {
-            Vec2 deepest_push;
-            real deepest = w_.tol.touch_tolerance;
-            for (const MoverShape& mine : own_shapes()) {
-                const int own = mine.shape;
-                const Aabb& box = mine.box;
-                const std::optional<MoverBox> own_box = closed_form(mine, {});
-                const BoxReach own_reach(box);
-                for (const MoveCandidate& c : w_.move_scratch.candidates) {
-                    // Shapes overlap only where their own boxes do, boxes
-                    // only as deep as they overlap.
-                    if (c.own_shape != own || !pushes_out(c.response) || !own_reach.meets(c.box) ||
-                        (own_box && c.exact_box &&
-                         !may_overlap_boxes(c.box, c.origin, *own_box, w_.tol))) {
-                        continue;
-                    }
-                    const ShapeRecord& o = w_.shapes[c.other_shape];
-                    const Manifold m = collide(o.shape, w_.bodies[o.body].xf, w_.shapes[own].shape,
-                                               body().xf, {0, w_.tol.linear_slop});
-                    for (int i = 0; i < m.count; ++i) {
-                        if (-m.points[i].separation > deepest) {
-                            deepest = -m.points[i].separation;
-                            deepest_push = deepest * m.normal;
-                        }
+        const std::optional<Vec2> deepest = deepest_push();
+        if (!deepest) {
+            return;
+        }
+        const real max_push = size();
+        gather(std::max(reach, max_push));
+        std::vector<PushObstacle>& obstacles = w_.move_scratch.obstacles;
+        obstacles.clear();
+        std::size_t level = 0; // static obstacles first
+        for (const bool of_level : {true, false}) {
+            for (const MoveCandidate& c : w_.move_scratch.candidates) {
+                const ShapeRecord& o = w_.shapes[c.other_shape];
+                if (pushes_out(c.response) &&
+                    (w_.bodies[o.body].type == BodyType::static_body) == of_level) {
+                    obstacles.push_back({placed_proxy(o.proxy, w_.bodies[o.body].xf),
+                                         placed_proxy(w_.shapes[c.own_shape].proxy, body().xf)});
+                }
+            }
+            level = of_level ? obstacles.size() : level;
+        }
+        const real touch = w_.tol.touch_tolerance;
+        std::optional<Vec2> push = least_push(obstacles, max_push, touch, w_.move_scratch.push);
+        if (!push) {
+            push = least_push(std::span(obstacles).first(level), max_push, touch,
+                              w_.move_scratch.push);
+        }
+        const Vec2 p = push.value_or(*deepest);
+        if (p != Vec2{}) {
+            translate(p);
+            result.pushout = p;
+        }
+        result.started_overlapping = true;
+        gather(reach);
+    }
+
+    // The push out of the deepest overlap beyond the touch tolerance alone,
+    // along its manifold's normal; none when there is none.
+    std::optional<Vec2> deepest_push() {
+        Vec2 push;
+        real deepest = w_.tol.touch_tolerance;
+        for (const MoverShape& mine : own_shapes()) {
+            const int own = mine.shape;
+            const std::optional<MoverBox> own_box = closed_form(mine, {});
+            const BoxReach own_reach(mine.box);
+            for (const MoveCandidate& c : w_.move_scratch.candidates) {
+                // Shapes overlap only where their own boxes do, boxes only
+                // as deep as they overlap.
+                if (c.own_shape != own || !pushes_out(c.response) || !own_reach.meets(c.box) ||
+                    (own_box && c.exact_box &&
+                     !may_overlap_boxes(c.box, c.origin, *own_box, w_.tol))) {
+                    continue;
+                }
+                const ShapeRecord& o = w_.shapes[c.other_shape];
+                const Manifold m = collide(o.shape, w_.bodies[o.body].xf, w_.shapes[own].shape,
+                                           body().xf, {0, w_.tol.linear_slop});
+                for (int i = 0; i < m.count; ++i) {
+                    if (-m.points[i].separation > deepest) {
+                        deepest = -m.points[i].separation;
+                        push = deepest * m.normal;
                     }
                 }
             }
-            if (deepest_push == Vec2{}) {
-                return;
-            }
-            translate(deepest_push);
-            result.started_overlapping = true;
-            result.pushout += deepest_push;
-            gather(reach);
         }
+        return push == Vec2{} ? std::nullopt : std::optional<Vec2>(push);
+    }
+
+    // The body's size: the longer side of its shapes' box.
+    real size() {
+        const std::vector<MoverShape>& own = own_shapes();
+        Aabb box = own.front().box;
+        for (const MoverShape& m : own) {
+            box = union_of(box, m.box);
+        }
+        return std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
     }
 
     // The other shape as the move's narrowphase takes it. A one-way
@@ -527,7 +579,9 @@ class Mover {
             m = measure_contact(placed_measured(w_.shapes[hit.other_shape], segment),
                                 placed_own(hit.own_shape), w_.tol);
         }
-        hit.face = m->count == 2;
+        // (A sliver of a face, no longer than the slop, is a corner: see leads.)
+        hit.face = m->count == 2 && m->surface_area > w_.tol.linear_slop;
+        hit.feature = m->feature;
         hit.surface_area = m->surface_area;
         if (m->count > 0) {
             hit.normal = m->normal;
@@ -668,7 +722,8 @@ class Mover {
         if (scratch.ties.size() > 1) { // (most moves meet one thing at a time)
             std::sort(scratch.ties.begin(), scratch.ties.end(),
                       [&](const MoveHit& a, const MoveHit& b) {
-                          return leads(a, b, w_.def.move_ties_by_surface_area);
+                          return leads(a, b, w_.def.move_ties_by_surface_area,
+                                       w_.tol.linear_slop);
                       });
         }
         Vec2 left = (1 - t_min) * motion;

@@ -16,7 +16,9 @@
 #include "sweep/toi.hpp"
 
 #include "contact_solver.hpp"
+#include "move_narrowphase.hpp"
 #include "occupancy_grid.hpp"
+#include "push_out.hpp"
 #include "seams.hpp"
 
 namespace sweep {
@@ -150,7 +152,8 @@ struct MoveHit {
     MoveResponse response = MoveResponse::slide;
     real surface_area = 0;
     real separation = 0; // at the contact pose, from the manifold
-    bool face = false;
+    bool face = false; // two faces meeting over more than the linear slop
+    ContactFeature feature = ContactFeature::corners;
     int candidate = -1; // in MoveScratch::candidates
 };
 
@@ -185,6 +188,8 @@ struct MoveScratch {
         hits.reserve(k_reserved);
         ties.reserve(k_reserved);
         planes.reserve(k_reserved);
+        obstacles.reserve(k_reserved);
+        push.reserve(k_reserved);
         carry.contacts.reserve(k_reserved);
     }
     std::vector<MoverShape> own;           // the mover's shapes at its current pose
@@ -193,6 +198,8 @@ struct MoveScratch {
     std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
     std::vector<MoveHit> ties; // those tied with the earliest, in lead order
     std::vector<Vec2> planes;  // the planes a slide is clipped against
+    std::vector<PushObstacle> obstacles; // what a push-out must clear
+    PushScratch push;                     // least_push's
     MoveResult carry;          // a carry's result, whose contacts nobody reads
     bool busy = false;         // a move is running: a filter calling move is refused
 };

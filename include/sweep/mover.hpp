@@ -58,8 +58,13 @@ struct MoveResult {
     std::vector<MoveContact> contacts; ///< ordered by time, then by the tie rules
     int iterations = 0;                ///< timeslice subdivisions used
     bool iteration_cap_hit = false;    ///< k_max_move_iterations reached: motion may be incomplete
-    bool started_overlapping = false;  ///< the body was pushed out before moving
-    Vec2 pushout;                      ///< that push, world (zero when not overlapping)
+    /// The body started overlapping something that blocks it, beyond the
+    /// touch tolerance, and was pushed out before moving (World::move).
+    bool started_overlapping = false;
+    /// That push, world, L: zero when the body did not start overlapping,
+    /// or was wedged where no push within its size frees it of the level
+    /// and of the moving bodies both and it already stood clear of the level.
+    Vec2 pushout;
     /// What the body stands on: the other body of the last ground contact
     /// (a blocking response, normal within 60 degrees of world +y:
     /// k_ground_cosine), the leading one among ties; a null id (index -1)

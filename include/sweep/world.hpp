@@ -217,9 +217,15 @@ class World {
     /// area (faces before corners: the crack problem; unless
     /// WorldDef::move_ties_by_surface_area is off), then normal, then
     /// id, and the motion is clipped against the face planes among them. A
-    /// body that starts overlapping is first pushed out along the minimum
-    /// translation (never back along its motion) by what it slides on,
-    /// touches or bounces off (not by a one-way platform). What blocks it is
+    /// body that starts overlapping what it slides on, touches or bounces off
+    /// (not a one-way platform) deeper than the touch tolerance is first
+    /// pushed out by the least translation that frees it of all of them at
+    /// once, wherever it came from (not back along its motion, not through
+    /// the covered side of a tile into the next; src/push_out.hpp), found
+    /// among the shapes within its size (the longer side of its box). If
+    /// none frees it that near, a body wedged by moving bodies against
+    /// static ones is pushed out of the static ones alone, and one buried in
+    /// the level out of its deepest overlap alone. What blocks it is
     /// never entered: a body touching a shape (overlapping it by up to the
     /// touch tolerance, docs/conventions.md) does not move into it, nor one
     /// left deeper inside (a push-out that could not free it) any deeper
@@ -231,7 +237,7 @@ class World {
     /// exclude each other are ignored; a sensor (on either side) never
     /// blocks: a response that would stop at it crosses it instead.
     /// `filter` is called once per pair of shapes within the move's reach
-    /// (again after a push-out); it may read the world but not move a body:
+    /// (again, within the body's size, for a push-out); it may read the world but not move a body:
     /// moves share the world's working memory, which is how a move allocates
     /// nothing but its result's contacts (and, at a shape's first move, room
     /// to remember the static shapes around it for the next moves).

@@ -369,6 +369,7 @@ TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
             EXPECT_EQ(fast->normal, general.normal) << "case " << i;
             EXPECT_EQ(fast->separation, general.separation) << "case " << i;
             EXPECT_EQ(fast->surface_area, general.surface_area) << "case " << i;
+            EXPECT_EQ(fast->feature, general.feature) << "case " << i;
         }
     }
     RecordProperty("decided", decided);

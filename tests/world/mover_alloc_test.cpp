@@ -61,6 +61,32 @@ TEST(MoveAllocation, AMoveAllocatesOnlyItsContactsOnce) {
     EXPECT_NEAR(corner.position.x, 8 - 0.4f, world.tolerances().touch_tolerance);
 }
 
+TEST(MoveAllocation, APushOutOfSeveralShapesAllocatesNothing) {
+    World world = std::move(World::make({}).value());
+    for (int i = 0; i < 10; ++i) {
+        add_box(world, BodyType::static_body, {i + 0.5f, -0.5f}, 0.5f, 0.5f); // tiles, top y = 0
+    }
+    add_box(world, BodyType::static_body, {8.5f, 5}, 0.5f, 5); // wall, face x = 8
+    // 0.3 into the wall and 0.1 into the floor: out by (-0.3, 0.1).
+    const BodyId c = add_box(world, BodyType::kinematic, {7.9f, 0.3f}, 0.4f, 0.4f);
+    const MoveResult first = world.move(c, {0, 0}).value();
+    ASSERT_TRUE(first.started_overlapping);
+    EXPECT_NEAR(first.pushout.x, -0.3f, 1e-5f);
+    EXPECT_NEAR(first.pushout.y, 0.1f, 1e-5f);
+    // A block 0.2 into its left side, and another body's move to take in
+    // the new static shape: then the push out of the block, the wall and
+    // the floor allocates nothing.
+    add_box(world, BodyType::static_body, {7.0f, 0.2f}, 0.4f, 0.2f);
+    const BodyId other = add_box(world, BodyType::kinematic, {3, 5}, 0.4f, 0.4f);
+    ASSERT_TRUE(world.move(other, {0, 1}));
+    MoveResult again;
+    const long pushed = allocations_of([&] { again = world.move(c, {0, 0}).value(); });
+    ASSERT_TRUE(again.started_overlapping);
+    EXPECT_EQ(pushed, 0);
+    EXPECT_NEAR(again.position.x, 7.6f, 1e-5f); // onto the block: 0.4 up, the shortest
+    EXPECT_NEAR(again.position.y, 0.8f, 1e-5f);
+}
+
 TEST(MoveAllocation, CarryingARiderIntoAWallAllocatesNothing) {
     World world = std::move(World::make({}).value());
     const BodyId platform = add_box(world, BodyType::kinematic, {0, 0}, 2, 0.25f);

@@ -17,12 +17,15 @@
 // - Kinematic carry: a rider standing on a kinematic platform moved by
 //   World::step has the platform for its ground and never ends inside the
 //   platform or the walls it is carried into.
-// - Push-out: characters created overlapping tiles are pushed out by their
-//   first move no farther than their size and, when they overlapped one
-//   alone, never go back along their motion and end outside every tile.
+// - Push-out: characters created overlapping tiles (one or several) are
+//   pushed out by their first move no farther than their size, never go
+//   back along their motion and end outside every tile; a rider wedged
+//   between a platform and a wall is left in the platform only where no
+//   pose within its size is clear of both.
 //
 // A failure prints what a focused reproduction needs (9 significant
-// digits); the reproductions found are the DISABLED_ tests at the end.
+// digits); the reproductions found are the MoveResponseRepro tests at the
+// end.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -653,12 +656,6 @@ TEST(MoveResponseProperty, OneWayPlatformsHoldFromAboveAndLetThroughFromBelowOrI
 // ---------------------------------------------------------------------------
 // Kinematic carry
 
-// `a` grown by `margin`.
-Convex inflate_convex(Convex a, real margin) {
-    a.radius += margin;
-    return a;
-}
-
 // The ground a move's contacts give: the other body of the last ground
 // contact (blocking, normal within 60 degrees of +y), the leading one
 // among the contacts at its time; a null id when there is none.
@@ -689,7 +686,7 @@ TEST(MoveResponseProperty, KinematicPlatformCarriesItsRiderNeverIntoItOrAWall) {
     const real width = side * k_tile;
     const real dt = real(1) / 60;
     int rides = 0;
-    int pinched = 0;
+    int wedged = 0;
     for (int n = 0; n < test::property_cases(150); ++n) {
         Level level;
         for (int y = 0; y < side; ++y) {
@@ -711,6 +708,11 @@ TEST(MoveResponseProperty, KinematicPlatformCarriesItsRiderNeverIntoItOrAWall) {
         Vec2 v{(2 * unit(rng) - 1) * 60, (2 * unit(rng) - 1) * 30};
         const real w = turning ? (2 * unit(rng) - 1) * real(0.6) : 0;
         const real touch = level.world.tolerances().touch_tolerance;
+        // The platform moves into the rider up to the touch tolerance (a
+        // step's carry leaves what it cannot resolve to the next move, which
+        // pushes out only beyond it), and a slide keeps that depth but for
+        // the rounding of coordinates as large as the room's.
+        const real rounding = 4 * std::numeric_limits<real>::epsilon() * width;
         const auto worst_wall = [&](const Convex& at) {
             real deepest = 0;
             for (const Piece& s : level.statics) {
@@ -730,25 +732,13 @@ TEST(MoveResponseProperty, KinematicPlatformCarriesItsRiderNeverIntoItOrAWall) {
                                       " platform " + describe(p);
             const Vec2 walk{(2 * unit(rng) - 1) * real(1.5), real(-0.5)};
             const Vec2 from_move = c.p;
-            bool continue_after_pinch = false;
             const MoveResult r = level.world.move(c.id, walk).value();
             c.p = r.position;
             ASSERT_TRUE(r.ground == expected_ground(r))
                 << where << " moved by " << describe(walk) << ": ground " << r.ground.index
                 << "\n  " << describe_result(r);
-            // A rider that began the move inside the platform (a turning
-            // platform's face, or one that moved into it while it stood
-            // beside it) and near a wall (within twice its depth) may still
-            // be inside it: the
-            // push-out's passes alternate between the two (see
-            // DISABLED_PushOutBetweenAWallAndATiltedPlatformLeavesTheRiderInside).
-            const Convex began = placed(c.shape, c.c, c.s, from_move);
-            const real began_inside = depth(began, p.at());
-            if (began_inside > touch && worst_wall(inflate_convex(began, 2 * began_inside)) > 0) {
-                ++pinched;
-                continue_after_pinch = true;
-            }
-            if (!continue_after_pinch && depth(c.at(), p.at()) > touch) {
+            const bool in_platform = depth(c.at(), p.at()) > touch + rounding;
+            if ((in_platform && !r.started_overlapping) || worst_wall(c.at()) > touch) {
                 // A fresh world with the rider, the platform and the walls near.
                 Level fresh;
                 for (const Piece& st : level.statics) {
@@ -767,12 +757,32 @@ TEST(MoveResponseProperty, KinematicPlatformCarriesItsRiderNeverIntoItOrAWall) {
                           << " angle " << pa << "\n  rider " << describe(c.shape) << " at "
                           << describe(from_move) << " angle " << c.angle << " by " << describe(walk)
                           << "\n  fresh depth "
-                          << depth(fresh.characters[1].at(), fresh.characters[0].at()) << "\n";
+                          << depth(fresh.characters[1].at(), fresh.characters[0].at())
+                          << ", in a wall " << worst_wall(fresh.characters[1].at()) << "\n";
             }
-            if (!continue_after_pinch) {
-                ASSERT_LE(depth(c.at(), p.at()), touch)
-                    << where << " moved by " << describe(walk) << " into the platform\n  "
-                    << describe_result(r);
+            // Inside the platform only when wedged between it and a wall:
+            // the move started overlapping and the referee finds no pose
+            // within the rider's size (on a grid a tenth of a unit fine) clear
+            // of both.
+            if (in_platform) {
+                ASSERT_TRUE(r.started_overlapping) << where << " moved into the platform";
+                const Convex began = placed(c.shape, c.c, c.s, from_move);
+                const Aabb box = bounds(began);
+                const real reach = std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
+                const real grid = real(0.1);
+                const int steps = static_cast<int>(reach / grid);
+                for (int i = -steps; i <= steps; ++i) {
+                    for (int j = -steps; j <= steps; ++j) {
+                        const Vec2 t{real(i) * grid, real(j) * grid};
+                        const Convex at = placed(c.shape, c.c, c.s, from_move + t);
+                        ASSERT_FALSE(length(t) <= reach && depth(at, p.at()) <= touch &&
+                                     worst_wall(at) <= touch)
+                            << where << " moved by " << describe(walk)
+                            << " left inside the platform, but " << describe(t)
+                            << " would have freed it\n  " << describe_result(r);
+                    }
+                }
+                ++wedged;
             }
             ASSERT_LE(worst_wall(c.at()), touch) << where << " moved by " << describe(walk)
                                                  << " into a wall\n  " << describe_result(r);
@@ -824,7 +834,7 @@ TEST(MoveResponseProperty, KinematicPlatformCarriesItsRiderNeverIntoItOrAWall) {
         }
     }
     EXPECT_GT(rides, test::property_cases(150) * 10); // (the test rides)
-    std::cout << rides << " rides, " << pinched << " pinched\n";
+    std::cout << rides << " rides, " << wedged << " wedged\n";
 }
 
 // ---------------------------------------------------------------------------
@@ -849,7 +859,7 @@ TEST(MoveResponseProperty, KinematicPlatformCarriesItsRiderNeverIntoItOrAWall) {
 // which blocks on the statics `blocking` says, given its depths at the
 // start: empty when nothing.
 std::string judge_push(const Level& level, const Piece& c, Vec2 from, Vec2 d, const MoveResult& r,
-                       const std::function<bool(BodyId)>& blocking, int* lone = nullptr) {
+                       const std::function<bool(BodyId)>& blocking) {
     const real touch = level.world.tolerances().touch_tolerance;
     const Convex was = placed(c.shape, c.c, c.s, from);
     real deepest = 0;
@@ -880,23 +890,6 @@ std::string judge_push(const Level& level, const Piece& c, Vec2 from, Vec2 d, co
     if (length(r.pushout) > 2 * reach) {
         out << "pushed " << length(r.pushout) << " L, more than its size " << 2 * reach;
         return out.str();
-    }
-    // Only a lone overlap with room around it (no other blocking static
-    // within twice its depth) must be resolved: push-out resolves overlaps
-    // one at a time, and among several may fail (the DISABLED_PushOut
-    // reproductions below).
-    int near = 0;
-    for (const Piece& s : level.statics) {
-        Convex grown = was;
-        grown.radius += 2 * deepest + touch;
-        near += blocking(s.id) && boxes_meet(bounds(grown), bounds(s.at()), 0) &&
-                        separation(grown, s.at()) < 0
-                    ? 1
-                    : 0;
-    }
-    if (near > 1 && lone) {
-        ++*lone;
-        return {};
     }
     const bool bounced =
         std::any_of(r.contacts.begin(), r.contacts.end(),
@@ -949,12 +942,9 @@ std::string replay_push(const Piece& mover, Vec2 from, Vec2 d, const std::vector
 //   something (more than half a touch tolerance);
 // - the push (pushout) is no longer than the character's size (it fits in
 //   the free cell its centre is in): it is a way out, not a throw;
-// - a character that overlapped one blocking tile alone, with no other
-//   within twice its depth: after the push, a move with no bounce never
-//   goes back along its motion, and it ends no deeper than the touch
-//   tolerance in any blocking tile. Among several, push-out can fail (the
-//   DISABLED_PushOut reproductions at the end): those are counted, not
-//   judged after the push.
+// - after the push, a move with no bounce never goes back along its
+//   motion, and it ends no deeper than the touch tolerance in any blocking
+//   tile, among one tile or several (the PushOut reproductions at the end).
 // A failure prints its reduction: the fewest tiles that still fail.
 void push_out_everything(unsigned seed, bool mixed) {
     std::vector<Vec2> free_cells;
@@ -977,7 +967,6 @@ void push_out_everything(unsigned seed, bool mixed) {
         }
     }
     const std::int32_t first_character = level.characters.front().id.index;
-    int crowded = 0;
     int pushed = 0;
     for (std::size_t i = 0; i < level.characters.size(); ++i) {
         Piece& c = level.characters[i];
@@ -990,7 +979,7 @@ void push_out_everything(unsigned seed, bool mixed) {
         const MoveResult r = level.world.move(c.id, d, response).value();
         c.p = r.position;
         const std::string what = judge_push(
-            level, c, from, d, r, [&](BodyId id) { return blocks(response(id)); }, &crowded);
+            level, c, from, d, r, [&](BodyId id) { return blocks(response(id)); });
         if (!what.empty()) {
             // Reduce: the tiles near the move, dropped one at a time.
             const Aabb reach = bounds(swept(placed(c.shape, c.c, c.s, from), d));
@@ -1023,7 +1012,7 @@ void push_out_everything(unsigned seed, bool mixed) {
                                   << "\n  " << describe_result(r);
         pushed += r.started_overlapping ? 1 : 0;
     }
-    std::cout << pushed << " pushed out, " << crowded << " not judged at the end (crowded)\n";
+    std::cout << pushed << " pushed out\n";
 }
 
 TEST(MoveResponseProperty, CharactersCreatedInsideTilesArePushedOutOnceAndEndOutside) {
@@ -1070,19 +1059,15 @@ real depth_after_move(const Shape& mover, Vec2 p, real angle, Vec2 d, const Shap
 // against a wall (its right face on the wall's x = 176) when the
 // platform's end, tilted 27 degrees, comes down on it: the platform's
 // bottom-right corner region is 0.114 L inside the rider's top-left
-// corner. A push of 0.25 L straight down frees it, but it ends the move
-// still 0.071 L inside the platform (and the move, sliding along the
-// platform's end face, stays that deep). Diagnosis: Mover::push_out
-// (src/mover.cpp) pushes along one manifold's normal per pass, up to 4
-// passes: the platform's end face normal (0.888, -0.459) by 0.114 takes
+// corner. A push of 0.25 L straight down frees it. The push-out before
+// src/push_out.hpp left it 0.071 L inside the platform: it pushed along one
+// manifold's normal per pass, up to 4 passes: the platform's end face normal (0.888, -0.459) by 0.114 takes
 // the rider 0.10 L into the wall, the wall's pass pushes it back left, and
 // so on: alternating projections between two faces 117 degrees apart shrink
 // the overlap by only 1 - 0.459^2 = 0.79 per pair of passes (about 15
 // passes to get within the touch tolerance), so the 4th pass (the wall's)
-// leaves 0.071 L. A push-out that solved the pushes together (clipping
-// each new push against the planes already pushed from, as the slide
-// does) would find (0, -0.25) at once.
-TEST(MoveResponseRepro, DISABLED_PushOutBetweenAWallAndATiltedPlatformLeavesTheRiderInside) {
+// leaves 0.071 L. The least push out of both at once is (0, -0.25).
+TEST(MoveResponseRepro, PushOutBetweenAWallAndATiltedPlatformFreesTheRiderOfBoth) {
     MoveResult r;
     const real deep = depth_after_move(
         make_box(2.26481462f, 2.10766602f).value(), {173.891266f, 71.3526611f}, 1.57032728f,
@@ -1096,17 +1081,15 @@ TEST(MoveResponseRepro, DISABLED_PushOutBetweenAWallAndATiltedPlatformLeavesTheR
 // Found by the push-out test: a capsule created with its lower half 4.85 L
 // deep in a tile, just above the tile's top-right corner, where the tile's
 // diagonal neighbour (up and right, sharing that corner) begins; it fits
-// in the free cell above the first tile (5.03 L straight up frees it), but
-// ends its move, with the default filter, 3.38 L inside. Diagnosis:
-// Mover::push_out (src/mover.cpp) pushes out of the deepest overlap alone
-// each pass, along its manifold's normal: out of the first tile to the
+// in the free cell above the first tile (5.03 L straight up frees it). The
+// push-out before src/push_out.hpp left it 3.38 L inside: it pushed out of
+// the deepest overlap alone each pass, along its manifold's normal: out of the first tile to the
 // right along the capsule's side normal (0.987, 0.163) by 4.85 L (its least
 // translation, shorter than the 5.03 L up), which puts the capsule's top
 // 4.8 L into the neighbour, whose pass pushes it back left; the passes
 // alternate along one line in opposite directions and the 4th leaves a net
-// push of 1.47 L, 3.38 L short. (A push-out that took the later pushes
-// against the planes of the earlier ones would leave that line.)
-TEST(MoveResponseRepro, DISABLED_PushOutOfATileIntoItsDiagonalNeighbourCancelsOut) {
+// push of 1.47 L, 3.38 L short.
+TEST(MoveResponseRepro, PushOutOfATileBesideItsDiagonalNeighbourFreesTheCapsuleOfBoth) {
     const std::string what =
         replay_push(Piece{{},
                           make_capsule({0, -3.90016031f}, {0, 3.90016031f}, 1.69188261f).value(),
@@ -1124,16 +1107,14 @@ TEST(MoveResponseRepro, DISABLED_PushOutOfATileIntoItsDiagonalNeighbourCancelsOu
 // tall) created in an inner corner (a floor of two flush tiles, a wall
 // tile on the right one), 4.3 L into the floor's left tile and 3.2 L into
 // the wall; the free cell it is in has room (3.2 L left and 4.4 L up frees
-// it), but it ends its move 7.5 L inside the floor's right tile. Diagnosis:
-// Mover::push_out (src/mover.cpp) takes each tile alone and knows nothing
-// of seams: pass 1 pushes the box 4.3 L right, out of the left floor
+// it). The push-out before src/push_out.hpp left it 7.5 L inside the
+// floor's right tile: it took each tile alone and knew nothing of seams:
+// pass 1 pushes the box 4.3 L right, out of the left floor
 // tile through its right face, which is covered by the right floor tile
 // (an inner face, docs/conventions.md "Seams"), into the corner; pass 2
 // pushes it 5.9 L down out of the wall, wholly into the right floor tile;
-// passes 3 and 4 push it 7.5 L left and back. The step's seam rule
-// (src/seams.hpp: a contact on a covered stretch is made again on the face
-// running on) would give the left tile's top instead.
-TEST(MoveResponseRepro, DISABLED_PushOutOfABoxInAnInnerCornerThrowsItIntoTheFloor) {
+// passes 3 and 4 push it 7.5 L left and back.
+TEST(MoveResponseRepro, PushOutOfABoxInAnInnerCornerLeavesByTheCorner) {
     const std::string what =
         replay_push(Piece{{}, make_box(5.14845181f, 3.76549172f).value(), 4.71276331f, 1, 0, {}},
                     {159.45787f, 240.704407f}, {-9.20899296f, -7.30639935f},
@@ -1145,17 +1126,16 @@ TEST(MoveResponseRepro, DISABLED_PushOutOfABoxInAnInnerCornerThrowsItIntoTheFloo
 
 // Found by the push-out test: a capsule tilted 10 degrees created 2.75 L
 // deep in a floor of two flush tiles, its foot on the seam (x = 128), then
-// moved down. It ends the move still 2.75 L inside and 0.28 L higher than
-// the push left it: back along its motion. Diagnosis: Mover::push_out
-// (src/mover.cpp), as above, takes the tiles alone: pass 1 pushes it
+// moved down. The push-out before src/push_out.hpp left it 2.75 L inside,
+// and the move 0.28 L higher than the push left it: back along its motion.
+// It took the tiles alone: pass 1 pushes it
 // 3.74 L left, out of the right tile through its covered left face (the
 // seam), into the left tile; pass 2 pushes it back right along its own
 // side normal (0.98, 0.18), and so on; the floor's top (the way out) is
 // never taken and the net push is (-0.69, 1.14). The move then starts
 // inside the floor, and its slide, measuring the floor from inside
 // (separation -2.75, normal up), lifts it 0.28 L against its motion.
-TEST(MoveResponseRepro,
-     DISABLED_PushOutAtTheSeamOfTwoFloorTilesLeavesACapsuleInsideThatThenRisesAgainstItsMotion) {
+TEST(MoveResponseRepro, PushOutAtTheSeamOfTwoFloorTilesLiftsTheCapsuleOutOfTheFloor) {
     const std::string what =
         replay_push(Piece{{},
                           make_capsule({0, -2.63920403f}, {0, 2.63920403f}, 1.38675654f).value(),
@@ -1167,6 +1147,53 @@ TEST(MoveResponseRepro,
                     {Other{Piece{{}, make_box(8, 8).value(), 0, 1, 0, {120, 264}}},
                      Other{Piece{{}, make_box(8, 8).value(), 0, 1, 0, {136, 264}}}});
     EXPECT_EQ(what, "");
+}
+
+// Found by the push-out test once it judged several tiles: a triangle
+// pushed out of a wall of two flush tiles (left, onto the wall's face
+// x = 160, its tip 0.05 L above the seam at y = 192) then moved into the
+// wall and down. The lower tile's corner, under the tip, met the
+// triangle's lower edge over a sliver (two manifold points 0.024 L apart):
+// with the larger surface area it led the wall's face, and the slide
+// along its plane took the triangle back up and left, against its motion.
+// A surface no longer than the linear slop is a corner's now (mover.cpp,
+// leads): the wall leads and the triangle slides down it.
+TEST(MoveResponseRepro, ASliverOfAFaceAtASeamDoesNotLeadTheWall) {
+    const std::string what = replay_push(
+        Piece{{},
+              polygon({{-5.01541615f, -1.3214978f},
+                       {2.60194898f, -4.48671579f},
+                       {0.789084375f, 5.12621737f}}),
+              2.75606012f,
+              1,
+              0,
+              {}},
+        {156.692993f, 192.711197f}, {10.712925f, -4.73897457f},
+        {Other{Piece{{}, make_box(8, 8).value(), 0, 1, 0, {168, 184}}},
+         Other{Piece{{}, make_box(8, 8).value(), 0, 1, 0, {168, 200}}}});
+    EXPECT_EQ(what, "");
+}
+
+// Found by the shapes test: an upright capsule moving right and down
+// meets the upper end of a segment leaning 2.5 degrees from upright. The
+// manifold of shapes that nearly parallel (within 3 degrees) puts two
+// points on the segment's normal, though they touch where the capsule's
+// side meets the segment's end; the slide along that normal took the
+// capsule 0.076 L into the end. The normal a move takes is the cores'
+// where they lie apart along another (move_narrowphase.cpp,
+// contact_normal), here level, and the capsule slides straight down past
+// the end.
+TEST(MoveResponseRepro, ACapsuleSlidingPastTheEndOfANearlyParallelSegmentStaysOutOfIt) {
+    MoveResult r;
+    const std::string what = replay_filtered(
+        Piece{{}, make_capsule({0, -2.23090005f}, {0, 2.23090005f}, 2.21428227f).value(), 0, 1,
+              0, {}},
+        {120.524689f, 358.292236f}, {0.917050362f, -6.04620695f},
+        {Other{Piece{{}, Segment{{12.1195459f, 0}, {11.4248495f, 16}}, 0, 1, 0, {112, 336}}}},
+        &r);
+    EXPECT_EQ(what, "") << describe_result(r);
+    ASSERT_EQ(r.contacts.size(), 1u);
+    EXPECT_NEAR(r.contacts[0].normal.x, -1, 1e-5f);
 }
 
 } // namespace

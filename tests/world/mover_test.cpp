@@ -132,6 +132,42 @@ TEST(Move, WithoutTheSurfaceAreaRuleASlideUpAWallOfTilesCatchesOnASeam) {
     EXPECT_EQ(off.x, 0.375f); // still against the wall, not pushed off it
 }
 
+// A round or pointed mover standing on a floor of two tiles just short of
+// their seam (x = 0), pressed straight down: the floor holds it at once,
+// and the next tile's corner, a hair below its side, is tied with the
+// floor. The floor's face must lead (a contact on the other shape's face
+// before one on the mover's face, before one on neither): led by the
+// corner, whose normal leans away from the seam, the body was slid off
+// sideways (a circle 0.04 L for a press of 1 L), against a motion with no
+// sideways part at all.
+TEST(Move, PressingDownBesideASeamLeadsWithTheFloorNotTheNextTilesCorner) {
+    const real r = 0.3f;
+    const real diamond = 0.25f;
+    struct Case {
+        Shape shape;
+        Vec2 at; // the lowest point 0.03 L (circle) or 0.004 L (vertex) left of the seam
+    };
+    const Case cases[] = {
+        {make_circle({0, 0}, r).value(), {-0.03f, r}},
+        {make_polygon(std::array<Vec2, 4>{Vec2{0, -diamond}, Vec2{diamond, 0}, Vec2{0, diamond},
+                                          Vec2{-diamond, 0}})
+             .value(),
+         {-0.004f, diamond}},
+    };
+    for (const Case& k : cases) {
+        World world = make_world();
+        add_static_box(world, {-0.5f, -0.5f}, 0.5f, 0.5f);
+        add_static_box(world, {0.5f, -0.5f}, 0.5f, 0.5f);
+        const BodyId c = add_character(world, k.at, k.shape);
+        const MoveResult m = world.move(c, {0, -1}).value();
+        EXPECT_FALSE(m.started_overlapping);
+        EXPECT_EQ(m.position.x, k.at.x);
+        EXPECT_NEAR(m.position.y, k.at.y, world.tolerances().touch_tolerance);
+        ASSERT_FALSE(m.contacts.empty());
+        EXPECT_EQ(m.contacts.front().normal, (Vec2{0, 1}));
+    }
+}
+
 TEST(Move, InnerCornerStopsTouchingBothWalls) {
     World world = make_world();
     add_static_box(world, {0, -0.5f}, 10, 0.5f); // floor, top y = 0
