@@ -83,30 +83,24 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
     return false;
 }
 
-// Normals closer than this (the sine of the angle between them) are one.
-constexpr real k_same_normal_sine = real(0);
-
 // The normal a move takes for a contact whose manifold's normal is
-// `normal`: that one, unless the shapes are rounded and their cores lie
-// apart along another (the exact contact normal then). collide() gives
+// `normal`: the cores' when the shapes are rounded and their cores lie
+// apart (the exact contact normal then), else that one. collide() gives
 // rounded shapes that are nearly parallel (within about 3 degrees) two
 // points on a face's normal, though they touch where their cores are
 // nearest: a capsule's side against the end of a segment tilted 2.5
 // degrees from it got the segment's normal, and a slide along it took the
-// capsule 0.076 L into the segment's end. A chain segment keeps its
-// manifold's normal, which its ghosts smooth over the joints.
+// capsule 0.076 L into the segment's end; and a slide along a face normal
+// a hair off the cores' (a rounded box on a turned platform) drifts into
+// it as far as it goes. A chain segment keeps its manifold's normal, which
+// its ghosts smooth over the joints.
 Vec2 contact_normal(const PlacedShape& a, const PlacedShape& b, Vec2 normal) {
     if (a.shape->type == ShapeType::chain_segment || (a.proxy->radius == 0 && b.proxy->radius == 0)) {
         return normal;
     }
     SimplexCache cache;
     const DistanceOutput cores = distance({*a.proxy, *b.proxy, a.xf, b.xf, false}, cache);
-    if (cores.state != DistanceState::separated ||
-        (dot(cores.normal, normal) > 0 &&
-         std::abs(cross(cores.normal, normal)) <= k_same_normal_sine)) {
-        return normal;
-    }
-    return cores.normal;
+    return cores.state == DistanceState::separated ? cores.normal : normal;
 }
 
 // GJK's normal is unreliable at zero distance, so a cast that starts

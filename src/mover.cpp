@@ -100,6 +100,50 @@ bool holds_slide(const std::vector<MoveHit>& ties, std::size_t i) {
 // A one-way platform's up direction: its body's local +y axis.
 Vec2 platform_up(const Transform& xf) { return rotate(xf.q, Vec2{0, 1}); }
 
+// A one-way contact's normal at the contact pose. The cast took it for a
+// landing (lands_on), but where the mover's corner meets the platform's (a
+// polyline's joint at the bottom of a valley) the manifold's normal runs
+// between the corners and may lean more than 60 degrees from up: then the
+// contact is the landing on the platform's face nearest up, if that face
+// is one. (Otherwise the platform held the body with a side contact.)
+Vec2 landing_normal(const Shape& platform, const Transform& xf, Vec2 measured) {
+    const Vec2 up = platform_up(xf);
+    if (dot(measured, up) >= k_ground_cosine) {
+        return measured;
+    }
+    Vec2 best = measured;
+    const auto consider = [&](Vec2 local) {
+        const Vec2 n = rotate(xf.q, local);
+        if (dot(n, up) > dot(best, up)) {
+            best = n;
+        }
+    };
+    const auto sides = [&](Vec2 p1, Vec2 p2) {
+        const Vec2 n = normalize(left_perp(p2 - p1));
+        consider(n);
+        consider(-n);
+    };
+    switch (platform.type) {
+    case ShapeType::polygon:
+        for (int i = 0; i < platform.polygon.count; ++i) {
+            consider(platform.polygon.normals[static_cast<std::size_t>(i)]);
+        }
+        break;
+    case ShapeType::capsule:
+        sides(platform.capsule.center1, platform.capsule.center2);
+        break;
+    case ShapeType::segment:
+        sides(platform.segment.p1, platform.segment.p2);
+        break;
+    case ShapeType::chain_segment:
+        sides(platform.chain_segment.segment.p1, platform.chain_segment.segment.p2);
+        break;
+    case ShapeType::circle:
+        break;
+    }
+    return dot(best, up) >= k_ground_cosine ? best : measured;
+}
+
 // Responses that hold a body out of the other: an overlapping start is
 // pushed out only by these (a one-way platform lets it through).
 bool pushes_out(MoveResponse r) {
@@ -384,11 +428,17 @@ class Mover {
             }
             level = of_level ? obstacles.size() : level;
         }
-        const real touch = w_.tol.touch_tolerance;
-        std::optional<Vec2> push = least_push(obstacles, max_push, touch, w_.move_scratch.push);
-        if (!push) {
-            push = least_push(std::span(obstacles).first(level), max_push, touch,
-                              w_.move_scratch.push);
+        // Out to half the touch tolerance: the manifold that found the
+        // overlap reads its depth on a face it prefers within a tenth of the
+        // slop (0.4 touch tolerances), so a body it finds deeper than the
+        // tolerance may be less deep than that by its least depth.
+        const real clear = real(0.5) * w_.tol.touch_tolerance;
+        PushScratch& scratch = w_.move_scratch.push;
+        std::optional<Vec2> push = least_push(obstacles, max_push, clear, scratch);
+        if (push && *push == Vec2{}) {
+            push = *deepest; // (a manifold deeper still than the least depth: its own push)
+        } else if (!push) {
+            push = least_push(std::span(obstacles).first(level), max_push, clear, scratch);
         }
         const Vec2 p = push.value_or(*deepest);
         if (p != Vec2{}) {
@@ -578,6 +628,10 @@ class Mover {
             Shape segment;
             m = measure_contact(placed_measured(w_.shapes[hit.other_shape], segment),
                                 placed_own(hit.own_shape), w_.tol);
+        }
+        if (c.response == MoveResponse::one_way && m->count > 0) {
+            const ShapeRecord& o = w_.shapes[hit.other_shape];
+            m->normal = landing_normal(o.shape, w_.bodies[o.body].xf, m->normal);
         }
         // (A sliver of a face, no longer than the slop, is a corner: see leads.)
         hit.face = m->count == 2 && m->surface_area > w_.tol.linear_slop;

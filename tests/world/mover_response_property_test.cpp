@@ -777,9 +777,9 @@ TEST(MoveResponseProperty, KinematicPlatformCarriesItsRiderNeverIntoItOrAWall) {
                         const Convex at = placed(c.shape, c.c, c.s, from_move + t);
                         ASSERT_FALSE(length(t) <= reach && depth(at, p.at()) <= touch &&
                                      worst_wall(at) <= touch)
-                            << where << " moved by " << describe(walk)
-                            << " left inside the platform, but " << describe(t)
-                            << " would have freed it\n  " << describe_result(r);
+                            << where << " (platform turned " << std::atan2(p.s, p.c)
+                            << ") moved by " << describe(walk) << " left inside the platform, but "
+                            << describe(t) << " would have freed it\n  " << describe_result(r);
                     }
                 }
                 ++wedged;
@@ -1194,6 +1194,47 @@ TEST(MoveResponseRepro, ACapsuleSlidingPastTheEndOfANearlyParallelSegmentStaysOu
     EXPECT_EQ(what, "") << describe_result(r);
     ASSERT_EQ(r.contacts.size(), 1u);
     EXPECT_NEAR(r.contacts[0].normal.x, -1, 1e-5f);
+}
+
+// Found by the one-way test in double: a box landing on a one-way polyline
+// (a valley of two segments) slides down one segment into the joint, where
+// its corner meets the other segment's end. The cast took that for a
+// landing, but the manifold at the contact pose runs between the corners,
+// 68 degrees from up, and the move reported it, and stopped on it, as a
+// one-way contact that is no landing. Such a contact is the landing on the
+// platform's face nearest up (mover.cpp, landing_normal).
+TEST(MoveResponseRepro, AOneWayContactAtAPolylinesJointIsALanding) {
+    WorldDef def;
+    def.length_units_per_meter = k_tile;
+    World world = std::move(World::make(def).value());
+    BodyDef platform;
+    platform.position = {160.861236f, 216.074867f};
+    platform.angle = 0.0972168679f;
+    const Vec2 v0{34.519561f, -7.13586257f};
+    const Vec2 v1{17.2597805f, -10.8982204f};
+    const Vec2 v2{0, -1.89917152f};
+    const Vec2 v3{-17.2597805f, -3.96887288f};
+    const Vec2 v4{-34.519561f, 0};
+    const std::vector<ShapeDef> segments{{ChainSegment{v0, {v0, v1}, v2}, {}},
+                                         {ChainSegment{v0, {v1, v2}, v3}, {}},
+                                         {ChainSegment{v1, {v2, v3}, v4}, {}},
+                                         {ChainSegment{v2, {v3, v4}, v4}, {}}};
+    const BodyId id = world.create_body(platform, segments).value();
+    BodyDef mover;
+    mover.type = BodyType::kinematic;
+    mover.position = {171.27874f, 215.000407f};
+    mover.angle = 2.6772162f;
+    const ShapeDef box{make_box(5.09057185f, 2.53893058f).value(), {}};
+    const BodyId c = world.create_body(mover, std::span(&box, 1)).value();
+    const MoveResult r =
+        world.move(c, {3.02668995f, -29.7169896f}, [](BodyId) { return MoveResponse::one_way; })
+            .value();
+    const Vec2 up = rotate(Rot::from_angle(platform.angle), Vec2{0, 1});
+    ASSERT_FALSE(r.contacts.empty());
+    for (const MoveContact& k : r.contacts) {
+        EXPECT_TRUE(k.other == id);
+        EXPECT_GE(dot(k.normal, up), k_ground_cosine) << describe_result(r);
+    }
 }
 
 } // namespace
