@@ -232,6 +232,11 @@ struct Contact {
     real restitution = 0;
     Manifold manifold;          // at the start of the step, for the velocity solver
     Manifold position_manifold; // at the current poses, refreshed during position correction
+    // The bodies' poses position_manifold was made at, if it was: the step's
+    // touching pairs at the final poses take it when they are still those.
+    bool position_made = false;
+    Transform position_xf_a;
+    Transform position_xf_b;
     std::array<PointImpulse, 2> impulses{};
 };
 
@@ -1247,8 +1252,11 @@ struct World::Impl {
             if (!all && unmoved_since(check, check.refreshed)) {
                 continue;
             }
-            c.position_manifold = collide_pair(c.shape_a, c.shape_b, bodies[c.body_a].xf,
-                                               bodies[c.body_b].xf, settings);
+            c.position_xf_a = bodies[c.body_a].xf;
+            c.position_xf_b = bodies[c.body_b].xf;
+            c.position_manifold =
+                collide_pair(c.shape_a, c.shape_b, c.position_xf_a, c.position_xf_b, settings);
+            c.position_made = true;
             check = {c.body_a, c.body_b, position_clock, 0, 0, false};
         }
     }
@@ -2067,14 +2075,18 @@ struct World::Impl {
             if (!a.alive || !b.alive) {
                 continue;
             }
-            ContactData d{
-                shape_id(c.shape_a),
-                shape_id(c.shape_b),
-                body_id(c.body_a),
-                body_id(c.body_b),
-                collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings),
-                {},
-                {}};
+            // Position correction's manifold, when made where the bodies
+            // ended (with the same settings): most pairs of a resting pile.
+            const bool made_here =
+                c.position_made && c.position_xf_a == a.xf && c.position_xf_b == b.xf;
+            ContactData d{shape_id(c.shape_a),
+                          shape_id(c.shape_b),
+                          body_id(c.body_a),
+                          body_id(c.body_b),
+                          made_here ? c.position_manifold
+                                    : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings),
+                          {},
+                          {}};
             if (d.manifold.count == 0) {
                 continue;
             }
