@@ -95,7 +95,8 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
 // it as far as it goes. A chain segment keeps its manifold's normal, which
 // its ghosts smooth over the joints.
 Vec2 contact_normal(const PlacedShape& a, const PlacedShape& b, Vec2 normal) {
-    if (a.shape->type == ShapeType::chain_segment || (a.proxy->radius == 0 && b.proxy->radius == 0)) {
+    if (a.shape->type == ShapeType::chain_segment ||
+        (a.proxy->radius == 0 && b.proxy->radius == 0)) {
         return normal;
     }
     SimplexCache cache;

@@ -776,8 +776,7 @@ class Mover {
         if (scratch.ties.size() > 1) { // (most moves meet one thing at a time)
             std::sort(scratch.ties.begin(), scratch.ties.end(),
                       [&](const MoveHit& a, const MoveHit& b) {
-                          return leads(a, b, w_.def.move_ties_by_surface_area,
-                                       w_.tol.linear_slop);
+                          return leads(a, b, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);
                       });
         }
         Vec2 left = (1 - t_min) * motion;

@@ -57,8 +57,7 @@ void add_plane(const PushObstacle& o, Vec2 n, std::vector<PushPlane>& planes, st
 
 // The outward face normals of a proxy's core, times `sign`: a polygon's
 // edges (counter-clockwise), both sides of a segment, none of a point.
-template <class Add>
-void for_each_face(const ShapeProxy& proxy, real sign, Add&& add) {
+template <class Add> void for_each_face(const ShapeProxy& proxy, real sign, Add&& add) {
     if (proxy.count == 2) {
         const Vec2 n = normalize(right_perp(proxy.points[1] - proxy.points[0]));
         add(n);

@@ -64,8 +64,8 @@ struct PushPlane {
 /// least_push's working memory, kept by the caller so that a push
 /// allocates nothing once it has grown.
 struct PushScratch {
-    std::vector<PushPlane> planes;   ///< every obstacle's faces, obstacle by obstacle
-    std::vector<std::size_t> first;  ///< obstacle i's: planes[first[i], first[i + 1])
+    std::vector<PushPlane> planes;  ///< every obstacle's faces, obstacle by obstacle
+    std::vector<std::size_t> first; ///< obstacle i's: planes[first[i], first[i + 1])
     std::vector<std::uint8_t> active;
     std::vector<Vec2> candidates;
 

@@ -978,8 +978,8 @@ void push_out_everything(unsigned seed, bool mixed) {
         const Vec2 d = (real(0.1) + 12 * unit(rng)) * Vec2{std::cos(a), std::sin(a)};
         const MoveResult r = level.world.move(c.id, d, response).value();
         c.p = r.position;
-        const std::string what = judge_push(
-            level, c, from, d, r, [&](BodyId id) { return blocks(response(id)); });
+        const std::string what =
+            judge_push(level, c, from, d, r, [&](BodyId id) { return blocks(response(id)); });
         if (!what.empty()) {
             // Reduce: the tiles near the move, dropped one at a time.
             const Aabb reach = bounds(swept(placed(c.shape, c.c, c.s, from), d));
@@ -1061,12 +1061,11 @@ real depth_after_move(const Shape& mover, Vec2 p, real angle, Vec2 d, const Shap
 // bottom-right corner region is 0.114 L inside the rider's top-left
 // corner. A push of 0.25 L straight down frees it. The push-out before
 // src/push_out.hpp left it 0.071 L inside the platform: it pushed along one
-// manifold's normal per pass, up to 4 passes: the platform's end face normal (0.888, -0.459) by 0.114 takes
-// the rider 0.10 L into the wall, the wall's pass pushes it back left, and
-// so on: alternating projections between two faces 117 degrees apart shrink
-// the overlap by only 1 - 0.459^2 = 0.79 per pair of passes (about 15
-// passes to get within the touch tolerance), so the 4th pass (the wall's)
-// leaves 0.071 L. The least push out of both at once is (0, -0.25).
+// manifold's normal per pass, up to 4 passes: the platform's end face normal (0.888, -0.459) by
+// 0.114 takes the rider 0.10 L into the wall, the wall's pass pushes it back left, and so on:
+// alternating projections between two faces 117 degrees apart shrink the overlap by only 1 -
+// 0.459^2 = 0.79 per pair of passes (about 15 passes to get within the touch tolerance), so the 4th
+// pass (the wall's) leaves 0.071 L. The least push out of both at once is (0, -0.25).
 TEST(MoveResponseRepro, PushOutBetweenAWallAndATiltedPlatformFreesTheRiderOfBoth) {
     MoveResult r;
     const real deep = depth_after_move(
@@ -1159,18 +1158,18 @@ TEST(MoveResponseRepro, PushOutAtTheSeamOfTwoFloorTilesLiftsTheCapsuleOutOfTheFl
 // A surface no longer than the linear slop is a corner's now (mover.cpp,
 // leads): the wall leads and the triangle slides down it.
 TEST(MoveResponseRepro, ASliverOfAFaceAtASeamDoesNotLeadTheWall) {
-    const std::string what = replay_push(
-        Piece{{},
-              polygon({{-5.01541615f, -1.3214978f},
-                       {2.60194898f, -4.48671579f},
-                       {0.789084375f, 5.12621737f}}),
-              2.75606012f,
-              1,
-              0,
-              {}},
-        {156.692993f, 192.711197f}, {10.712925f, -4.73897457f},
-        {Other{Piece{{}, make_box(8, 8).value(), 0, 1, 0, {168, 184}}},
-         Other{Piece{{}, make_box(8, 8).value(), 0, 1, 0, {168, 200}}}});
+    const std::string what =
+        replay_push(Piece{{},
+                          polygon({{-5.01541615f, -1.3214978f},
+                                   {2.60194898f, -4.48671579f},
+                                   {0.789084375f, 5.12621737f}}),
+                          2.75606012f,
+                          1,
+                          0,
+                          {}},
+                    {156.692993f, 192.711197f}, {10.712925f, -4.73897457f},
+                    {Other{Piece{{}, make_box(8, 8).value(), 0, 1, 0, {168, 184}}},
+                     Other{Piece{{}, make_box(8, 8).value(), 0, 1, 0, {168, 200}}}});
     EXPECT_EQ(what, "");
 }
 
@@ -1186,11 +1185,14 @@ TEST(MoveResponseRepro, ASliverOfAFaceAtASeamDoesNotLeadTheWall) {
 TEST(MoveResponseRepro, ACapsuleSlidingPastTheEndOfANearlyParallelSegmentStaysOutOfIt) {
     MoveResult r;
     const std::string what = replay_filtered(
-        Piece{{}, make_capsule({0, -2.23090005f}, {0, 2.23090005f}, 2.21428227f).value(), 0, 1,
-              0, {}},
+        Piece{{},
+              make_capsule({0, -2.23090005f}, {0, 2.23090005f}, 2.21428227f).value(),
+              0,
+              1,
+              0,
+              {}},
         {120.524689f, 358.292236f}, {0.917050362f, -6.04620695f},
-        {Other{Piece{{}, Segment{{12.1195459f, 0}, {11.4248495f, 16}}, 0, 1, 0, {112, 336}}}},
-        &r);
+        {Other{Piece{{}, Segment{{12.1195459f, 0}, {11.4248495f, 16}}, 0, 1, 0, {112, 336}}}}, &r);
     EXPECT_EQ(what, "") << describe_result(r);
     ASSERT_EQ(r.contacts.size(), 1u);
     EXPECT_NEAR(r.contacts[0].normal.x, -1, 1e-5f);

@@ -53,9 +53,9 @@ Obstacle random_obstacle(std::mt19937& rng, real size) {
     case 2:
         return {make_circle({0, 0}, size * (real(0.3) + unit(rng))).value(), {near(size), {}}};
     case 3:
-        return {make_capsule({-size, 0}, {size, 0}, size * real(0.3) * (real(0.3) + unit(rng)))
-                    .value(),
-                {near(size), turned}};
+        return {
+            make_capsule({-size, 0}, {size, 0}, size * real(0.3) * (real(0.3) + unit(rng))).value(),
+            {near(size), turned}};
     default:
         return {Segment{{-2 * size, 0}, {2 * size, 0}}, {near(size), turned}};
     }
@@ -107,8 +107,8 @@ TEST(LeastPush, IsClearAndNoLongerThanTheNearestClearTranslationOfAFineGrid) {
         real radius = mover.radius;
         int overlapped = 0;
         for (const Obstacle& o : obstacles) {
-            input.push_back({placed_proxy(make_proxy(o.shape), o.xf),
-                             placed_proxy(make_proxy(own), own_xf)});
+            input.push_back(
+                {placed_proxy(make_proxy(o.shape), o.xf), placed_proxy(make_proxy(own), own_xf)});
             judged.push_back(placed_convex(o.shape, o.xf));
             radius = std::max(radius, mover.radius + judged.back().radius);
             overlapped += referee::depth(mover, judged.back()) > k_touch ? 1 : 0;
@@ -133,8 +133,8 @@ TEST(LeastPush, IsClearAndNoLongerThanTheNearestClearTranslationOfAFineGrid) {
             }
         }
         const std::optional<Vec2> push = least_push(input, max_push, k_touch, scratch);
-        const std::string what = "case " + std::to_string(n) + " mover " +
-                                 referee::describe(own) + " angle " + std::to_string(angle);
+        const std::string what = "case " + std::to_string(n) + " mover " + referee::describe(own) +
+                                 " angle " + std::to_string(angle);
         if (overlapped == 0) {
             ASSERT_TRUE(push && *push == Vec2{}) << what << ": pushed out of nothing";
             continue;
@@ -149,8 +149,8 @@ TEST(LeastPush, IsClearAndNoLongerThanTheNearestClearTranslationOfAFineGrid) {
         ++pushed;
         several += overlapped > 1 ? 1 : 0;
         // Clear, but for the rounding of coordinates a few units large.
-        EXPECT_LE(deepest_at(*push), k_touch + real(1e-4)) << what << " pushed by "
-                                                           << referee::describe(*push);
+        EXPECT_LE(deepest_at(*push), k_touch + real(1e-4))
+            << what << " pushed by " << referee::describe(*push);
         EXPECT_LE(length(*push), max_push * (1 + real(1e-5))) << what;
         if (!nearest) {
             ++thin; // a way out narrower than the grid's spacing (just clear, checked above)
