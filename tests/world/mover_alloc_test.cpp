@@ -42,12 +42,18 @@ template <class F> long allocations_of(F&& f) {
     return g_allocations - before;
 }
 
+// A floor of ten 1 x 1 tiles (top y = 0, seams at integer x) and a wall
+// standing on it (face x = 8).
+void add_floor_and_wall(World& world) {
+    for (int i = 0; i < 10; ++i) {
+        add_box(world, BodyType::static_body, {i + 0.5f, -0.5f}, 0.5f, 0.5f);
+    }
+    add_box(world, BodyType::static_body, {8.5f, 5}, 0.5f, 5);
+}
+
 TEST(MoveAllocation, AMoveAllocatesOnlyItsContactsOnce) {
     World world = std::move(World::make({}).value());
-    for (int i = 0; i < 10; ++i) {
-        add_box(world, BodyType::static_body, {i + 0.5f, -0.5f}, 0.5f, 0.5f); // tiles, top y = 0
-    }
-    add_box(world, BodyType::static_body, {8.5f, 5}, 0.5f, 5); // wall, face x = 8
+    add_floor_and_wall(world);
     const BodyId c = add_box(world, BodyType::kinematic, {1, 2}, 0.4f, 0.4f);
     ASSERT_TRUE(world.move(c, {0, -5}));
     const long free_move = allocations_of([&] { ASSERT_TRUE(world.move(c, {1, 0})); });
@@ -63,10 +69,7 @@ TEST(MoveAllocation, AMoveAllocatesOnlyItsContactsOnce) {
 
 TEST(MoveAllocation, APushOutOfSeveralShapesAllocatesNothing) {
     World world = std::move(World::make({}).value());
-    for (int i = 0; i < 10; ++i) {
-        add_box(world, BodyType::static_body, {i + 0.5f, -0.5f}, 0.5f, 0.5f); // tiles, top y = 0
-    }
-    add_box(world, BodyType::static_body, {8.5f, 5}, 0.5f, 5); // wall, face x = 8
+    add_floor_and_wall(world);
     // 0.3 into the wall and 0.1 into the floor: out by (-0.3, 0.1).
     const BodyId c = add_box(world, BodyType::kinematic, {7.9f, 0.3f}, 0.4f, 0.4f);
     const MoveResult first = world.move(c, {0, 0}).value();
