@@ -24,10 +24,6 @@
 namespace sweep::detail {
 namespace {
 
-// A cast hit at t = 0 whose normal is (numerically) perpendicular to the
-// motion is a shape sliding along a surface it touches: not a block.
-constexpr real k_tangent_cosine = real(1e-4);
-
 // A motion into a face by less than this share of its length runs along
 // it: the face still separates the shapes at the end (grazes()).
 constexpr real k_along_cosine = real(1e-6);

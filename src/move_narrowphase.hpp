@@ -28,6 +28,11 @@
 
 namespace sweep::detail {
 
+/// A cast hit at t = 0 whose normal is (numerically) perpendicular to the
+/// motion (cosine within this) is a shape sliding along a surface it
+/// touches: not a block.
+inline constexpr real k_tangent_cosine = real(1e-4);
+
 /// A shape where it is: its geometry, its GJK proxy (the shape's, or for a
 /// one-way chain its segment's) and its body's transform.
 struct PlacedShape {

@@ -597,11 +597,52 @@ class Mover {
         Shape segment;
         const PlacedShape other = placed_other(o, c.response, segment);
         const PlacedShape own = placed_own(c.own_shape);
-        const std::optional<CastOutput> hit = cast_to_contact(
+        std::optional<CastOutput> hit = cast_to_contact(
             other, own, motion, may_touch, c.response != MoveResponse::one_way, w_.tol);
+        if (!hit && may_touch && c.response != MoveResponse::one_way) {
+            hit = into_exposed_face(c, other, own, motion);
+        }
         if (hit && (c.response != MoveResponse::one_way || lands_on(other, own, *hit))) {
             add_hit(ci, *hit);
         }
+    }
+
+    // A start touching a face of a tile that no flush neighbour covers (an
+    // exposed face: the top of a floor), moving into it, is a contact even
+    // where the cast calls it a graze: a face of the mover running along
+    // the motion keeps the tile within the touch tolerance, but only because
+    // the motion leaves the tile for the crack of the seam beside it, where
+    // the next tile meets the mover with its covered side or corner. (A
+    // triangle's tip standing on a floor of tiles beside a seam, moving
+    // along its own side, grazed its tile; the next tile's corner was its
+    // only tie, and the slide along that corner turned it down into the
+    // floor.) Only for tiles with covered faces: a lone shape grazed is
+    // grazed. None unless the manifold's face is the tile's (not the
+    // mover's, against a tile's corner) and exposed where it touches.
+    std::optional<CastOutput> into_exposed_face(const MoveCandidate& c, const PlacedShape& other,
+                                                const PlacedShape& own, Vec2 motion) const {
+        const ShapeRecord& tile = w_.shapes[c.other_shape];
+        if (tile.shape.type != ShapeType::polygon || tile.seams_begin == tile.seams_end) {
+            return std::nullopt;
+        }
+        const Manifold m = collide(*other.shape, other.xf, *own.shape, own.xf,
+                                   {w_.tol.touch_tolerance, w_.tol.linear_slop});
+        if (m.count == 0 || m.reference_is_b ||
+            dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
+            return std::nullopt;
+        }
+        const ShapeRecord& mover = w_.shapes[c.own_shape];
+        const auto counts = [&](const CoveredStretch& s) {
+            return World::Impl::may_collide(mover, w_.shapes[s.neighbour]);
+        };
+        const Vec2 normal = inv_rotate(other.xf.q, m.normal);
+        for (int i = 0; i < m.count; ++i) {
+            if (seam_stretch(tile.shape.polygon, w_.covered_of(tile), m.points[i].anchor_a, normal,
+                             w_.tol.touch_tolerance, counts)) {
+                return std::nullopt;
+            }
+        }
+        return CastOutput{m.normal, m.points[0].point, 0, 0, CastState::hit};
     }
 
     void add_hit(int ci, const CastOutput& hit) {
@@ -875,6 +916,7 @@ Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& fi
         return Error{ErrorCode::unsupported, "move: called from inside a move filter"};
     }
     w.rebuild_static_tree_if_dirty();
+    w.find_seams_if_dirty(); // (for Mover::into_exposed_face)
     const Vec2 start = w.bodies[id.index].xf.p;
     MoveResult result;
     w.move_scratch.busy = true;
