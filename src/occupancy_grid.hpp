@@ -22,6 +22,13 @@
 
 #include "sweep/math.hpp"
 
+#if defined(__SSE2__) && !defined(SWEEP_DOUBLE)
+#include <emmintrin.h>
+#define SWEEP_SSE_OCCUPANCY 1
+#else
+#define SWEEP_SSE_OCCUPANCY 0
+#endif
+
 namespace sweep::detail {
 
 class OccupancyGrid {
@@ -100,8 +107,25 @@ class OccupancyGrid {
         return truncated - (c < static_cast<real>(truncated) ? 1 : 0);
     }
 
+    // With SSE the four corners' cells at once, by cell()'s arithmetic lane
+    // by lane (a query's eight conversions were a tenth of a move's look at
+    // the grid).
     Cells cells(const Aabb& box) const {
+#if SWEEP_SSE_OCCUPANCY
+        static_assert(sizeof(Aabb) == 4 * sizeof(float) && sizeof(Cells) == 16);
+        constexpr real limit = real(1 << 29);
+        const __m128 scaled =
+            _mm_mul_ps(_mm_loadu_ps(reinterpret_cast<const float*>(&box)), _mm_set1_ps(inv_cell_));
+        const __m128 c = _mm_min_ps(_mm_max_ps(scaled, _mm_set1_ps(-limit)), _mm_set1_ps(limit));
+        const __m128i truncated = _mm_cvttps_epi32(c);
+        const __m128 below = _mm_cmplt_ps(c, _mm_cvtepi32_ps(truncated)); // all ones: -1
+        Cells out;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(&out),
+                         _mm_add_epi32(truncated, _mm_castps_si128(below)));
+        return out;
+#else
         return {cell(box.lower.x), cell(box.lower.y), cell(box.upper.x), cell(box.upper.y)};
+#endif
     }
 
     static std::size_t slot(std::int32_t x, std::int32_t y) {
