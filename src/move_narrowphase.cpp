@@ -478,10 +478,12 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
     return Aabb{min(min(w[0], w[1]), min(w[2], w[3])), max(max(w[0], w[1]), max(w[2], w[3]))};
 }
 
-BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 motion,
+BoxCast cast_boxes_past_grazes(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion,
                                const Tolerances& tol, const std::array<AxisGaps, 2>& g, real mu) {
     constexpr BoxCast none{BoxVerdict::none, {}};
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    const Aabb& a = shape_a.box;
+    const Vec2 origin_a = shape_a.origin;
     const Aabb& b = mover.box;
     const Vec2 origin_b = mover.origin;
     const real touch = tol.touch_tolerance;
@@ -560,11 +562,12 @@ BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& mov
     return contact_at(t, n, face_middle(a, b, t * motion, axis, sign));
 }
 
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover,
+std::optional<ContactMeasure> measure_boxes(const OtherBox& shape_a, const MoverBox& mover,
                                             const Tolerances& tol) {
+    const Aabb& a = shape_a.box;
     const Aabb& b = mover.box;
     const real slop = tol.linear_slop;
-    const real mu = box_rounding(a, origin_a, mover);
+    const real mu = box_rounding(shape_a, mover);
     const std::array<AxisGaps, 2> g = box_gaps(a, b);
     const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
     const real separation = gap(g[k]);

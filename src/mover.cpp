@@ -219,7 +219,7 @@ class Mover {
             // Static shapes as the gather keeps them (NearStatic copies of
             // those the filters let meet); the body is never static.
             query_static_near(own, box, reach, [&](const NearStatic& n) {
-                consider({own, n.shape, n.box, n.origin, n.body, {}, n.exact_box}, n.sensor);
+                consider({own, n.shape, n.other, n.body, {}, n.exact_box}, n.sensor);
             });
             // Other moving shapes: those whose fat boxes meet `box`, as the
             // moving tree reports them. The occupancy shows most moves, among
@@ -233,12 +233,12 @@ class Mover {
                 }
                 const Body& b = w_.bodies[o.body];
                 const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
-                const Aabb other_box = exact ? *exact : compute_aabb(o.shape, b.xf);
-                if (overlaps(box, other_box) && // else only its fat box is in reach
+                const Aabb other_aabb = exact ? *exact : compute_aabb(o.shape, b.xf);
+                if (overlaps(box, other_aabb) && // else only its fat box is in reach
                     should_collide(w_.shapes[own].filter, o.filter)) {
-                    consider(
-                        {own, other, other_box, b.xf.p, w_.body_id(o.body), {}, exact.has_value()},
-                        o.sensor);
+                    const OtherBox placed = other_box(other_aabb, b.xf.p);
+                    consider({own, other, placed, w_.body_id(o.body), {}, exact.has_value()},
+                             o.sensor);
                 }
                 return true;
             };
@@ -306,7 +306,7 @@ class Mover {
         const std::size_t near_count = s.near_static.size();
         for (std::size_t i = 0; i < near_count; ++i) {
             in_reach[count] = static_cast<std::uint8_t>(i);
-            count += reach_of_box.meets(near[i].box);
+            count += reach_of_box.meets(near[i].other.box);
         }
         for (std::size_t k = 0; k < count; ++k) {
             visit(near[in_reach[k]]);
@@ -320,7 +320,8 @@ class Mover {
         if (!should_collide(s.filter, p.filter)) {
             return std::nullopt;
         }
-        return NearStatic{w_.static_boxes[slot], p.origin, p.body, p.shape, p.sensor, p.exact_box};
+        return NearStatic{other_box(w_.static_boxes[slot], p.origin), p.body, p.shape, p.sensor,
+                          p.exact_box};
     }
 
     // The static proxies whose own boxes meet `near` and that `s` may meet,
@@ -411,9 +412,9 @@ class Mover {
             for (const MoveCandidate& c : w_.move_scratch.candidates) {
                 // Shapes overlap only where their own boxes do, boxes only
                 // as deep as they overlap.
-                if (c.own_shape != own || !pushes_out(c.response) || !own_reach.meets(c.box) ||
-                    (own_box && c.exact_box &&
-                     !may_overlap_boxes(c.box, c.origin, *own_box, w_.tol))) {
+                if (c.own_shape != own || !pushes_out(c.response) ||
+                    !own_reach.meets(c.other.box) ||
+                    (own_box && c.exact_box && !may_overlap_boxes(c.other, *own_box, w_.tol))) {
                     continue;
                 }
                 const ShapeRecord& o = w_.shapes[c.other_shape];
@@ -515,11 +516,12 @@ class Mover {
             int* reached_at = reached.data(); // (bounds read once: the stores may alias them)
             for (std::size_t ci = 0; ci < candidate_count; ++ci) {
                 reached_at[count] = static_cast<int>(ci);
-                count += (candidate[ci].own_shape == own) & sweep_reach.meets(candidate[ci].box);
+                count +=
+                    (candidate[ci].own_shape == own) & sweep_reach.meets(candidate[ci].other.box);
             }
             for (std::size_t k = 0; k < count; ++k) {
                 const int ci = reached[k];
-                cast(ci, own_box, motion, touch_reach.meets(candidates[ci].box));
+                cast(ci, own_box, motion, touch_reach.meets(candidates[ci].other.box));
             }
         }
     }
@@ -531,7 +533,7 @@ class Mover {
     void cast(int ci, const std::optional<MoverBox>& own_box, Vec2 motion, bool may_touch) {
         const MoveCandidate& c = w_.move_scratch.candidates[ci];
         if (own_box && c.exact_box && c.response != MoveResponse::one_way) {
-            const BoxCast box = cast_boxes(c.box, c.origin, *own_box, motion, w_.tol);
+            const BoxCast box = cast_boxes(c.other, *own_box, motion, w_.tol);
             if (box.verdict == BoxVerdict::contact) {
                 add_hit(ci, {box.hit.normal, box.hit.point, box.hit.fraction, 0, CastState::hit});
             }
@@ -571,7 +573,7 @@ class Mover {
         if (c.exact_box && c.response != MoveResponse::one_way) {
             if (const std::optional<MoverBox> own_box =
                     closed_form(mover_shape(hit.own_shape), {})) {
-                m = measure_boxes(c.box, c.origin, *own_box, w_.tol);
+                m = measure_boxes(c.other, *own_box, w_.tol);
             }
         }
         if (!m) {
@@ -674,7 +676,7 @@ class Mover {
             for (int ci = 0; ci < static_cast<int>(scratch.candidates.size()); ++ci) {
                 const MoveCandidate& c = scratch.candidates[static_cast<std::size_t>(ci)];
                 if (c.own_shape == mine.shape && c.response != MoveResponse::cross &&
-                    reach.meets(c.box) && !tied(ci)) {
+                    reach.meets(c.other.box) && !tied(ci)) {
                     return true;
                 }
             }
