@@ -846,14 +846,15 @@ void World::Impl::sync_moving_proxies(int body, Vec2 displacement, real asked) {
         // axis-aligned one (a character's), as a move finds it.
         const std::optional<Aabb> exact = axis_aligned_box(s.shape, s.local_box, b.xf);
         const Aabb now = exact ? *exact : compute_aabb(s.shape, b.xf);
-        // The stored box is kept while it holds the shape and is at most
-        // about twice as fat as a new one (wherever the shape lies in
-        // it), plus Box2D's 4 margins for a body that slowed: moves of
-        // varying lengths do not make it again, a body that stops
-        // shrinks it.
+        // The stored box is kept while it holds the shape and reaches at
+        // most 8 of this move's margins beyond it (a new one reaches one),
+        // plus Box2D's 4 margins for a body that slowed: moves of varying
+        // lengths do not make it again (with 4 margins, a character steered
+        // to random goals shrank and regrew its box every few moves), a
+        // body that stops shrinks it.
         const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
         if (!contains(stored, now) ||
-            !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
+            !contains(inflate(now, 8 * margin + 4 * tol.aabb_margin), stored)) {
             set_moving_fat_aabb(s.tree_proxy, inflate(now, margin));
         }
         const Aabb before{now.lower - displacement, now.upper - displacement};
