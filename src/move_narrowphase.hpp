@@ -21,6 +21,7 @@
 #include <limits>
 #include <optional>
 
+#include "box_reach.hpp"
 #include "sweep/constants.hpp"
 #include "sweep/distance.hpp"
 #include "sweep/shape_cast.hpp"
@@ -238,12 +239,12 @@ std::optional<ContactMeasure> measure_boxes(const OtherBox& a, const MoverBox& b
 
 /// Whether two axis-aligned boxes (as for measure_boxes) may overlap
 /// deeper than the touch tolerance (the push-out's question): false when
-/// they clearly do not, true when collide() must tell.
-/// Inline: the push-out asks it of every box the mover's own box meets.
-inline bool may_overlap_boxes(const OtherBox& a, const MoverBox& b, const Tolerances& tol) {
-    const std::array<AxisGaps, 2> g = box_gaps(a.box, b.box);
-    return std::max(std::max(g[0].below, g[0].above), std::max(g[1].below, g[1].above)) <
-           -tol.touch_tolerance + box_rounding(a, b);
+/// they clearly do not, true when collide() must tell. `reach_b`: B's box
+/// as BoxReach takes it. Inline: a move asks it of every box it gathers.
+inline bool may_overlap_boxes(const OtherBox& a, const MoverBox& b, const BoxReach& reach_b,
+                              const Tolerances& tol) {
+    // All four of box_gaps(a.box, b.box) below the limit.
+    return reach_b.gaps_below(a.box, -tol.touch_tolerance + box_rounding(a, b));
 }
 
 } // namespace sweep::detail

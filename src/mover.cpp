@@ -201,19 +201,24 @@ class Mover {
     }
 
     // Every other shape within `reach` of the body's shapes, with the
-    // filter's response unless it is ignore, into the scratch candidates.
+    // filter's response unless it is ignore, into the scratch candidates;
+    // and whether the push-out must look at them (overlapping).
     void gather(real reach) {
         std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
         candidates.clear();
+        overlapping_ = false;
         for (const MoverShape& mine : own_shapes()) {
             const int own = mine.shape;
             const bool own_sensor = w_.shapes[own].sensor;
             const Aabb box = inflate(mine.box, reach);
+            const std::optional<MoverBox> own_box = closed_form(mine, {});
+            const BoxReach own_reach(mine.box);
             // `c`: the candidate but for its response.
             const auto consider = [&](MoveCandidate c, bool sensor) {
                 c.response = response_to(own_sensor, sensor, c.body);
                 if (c.response != MoveResponse::ignore) {
                     candidates.push_back(c);
+                    overlapping_ = overlapping_ || may_push_out(c, own_box, own_reach);
                 }
             };
             // Static shapes as the gather keeps them (NearStatic copies of
@@ -365,6 +370,9 @@ class Mover {
     // body buried deeper still is pushed out of its deepest overlap alone.
     // The candidates are then gathered again around the new pose.
     void push_out(real reach, MoveResult& result) {
+        if (!overlapping_) {
+            return; // (most moves: the gather saw no candidate that may overlap)
+        }
         const std::optional<Vec2> deepest = deepest_push();
         if (!deepest) {
             return;
@@ -400,6 +408,20 @@ class Mover {
         gather(reach);
     }
 
+    // Whether candidate `c` of one of the body's shapes (`own_box`, its
+    // closed form at the pose, if any; `own_reach`, its box) may hold it
+    // overlapping deeper than the touch tolerance, so that the push-out must
+    // ask collide(): shapes overlap only where their own boxes do, boxes
+    // only as deep as they overlap.
+    bool may_push_out(const MoveCandidate& c, const std::optional<MoverBox>& own_box,
+                      const BoxReach& own_reach) const {
+        if (!pushes_out(c.response)) {
+            return false;
+        }
+        return own_box && c.exact_box ? may_overlap_boxes(c.other, *own_box, own_reach, w_.tol)
+                                      : own_reach.meets(c.other.box);
+    }
+
     // The push out of the deepest overlap beyond the touch tolerance alone,
     // along its manifold's normal; none when there is none.
     std::optional<Vec2> deepest_push() {
@@ -410,11 +432,7 @@ class Mover {
             const std::optional<MoverBox> own_box = closed_form(mine, {});
             const BoxReach own_reach(mine.box);
             for (const MoveCandidate& c : w_.move_scratch.candidates) {
-                // Shapes overlap only where their own boxes do, boxes only
-                // as deep as they overlap.
-                if (c.own_shape != own || !pushes_out(c.response) ||
-                    !own_reach.meets(c.other.box) ||
-                    (own_box && c.exact_box && !may_overlap_boxes(c.other, *own_box, w_.tol))) {
+                if (c.own_shape != own || !may_push_out(c, own_box, own_reach)) {
                     continue;
                 }
                 const ShapeRecord& o = w_.shapes[c.other_shape];
@@ -796,7 +814,8 @@ class Mover {
     World::Impl& w_;
     int body_;
     const MoveFilter& filter_;
-    bool placed_ = false; // MoveScratch::own holds the body's shapes at its pose
+    bool placed_ = false;      // MoveScratch::own holds the body's shapes at its pose
+    bool overlapping_ = false; // the last gather's candidates may_push_out (some of them)
 };
 
 // A result emptied for reuse: its contacts keep their capacity.
