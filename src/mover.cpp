@@ -876,8 +876,10 @@ void World::Impl::sync_moving_proxies(int body, Vec2 displacement, real asked) {
             !contains(inflate(now, 8 * margin + 4 * tol.aabb_margin), stored)) {
             set_moving_fat_aabb(s.tree_proxy, inflate(now, margin));
         }
-        const Aabb before{now.lower - displacement, now.upper - displacement};
-        wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
+        if (sleeping_bodies > 0) { // (wake_near's own test, before its box is made)
+            const Aabb before{now.lower - displacement, now.upper - displacement};
+            wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
+        }
     }
 }
 
