@@ -164,8 +164,12 @@ class Mover {
             own.clear();
             for (int si : body().shapes) {
                 const ShapeRecord& s = w_.shapes[si];
-                const std::optional<Aabb> exact = axis_aligned_box(s.shape, s.local_box, body().xf);
-                own.push_back({si, exact ? *exact : compute_aabb(s.shape, body().xf), exact});
+                // (Filled in place: a copy of a whole one from the stack
+                // waited for its parts' stores.)
+                MoverShape& mine = own.emplace_back();
+                mine.shape = si;
+                mine.exact = axis_aligned_box(s.shape, s.local_box, body().xf);
+                mine.box = mine.exact ? *mine.exact : compute_aabb(s.shape, body().xf);
             }
             placed_ = true;
         }
@@ -213,18 +217,29 @@ class Mover {
             const Aabb box = inflate(mine.box, reach);
             const std::optional<MoverBox> own_box = closed_form(mine, {});
             const BoxReach own_reach(mine.box);
-            // `c`: the candidate but for its response.
-            const auto consider = [&](MoveCandidate c, bool sensor) {
-                c.response = response_to(own_sensor, sensor, c.body);
-                if (c.response != MoveResponse::ignore) {
-                    candidates.push_back(c);
-                    overlapping_ = overlapping_ || may_push_out(c, own_box, own_reach);
+            // Shape `other` (its box and body's origin, its body, whether it
+            // is its box, whether it is a sensor) as a candidate, unless
+            // ignored. (Filled in place: a copy of a whole one from the stack
+            // waited for its parts' stores.)
+            const auto consider = [&](int other, const OtherBox& placed, BodyId other_body,
+                                      bool exact_box, bool sensor) {
+                const MoveResponse response = response_to(own_sensor, sensor, other_body);
+                if (response == MoveResponse::ignore) {
+                    return;
                 }
+                MoveCandidate& c = candidates.emplace_back();
+                c.own_shape = own;
+                c.other_shape = other;
+                c.other = placed;
+                c.body = other_body;
+                c.response = response;
+                c.exact_box = exact_box;
+                overlapping_ = overlapping_ || may_push_out(c, own_box, own_reach);
             };
             // Static shapes as the gather keeps them (NearStatic copies of
             // those the filters let meet); the body is never static.
             query_static_near(own, box, reach, [&](const NearStatic& n) {
-                consider({own, n.shape, n.other, n.body, {}, n.exact_box}, n.sensor);
+                consider(n.shape, n.other, n.body, n.exact_box, n.sensor);
             });
             // Other moving shapes: those whose fat boxes meet `box`, as the
             // moving tree reports them. The occupancy shows most moves, among
@@ -241,9 +256,8 @@ class Mover {
                 const Aabb other_aabb = exact ? *exact : compute_aabb(o.shape, b.xf);
                 if (overlaps(box, other_aabb) && // else only its fat box is in reach
                     should_collide(w_.shapes[own].filter, o.filter)) {
-                    const OtherBox placed = other_box(other_aabb, b.xf.p);
-                    consider({own, other, placed, w_.body_id(o.body), {}, exact.has_value()},
-                             o.sensor);
+                    consider(other, other_box(other_aabb, b.xf.p), w_.body_id(o.body),
+                             exact.has_value(), o.sensor);
                 }
                 return true;
             };
