@@ -234,7 +234,10 @@ class Mover {
                 c.body = other_body;
                 c.response = response;
                 c.exact_box = exact_box;
-                overlapping_ = overlapping_ || may_push_out(c, own_box, own_reach);
+                // (From the parts: a load of the candidate's box just after
+                // its stores waited for them.)
+                overlapping_ =
+                    overlapping_ || may_push_out(response, exact_box, placed, own_box, own_reach);
             };
             // Static shapes as the gather keeps them (NearStatic copies of
             // those the filters let meet); the body is never static.
@@ -429,11 +432,17 @@ class Mover {
     // only as deep as they overlap.
     bool may_push_out(const MoveCandidate& c, const std::optional<MoverBox>& own_box,
                       const BoxReach& own_reach) const {
-        if (!pushes_out(c.response)) {
+        return may_push_out(c.response, c.exact_box, c.other, own_box, own_reach);
+    }
+
+    // The same for a candidate given by its parts.
+    bool may_push_out(MoveResponse response, bool exact_box, const OtherBox& other,
+                      const std::optional<MoverBox>& own_box, const BoxReach& own_reach) const {
+        if (!pushes_out(response)) {
             return false;
         }
-        return own_box && c.exact_box ? may_overlap_boxes(c.other, *own_box, own_reach, w_.tol)
-                                      : own_reach.meets(c.other.box);
+        return own_box && exact_box ? may_overlap_boxes(other, *own_box, own_reach, w_.tol)
+                                    : own_reach.meets(other.box);
     }
 
     // The push out of the deepest overlap beyond the touch tolerance alone,
@@ -747,10 +756,12 @@ class Mover {
         translate(t_min * motion);
         const real tie = w_.tol.linear_slop / length(motion);
         scratch.ties.clear();
-        for (MoveHit& h : scratch.hits) {
+        for (const MoveHit& h : scratch.hits) {
             if (h.response != MoveResponse::cross && h.t - t_min <= tie) {
-                measure(h);
+                // (Copied, then measured: a copy just after the measure's
+                // stores waited for them.)
                 scratch.ties.push_back(h);
+                measure(scratch.ties.back());
             }
         }
         if (scratch.ties.size() > 1) { // (most moves meet one thing at a time)
