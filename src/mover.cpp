@@ -372,6 +372,9 @@ class Mover {
     }
 
     void translate(Vec2 d) {
+        if (d == Vec2{}) {
+            return; // (a contact at once: the shapes stay placed)
+        }
         Body& b = body();
         b.xf.p += d;
         b.sweep.c1 += d;
