@@ -3,7 +3,8 @@
 // static neighbourhood against the box it can reach, its candidates against
 // an iteration's swept box) find the boxes that meet in an order no
 // predictor could learn, so a branch on each was mispredicted as often as
-// not.
+// not. Also whether they overlap deeper than a depth (the push-out's
+// question of every box a move gathers, move_narrowphase.hpp).
 #pragma once
 
 #include <cstddef>
@@ -40,6 +41,18 @@ class BoxReach {
         return _mm_movemask_ps(_mm_cmpgt_ps(corners, bound_)) == 0;
     }
 
+    /// Whether each of the four gaps between a and b along the axes
+    /// (b.lower - a.upper and a.lower - b.upper, per axis; negative where
+    /// they overlap) is below `limit`: the same subtractions, to the bit, as
+    /// the gaps written out (-b.upper + a.lower is a.lower - b.upper).
+    bool gaps_below(const Aabb& b, real limit) const {
+        const __m128 negate_upper = _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f);
+        const __m128 corners =
+            _mm_xor_ps(_mm_loadu_ps(reinterpret_cast<const float*>(&b)), negate_upper);
+        const __m128 gaps = _mm_sub_ps(corners, bound_);
+        return _mm_movemask_ps(_mm_cmplt_ps(gaps, _mm_set1_ps(limit))) == 0xF;
+    }
+
   private:
     __m128 bound_; // a.upper, then -a.lower
 #else
@@ -50,6 +63,14 @@ class BoxReach {
     bool meets(const Aabb& b) const {
         return !((b.lower.x > a_.upper.x) | (b.lower.y > a_.upper.y) | (a_.lower.x > b.upper.x) |
                  (a_.lower.y > b.upper.y));
+    }
+
+    /// Whether each of the four gaps between a and b along the axes
+    /// (b.lower - a.upper and a.lower - b.upper, per axis; negative where
+    /// they overlap) is below `limit`.
+    bool gaps_below(const Aabb& b, real limit) const {
+        return (b.lower.x - a_.upper.x < limit) & (b.lower.y - a_.upper.y < limit) &
+               (a_.lower.x - b.upper.x < limit) & (a_.lower.y - b.upper.y < limit);
     }
 
   private:

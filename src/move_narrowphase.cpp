@@ -206,56 +206,66 @@ bool box_faces_overlap(const ReferenceFace& ref, const PlacedFace& incident, int
     return hi > lo;
 }
 
+// clip_segment_at on the ends alone (a measure reads no ids); false when
+// fewer than two are left.
+bool clip_ends_at(std::array<Vec2, 2>& ends, real d0, real d1) {
+    std::array<Vec2, 2> out{};
+    int count = 0;
+    if (d0 <= 0) {
+        out[count++] = ends[0];
+    }
+    if (d1 <= 0) {
+        out[count++] = ends[1];
+    }
+    if (d0 * d1 < 0 && count < 2) {
+        out[count++] = lerp(ends[0], ends[1], d0 / (d0 - d1));
+    }
+    ends = out;
+    return count == 2;
+}
+
 // clip_to_reference_face(ref, 0, ends) for the facing faces of two boxes,
 // running along `across`: the sides' planes are across the face, so each
 // end's distance beyond a side is the difference of their `across`
 // coordinates, signed by the face's tangent (the generic dot products add
 // only zeros and multiply by one, and the clipping reads the distances'
 // values alone). The clipped ends are clip_segment's.
-bool clip_to_box_face(const ReferenceFace& ref, int across, std::array<ClipVertex, 2>& ends) {
+bool clip_to_box_face(const ReferenceFace& ref, int across, std::array<Vec2, 2>& ends) {
     const real tangent = coordinate(left_perp(ref.normal), across); // +-1
     const real side1 = coordinate(ref.face.v1, across);
     const real side2 = coordinate(ref.face.v2, across);
-    const auto beyond1 = [&](const ClipVertex& c) {
-        return tangent * (side1 - coordinate(c.v, across));
-    };
-    const auto beyond2 = [&](const ClipVertex& c) {
-        return tangent * (coordinate(c.v, across) - side2);
-    };
-    std::array<ClipVertex, 2> clip1{};
-    return clip_segment_at(clip1, ends, beyond1(ends[0]), beyond1(ends[1])) == 2 &&
-           clip_segment_at(ends, clip1, beyond2(clip1[0]), beyond2(clip1[1])) == 2;
+    return clip_ends_at(ends, tangent * (side1 - coordinate(ends[0], across)),
+                        tangent * (side1 - coordinate(ends[1], across))) &&
+           clip_ends_at(ends, tangent * (coordinate(ends[0], across) - side2),
+                        tangent * (coordinate(ends[1], across) - side2));
 }
 
 // measure_of(collide_faces(...)) for the facing faces of two boxes, running
 // along `across`, that collide_faces clips (parallel and overlapping, or
 // cores within a tenth of the slop), with A's face the reference, from the
 // same arithmetic but for the manifold's anchors and ids, which a measure
-// does not read.
+// does not read. Both clipped ends lie on the incident face, at one gap
+// from the reference face and one separation (the same values, computed
+// alike), so the first decides whether both are kept and gives the
+// separation (collide_faces' least of two equal ones: the first).
 ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incident, int across,
                                real speculative_distance) {
-    std::array<ClipVertex, 2> ends{ClipVertex{incident.v1}, ClipVertex{incident.v2}};
+    std::array<Vec2, 2> ends{incident.v1, incident.v2};
     ContactMeasure out;
     if (!clip_to_box_face(ref, across, ends)) {
         return out;
     }
-    std::array<Vec2, 2> points{};
-    for (const ClipVertex& end : ends) {
-        const FacePoint p = face_point(ref, 0, 0, end.v);
-        if (p.gap > speculative_distance) {
-            continue;
-        }
-        // As make_point: the point midway, the separation along the normal.
-        const real separation = dot(p.on_inc - p.on_ref, ref.normal);
-        out.separation = out.count == 0 ? separation : std::min(out.separation, separation);
-        points[out.count++] = real(0.5) * (p.on_ref + p.on_inc);
+    const FacePoint first = face_point(ref, 0, 0, ends[0]);
+    if (first.gap > speculative_distance) {
+        return out;
     }
-    if (out.count > 0) {
-        out.normal = ref.normal;
-    }
-    if (out.count == 2) {
-        out.surface_area = distance(points[0], points[1]);
-    }
+    const FacePoint second = face_point(ref, 0, 0, ends[1]);
+    // As make_point: the points midway, the separation along the normal.
+    out.count = 2;
+    out.normal = ref.normal;
+    out.separation = dot(first.on_inc - first.on_ref, ref.normal);
+    out.surface_area = distance(real(0.5) * (first.on_ref + first.on_inc),
+                                real(0.5) * (second.on_ref + second.on_inc));
     return out;
 }
 
@@ -469,10 +479,12 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
     return Aabb{min(min(w[0], w[1]), min(w[2], w[3])), max(max(w[0], w[1]), max(w[2], w[3]))};
 }
 
-BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& mover, Vec2 motion,
+BoxCast cast_boxes_past_grazes(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion,
                                const Tolerances& tol, const std::array<AxisGaps, 2>& g, real mu) {
     constexpr BoxCast none{BoxVerdict::none, {}};
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    const Aabb& a = shape_a.box;
+    const Vec2 origin_a = shape_a.origin;
     const Aabb& b = mover.box;
     const Vec2 origin_b = mover.origin;
     const real touch = tol.touch_tolerance;
@@ -551,11 +563,12 @@ BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& mov
     return contact_at(t, n, face_middle(a, b, t * motion, axis, sign));
 }
 
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& mover,
+std::optional<ContactMeasure> measure_boxes(const OtherBox& shape_a, const MoverBox& mover,
                                             const Tolerances& tol) {
+    const Aabb& a = shape_a.box;
     const Aabb& b = mover.box;
     const real slop = tol.linear_slop;
-    const real mu = box_rounding(a, origin_a, mover);
+    const real mu = box_rounding(shape_a, mover);
     const std::array<AxisGaps, 2> g = box_gaps(a, b);
     const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
     const real separation = gap(g[k]);

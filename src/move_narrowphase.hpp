@@ -21,6 +21,7 @@
 #include <limits>
 #include <optional>
 
+#include "box_reach.hpp"
 #include "sweep/constants.hpp"
 #include "sweep/distance.hpp"
 #include "sweep/shape_cast.hpp"
@@ -132,6 +133,24 @@ inline MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion) {
     return {b, origin_b, std::max(box, origin), {lower, upper}};
 }
 
+/// The other shape A as the closed form takes it: its box (world, L), its
+/// body's origin, and A's part of the rounding scale: the largest magnitude
+/// among the coordinates of the box and of the origin (L), found once (a
+/// static shape's when a mover's neighbourhood takes it in, not at every
+/// cast and measure).
+struct OtherBox {
+    Aabb box;
+    Vec2 origin;
+    real extent = 0;
+};
+
+/// A with box `a` and origin `origin_a`.
+inline OtherBox other_box(const Aabb& a, Vec2 origin_a) {
+    const real box = std::max(std::max(a.upper.x, a.upper.y), -std::min(a.lower.x, a.lower.y));
+    const real origin = std::max(std::abs(origin_a.x), std::abs(origin_a.y));
+    return {a, origin_a, std::max(box, origin)};
+}
+
 /// What the closed form concluded.
 enum class BoxVerdict {
     none,      ///< no contact
@@ -148,9 +167,9 @@ struct BoxHit {
 };
 
 /// cast_to_contact (deep_blocks) for two axis-aligned boxes: A (`a`) and
-/// the mover B (`b`, made for `motion`) moving by `motion`. `origin_a` and B's origin,
-/// their bodies' origins, set only the rounding scale the general form
-/// works at (GJK's noise). A contact gives the exact time the gap reaches the touch
+/// the mover B (`b`, made for `motion`) moving by `motion`. Their bodies'
+/// origins set only the rounding scale the general form works at (GJK's
+/// noise). A contact gives the exact time the gap reaches the touch
 /// tolerance, where the general form's conservative advancement stops up
 /// to half a touch tolerance (of approach) earlier; its normal is the
 /// face's axis exactly (GJK's is within rounding of it); its point is the
@@ -182,11 +201,9 @@ inline std::array<AxisGaps, 2> box_gaps(const Aabb& a, const Aabb& b) {
 /// form works in a body's frame). Both start from the same corners, the
 /// general form subtracting A's position first, so a few roundings each,
 /// with room to spare.
-inline real box_rounding(const Aabb& a, Vec2 origin_a, const MoverBox& b) {
+inline real box_rounding(const OtherBox& a, const MoverBox& b) {
     constexpr real k_rounding = 16 * std::numeric_limits<real>::epsilon();
-    const real box_a = std::max(std::max(a.upper.x, a.upper.y), -std::min(a.lower.x, a.lower.y));
-    const real origin = std::max(std::abs(origin_a.x), std::abs(origin_a.y));
-    return k_rounding * (1 + std::max({box_a, origin, b.extent}));
+    return k_rounding * (1 + std::max(a.extent, b.extent));
 }
 
 /// Whether no face separates boxes with gaps `g` within the touch tolerance
@@ -201,20 +218,20 @@ inline bool graze_free(const std::array<AxisGaps, 2>& g, Vec2 d, real touch, rea
 
 /// The rest of cast_boxes, for boxes with gaps `g` and rounding `mu`
 /// (box_gaps, box_rounding) that are graze_free.
-BoxCast cast_boxes_past_grazes(const Aabb& a, Vec2 origin_a, const MoverBox& b, Vec2 motion,
+BoxCast cast_boxes_past_grazes(const OtherBox& a, const MoverBox& b, Vec2 motion,
                                const Tolerances& tol, const std::array<AxisGaps, 2>& g, real mu);
 
 /// The closed form of the cast (see BoxCast). Inline up to the graze rule,
 /// which alone decides most boxes a move meets (those beside it that it
 /// does not move into): they cost no call.
-inline BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, Vec2 motion,
+inline BoxCast cast_boxes(const OtherBox& a, const MoverBox& b, Vec2 motion,
                           const Tolerances& tol) {
-    const real mu = box_rounding(a, origin_a, b);
-    const std::array<AxisGaps, 2> g = box_gaps(a, b.box);
+    const real mu = box_rounding(a, b);
+    const std::array<AxisGaps, 2> g = box_gaps(a.box, b.box);
     if (!graze_free(g, motion, tol.touch_tolerance, mu)) {
         return {BoxVerdict::none, {}};
     }
-    return cast_boxes_past_grazes(a, origin_a, b, motion, tol, g, mu);
+    return cast_boxes_past_grazes(a, b, motion, tol, g, mu);
 }
 
 /// measure_contact for two axis-aligned boxes (as for cast_boxes, `b` made
@@ -222,18 +239,17 @@ inline BoxCast cast_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b, Vec2 
 /// collide()'s own, to the last bit, where rounding cannot change which
 /// face it picks, whether it keeps the pair or looks for a vertex pair;
 /// none (undecided) elsewhere.
-std::optional<ContactMeasure> measure_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b,
+std::optional<ContactMeasure> measure_boxes(const OtherBox& a, const MoverBox& b,
                                             const Tolerances& tol);
 
 /// Whether two axis-aligned boxes (as for measure_boxes) may overlap
 /// deeper than the touch tolerance (the push-out's question): false when
-/// they clearly do not, true when collide() must tell.
-/// Inline: the push-out asks it of every box the mover's own box meets.
-inline bool may_overlap_boxes(const Aabb& a, Vec2 origin_a, const MoverBox& b,
+/// they clearly do not, true when collide() must tell. `reach_b`: B's box
+/// as BoxReach takes it. Inline: a move asks it of every box it gathers.
+inline bool may_overlap_boxes(const OtherBox& a, const MoverBox& b, const BoxReach& reach_b,
                               const Tolerances& tol) {
-    const std::array<AxisGaps, 2> g = box_gaps(a, b.box);
-    return std::max(std::max(g[0].below, g[0].above), std::max(g[1].below, g[1].above)) <
-           -tol.touch_tolerance + box_rounding(a, origin_a, b);
+    // All four of box_gaps(a.box, b.box) below the limit.
+    return reach_b.gaps_below(a.box, -tol.touch_tolerance + box_rounding(a, b));
 }
 
 } // namespace sweep::detail

@@ -208,8 +208,12 @@ class Mover {
             own.clear();
             for (int si : body().shapes) {
                 const ShapeRecord& s = w_.shapes[si];
-                const std::optional<Aabb> exact = axis_aligned_box(s.shape, s.local_box, body().xf);
-                own.push_back({si, exact ? *exact : compute_aabb(s.shape, body().xf), exact});
+                // (Filled in place: a copy of a whole one from the stack
+                // waited for its parts' stores.)
+                MoverShape& mine = own.emplace_back();
+                mine.shape = si;
+                mine.exact = axis_aligned_box(s.shape, s.local_box, body().xf);
+                mine.box = mine.exact ? *mine.exact : compute_aabb(s.shape, body().xf);
             }
             placed_ = true;
         }
@@ -245,25 +249,44 @@ class Mover {
     }
 
     // Every other shape within `reach` of the body's shapes, with the
-    // filter's response unless it is ignore, into the scratch candidates.
+    // filter's response unless it is ignore, into the scratch candidates;
+    // and whether the push-out must look at them (overlapping).
     void gather(real reach) {
         std::vector<MoveCandidate>& candidates = w_.move_scratch.candidates;
         candidates.clear();
+        overlapping_ = false;
         for (const MoverShape& mine : own_shapes()) {
             const int own = mine.shape;
             const bool own_sensor = w_.shapes[own].sensor;
             const Aabb box = inflate(mine.box, reach);
-            // `c`: the candidate but for its response.
-            const auto consider = [&](MoveCandidate c, bool sensor) {
-                c.response = response_to(own_sensor, sensor, c.body);
-                if (c.response != MoveResponse::ignore) {
-                    candidates.push_back(c);
+            const std::optional<MoverBox> own_box = closed_form(mine, {});
+            const BoxReach own_reach(mine.box);
+            // Shape `other` (its box and body's origin, its body, whether it
+            // is its box, whether it is a sensor) as a candidate, unless
+            // ignored. (Filled in place: a copy of a whole one from the stack
+            // waited for its parts' stores.)
+            const auto consider = [&](int other, const OtherBox& placed, BodyId other_body,
+                                      bool exact_box, bool sensor) {
+                const MoveResponse response = response_to(own_sensor, sensor, other_body);
+                if (response == MoveResponse::ignore) {
+                    return;
                 }
+                MoveCandidate& c = candidates.emplace_back();
+                c.own_shape = own;
+                c.other_shape = other;
+                c.other = placed;
+                c.body = other_body;
+                c.response = response;
+                c.exact_box = exact_box;
+                // (From the parts: a load of the candidate's box just after
+                // its stores waited for them.)
+                overlapping_ =
+                    overlapping_ || may_push_out(response, exact_box, placed, own_box, own_reach);
             };
             // Static shapes as the gather keeps them (NearStatic copies of
             // those the filters let meet); the body is never static.
             query_static_near(own, box, reach, [&](const NearStatic& n) {
-                consider({own, n.shape, n.box, n.origin, n.body, {}, n.exact_box}, n.sensor);
+                consider(n.shape, n.other, n.body, n.exact_box, n.sensor);
             });
             // Other moving shapes: those whose fat boxes meet `box`, as the
             // moving tree reports them. The occupancy shows most moves, among
@@ -277,12 +300,11 @@ class Mover {
                 }
                 const Body& b = w_.bodies[o.body];
                 const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
-                const Aabb other_box = exact ? *exact : compute_aabb(o.shape, b.xf);
-                if (overlaps(box, other_box) && // else only its fat box is in reach
+                const Aabb other_aabb = exact ? *exact : compute_aabb(o.shape, b.xf);
+                if (overlaps(box, other_aabb) && // else only its fat box is in reach
                     should_collide(w_.shapes[own].filter, o.filter)) {
-                    consider(
-                        {own, other, other_box, b.xf.p, w_.body_id(o.body), {}, exact.has_value()},
-                        o.sensor);
+                    consider(other, other_box(other_aabb, b.xf.p), w_.body_id(o.body),
+                             exact.has_value(), o.sensor);
                 }
                 return true;
             };
@@ -350,7 +372,7 @@ class Mover {
         const std::size_t near_count = s.near_static.size();
         for (std::size_t i = 0; i < near_count; ++i) {
             in_reach[count] = static_cast<std::uint8_t>(i);
-            count += reach_of_box.meets(near[i].box);
+            count += reach_of_box.meets(near[i].other.box);
         }
         for (std::size_t k = 0; k < count; ++k) {
             visit(near[in_reach[k]]);
@@ -364,7 +386,8 @@ class Mover {
         if (!should_collide(s.filter, p.filter)) {
             return std::nullopt;
         }
-        return NearStatic{w_.static_boxes[slot], p.origin, p.body, p.shape, p.sensor, p.exact_box};
+        return NearStatic{other_box(w_.static_boxes[slot], p.origin), p.body, p.shape, p.sensor,
+                          p.exact_box};
     }
 
     // The static proxies whose own boxes meet `near` and that `s` may meet,
@@ -393,6 +416,9 @@ class Mover {
     }
 
     void translate(Vec2 d) {
+        if (d == Vec2{}) {
+            return; // (a contact at once: the shapes stay placed)
+        }
         Body& b = body();
         b.xf.p += d;
         b.sweep.c1 += d;
@@ -408,6 +434,9 @@ class Mover {
     // body buried deeper still is pushed out of its deepest overlap alone.
     // The candidates are then gathered again around the new pose.
     void push_out(real reach, MoveResult& result) {
+        if (!overlapping_) {
+            return; // (most moves: the gather saw no candidate that may overlap)
+        }
         const std::optional<Vec2> deepest = deepest_push();
         if (!deepest) {
             return;
@@ -449,6 +478,26 @@ class Mover {
         gather(reach);
     }
 
+    // Whether candidate `c` of one of the body's shapes (`own_box`, its
+    // closed form at the pose, if any; `own_reach`, its box) may hold it
+    // overlapping deeper than the touch tolerance, so that the push-out must
+    // ask collide(): shapes overlap only where their own boxes do, boxes
+    // only as deep as they overlap.
+    bool may_push_out(const MoveCandidate& c, const std::optional<MoverBox>& own_box,
+                      const BoxReach& own_reach) const {
+        return may_push_out(c.response, c.exact_box, c.other, own_box, own_reach);
+    }
+
+    // The same for a candidate given by its parts.
+    bool may_push_out(MoveResponse response, bool exact_box, const OtherBox& other,
+                      const std::optional<MoverBox>& own_box, const BoxReach& own_reach) const {
+        if (!pushes_out(response)) {
+            return false;
+        }
+        return own_box && exact_box ? may_overlap_boxes(other, *own_box, own_reach, w_.tol)
+                                    : own_reach.meets(other.box);
+    }
+
     // The push out of the deepest overlap beyond the touch tolerance alone,
     // along its manifold's normal; none when there is none.
     std::optional<Vec2> deepest_push() {
@@ -459,11 +508,7 @@ class Mover {
             const std::optional<MoverBox> own_box = closed_form(mine, {});
             const BoxReach own_reach(mine.box);
             for (const MoveCandidate& c : w_.move_scratch.candidates) {
-                // Shapes overlap only where their own boxes do, boxes only
-                // as deep as they overlap.
-                if (c.own_shape != own || !pushes_out(c.response) || !own_reach.meets(c.box) ||
-                    (own_box && c.exact_box &&
-                     !may_overlap_boxes(c.box, c.origin, *own_box, w_.tol))) {
+                if (c.own_shape != own || !may_push_out(c, own_box, own_reach)) {
                     continue;
                 }
                 const ShapeRecord& o = w_.shapes[c.other_shape];
@@ -565,11 +610,12 @@ class Mover {
             int* reached_at = reached.data(); // (bounds read once: the stores may alias them)
             for (std::size_t ci = 0; ci < candidate_count; ++ci) {
                 reached_at[count] = static_cast<int>(ci);
-                count += (candidate[ci].own_shape == own) & sweep_reach.meets(candidate[ci].box);
+                count +=
+                    (candidate[ci].own_shape == own) & sweep_reach.meets(candidate[ci].other.box);
             }
             for (std::size_t k = 0; k < count; ++k) {
                 const int ci = reached[k];
-                cast(ci, own_box, motion, touch_reach.meets(candidates[ci].box));
+                cast(ci, own_box, motion, touch_reach.meets(candidates[ci].other.box));
             }
         }
     }
@@ -581,7 +627,7 @@ class Mover {
     void cast(int ci, const std::optional<MoverBox>& own_box, Vec2 motion, bool may_touch) {
         const MoveCandidate& c = w_.move_scratch.candidates[ci];
         if (own_box && c.exact_box && c.response != MoveResponse::one_way) {
-            const BoxCast box = cast_boxes(c.box, c.origin, *own_box, motion, w_.tol);
+            const BoxCast box = cast_boxes(c.other, *own_box, motion, w_.tol);
             if (box.verdict == BoxVerdict::contact) {
                 add_hit(ci, {box.hit.normal, box.hit.point, box.hit.fraction, 0, CastState::hit});
             }
@@ -662,7 +708,7 @@ class Mover {
         if (c.exact_box && c.response != MoveResponse::one_way) {
             if (const std::optional<MoverBox> own_box =
                     closed_form(mover_shape(hit.own_shape), {})) {
-                m = measure_boxes(c.box, c.origin, *own_box, w_.tol);
+                m = measure_boxes(c.other, *own_box, w_.tol);
             }
         }
         if (!m) {
@@ -769,7 +815,7 @@ class Mover {
             for (int ci = 0; ci < static_cast<int>(scratch.candidates.size()); ++ci) {
                 const MoveCandidate& c = scratch.candidates[static_cast<std::size_t>(ci)];
                 if (c.own_shape == mine.shape && c.response != MoveResponse::cross &&
-                    reach.meets(c.box) && !tied(ci)) {
+                    reach.meets(c.other.box) && !tied(ci)) {
                     return true;
                 }
             }
@@ -808,10 +854,12 @@ class Mover {
         translate(t_min * motion);
         const real tie = w_.tol.linear_slop / length(motion);
         scratch.ties.clear();
-        for (MoveHit& h : scratch.hits) {
+        for (const MoveHit& h : scratch.hits) {
             if (h.response != MoveResponse::cross && h.t - t_min <= tie) {
-                measure(h);
+                // (Copied, then measured: a copy just after the measure's
+                // stores waited for them.)
                 scratch.ties.push_back(h);
+                measure(scratch.ties.back());
             }
         }
         if (scratch.ties.size() > 1) { // (most moves meet one thing at a time)
@@ -888,7 +936,8 @@ class Mover {
     World::Impl& w_;
     int body_;
     const MoveFilter& filter_;
-    bool placed_ = false; // MoveScratch::own holds the body's shapes at its pose
+    bool placed_ = false;      // MoveScratch::own holds the body's shapes at its pose
+    bool overlapping_ = false; // the last gather's candidates may_push_out (some of them)
 };
 
 // A result emptied for reuse: its contacts keep their capacity.
@@ -939,18 +988,21 @@ void World::Impl::sync_moving_proxies(int body, Vec2 displacement, real asked) {
         // axis-aligned one (a character's), as a move finds it.
         const std::optional<Aabb> exact = axis_aligned_box(s.shape, s.local_box, b.xf);
         const Aabb now = exact ? *exact : compute_aabb(s.shape, b.xf);
-        // The stored box is kept while it holds the shape and is at most
-        // about twice as fat as a new one (wherever the shape lies in
-        // it), plus Box2D's 4 margins for a body that slowed: moves of
-        // varying lengths do not make it again, a body that stops
-        // shrinks it.
+        // The stored box is kept while it holds the shape and reaches at
+        // most 8 of this move's margins beyond it (a new one reaches one),
+        // plus Box2D's 4 margins for a body that slowed: moves of varying
+        // lengths do not make it again (with 4 margins, a character steered
+        // to random goals shrank and regrew its box every few moves), a
+        // body that stops shrinks it.
         const Aabb& stored = moving_tree.fat_aabb(s.tree_proxy);
         if (!contains(stored, now) ||
-            !contains(inflate(now, 4 * margin + 4 * tol.aabb_margin), stored)) {
+            !contains(inflate(now, 8 * margin + 4 * tol.aabb_margin), stored)) {
             set_moving_fat_aabb(s.tree_proxy, inflate(now, margin));
         }
-        const Aabb before{now.lower - displacement, now.upper - displacement};
-        wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
+        if (sleeping_bodies > 0) { // (wake_near's own test, before its box is made)
+            const Aabb before{now.lower - displacement, now.upper - displacement};
+            wake_near(inflate(union_of(before, now), tol.speculative_distance), false);
+        }
     }
 }
 

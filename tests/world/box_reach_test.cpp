@@ -40,6 +40,35 @@ TEST(BoxReach, AgreesWithOverlapsOnBoxesThatOftenTouch) {
     EXPECT_GT(touching, 1000);
 }
 
+// The push-out's depth test: every gap along the axes below the limit, the
+// gaps subtracted as written out.
+TEST(BoxReach, GapsBelowAgreesWithTheGapsWrittenOut) {
+    std::mt19937 rng(12);
+    const std::array<real, 7> values{-2, -1, -0.0f, 0, 0.5f, 1, 2};
+    const std::array<real, 5> limits{-1, -0.5f, 0, 0.25f, 1};
+    std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
+    std::uniform_int_distribution<std::size_t> pick_limit(0, limits.size() - 1);
+    const auto box = [&] {
+        real x0 = values[pick(rng)];
+        real x1 = values[pick(rng)];
+        real y0 = values[pick(rng)];
+        real y1 = values[pick(rng)];
+        return Aabb{{std::min(x0, x1), std::min(y0, y1)}, {std::max(x0, x1), std::max(y0, y1)}};
+    };
+    int below = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const Aabb a = box();
+        const Aabb b = box();
+        const real limit = limits[pick_limit(rng)];
+        const real deepest = std::max(std::max(b.lower.x - a.upper.x, a.lower.x - b.upper.x),
+                                      std::max(b.lower.y - a.upper.y, a.lower.y - b.upper.y));
+        const bool gaps_below = BoxReach(a).gaps_below(b, limit);
+        ASSERT_EQ(gaps_below, deepest < limit) << i;
+        below += gaps_below;
+    }
+    EXPECT_GT(below, 2000);
+}
+
 TEST(BoxReach, EachSideApartIsSeen) {
     const Aabb a{{0, 0}, {1, 1}};
     const BoxReach reach(a);

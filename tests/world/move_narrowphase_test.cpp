@@ -215,7 +215,8 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCast) {
         const bool may_touch = overlaps(inflate(b.box, tol.touch_tolerance), a.box);
         const std::optional<CastOutput> general = cast_to_contact(
             {&a.shape, &a.proxy, {}}, {&b.shape, &b.proxy, {}}, motion, may_touch, true, tol);
-        const BoxCast fast = cast_boxes(a.box, {}, mover_box(b.box, {}, motion), motion, tol);
+        const BoxCast fast =
+            cast_boxes(other_box(a.box, {}), mover_box(b.box, {}, motion), motion, tol);
         if (fast.verdict == BoxVerdict::undecided) {
             continue;
         }
@@ -321,8 +322,8 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCastOnPlacedBodies) {
         const bool may_touch = overlaps(inflate(*b_exact, tol.touch_tolerance), *a_exact);
         const std::optional<CastOutput> general = cast_to_contact(
             {&a.shape, &a.proxy, a.xf}, {&b.shape, &b.proxy, b.xf}, motion, may_touch, true, tol);
-        const BoxCast fast =
-            cast_boxes(*a_exact, a.xf.p, mover_box(*b_exact, b.xf.p, motion), motion, tol);
+        const BoxCast fast = cast_boxes(other_box(*a_exact, a.xf.p),
+                                        mover_box(*b_exact, b.xf.p, motion), motion, tol);
         if (fast.verdict == BoxVerdict::undecided) {
             continue;
         }
@@ -354,7 +355,7 @@ TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
         ASSERT_EQ(axis_aligned_box(a.shape, {}), a.box);
         ASSERT_EQ(axis_aligned_box(b.shape, {}), b.box);
         const std::optional<ContactMeasure> fast =
-            measure_boxes(a.box, {}, mover_box(b.box, {}, {}), tol);
+            measure_boxes(other_box(a.box, {}), mover_box(b.box, {}, {}), tol);
         if (!fast) {
             continue;
         }
@@ -394,7 +395,8 @@ TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
         for (int p = 0; p < m.count; ++p) {
             deepest = std::max(deepest, -m.points[p].separation);
         }
-        if (!may_overlap_boxes(a.box, {}, mover_box(b.box, {}, {}), tol)) {
+        const MoverBox mover = mover_box(b.box, {}, {});
+        if (!may_overlap_boxes(other_box(a.box, {}), mover, BoxReach(b.box), tol)) {
             ++cleared;
             EXPECT_LE(deepest, tol.touch_tolerance) << "case " << i;
         } else if (overlaps(a.box, b.box)) {
@@ -422,6 +424,18 @@ TEST(MoveNarrowphase, MoverBoxExtentIsItsLargestCoordinateInMagnitude) {
     EXPECT_EQ(mover.swept, (Aabb{{-9, 1}, {2, 5}})); // the box over the motion
 }
 
+// A's part of the rounding scale: the largest magnitude among the
+// coordinates of its box and of its origin.
+TEST(MoveNarrowphase, OtherBoxExtentIsItsLargestCoordinateInMagnitude) {
+    const Aabb box{{-3, 1}, {2, 5}};
+    EXPECT_EQ(other_box(box, {4, -1}).extent, 5);          // the box's top
+    EXPECT_EQ(other_box(box, {4, -7}).extent, 7);          // the origin
+    EXPECT_EQ(other_box({{-9, 1}, {2, 5}}, {}).extent, 9); // the box's left side
+    const OtherBox other = other_box(box, {4, -7});
+    EXPECT_EQ(other.box, box);
+    EXPECT_EQ(other.origin, (Vec2{4, -7}));
+}
+
 // The cast's first rule: a face between the boxes within the touch
 // tolerance that the motion does not close makes a graze (no contact).
 TEST(MoveNarrowphase, BoxesBesideAFaceTheMotionDoesNotCloseOnlyGraze) {
@@ -430,15 +444,16 @@ TEST(MoveNarrowphase, BoxesBesideAFaceTheMotionDoesNotCloseOnlyGraze) {
     const MoverBox standing = mover_box({{2, 16}, {14, 28}}, {8, 22}, {});
     const std::array<AxisGaps, 2> g = box_gaps(floor, standing.box);
     EXPECT_EQ(g[1].above, 0); // standing on the floor's top
-    const real mu = box_rounding(floor, {8, 8}, standing);
+    const real mu = box_rounding(other_box(floor, {8, 8}), standing);
     EXPECT_GT(mu, 0);
     EXPECT_LT(mu, tol.touch_tolerance);
     EXPECT_FALSE(graze_free(g, {3, 0}, tol.touch_tolerance, mu)); // sliding along it
     EXPECT_FALSE(graze_free(g, {0, 3}, tol.touch_tolerance, mu)); // leaving it
     EXPECT_TRUE(graze_free(g, {1, -3}, tol.touch_tolerance, mu)); // pressing into it
-    EXPECT_EQ(cast_boxes(floor, {8, 8}, mover_box(standing.box, {8, 22}, {3, 0}), {3, 0}, tol)
-                  .verdict,
-              BoxVerdict::none);
+    EXPECT_EQ(
+        cast_boxes(other_box(floor, {8, 8}), mover_box(standing.box, {8, 22}, {3, 0}), {3, 0}, tol)
+            .verdict,
+        BoxVerdict::none);
 }
 
 TEST(MoveNarrowphase, AxisAlignedBoxIsTheBoxOnlyWhenTheEdgesAreExactlyAxisAligned) {

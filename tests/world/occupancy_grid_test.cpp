@@ -113,8 +113,7 @@ TEST(OccupancyGrid, NeverFewerOthersThanOverlap) {
     int said_alone = 0;
     int truly_alone = 0;
     int named = 0;
-    for (std::size_t own = 0; own < boxes.size(); ++own) {
-        const Aabb query = inflate(boxes[own], size(rng));
+    const auto check = [&](const Aabb& query, std::size_t own) {
         std::vector<int> met;
         for (std::size_t other = 0; other < boxes.size(); ++other) {
             if (other != own && overlaps(query, boxes[other])) {
@@ -134,10 +133,20 @@ TEST(OccupancyGrid, NeverFewerOthersThanOverlap) {
         }
         said_alone += said.kind == Kind::none;
         truly_alone += met.empty();
+    };
+    std::uniform_real_distribution<real> share(0, 1);
+    for (std::size_t own = 0; own < boxes.size(); ++own) {
+        // A query around the own box, and one within it (a mover's query
+        // within its fat box).
+        check(inflate(boxes[own], size(rng)), own);
+        const Aabb& b = boxes[own];
+        const Vec2 corner{b.lower.x + share(rng) * (b.upper.x - b.lower.x),
+                          b.lower.y + share(rng) * (b.upper.y - b.lower.y)};
+        check({min(b.lower, corner), max(b.lower, corner)}, own);
     }
-    EXPECT_GT(truly_alone, 50);
+    EXPECT_GT(truly_alone, 100);
     EXPECT_GT(said_alone, truly_alone / 3);
-    EXPECT_GT(named, 5);
+    EXPECT_GT(named, 10);
 }
 
 } // namespace
