@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -233,6 +234,29 @@ TEST(Move, OverlappingStartIsPushedOutAlongTheMinimumTranslationNotBackwards) {
     EXPECT_NEAR(r.pushout.y, 0.2f, 1e-4f);
     EXPECT_NEAR(r.position.x, 3, 1e-4f); // never thrown back along -x
     EXPECT_NEAR(r.position.y, 0.4f, 1e-4f);
+}
+
+// A body of two boxes side by side (half size 0.4, at x - 0.5 and x + 0.5)
+// created with both 0.1 into the floor and the right one 0.2 into a wall
+// (face x = 2): one push frees both shapes of everything at once, (-0.2,
+// 0.1) by hand, and the move then slides on along the floor.
+TEST(Move, ABodyOfSeveralShapesIsPushedOutOfEverythingByOneTranslation) {
+    World world = make_world();
+    add_static_box(world, {0, -0.5f}, 10, 0.5f); // floor, top y = 0
+    add_static_box(world, {2.5f, 5}, 0.5f, 5);   // wall, face x = 2
+    BodyDef def;
+    def.type = BodyType::kinematic;
+    def.position = {1.3f, 0.3f};
+    const std::array<ShapeDef, 2> shapes{
+        ShapeDef{make_offset_box(0.4f, 0.4f, {-0.5f, 0}, 0).value()},
+        ShapeDef{make_offset_box(0.4f, 0.4f, {0.5f, 0}, 0).value()}};
+    const BodyId c = world.create_body(def, shapes).value();
+    const MoveResult r = world.move(c, {-1, 0}).value();
+    EXPECT_TRUE(r.started_overlapping);
+    EXPECT_NEAR(r.pushout.x, -0.2f, 1e-5f);
+    EXPECT_NEAR(r.pushout.y, 0.1f, 1e-5f);
+    EXPECT_NEAR(r.position.x, 1.3f - 0.2f - 1, 1e-4f);
+    EXPECT_NEAR(r.position.y, 0.4f, 1e-5f);
 }
 
 TEST(Move, BouncingBetweenCloseWallsHitsTheCapAndSaysSo) {
