@@ -214,7 +214,9 @@ class World {
     /// (slide by default), and repeats with the rest of the timeslice, at
     /// most k_max_move_iterations times. Contacts tied with the earliest
     /// (time difference x distance <= linear slop) are ordered by surface
-    /// area (faces before corners: the crack problem; unless
+    /// area (a surface within the linear slop counts as none), faces before
+    /// corners (two faces meeting, then a face of the other body, then one
+    /// of the mover's: the crack problem; unless
     /// WorldDef::move_ties_by_surface_area is off), then normal, then
     /// id, and the motion is clipped against the face planes among them. A
     /// body that starts overlapping what it slides on, touches or bounces off
