@@ -14,17 +14,21 @@
 namespace sweep::detail {
 namespace {
 
-TEST(BoxReach, AgreesWithOverlapsOnBoxesThatOftenTouch) {
-    std::mt19937 rng(11);
+// A box whose coordinates are drawn from a few values (so that boxes often
+// share an edge), signed zeros among them.
+Aabb random_box(std::mt19937& rng) {
     const std::array<real, 7> values{-2, -1, -0.0f, 0, 0.5f, 1, 2};
     std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
-    const auto box = [&] {
-        real x0 = values[pick(rng)];
-        real x1 = values[pick(rng)];
-        real y0 = values[pick(rng)];
-        real y1 = values[pick(rng)];
-        return Aabb{{std::min(x0, x1), std::min(y0, y1)}, {std::max(x0, x1), std::max(y0, y1)}};
-    };
+    const real x0 = values[pick(rng)];
+    const real x1 = values[pick(rng)];
+    const real y0 = values[pick(rng)];
+    const real y1 = values[pick(rng)];
+    return Aabb{{std::min(x0, x1), std::min(y0, y1)}, {std::max(x0, x1), std::max(y0, y1)}};
+}
+
+TEST(BoxReach, AgreesWithOverlapsOnBoxesThatOftenTouch) {
+    std::mt19937 rng(11);
+    const auto box = [&] { return random_box(rng); };
     int met = 0;
     int touching = 0;
     for (int i = 0; i < 20000; ++i) {
@@ -44,17 +48,9 @@ TEST(BoxReach, AgreesWithOverlapsOnBoxesThatOftenTouch) {
 // gaps subtracted as written out.
 TEST(BoxReach, GapsBelowAgreesWithTheGapsWrittenOut) {
     std::mt19937 rng(12);
-    const std::array<real, 7> values{-2, -1, -0.0f, 0, 0.5f, 1, 2};
     const std::array<real, 5> limits{-1, -0.5f, 0, 0.25f, 1};
-    std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
     std::uniform_int_distribution<std::size_t> pick_limit(0, limits.size() - 1);
-    const auto box = [&] {
-        real x0 = values[pick(rng)];
-        real x1 = values[pick(rng)];
-        real y0 = values[pick(rng)];
-        real y1 = values[pick(rng)];
-        return Aabb{{std::min(x0, x1), std::min(y0, y1)}, {std::max(x0, x1), std::max(y0, y1)}};
-    };
+    const auto box = [&] { return random_box(rng); };
     int below = 0;
     for (int i = 0; i < 20000; ++i) {
         const Aabb a = box();
