@@ -160,27 +160,9 @@ constexpr real k_face_cosine = 1 - real(1e-5);
 // or segment's core; a circle has none.
 bool is_face_normal(const Shape& shape, const Transform& xf, Vec2 n) {
     const Vec2 local = inv_rotate(xf.q, n);
-    const auto side = [&](Vec2 p1, Vec2 p2) {
-        return std::abs(dot(local, normalize(left_perp(p2 - p1)))) >= k_face_cosine;
-    };
-    switch (shape.type) {
-    case ShapeType::polygon:
-        for (int i = 0; i < shape.polygon.count; ++i) {
-            if (dot(local, shape.polygon.normals[static_cast<std::size_t>(i)]) >= k_face_cosine) {
-                return true;
-            }
-        }
-        return false;
-    case ShapeType::capsule:
-        return side(shape.capsule.center1, shape.capsule.center2);
-    case ShapeType::segment:
-        return side(shape.segment.p1, shape.segment.p2);
-    case ShapeType::chain_segment:
-        return side(shape.chain_segment.segment.p1, shape.chain_segment.segment.p2);
-    case ShapeType::circle:
-        return false;
-    }
-    return false;
+    bool face = false;
+    for_each_face_normal(shape, [&](Vec2 f) { face = face || dot(local, f) >= k_face_cosine; });
+    return face;
 }
 
 // is_face_normal for two axis-aligned boxes, whose faces are the axes.

@@ -68,6 +68,35 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
 /// not, and leading with it would slide the mover off sideways.
 enum class ContactFeature : std::uint8_t { corners, own_face, other_face };
 
+/// `visit(n)` for every outward face normal of `shape` in its own frame: a
+/// polygon's, both sides of a capsule's, segment's or chain segment's core;
+/// a circle has none.
+template <class Visit> void for_each_face_normal(const Shape& shape, Visit&& visit) {
+    const auto sides = [&](Vec2 p1, Vec2 p2) {
+        const Vec2 n = normalize(left_perp(p2 - p1));
+        visit(n);
+        visit(-n);
+    };
+    switch (shape.type) {
+    case ShapeType::polygon:
+        for (int i = 0; i < shape.polygon.count; ++i) {
+            visit(shape.polygon.normals[static_cast<std::size_t>(i)]);
+        }
+        break;
+    case ShapeType::capsule:
+        sides(shape.capsule.center1, shape.capsule.center2);
+        break;
+    case ShapeType::segment:
+        sides(shape.segment.p1, shape.segment.p2);
+        break;
+    case ShapeType::chain_segment:
+        sides(shape.chain_segment.segment.p1, shape.chain_segment.segment.p2);
+        break;
+    case ShapeType::circle:
+        break;
+    }
+}
+
 /// The contact between A and the mover B where they are, as a move ranks
 /// and responds to it: collide() with a linear slop of speculative margin.
 struct ContactMeasure {

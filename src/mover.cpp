@@ -112,35 +112,12 @@ Vec2 landing_normal(const Shape& platform, const Transform& xf, Vec2 measured) {
         return measured;
     }
     Vec2 best = measured;
-    const auto consider = [&](Vec2 local) {
+    for_each_face_normal(platform, [&](Vec2 local) {
         const Vec2 n = rotate(xf.q, local);
         if (dot(n, up) > dot(best, up)) {
             best = n;
         }
-    };
-    const auto sides = [&](Vec2 p1, Vec2 p2) {
-        const Vec2 n = normalize(left_perp(p2 - p1));
-        consider(n);
-        consider(-n);
-    };
-    switch (platform.type) {
-    case ShapeType::polygon:
-        for (int i = 0; i < platform.polygon.count; ++i) {
-            consider(platform.polygon.normals[static_cast<std::size_t>(i)]);
-        }
-        break;
-    case ShapeType::capsule:
-        sides(platform.capsule.center1, platform.capsule.center2);
-        break;
-    case ShapeType::segment:
-        sides(platform.segment.p1, platform.segment.p2);
-        break;
-    case ShapeType::chain_segment:
-        sides(platform.chain_segment.segment.p1, platform.chain_segment.segment.p2);
-        break;
-    case ShapeType::circle:
-        break;
-    }
+    });
     return dot(best, up) >= k_ground_cosine ? best : measured;
 }
 
