@@ -421,8 +421,26 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
 }
 
 ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol) {
-    ContactMeasure m =
-        measure_of(collide(*a.shape, a.xf, *b.shape, b.xf, {tol.linear_slop, tol.linear_slop}));
+    const CollideSettings settings{tol.linear_slop, tol.linear_slop};
+    ContactMeasure m = measure_of(collide(*a.shape, a.xf, *b.shape, b.xf, settings));
+    // collide() keeps A's face unless B's separates them by a tenth of a
+    // slop more. Apart, that reads the gap a little short and the closing
+    // stops short of it; overlapping, it reads the depth a little deep, and
+    // a slide along that face keeps the mover that deep: a triangle grazing
+    // a segment 0.0196 L deep along its own face (within the touch
+    // tolerance) slid on along the segment's at 0.0205, and ended that deep
+    // once its own face no longer separated them. Overlapping, the face of
+    // least penetration measures: collide() in the other order prefers B's
+    // face. (Two axis-aligned boxes' faces are the same axes, so their
+    // measure is collide()'s: measure_boxes agrees.)
+    if (m.count > 0 && m.separation < 0) {
+        ContactMeasure other = measure_of(collide(*b.shape, b.xf, *a.shape, a.xf, settings));
+        other.normal = -other.normal;
+        if (other.count > 0 && other.separation > m.separation &&
+            dot(other.normal, m.normal) < k_face_cosine) {
+            m = other;
+        }
+    }
     if (m.count > 0) {
         m.normal = contact_normal(a, b, m.normal);
         m.feature = is_face_normal(*a.shape, a.xf, m.normal)    ? ContactFeature::other_face

@@ -107,7 +107,9 @@ struct ContactMeasure {
     ContactFeature feature = ContactFeature::corners; ///< of the normal (count > 0)
 };
 
-/// The general measure, on any shapes.
+/// The general measure, on any shapes: collide()'s manifold, but for
+/// shapes that overlap, read on the face of least penetration (the other
+/// shape's, where it separates them better than the face collide() keeps).
 ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol);
 
 /// The box of `shape` placed by `xf` (world, L) when the shape is exactly

@@ -382,6 +382,53 @@ TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
     EXPECT_GT(corners, decided / 100);
 }
 
+// The overlap of mover_shapes_property_test's seed 71 (a triangle sliding
+// past a segment's end): collide() keeps the segment's face, whose reading
+// is a tenth of a slop within the triangle's, and reads the overlap deeper
+// than it is along the triangle's face. A move's measure reads it on the
+// face of least penetration: the triangle's, with the depth of the
+// segment's deeper end below that face, derived here from the vertices.
+TEST(MoveNarrowphase, AnOverlapIsMeasuredOnTheFaceOfLeastPenetration) {
+    const Tolerances tol = Tolerances::for_units(16);
+    const Shape segment = Segment{{191.182388f, 359.496796f}, {186.698074f, 366.675354f}};
+    const Shape triangle = make_polygon(std::array<Vec2, 3>{Vec2{-4.5496316f, 1.23034656f},
+                                                            Vec2{-0.135173604f, -4.71111727f},
+                                                            Vec2{3.8972652f, 2.65032482f}})
+                               .value();
+    const Transform at{{190.304199f, 369.675262f}, {-0.995093048f, -0.0989437625f}};
+    const ShapeProxy proxy_a = make_proxy(segment);
+    const ShapeProxy proxy_b = make_proxy(triangle);
+
+    const Manifold kept = collide(segment, {}, triangle, at, {tol.linear_slop, tol.linear_slop});
+    ASSERT_EQ(kept.count, 2);
+    const Vec2 segment_normal = normalize(left_perp(segment.segment.p2 - segment.segment.p1));
+    ASSERT_GT(std::abs(dot(kept.normal, segment_normal)), 1 - real(1e-6));
+
+    // The triangle's face whose outward normal points most against the
+    // segment's normal, and the depth of the segment's ends below it.
+    real least = -std::numeric_limits<real>::max();
+    Vec2 face_normal;
+    for (int i = 0; i < triangle.polygon.count; ++i) {
+        const Vec2 n = rotate(at.q, triangle.polygon.normals[i]);
+        const Vec2 on_face = transform_point(at, triangle.polygon.vertices[i]);
+        const real depth = std::min(dot(segment.segment.p1 - on_face, n),
+                                    dot(segment.segment.p2 - on_face, n));
+        if (depth > least) {
+            least = depth;
+            face_normal = -n; // from the segment to the triangle
+        }
+    }
+    const real kept_separation = std::min(kept.points[0].separation, kept.points[1].separation);
+    ASSERT_LT(least, 0);
+    ASSERT_GT(least, kept_separation + real(5e-4)); // 0.0196 against 0.0205
+
+    const ContactMeasure m =
+        measure_contact({&segment, &proxy_a, {}}, {&triangle, &proxy_b, at}, tol);
+    ASSERT_GT(m.count, 0);
+    EXPECT_GT(dot(m.normal, face_normal), 1 - real(1e-6));
+    EXPECT_NEAR(m.separation, least, real(1e-4));
+}
+
 TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
     Cases cases(5);
     const int n = test::property_cases(40000);

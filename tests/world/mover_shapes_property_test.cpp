@@ -561,20 +561,19 @@ TEST(MoveSeam, ATrianglesTipBesideASeamMovingAlongItsSideStaysOutOfTheFloor) {
               "");
 }
 
-// Found failing at 10 times the cases (seed 71), not yet fixed, the same
-// before this session's changes: a triangle sliding along its own face
-// (parallel to the motion, after a slide on the segment) over the peak of
-// a chain (two segments meeting at a convex joint) ends 0.0205 L inside
-// the near segment, a fortieth of a touch tolerance too deep. Diagnosis:
-// the second iteration's cast against that segment is a graze (the
+// Found failing at 10 times the cases (seed 71): a triangle sliding along
+// its own face (parallel to the motion, after a slide on the segment) over
+// the peak of a chain (two segments meeting at a convex joint) ended
+// 0.0205 L inside the near segment, a fortieth of a touch tolerance too
+// deep. The second iteration's cast against that segment is a graze (the
 // triangle's face keeps it 0.0196 L deep along the motion, within the
-// touch tolerance), but the next iteration's tie measures the segment with
-// collide(), which prefers the segment's face (within a tenth of the slop)
-// and reads -0.0205 L along its normal; the slide along that plane keeps
-// 0.0205 L along it, and as the triangle leaves the graze's axis that
-// becomes its least depth. A measure on the face of least penetration (as
-// the closed form for boxes would then have to mirror) would slide at 0.0196.
-TEST(MoveChainJoint, DISABLED_TriangleIntoAnInnerJointStaysWithinTheTouchTolerance) {
+// touch tolerance), but the next iteration's tie measured the segment with
+// collide(), which keeps the segment's face (within a tenth of the slop)
+// and reads -0.0205 L along its normal; the slide along that plane kept
+// 0.0205 L along it, which became the least depth as the triangle left the
+// graze's axis. An overlapping measure now reads the face of least
+// penetration (measure_contact) and slides at 0.0196.
+TEST(MoveChainJoint, TriangleIntoAnInnerJointStaysWithinTheTouchTolerance) {
     EXPECT_EQ(bad_move(polygon({{-4.5496316f, 1.23034656f},
                                 {-0.135173604f, -4.71111727f},
                                 {3.8972652f, 2.65032482f}}),
