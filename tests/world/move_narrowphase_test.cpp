@@ -411,8 +411,8 @@ TEST(MoveNarrowphase, AnOverlapIsMeasuredOnTheFaceOfLeastPenetration) {
     for (int i = 0; i < triangle.polygon.count; ++i) {
         const Vec2 n = rotate(at.q, triangle.polygon.normals[i]);
         const Vec2 on_face = transform_point(at, triangle.polygon.vertices[i]);
-        const real depth = std::min(dot(segment.segment.p1 - on_face, n),
-                                    dot(segment.segment.p2 - on_face, n));
+        const real depth =
+            std::min(dot(segment.segment.p1 - on_face, n), dot(segment.segment.p2 - on_face, n));
         if (depth > least) {
             least = depth;
             face_normal = -n; // from the segment to the triangle
