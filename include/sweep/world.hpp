@@ -98,6 +98,10 @@ struct ShapeInfo {
 struct StepStats {
     int contacts = 0; ///< manifolds with at least one point
     int contact_points = 0;
+    /// Sub-steps whose contact search took its pairs from the one before,
+    /// which walked the broadphase trees with fat boxes (no proxy had moved
+    /// since, and the same bodies searched): a world at rest walks no tree.
+    int pair_searches_reused = 0;
     int toi_events = 0;           ///< bodies stopped early by the final sweep
     int toi_pair_events = 0;      ///< time-of-impact events resolved between moving bodies
     int toi_cap_hits = 0;         ///< bodies clamped at an impact by the per-body or step cap

@@ -150,6 +150,123 @@ TEST(WorldSleep, AKinematicBodyMovingIntoASleepingBoxPushesIt) {
     EXPECT_GT(world.body_state(box)->xf.p.x, 1.5f);
 }
 
+// A body a moving kinematic body wakes seeks its pairs once: it was queued
+// for the search when woken and again as an awake body, and sought its
+// pairs twice, so each pair with a static or kinematic body was solved as
+// two contacts, each with the pair's whole impulse.
+TEST(WorldSleep, ABodyWokenByAKinematicBodyHasOneContactPerPair) {
+    World world = make_world();
+    add_ground(world);
+    add_box(world, {0, 0.5f});
+    const BodyId pusher = add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(),
+                                   {-3, 0.5f});
+    ASSERT_LE(step_until_asleep(world, 300), 300);
+    ASSERT_TRUE(world.set_velocity(pusher, {2, 0}, 0));
+    int woken = 0;
+    for (int i = 0; i < 120; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        woken += world.stats().awake_bodies > 0;
+        const std::vector<ContactData>& touching = world.touching_contacts();
+        for (std::size_t j = 0; j < touching.size(); ++j) {
+            for (std::size_t k = j + 1; k < touching.size(); ++k) {
+                ASSERT_FALSE(touching[j].shape_a == touching[k].shape_a &&
+                             touching[j].shape_b == touching[k].shape_b)
+                    << "step " << i;
+            }
+        }
+    }
+    EXPECT_GT(woken, 0);
+}
+
+// A box drifting slowly stays within its fat box for steps on end: the
+// contact search takes its pairs from the step before (StepStats), and must
+// still find the sleeping box it drifts into (its search would wake it)
+// rather than let it through.
+TEST(WorldSleep, ABoxDriftingWithinItsFatBoxWakesTheSleepingBoxItMeets) {
+    WorldDef def;
+    def.gravity = {};
+    World world = make_world(def);
+    const BodyId drifter = add_box(world, {0, 0});
+    const BodyId sleeper = add_box(world, {1.3f, 0});
+    ASSERT_TRUE(world.set_velocity(drifter, {real(0.3), 0}, 0));
+    int reused = 0;
+    bool woke = false;
+    for (int i = 0; i < 180; ++i) {
+        const bool was_awake = awake(world, sleeper);
+        ASSERT_TRUE(world.step(k_dt));
+        reused += world.stats().pair_searches_reused;
+        woke = woke || (!was_awake && awake(world, sleeper));
+        ASSERT_GE(world.body_state(sleeper)->xf.p.x - world.body_state(drifter)->xf.p.x,
+                  1 - 2 * world.tolerances().linear_slop)
+            << "step " << i;
+    }
+    EXPECT_GT(reused, 10);
+    EXPECT_TRUE(woke);
+    EXPECT_GT(world.body_state(sleeper)->xf.p.x, real(1.35)); // pushed on
+}
+
+// The reused searches give the pairs, in the order, of a search: the same
+// scenes with a fast body far away (its proxy moves every step, so every
+// search walks the trees) end in the same states, bit for bit, step by
+// step. The scenes: the drift above (a reuse that met the sleeping box
+// without waking it would solve it asleep), and a stack at rest.
+TEST(WorldSleep, ReusedContactSearchesGiveTheStatesOfFullOnes) {
+    const auto run = [](bool sleep, bool runner, auto&& build, int steps) {
+        WorldDef def;
+        def.enable_sleep = sleep;
+        if (sleep) {
+            def.gravity = {};
+        }
+        World world = make_world(def);
+        const std::vector<BodyId> bodies = build(world);
+        if (runner) {
+            const BodyId far = add_box(world, {1000, 1000});
+            EXPECT_TRUE(world.set_velocity(far, {50, 0}, 0));
+        }
+        std::vector<BodyState> states;
+        int reused = 0;
+        for (int i = 0; i < steps; ++i) {
+            EXPECT_TRUE(world.step(k_dt));
+            reused += world.stats().pair_searches_reused;
+            for (const BodyId id : bodies) {
+                states.push_back(world.body_state(id).value());
+            }
+        }
+        return std::pair{states, reused};
+    };
+    const auto drift = [](World& world) {
+        const BodyId drifter = add_box(world, {0, 0});
+        EXPECT_TRUE(world.set_velocity(drifter, {real(0.3), 0}, 0));
+        return std::vector<BodyId>{drifter, add_box(world, {1.3f, 0})};
+    };
+    const auto stack = [](World& world) {
+        add_ground(world);
+        std::vector<BodyId> boxes;
+        for (int i = 0; i < 5; ++i) {
+            boxes.push_back(add_box(world, {0, real(0.5) + real(i)}));
+        }
+        return boxes;
+    };
+    for (const bool sleep : {true, false}) {
+        const auto [reusing, reused] = sleep ? run(true, false, drift, 180)
+                                             : run(false, false, stack, 240);
+        const auto [searching, none] = sleep ? run(true, true, drift, 180)
+                                             : run(false, true, stack, 240);
+        EXPECT_GT(reused, 10) << "sleep " << sleep;
+        EXPECT_EQ(none, 0) << "sleep " << sleep;
+        ASSERT_EQ(reusing.size(), searching.size());
+        for (std::size_t i = 0; i < reusing.size(); ++i) {
+            ASSERT_EQ(reusing[i].xf.p, searching[i].xf.p) << "sleep " << sleep << " at " << i;
+            ASSERT_EQ(reusing[i].xf.q.s, searching[i].xf.q.s) << "sleep " << sleep << " at " << i;
+            ASSERT_EQ(reusing[i].linear_velocity, searching[i].linear_velocity)
+                << "sleep " << sleep << " at " << i;
+            ASSERT_EQ(reusing[i].angular_velocity, searching[i].angular_velocity)
+                << "sleep " << sleep << " at " << i;
+            ASSERT_EQ(reusing[i].awake, searching[i].awake) << "sleep " << sleep << " at " << i;
+        }
+    }
+}
+
 TEST(WorldSleep, APlatformMovedAwayFromUnderASleepingBoxLetsItFall) {
     World world = make_world();
     const BodyId platform = add_body(world, BodyType::kinematic, make_box(2, 0.25f).value(),
