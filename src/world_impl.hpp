@@ -487,9 +487,11 @@ struct World::Impl {
     std::vector<real> island_rest;     // by island root: its members' least sleep_time
     std::vector<int> island_last;      // by island root: the last member linked into its ring
     std::vector<int> search_queue;     // dynamic bodies whose pairs find_candidate_pairs seeks
-    std::uint64_t moving_version = 1;  // bumped whenever a moving-tree proxy is made, moved or destroyed
-    std::uint64_t searched_moving_version = 0; // moving_version at the end of the last contact search
-    PairSearch pair_search;            // the last wide contact search, kept while it holds
+    std::uint64_t moving_version =
+        1; // bumped whenever a moving-tree proxy is made, moved or destroyed
+    std::uint64_t searched_moving_version =
+        0;                              // moving_version at the end of the last contact search
+    PairSearch pair_search;             // the last wide contact search, kept while it holds
     std::vector<std::uint8_t> searched; // by body: its pairs were sought this step (bytes: read per pair)
     int sleeping_bodies = 0;           // with none, nothing needs waking
     real position_factor = k_baumgarte; // of a penetration removed per position sweep
@@ -1023,9 +1025,9 @@ struct World::Impl {
                 continue;
             }
             const Aabb& box = shapes[si].contact_box;
-            const Aabb query =
-                wide ? inflate(moving_tree.fat_aabb(shapes[si].tree_proxy), tol.speculative_distance)
-                     : box;
+            const Aabb query = wide ? inflate(moving_tree.fat_aabb(shapes[si].tree_proxy),
+                                              tol.speculative_distance)
+                                    : box;
             query_static(query, [&](ProxyId id, std::uint64_t other) {
                 if (wide) {
                     const Aabb& fat = static_tree.fat_aabb(id);

@@ -158,8 +158,8 @@ TEST(WorldSleep, ABodyWokenByAKinematicBodyHasOneContactPerPair) {
     World world = make_world();
     add_ground(world);
     add_box(world, {0, 0.5f});
-    const BodyId pusher = add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(),
-                                   {-3, 0.5f});
+    const BodyId pusher =
+        add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(), {-3, 0.5f});
     ASSERT_LE(step_until_asleep(world, 300), 300);
     ASSERT_TRUE(world.set_velocity(pusher, {2, 0}, 0));
     int woken = 0;
@@ -248,10 +248,10 @@ TEST(WorldSleep, ReusedContactSearchesGiveTheStatesOfFullOnes) {
         return boxes;
     };
     for (const bool sleep : {true, false}) {
-        const auto [reusing, reused] = sleep ? run(true, false, drift, 180)
-                                             : run(false, false, stack, 240);
-        const auto [searching, none] = sleep ? run(true, true, drift, 180)
-                                             : run(false, true, stack, 240);
+        const auto [reusing, reused] =
+            sleep ? run(true, false, drift, 180) : run(false, false, stack, 240);
+        const auto [searching, none] =
+            sleep ? run(true, true, drift, 180) : run(false, true, stack, 240);
         EXPECT_GT(reused, 10) << "sleep " << sleep;
         EXPECT_EQ(none, 0) << "sleep " << sleep;
         ASSERT_EQ(reusing.size(), searching.size());
