@@ -487,11 +487,11 @@ struct World::Impl {
     std::vector<real> island_rest;     // by island root: its members' least sleep_time
     std::vector<int> island_last;      // by island root: the last member linked into its ring
     std::vector<int> search_queue;     // dynamic bodies whose pairs find_candidate_pairs seeks
-    std::uint64_t moving_version =
-        1; // bumped whenever a moving-tree proxy is made, moved or destroyed
-    std::uint64_t searched_moving_version =
-        0;                              // moving_version at the end of the last contact search
-    PairSearch pair_search;             // the last wide contact search, kept while it holds
+    // Bumped whenever a moving-tree proxy is made, moved or destroyed.
+    std::uint64_t moving_version = 1;
+    // moving_version at the end of the last contact search.
+    std::uint64_t searched_moving_version = 0;
+    PairSearch pair_search; // the last wide contact search, kept while it holds
     std::vector<std::uint8_t> searched; // by body: its pairs were sought this step (bytes: read per pair)
     int sleeping_bodies = 0;           // with none, nothing needs waking
     real position_factor = k_baumgarte; // of a penetration removed per position sweep
