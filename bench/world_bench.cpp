@@ -24,9 +24,10 @@
 namespace {
 
 // Sleeping off, as on Box2D's side (SetAllowSleeping(false)).
-sweep::WorldDef no_sleep() {
+sweep::WorldDef no_sleep(int solver_substeps = 1) {
     sweep::WorldDef def;
     def.enable_sleep = false;
+    def.solver_substeps = solver_substeps;
     return def;
 }
 
@@ -86,8 +87,9 @@ FallScene pyramid_scene() {
     return scene;
 }
 
-std::unique_ptr<sweep::World> make_sweep_world(const FallScene& scene) {
-    auto world = std::make_unique<sweep::World>(sweep::World::make(no_sleep()).value());
+std::unique_ptr<sweep::World> make_sweep_world(const FallScene& scene, int solver_substeps = 1) {
+    auto world =
+        std::make_unique<sweep::World>(sweep::World::make(no_sleep(solver_substeps)).value());
     for (const Wall& w : scene.walls) {
         const sweep::ShapeDef sd{sweep::make_box(w.half.x, w.half.y).value(), {}};
         sweep::BodyDef def;
@@ -160,9 +162,15 @@ void run(benchmark::State& state, const FallScene& scene, Make make, Step step) 
     count_bodies(state, scene.spawns.size());
 }
 
-void run_sweep(benchmark::State& state, const FallScene& scene) {
-    run(state, scene, make_sweep_world, [](sweep::World& w) { (void)w.step(k_dt); });
+void run_sweep(benchmark::State& state, const FallScene& scene, int solver_substeps = 1) {
+    run(
+        state, scene,
+        [solver_substeps](const FallScene& s) { return make_sweep_world(s, solver_substeps); },
+        [](sweep::World& w) { (void)w.step(k_dt); });
 }
+
+// The sub-stepped solve (WorldDef::solver_substeps), on the same scenes.
+constexpr int k_solver_substeps = 8;
 
 void run_box2d(benchmark::State& state, const FallScene& scene, bool bullets) {
     run(
@@ -174,6 +182,10 @@ template <int Count> void World_Fall_sweep(benchmark::State& state) {
     run_sweep(state, fall_scene(Count));
 }
 
+template <int Count> void World_Fall_sweep_substepped(benchmark::State& state) {
+    run_sweep(state, fall_scene(Count), k_solver_substeps);
+}
+
 template <int Count> void World_Fall_box2d(benchmark::State& state) {
     run_box2d(state, fall_scene(Count), true);
 }
@@ -183,6 +195,10 @@ template <int Count> void World_Fall_box2d_discrete(benchmark::State& state) {
 }
 
 void World_Pyramid_sweep(benchmark::State& state) { run_sweep(state, pyramid_scene()); }
+
+void World_Pyramid_sweep_substepped(benchmark::State& state) {
+    run_sweep(state, pyramid_scene(), k_solver_substeps);
+}
 
 void World_Pyramid_box2d(benchmark::State& state) { run_box2d(state, pyramid_scene(), true); }
 
@@ -218,4 +234,17 @@ BENCHMARK(World_Pyramid_sweep)->Name("World/pyramid_5050/sweep")->Unit(benchmark
 BENCHMARK(World_Pyramid_box2d)->Name("World/pyramid_5050/box2d")->Unit(benchmark::kMillisecond);
 BENCHMARK(World_Pyramid_box2d_discrete)
     ->Name("World/pyramid_5050/box2d_discrete")
+    ->Unit(benchmark::kMillisecond);
+// The same scenes with 8 solver sub-steps: compare with the rows above.
+BENCHMARK(World_Fall_sweep_substepped<1000>)
+    ->Name("World/fall_1k_substeps8/sweep")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(World_Fall_sweep_substepped<10000>)
+    ->Name("World/fall_10k_substeps8/sweep")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(World_Fall_sweep_substepped<100000>)
+    ->Name("World/fall_100k_substeps8/sweep")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(World_Pyramid_sweep_substepped)
+    ->Name("World/pyramid_5050_substeps8/sweep")
     ->Unit(benchmark::kMillisecond);

@@ -130,6 +130,31 @@ real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
     return change;
 }
 
+// The separation of a point after its bodies' motion so far (SubstepTargets).
+real moved_separation(const SolverContact& c, const SolverPoint& p, const BodyMotion& a,
+                      const BodyMotion& b) {
+    const Vec2 qa = c.round_a ? p.ra : Vec2{a.c * p.ra.x - a.s * p.ra.y, a.s * p.ra.x + a.c * p.ra.y};
+    const Vec2 qb = c.round_b ? p.rb : Vec2{b.c * p.rb.x - b.s * p.rb.y, b.s * p.rb.x + b.c * p.rb.y};
+    return p.base_separation + dot((b.dp - a.dp) + (qb - qa), c.normal);
+}
+
+real substep_target(real separation, const SubstepTargets& t) {
+    if (separation > 0) {
+        return -separation * t.inv_h;
+    }
+    return t.push ? std::min(t.push_rate * std::max(-separation - t.slop, real(0)), t.max_push)
+                  : real(0);
+}
+
+void set_targets(SolverContact& c, const SubstepTargets& t) {
+    const BodyMotion& a = t.motions[static_cast<std::size_t>(c.body_a)];
+    const BodyMotion& b = t.motions[static_cast<std::size_t>(c.body_b)];
+    for (int i = 0; i < c.count; ++i) {
+        SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+        p.target_speed = substep_target(moved_separation(c, p, a, b), t);
+    }
+}
+
 // --- k_lanes contacts at once: solve_contact lane by lane, each lane's
 // arithmetic the same as solve_contact's, and masks where it branches.
 // Every function here is inlined into the copies of solve_batches (below),
@@ -300,11 +325,62 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     return change;
 }
 
-// Every batch in order; the largest change of a lane.
+// BodyMotion, lane by lane.
+struct MotionLanes {
+    Lanes dpx, dpy, c, s;
+};
+
 [[gnu::always_inline]] inline
-real solve_batches(std::span<ContactBatch> batches, std::span<SolverBody> bodies) {
+MotionLanes gather_motion(std::span<const BodyMotion> motions,
+                          const std::array<int, k_lanes>& index) {
+    MotionLanes out;
+    for (int l = 0; l < k_lanes; ++l) {
+        const BodyMotion& m = motions[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
+        out.dpx[l] = m.dp.x;
+        out.dpy[l] = m.dp.y;
+        out.c[l] = m.c;
+        out.s[l] = m.s;
+    }
+    return out;
+}
+
+// set_targets on the batch's lanes.
+[[gnu::always_inline]] inline
+void set_targets(ContactBatch& c, const SubstepTargets& t) {
+    const MotionLanes a = gather_motion(t.motions, c.body_a);
+    const MotionLanes b = gather_motion(t.motions, c.body_b);
+    const Lanes zero{};
+    const Lanes one = zero + 1;
+    const Lanes ca = select(c.round_a, one, a.c);
+    const Lanes sa = select(c.round_a, zero, a.s);
+    const Lanes cb = select(c.round_b, one, b.c);
+    const Lanes sb = select(c.round_b, zero, b.s);
+    for (PointLanes& p : c.points) {
+        const Lanes qax = ca * p.rax - sa * p.ray;
+        const Lanes qay = sa * p.rax + ca * p.ray;
+        const Lanes qbx = cb * p.rbx - sb * p.rby;
+        const Lanes qby = sb * p.rbx + cb * p.rby;
+        const Lanes dx = (b.dpx - a.dpx) + (qbx - qax);
+        const Lanes dy = (b.dpy - a.dpy) + (qby - qay);
+        const Lanes separation = p.base_separation + (dx * c.nx + dy * c.ny);
+        const Lanes excess = max_of(-separation - t.slop, zero);
+        const Lanes push = t.push ? select(excess * t.push_rate < t.max_push,
+                                           excess * t.push_rate, zero + t.max_push)
+                                  : zero;
+        p.target_speed = select(separation > 0, -separation * t.inv_h, push);
+    }
+}
+
+// Every batch in order (each aiming at `targets` first, if any); the
+// largest change of a lane.
+[[gnu::always_inline]] inline
+real solve_batches(std::span<ContactBatch> batches, std::span<SolverBody> bodies,
+                   const SubstepTargets* targets) {
     Lanes change{};
     for (ContactBatch& batch : batches) {
+        if (targets) {
+            set_targets(batch, *targets);
+        }
         change = solve_batch(batch, bodies, change);
     }
     real most = 0;
@@ -317,16 +393,75 @@ real solve_batches(std::span<ContactBatch> batches, std::span<SolverBody> bodies
 // The copies of solve_batches. The baseline one runs the 32-byte lanes as
 // pairs of 16-byte registers (SSE2 on x86-64). AVX has no fused
 // multiply-add, so the compiler contracts nothing: both give the same bits.
-real solve_batches_baseline(std::span<ContactBatch> batches, std::span<SolverBody> bodies) {
-    return solve_batches(batches, bodies);
+real solve_batches_baseline(std::span<ContactBatch> batches, std::span<SolverBody> bodies,
+                            const SubstepTargets* targets) {
+    return solve_batches(batches, bodies, targets);
 }
 
 #if SWEEP_AVX_LANES
 [[gnu::target("avx")]] real solve_batches_avx(std::span<ContactBatch> batches,
-                                              std::span<SolverBody> bodies) {
-    return solve_batches(batches, bodies);
+                                              std::span<SolverBody> bodies,
+                                              const SubstepTargets* targets) {
+    return solve_batches(batches, bodies, targets);
 }
 #endif
+
+// Applies the batch's accumulated impulses (warm_start, lane by lane). A
+// point a contact lacks holds no impulse.
+[[gnu::always_inline]] inline
+void warm_start_batch(const ContactBatch& c, std::span<SolverBody> bodies) {
+    BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
+    BodyLanes b = gather(bodies, c.body_b, c.inv_mass_b, c.inv_inertia_b);
+    for (const PointLanes& p : c.points) {
+        const Lanes px = p.normal_impulse * c.nx + p.tangent_impulse * c.ny;
+        const Lanes py = p.normal_impulse * c.ny + p.tangent_impulse * -c.nx;
+        a.vx -= a.inv_mass * px;
+        a.vy -= a.inv_mass * py;
+        a.w -= a.inv_inertia * (p.rax * py - p.ray * px);
+        b.vx += b.inv_mass * px;
+        b.vy += b.inv_mass * py;
+        b.w += b.inv_inertia * (p.rbx * py - p.rby * px);
+    }
+    scatter(a, bodies, c.body_a);
+    scatter(b, bodies, c.body_b);
+}
+
+void warm_start_batches_baseline(std::span<const ContactBatch> batches,
+                                 std::span<SolverBody> bodies) {
+    for (const ContactBatch& c : batches) {
+        warm_start_batch(c, bodies);
+    }
+}
+
+#if SWEEP_AVX_LANES
+[[gnu::target("avx")]] void warm_start_batches_avx(std::span<const ContactBatch> batches,
+                                                   std::span<SolverBody> bodies) {
+    for (const ContactBatch& c : batches) {
+        warm_start_batch(c, bodies);
+    }
+}
+#endif
+
+// The sweep of solve_velocities and solve_substep.
+real solve_sweep(ContactBatches& batches, std::span<SolverContact> contacts,
+                 std::span<SolverBody> bodies, const SubstepTargets* targets,
+                 [[maybe_unused]] LaneIsa isa) {
+#if SWEEP_AVX_LANES
+    real most = isa == LaneIsa::avx ? solve_batches_avx(batches.batches, bodies, targets)
+                                    : solve_batches_baseline(batches.batches, bodies, targets);
+#else
+    real most = solve_batches_baseline(batches.batches, bodies, targets);
+#endif
+    for (const int ci : batches.rest) {
+        SolverContact& c = contacts[static_cast<std::size_t>(ci)];
+        if (targets) {
+            set_targets(c, *targets);
+        }
+        most = std::max(most, solve_contact(c, bodies[static_cast<std::size_t>(c.body_a)],
+                                            bodies[static_cast<std::size_t>(c.body_b)]));
+    }
+    return most;
+}
 
 } // namespace
 
@@ -360,6 +495,8 @@ void put_lane(ContactBatch& batch, int l, const SolverContact& c,
     batch.k12[l] = c.block ? c.k12 : real(0);
     batch.k22[l] = c.block ? c.k22 : real(1);
     batch.block[l] = c.block ? -1 : 0;
+    batch.round_a[l] = c.round_a ? -1 : 0;
+    batch.round_b[l] = c.round_b ? -1 : 0;
     for (int i = 0; i < 2; ++i) {
         const SolverPoint& p = c.points[static_cast<std::size_t>(i)];
         PointLanes& q = batch.points[static_cast<std::size_t>(i)];
@@ -373,6 +510,7 @@ void put_lane(ContactBatch& batch, int l, const SolverContact& c,
         q.tangent_impulse[l] = p.tangent_impulse;
         q.target_speed[l] = p.target_speed;
         q.max_normal_impulse[l] = p.max_normal_impulse;
+        q.base_separation[l] = p.base_separation;
         q.active[l] = i < c.count ? -1 : 0;
     }
 }
@@ -501,6 +639,7 @@ void prepare_contact(SolverContact& c, std::span<const SolverBody> bodies,
         // A speculative point may close its gap this step, no further.
         const real separation = separations[static_cast<std::size_t>(i)];
         p.target_speed = separation > 0 ? -separation / dt : 0;
+        p.base_separation = separation - dot(p.rb - p.ra, n);
     }
     prepare_block(c, a, b);
 }
@@ -528,19 +667,46 @@ LaneIsa best_lane_isa() {
 }
 
 real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts,
-                      std::span<SolverBody> bodies, [[maybe_unused]] LaneIsa isa) {
+                      std::span<SolverBody> bodies, LaneIsa isa) {
+    return solve_sweep(batches, contacts, bodies, nullptr, isa);
+}
+
+real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
+                   std::span<SolverBody> bodies, const SubstepTargets& targets, LaneIsa isa) {
+    return solve_sweep(batches, contacts, bodies, &targets, isa);
+}
+
+void warm_start(const ContactBatches& batches, std::span<const SolverContact> contacts,
+                std::span<SolverBody> bodies, [[maybe_unused]] LaneIsa isa) {
 #if SWEEP_AVX_LANES
-    real most = isa == LaneIsa::avx ? solve_batches_avx(batches.batches, bodies)
-                                    : solve_batches_baseline(batches.batches, bodies);
+    if (isa == LaneIsa::avx) {
+        warm_start_batches_avx(batches.batches, bodies);
+    } else {
+        warm_start_batches_baseline(batches.batches, bodies);
+    }
 #else
-    real most = solve_batches_baseline(batches.batches, bodies);
+    warm_start_batches_baseline(batches.batches, bodies);
 #endif
     for (const int ci : batches.rest) {
-        SolverContact& c = contacts[static_cast<std::size_t>(ci)];
-        most = std::max(most, solve_contact(c, bodies[static_cast<std::size_t>(c.body_a)],
-                                            bodies[static_cast<std::size_t>(c.body_b)]));
+        warm_start(contacts.subspan(static_cast<std::size_t>(ci), 1), bodies);
     }
-    return most;
+}
+
+void scale_impulses(ContactBatches& batches, std::span<SolverContact> contacts, real factor) {
+    for (ContactBatch& c : batches.batches) {
+        for (PointLanes& p : c.points) {
+            p.normal_impulse *= factor;
+            p.tangent_impulse *= factor;
+            p.max_normal_impulse *= factor;
+        }
+    }
+    for (const int ci : batches.rest) {
+        for (SolverPoint& p : contacts[static_cast<std::size_t>(ci)].points) {
+            p.normal_impulse *= factor;
+            p.tangent_impulse *= factor;
+            p.max_normal_impulse *= factor;
+        }
+    }
 }
 
 void apply_restitution(std::span<SolverContact> contacts, std::span<SolverBody> bodies,

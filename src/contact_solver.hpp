@@ -70,6 +70,15 @@ struct SolverBody {
     real inv_inertia = 0;  ///< 1/(kg L^2), about the centre of mass
 };
 
+/// A body's motion so far in a sub-stepped solve: its centre of mass
+/// moved by `dp` (L) and its frame turned by the rotation (c, s) = (cos,
+/// sin) of its angle's change since the step began.
+struct BodyMotion {
+    Vec2 dp;
+    real c = 1;
+    real s = 0;
+};
+
 /// One manifold point of a contact, as the solve sees it.
 struct SolverPoint {
     Vec2 ra; ///< the point relative to A's centre of mass, world, L
@@ -81,6 +90,10 @@ struct SolverPoint {
     real target_speed = 0;    ///< normal speed aimed for: -gap/dt for a speculative point, else 0
     real approach_speed = 0;  ///< normal speed before the solve (negative approaches), for restitution
     real max_normal_impulse = 0; ///< the largest normal impulse of the solve: did it push?
+    /// The point's separation (L) at the step's start minus dot(rb - ra,
+    /// normal): plus dot of the anchors' current offset, it is the current
+    /// separation (sub-stepped solve).
+    real base_separation = 0;
 };
 
 /// One contact, as the solve sees it: bodies by index into the solver's
@@ -98,6 +111,10 @@ struct SolverContact {
     real k11 = 0; ///< the two-point effective mass matrix (block)
     real k12 = 0;
     real k22 = 0;
+    /// A side is a circle: its points stay where its centre's motion takes
+    /// them however it turns (SubstepTargets), as a rolling disc's do.
+    bool round_a = false;
+    bool round_b = false;
     std::array<SolverPoint, 2> points{};
 };
 
@@ -122,7 +139,7 @@ using LaneMask [[gnu::aligned(k_lane_bytes)]] = decltype(Lanes{} < Lanes{});
 struct PointLanes {
     Lanes rax, ray, rbx, rby;
     Lanes normal_mass, tangent_mass, normal_impulse, tangent_impulse, target_speed,
-        max_normal_impulse;
+        max_normal_impulse, base_separation;
     LaneMask active; ///< the contact has this point
 };
 
@@ -134,6 +151,7 @@ struct ContactBatch {
     /// The bodies' inverse masses (SolverBody's, fixed for the step).
     Lanes inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
     LaneMask block; ///< solve_block's contacts
+    LaneMask round_a, round_b; ///< SolverContact::round_a, round_b
     std::array<PointLanes, 2> points;
 };
 
@@ -187,6 +205,41 @@ LaneIsa best_lane_isa();
 /// bits.
 real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts,
                       std::span<SolverBody> bodies, LaneIsa isa = best_lane_isa());
+
+/// What a sub-step's sweep aims each point's normal speed at. The point's
+/// separation is its separation at the step's start moved by its bodies'
+/// motion so far (anchors fixed in the bodies, but for a circle's, which
+/// move with its centre; the normal fixed): a gap
+/// may close within the sub-step (speed -separation/h); a penetration
+/// deeper than `slop` is pushed out at `push_rate` times the excess, at
+/// most `max_push`, in the sweep that pushes and not in the relax sweep
+/// after the positions moved (Catto, "Solver2D", 2024: the soft step's
+/// sub-stepping and relaxing, here with a rigid contact and a bounded
+/// Baumgarte push).
+struct SubstepTargets {
+    std::span<const BodyMotion> motions; ///< by body, as the solve's bodies
+    real inv_h = 0;     ///< 1/s: one over the sub-step
+    real slop = 0;      ///< L: penetration left alone
+    real push_rate = 0; ///< 1/s
+    real max_push = 0;  ///< L/s
+    bool push = true;   ///< false: the relax sweep
+};
+
+/// One sweep of a sub-step: each point's target speed from `targets`,
+/// then the sweep of solve_velocities. Returns what it does.
+real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
+                   std::span<SolverBody> bodies, const SubstepTargets& targets,
+                   LaneIsa isa = best_lane_isa());
+
+/// Applies the batches' (and the rest's) accumulated impulses, as
+/// warm_start does with the contacts' before packing: a sub-step's warm
+/// start.
+void warm_start(const ContactBatches& batches, std::span<const SolverContact> contacts,
+                std::span<SolverBody> bodies, LaneIsa isa = best_lane_isa());
+
+/// Multiplies every accumulated impulse, in the batches and in the rest,
+/// by `factor`: a step's impulses to a sub-step's and back.
+void scale_impulses(ContactBatches& batches, std::span<SolverContact> contacts, real factor);
 
 /// Bounce after the solve, once the points that pushed are known: a point
 /// that approached faster than `restitution_threshold` (L/s) and pushed

@@ -33,8 +33,9 @@ Result<World> World::make(const WorldDef& def) {
         return Error{ErrorCode::invalid_input,
                      "World: gravity must be finite and length_units_per_meter > 0"};
     }
-    if (def.velocity_iterations < 1 || def.position_iterations < 1) {
-        return Error{ErrorCode::invalid_input, "World: iteration counts must be >= 1"};
+    if (def.velocity_iterations < 1 || def.position_iterations < 1 || def.solver_substeps < 1) {
+        return Error{ErrorCode::invalid_input,
+                     "World: iteration and solver sub-step counts must be >= 1"};
     }
     if (!std::isfinite(def.max_translation_speed) || !(def.max_translation_speed > 0) ||
         !std::isfinite(def.hit_speed_threshold) || def.hit_speed_threshold < 0) {
@@ -244,6 +245,8 @@ Result<void> World::set_awake(BodyId id, bool awake) {
     }
     b.v = {};
     b.w = 0;
+    b.path_v = {};
+    b.path_w = 0;
     b.sweep.c1 = b.sweep.c2;
     b.sweep.a1 = b.sweep.a2;
     b.awake = false;

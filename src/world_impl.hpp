@@ -136,6 +136,11 @@ struct Body {
     Sweep sweep; // c1/a1: start of the step; c2/a2: current
     Vec2 v;
     real w = 0;
+    // The velocity of its path this step, (c2 - c1) / dt: v and w after a
+    // one-step solve, the sub-steps' mean after a sub-stepped one. The
+    // time-of-impact phase moves bodies along their paths.
+    Vec2 path_v;
+    real path_w = 0;
     real inv_mass = 0;
     real inv_inertia = 0;
     real mass = 0;
@@ -382,6 +387,12 @@ constexpr real k_jam_mass_ratio = 4;
 constexpr int k_velocity_iteration_factor = 8;
 constexpr real k_velocity_tolerance = real(0.1);
 
+// A sub-step pushes a penetration deeper than the linear slop out at this
+// rate times the excess (1/s), at most k_substep_max_push linear slops per
+// second: position correction, after the solve, does the rest exactly.
+constexpr real k_substep_push_rate = 60;
+constexpr real k_substep_max_push = 600;
+
 // Position iterations between recomputing the manifolds at the current poses.
 constexpr int k_position_refresh_interval = 4;
 
@@ -461,6 +472,11 @@ struct World::Impl {
     // contacts[i] for the contacts the step's search made; bodies by index.
     std::vector<SolverContact> solver_contacts;
     std::vector<SolverBody> solver_bodies; // and the empty body last
+    // solve_substepped's, by solver body: the motion so far, the angle
+    // turned so far (rad), a sub-step's gravity (L/s).
+    std::vector<BodyMotion> motions;
+    std::vector<real> substep_angles;
+    std::vector<Vec2> substep_gravity;
     ContactBatches contact_batches;        // solver_contacts packed for the sweeps
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     StepStats stats;
@@ -1160,6 +1176,8 @@ struct World::Impl {
             }
             b.v = {};
             b.w = 0;
+            b.path_v = {};
+            b.path_w = 0;
             b.sweep.c1 = b.sweep.c2;
             b.sweep.a1 = b.sweep.a2;
             b.sleep_next = last[root];
@@ -1267,6 +1285,8 @@ struct World::Impl {
             s.friction = c.friction;
             s.restitution = c.restitution;
             s.count = c.manifold.count;
+            s.round_a = shapes[c.shape_a].shape.type == ShapeType::circle;
+            s.round_b = shapes[c.shape_b].shape.type == ShapeType::circle;
             const CachedImpulse* cached = find_cached(pair_key(c.shape_a, c.shape_b));
             std::array<real, 2> separations{};
             for (int i = 0; i < c.manifold.count; ++i) {
@@ -1343,7 +1363,91 @@ struct World::Impl {
             b.stopped = false;
             b.sweep.c2 += dt * b.v;
             b.sweep.a2 += dt * b.w;
+            b.path_v = b.v;
+            b.path_w = b.w;
             sync_transform(b);
+        }
+    }
+
+    // The poses the sub-steps reached (solve_substepped's motions).
+    void move_to_substep_poses(real dt) {
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            Body& b = bodies[i];
+            if (!b.alive || b.type == BodyType::static_body || !b.awake) {
+                continue;
+            }
+            b.sweep.c1 = b.sweep.c2;
+            b.sweep.a1 = b.sweep.a2;
+            b.stopped = false;
+            b.sweep.c2 += motions[i].dp;
+            b.sweep.a2 += substep_angles[i];
+            b.path_v = (real(1) / dt) * motions[i].dp;
+            b.path_w = substep_angles[i] / dt;
+            sync_transform(b);
+        }
+    }
+
+    // The solve in def.solver_substeps sub-steps (Catto, "Solver2D", 2024,
+    // and Box2D v3's step): the contacts, made once, are solved n times
+    // over a sub-step h = dt / n. Each sub-step adds h of gravity,
+    // re-applies the impulses so far (a sub-step's share of the last step's
+    // at first), sweeps once aiming at each point's separation moved by the
+    // bodies' motion so far (SubstepTargets), moves the bodies by h, and
+    // sweeps again without the push (relax), so that the push leaves no
+    // velocity behind. A stack's weight reaches its bottom in n sweeps of
+    // small impulses rather than in sweeps to convergence, and a gap a
+    // sub-step closes is seen by the next.
+    void solve_substepped(real dt) {
+        const int n = def.solver_substeps;
+        const real h = dt / static_cast<real>(n);
+        motions.assign(solver_bodies.size(), BodyMotion{});
+        substep_angles.assign(solver_bodies.size(), 0);
+        substep_gravity.assign(solver_bodies.size(), Vec2{});
+        // integrate_velocities gave a step's gravity, which the contact
+        // search predicts with; the sub-steps take it a share at a time.
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            const Body& b = bodies[i];
+            if (b.alive && b.type == BodyType::dynamic && b.awake) {
+                substep_gravity[i] = h * b.gravity_scale * gravity;
+                solver_bodies[i].v -= (dt - h) * b.gravity_scale * gravity;
+            }
+        }
+        scale_impulses(contact_batches, solver_contacts, real(1) / static_cast<real>(n));
+        SubstepTargets targets{motions,
+                               real(1) / h,
+                               tol.linear_slop,
+                               k_substep_push_rate,
+                               k_substep_max_push * tol.linear_slop,
+                               true};
+        for (int sub = 0; sub < n; ++sub) {
+            if (sub > 0) {
+                for (std::size_t i = 0; i < bodies.size(); ++i) {
+                    solver_bodies[i].v += substep_gravity[i];
+                }
+            }
+            warm_start(contact_batches, solver_contacts, solver_bodies);
+            targets.push = true;
+            solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
+            move_substep(h);
+            targets.push = false;
+            solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
+        }
+        stats.velocity_sweeps += 2 * n;
+        scale_impulses(contact_batches, solver_contacts, static_cast<real>(n));
+    }
+
+    // The bodies' motion over one sub-step, the rotation exact: a body
+    // spinning a radian a step must not grow (a first-order rotation does).
+    void move_substep(real h) {
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            const SolverBody& b = solver_bodies[i];
+            BodyMotion& m = motions[i];
+            m.dp += h * b.v;
+            if (b.w != 0) {
+                substep_angles[i] += h * b.w;
+                m.c = std::cos(substep_angles[i]);
+                m.s = std::sin(substep_angles[i]);
+            }
         }
     }
 
@@ -2401,6 +2505,7 @@ struct World::Impl {
     void resolve_toi_event(const ToiEvent& e, real dt);
     void clamp_at(int body, real t, real dt);
     void advance_after_toi(int body, real t, real dt);
+    void divert_at_toi(const ToiEvent& e, const Manifold& m);
     bool record_toi_contact(int shape_a, int shape_b, const Manifold& m);
     void report_toi_hit(const ToiEvent& e, const Manifold& m, real approach);
     Sweep sweep_from(const Body& b, real t) const;
@@ -2435,14 +2540,22 @@ struct World::Impl {
         collide_candidates(dt);
         clock.lap(stats.narrowphase_seconds);
         prepare_contacts(dt);
-        warm_start(solver_contacts, solver_bodies);
-        solve_velocities_until_converged(dt);
+        if (def.solver_substeps > 1) {
+            solve_substepped(dt);
+        } else {
+            warm_start(solver_contacts, solver_bodies);
+            solve_velocities_until_converged(dt);
+        }
         unpack_contacts(contact_batches, solver_contacts);
         apply_restitution(solver_contacts, solver_bodies, tol.restitution_threshold);
         keep_solve_results();
         report_hits();
         store_impulses();
-        integrate_positions(dt);
+        if (def.solver_substeps > 1) {
+            move_to_substep_poses(dt);
+        } else {
+            integrate_positions(dt);
+        }
         clock.lap(stats.solver_seconds);
         solve_toi_events(dt);
         add_contacts_of_deflected_bodies();

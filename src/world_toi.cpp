@@ -290,6 +290,8 @@ void World::Impl::advance_after_toi(int bi, real t, real dt) {
     b.sweep.a1 = rest.a1;
     b.sweep.c2 = rest.c1 + ((1 - t) * dt) * b.v;
     b.sweep.a2 = rest.a1 + (1 - t) * dt * b.w;
+    b.path_v = b.v;
+    b.path_w = b.w;
     b.toi_clock = t;
     ++b.toi_stamp;
     ++b.toi_count;
@@ -324,6 +326,20 @@ void apply(ImpactSide& a, ImpactSide& b, Vec2 ra, Vec2 rb, Vec2 impulse) {
     a.body->w -= a.inv_inertia * cross(ra, impulse);
     b.body->v += b.inv_mass * impulse;
     b.body->w += b.inv_inertia * cross(rb, impulse);
+}
+
+// The fastest approach of the manifold's points along the bodies' paths
+// (Body::path_v); 0 when none approaches.
+real path_approach(const ImpactSide& a, const ImpactSide& b, const Manifold& m) {
+    real approach = 0;
+    for (int i = 0; i < m.count; ++i) {
+        const Vec2 ra = m.points[i].point - a.center;
+        const Vec2 rb = m.points[i].point - b.center;
+        const Vec2 va = a.body->path_v + cross(a.body->path_w, ra);
+        const Vec2 vb = b.body->path_v + cross(b.body->path_w, rb);
+        approach = std::max(approach, -dot(vb - va, m.normal));
+    }
+    return approach;
 }
 
 constexpr int k_impact_iterations = 4;
@@ -437,6 +453,13 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
         combine_restitution(shape_a.material, shape_b.material), tol.restitution_threshold,
         min_approach);
     if (approach <= min_approach) {
+        if (path_approach(side_a, side_b, m) > min_approach) {
+            // The path of a sub-stepped solve runs on into the pair, though
+            // the velocity parts them (a contact turned a body within the
+            // step): the path ends here.
+            divert_at_toi(e, m);
+            return;
+        }
         if (approach > 0) {
             record_toi_contact(e.shape_a, e.shape_b, m);
         }
@@ -452,6 +475,38 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     }
     record_toi_contact(e.shape_a, e.shape_b, m);
     report_toi_hit(e, m, approach);
+    for (const int bi : {ia, ib}) {
+        if (bodies[bi].type == BodyType::dynamic && !bodies[bi].toi_clamped) {
+            find_toi_events(bi);
+        }
+    }
+}
+
+// Ends the paths of an event's dynamic bodies at its time: they rest there
+// for the rest of the step, their velocities kept for the next (Box2D v3
+// stops a body at its time of impact so), and their events are searched
+// again from there.
+void World::Impl::divert_at_toi(const ToiEvent& e, const Manifold& m) {
+    const int ia = shapes[e.shape_a].body;
+    const int ib = shapes[e.shape_b].body;
+    for (const int bi : {ia, ib}) {
+        Body& b = bodies[bi];
+        if (b.type != BodyType::dynamic) {
+            continue;
+        }
+        const Sweep rest = sweep_from(b, e.t);
+        b.sweep.c1 = rest.c1;
+        b.sweep.a1 = rest.a1;
+        b.sweep.c2 = rest.c1;
+        b.sweep.a2 = rest.a1;
+        b.path_v = {};
+        b.path_w = 0;
+        b.toi_clock = e.t;
+        ++b.toi_stamp;
+        ++b.toi_count;
+        sync_transform(b);
+    }
+    record_toi_contact(e.shape_a, e.shape_b, m);
     for (const int bi : {ia, ib}) {
         if (bodies[bi].type == BodyType::dynamic && !bodies[bi].toi_clamped) {
             find_toi_events(bi);
