@@ -55,7 +55,8 @@ TEST(WorldSolverSubsteps, FreeFallFollowsSemiImplicitEulerPerSubstep) {
     const double h = dt / k_substeps;
     const double n = k_substeps;
     const double big_n = steps;
-    const double y = 100 - 10 * dt * dt * big_n * (big_n - 1) / 2 - big_n * 10 * h * h * n * (n + 1) / 2;
+    const double y =
+        100 - 10 * dt * dt * big_n * (big_n - 1) / 2 - big_n * 10 * h * h * n * (n + 1) / 2;
     EXPECT_NEAR(s.linear_velocity.y, -10 * big_n * dt, 1e-4);
     EXPECT_NEAR(s.center.y, y, 1e-3);
     // One-step arithmetic would put it 0.036 L lower: the test tells them apart.

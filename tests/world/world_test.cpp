@@ -11,10 +11,12 @@ namespace {
 
 constexpr real k_dt = real(1) / 60;
 
-World make_world(real units = 1, Vec2 gravity = {0, -10}) {
+World make_world(real units = 1, Vec2 gravity = {0, -10},
+                 int solver_substeps = WorldDef{}.solver_substeps) {
     WorldDef def;
     def.length_units_per_meter = units;
     def.gravity = gravity;
+    def.solver_substeps = solver_substeps;
     def.measure_penetration = true;
     return std::move(World::make(def).value());
 }
@@ -67,8 +69,9 @@ TEST(World, BoxLandsFlatAndStays) {
 }
 
 TEST(World, FreeFallFollowsSemiImplicitEuler) {
-    // v_n = -g n dt, y_n = y0 - g dt^2 n(n+1)/2 for semi-implicit Euler.
-    World world = make_world();
+    // v_n = -g n dt, y_n = y0 - g dt^2 n(n+1)/2 for semi-implicit Euler, with
+    // the one-step solve (world_solver_substeps_test.cpp: per sub-step).
+    World world = make_world(1, {0, -10}, 1);
     const BodyId ball = add_dynamic(world, Circle{{}, 0.5f}, {0, 100});
     run(world, 30);
     const BodyState s = world.body_state(ball).value();
@@ -343,7 +346,8 @@ TEST(World, ColumnOfThirtyBoxesStandsStraightForTwentySeconds) {
 }
 
 TEST(World, StatsCountTheSolversSweeps) {
-    World world = make_world();
+    // The one-step solve's (WorldSolverSubsteps.StatsCount...: sub-steps').
+    World world = make_world(1, {0, -10}, 1);
     const int iterations = WorldDef{}.velocity_iterations;
     add_static_box(world, {0, -0.5f}, 20, 0.5f);
     // A free fall has no contacts: per sub-step the least velocity sweeps,

@@ -13,9 +13,10 @@
 namespace sweep {
 namespace {
 
-World make_world() {
+World make_world(int solver_substeps = WorldDef{}.solver_substeps) {
     WorldDef def;
     def.gravity = {0, 0};
+    def.solver_substeps = solver_substeps;
     def.measure_penetration = true;
     return std::move(World::make(def).value());
 }
@@ -109,7 +110,9 @@ TEST(WorldToi, ACappedBodyIsClampedAtItsImpactAndTheLossIsReported) {
     // A light disc at 600 m/s between two heavy boxes 0.3 apart would bounce
     // about thirty times in one step; past the per-body cap it is clamped at
     // its time of impact, the lost time is counted, and it stays between them.
-    World world = make_world();
+    // With the one-step solve: sub-steps stop the disc at the first box by
+    // its speculative contact, and restitution sends it back once a step.
+    World world = make_world(1);
     const Material heavy{1000, 0, 1};
     const BodyId left =
         add(world, BodyType::dynamic, make_box(0.1f, 1).value(), {-0.25f, 0}, {}, heavy);
