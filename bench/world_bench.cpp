@@ -24,7 +24,7 @@
 namespace {
 
 // Sleeping off, as on Box2D's side (SetAllowSleeping(false)).
-sweep::WorldDef no_sleep(int solver_substeps = 1) {
+sweep::WorldDef no_sleep(int solver_substeps = sweep::WorldDef{}.solver_substeps) {
     sweep::WorldDef def;
     def.enable_sleep = false;
     def.solver_substeps = solver_substeps;
@@ -79,7 +79,8 @@ FallScene pyramid_scene() {
     for (int row = 0; row < k_base; ++row) {
         const int in_row = k_base - row;
         for (int i = 0; i < in_row; ++i) {
-            const float x = (static_cast<float>(i) - static_cast<float>(in_row - 1) / 2) * 2 * k_half;
+            const float x =
+                (static_cast<float>(i) - static_cast<float>(in_row - 1) / 2) * 2 * k_half;
             const float y = k_half + static_cast<float>(row) * 2 * k_half;
             scene.spawns.push_back({x, y, k_half, false});
         }
@@ -87,7 +88,8 @@ FallScene pyramid_scene() {
     return scene;
 }
 
-std::unique_ptr<sweep::World> make_sweep_world(const FallScene& scene, int solver_substeps = 1) {
+std::unique_ptr<sweep::World>
+make_sweep_world(const FallScene& scene, int solver_substeps = sweep::WorldDef{}.solver_substeps) {
     auto world =
         std::make_unique<sweep::World>(sweep::World::make(no_sleep(solver_substeps)).value());
     for (const Wall& w : scene.walls) {
@@ -139,9 +141,9 @@ std::unique_ptr<b2World> make_box2d_world(const FallScene& scene, bool bullets) 
 
 void count_bodies(benchmark::State& state, std::size_t bodies) {
     state.counters["bodies"] = static_cast<double>(bodies);
-    state.counters["per_body_step"] =
-        benchmark::Counter(static_cast<double>(bodies) * k_steps,
-                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["per_body_step"] = benchmark::Counter(
+        static_cast<double>(bodies) * k_steps,
+        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // Times k_steps steps of a fresh world per iteration; building it and
@@ -162,15 +164,16 @@ void run(benchmark::State& state, const FallScene& scene, Make make, Step step) 
     count_bodies(state, scene.spawns.size());
 }
 
-void run_sweep(benchmark::State& state, const FallScene& scene, int solver_substeps = 1) {
+void run_sweep(benchmark::State& state, const FallScene& scene,
+               int solver_substeps = sweep::WorldDef{}.solver_substeps) {
     run(
         state, scene,
         [solver_substeps](const FallScene& s) { return make_sweep_world(s, solver_substeps); },
         [](sweep::World& w) { (void)w.step(k_dt); });
 }
 
-// The sub-stepped solve (WorldDef::solver_substeps), on the same scenes.
-constexpr int k_solver_substeps = 8;
+// The one-step solve (WorldDef::solver_substeps = 1), on the same scenes.
+constexpr int k_one_step = 1;
 
 void run_box2d(benchmark::State& state, const FallScene& scene, bool bullets) {
     run(
@@ -182,8 +185,8 @@ template <int Count> void World_Fall_sweep(benchmark::State& state) {
     run_sweep(state, fall_scene(Count));
 }
 
-template <int Count> void World_Fall_sweep_substepped(benchmark::State& state) {
-    run_sweep(state, fall_scene(Count), k_solver_substeps);
+template <int Count> void World_Fall_sweep_one_step(benchmark::State& state) {
+    run_sweep(state, fall_scene(Count), k_one_step);
 }
 
 template <int Count> void World_Fall_box2d(benchmark::State& state) {
@@ -196,8 +199,8 @@ template <int Count> void World_Fall_box2d_discrete(benchmark::State& state) {
 
 void World_Pyramid_sweep(benchmark::State& state) { run_sweep(state, pyramid_scene()); }
 
-void World_Pyramid_sweep_substepped(benchmark::State& state) {
-    run_sweep(state, pyramid_scene(), k_solver_substeps);
+void World_Pyramid_sweep_one_step(benchmark::State& state) {
+    run_sweep(state, pyramid_scene(), k_one_step);
 }
 
 void World_Pyramid_box2d(benchmark::State& state) { run_box2d(state, pyramid_scene(), true); }
@@ -235,16 +238,16 @@ BENCHMARK(World_Pyramid_box2d)->Name("World/pyramid_5050/box2d")->Unit(benchmark
 BENCHMARK(World_Pyramid_box2d_discrete)
     ->Name("World/pyramid_5050/box2d_discrete")
     ->Unit(benchmark::kMillisecond);
-// The same scenes with 8 solver sub-steps: compare with the rows above.
-BENCHMARK(World_Fall_sweep_substepped<1000>)
-    ->Name("World/fall_1k_substeps8/sweep")
+// The same scenes with the one-step solve: compare with the rows above.
+BENCHMARK(World_Fall_sweep_one_step<1000>)
+    ->Name("World/fall_1k_one_step/sweep")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(World_Fall_sweep_substepped<10000>)
-    ->Name("World/fall_10k_substeps8/sweep")
+BENCHMARK(World_Fall_sweep_one_step<10000>)
+    ->Name("World/fall_10k_one_step/sweep")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(World_Fall_sweep_substepped<100000>)
-    ->Name("World/fall_100k_substeps8/sweep")
+BENCHMARK(World_Fall_sweep_one_step<100000>)
+    ->Name("World/fall_100k_one_step/sweep")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(World_Pyramid_sweep_substepped)
-    ->Name("World/pyramid_5050_substeps8/sweep")
+BENCHMARK(World_Pyramid_sweep_one_step)
+    ->Name("World/pyramid_5050_one_step/sweep")
     ->Unit(benchmark::kMillisecond);
