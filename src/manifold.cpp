@@ -73,6 +73,44 @@ bool parallel_faces_overlap(const ReferenceFace& ref, const PlacedFace& inc, rea
     return hi > lo;
 }
 
+// Apart cores may meet vertex to vertex, where the face normals understate
+// the gap and clipping to the reference face can leave nothing (two boxes
+// flying corner to corner): one point on the line through the faces'
+// closest points (Box2D v3's b2CollidePolygons). Empty when they are
+// farther apart than the speculative distance; nullopt when they coincide,
+// or, with `vertices_only`, when they are not both vertices.
+std::optional<Manifold> closest_points_manifold(const ReferenceFace& ref,
+                                                const std::array<ClipVertex, 2>& incident,
+                                                real total_radius, real r_inc, bool flip,
+                                                const Transform& xfa, const Transform& xfb,
+                                                const CollideSettings& settings,
+                                                bool vertices_only) {
+    const SegmentDistanceOutput closest =
+        segment_distance(ref.face.v1, ref.face.v2, incident[0].v, incident[1].v);
+    const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
+    const bool vertex2 = closest.fraction2 == 0 || closest.fraction2 == 1;
+    const real dist = std::sqrt(closest.distance_squared);
+    if ((vertices_only && (!vertex1 || !vertex2)) || dist == 0) { // (0: rounding merged them)
+        return std::nullopt;
+    }
+    Manifold m;
+    if (dist - total_radius > settings.speculative_distance) {
+        return m;
+    }
+    const Vec2 n_ref_inc = (real(1) / dist) * (closest.closest2 - closest.closest1);
+    const Vec2 on_ref = closest.closest1 + ref.face.radius * n_ref_inc;
+    const Vec2 on_inc = closest.closest2 - r_inc * n_ref_inc;
+    const std::uint32_t id = (closest.fraction1 == 0 ? incident[0].id : incident[1].id) |
+                             0x20000u | (flip ? 0x10000u : 0u);
+    m.normal = flip ? -n_ref_inc : n_ref_inc;
+    m.local_normal = inv_rotate(ref.q, n_ref_inc);
+    m.reference_is_b = flip;
+    m.points[0] = flip ? make_point(on_inc, on_ref, m.normal, xfa, xfb, id)
+                       : make_point(on_ref, on_inc, m.normal, xfa, xfb, id);
+    m.count = 1;
+    return m;
+}
+
 Manifold collide_faces(const ReferenceFace& ref, const PlacedFace& inc, real core_separation,
                        bool flip, const Transform& xfa, const Transform& xfb,
                        const CollideSettings& settings) {
@@ -90,41 +128,25 @@ Manifold collide_faces(const ReferenceFace& ref, const PlacedFace& inc, real cor
     const std::array<ClipVertex, 2> incident{
         ClipVertex{inc.v1, pair_id(ref.face.index2, inc.index1)},
         ClipVertex{inc.v2, pair_id(ref.face.index1, inc.index2)}};
-    const Vec2 v11 = ref.face.v1;
-    const Vec2 v12 = ref.face.v2;
     const real r_ref = ref.face.radius;
     const real r_inc = inc.radius;
-    if (core_separation > real(0.1) * settings.linear_slop && !parallel_faces_overlap(ref, inc, settings.linear_slop)) {
-        // Apart cores may meet vertex to vertex, where the face normals
-        // understate the gap and clipping to the reference face can leave
-        // nothing (two boxes flying corner to corner): one point on the line
-        // through the two vertices (Box2D v3's b2CollidePolygons).
-        const SegmentDistanceOutput closest =
-            segment_distance(v11, v12, incident[0].v, incident[1].v);
-        const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
-        const bool vertex2 = closest.fraction2 == 0 || closest.fraction2 == 1;
-        const real dist = std::sqrt(closest.distance_squared);
-        if (vertex1 && vertex2 && dist > 0) { // (0 only where rounding merges the vertices)
-            if (dist - total_radius > settings.speculative_distance) {
-                return m;
-            }
-            const Vec2 n_ref_inc = (real(1) / dist) * (closest.closest2 - closest.closest1);
-            const Vec2 on_ref = closest.closest1 + r_ref * n_ref_inc;
-            const Vec2 on_inc = closest.closest2 - r_inc * n_ref_inc;
-            const std::uint32_t id = (closest.fraction1 == 0 ? incident[0].id : incident[1].id) |
-                                     0x20000u | (flip ? 0x10000u : 0u);
-            m.normal = flip ? -n_ref_inc : n_ref_inc;
-            m.local_normal = inv_rotate(ref.q, n_ref_inc);
-            m.reference_is_b = flip;
-            m.points[0] = flip ? make_point(on_inc, on_ref, m.normal, xfa, xfb, id)
-                               : make_point(on_ref, on_inc, m.normal, xfa, xfb, id);
-            m.count = 1;
-            return m;
+    const bool apart = core_separation > real(0.1) * settings.linear_slop;
+    if (apart && !parallel_faces_overlap(ref, inc, settings.linear_slop)) {
+        if (const auto corner = closest_points_manifold(ref, incident, total_radius, r_inc, flip,
+                                                        xfa, xfb, settings, true)) {
+            return *corner;
         }
     }
     std::array<ClipVertex, 2> clipped = incident;
     if (!clip_to_reference_face(ref, total_radius, clipped)) {
-        return m;
+        // Faces side by side whose overlap is a rounding error (a box's
+        // corner a hair above a tile's, 0.005 L beside it; the closest point
+        // then lies a rounding error off a vertex): the clip leaves nothing
+        // where the faces still meet, at their closest points.
+        return apart ? closest_points_manifold(ref, incident, total_radius, r_inc, flip, xfa, xfb,
+                                               settings, false)
+                           .value_or(m)
+                     : m;
     }
     const Vec2 normal_ab = flip ? -ref.normal : ref.normal;
     for (const ClipVertex& cv : clipped) {

@@ -48,7 +48,7 @@ struct WorldDef {
     /// follows one-step semi-implicit Euler exactly. Position correction and
     /// the continuous phase follow either way. Not World::step's substeps,
     /// which run whole steps.
-    int solver_substeps = 8;
+    int solver_substeps = 12;
     int position_iterations =
         60; ///< most position correction sweeps per step (stops early once within the slop)
     bool measure_penetration =

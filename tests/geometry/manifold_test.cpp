@@ -115,6 +115,39 @@ TEST(CollideFace, AFaceIndexOutsideThePolygonOrAnEdgeAsTheShapeGivesNoContact) {
     EXPECT_EQ(collide_face(edge, k_identity, k_tile, k_identity, k_top).count, 0);
 }
 
+TEST(CollidePolygons, CornersAHairApartAcrossParallelFacesStillMeet) {
+    // A box sliding along a floor of tiles, a slop short of the next tile:
+    // its bottom a hair above that tile's top, its right face parallel to
+    // the tile's left. The faces' overlap is a rounding error and the
+    // closest point a rounding error off a corner: the clip to the tile's
+    // face left nothing and the pair had no contact, so the world's final
+    // sweep stopped the box a slop short of the seam. Over a grid of such
+    // poses the faces meet across the gap, in either order.
+    const Polygon mover = box(real(0.4), real(0.4));
+    const Polygon tile = box(real(0.5), real(0.5));
+    const Transform xf_tile = at(real(4.5), real(-6.5));
+    const CollideSettings settings{real(0.01), real(0.005)};
+    int poses = 0;
+    for (int i = -40; i <= 40; ++i) {
+        for (int j = -20; j <= 20; ++j) {
+            for (const real angle : {real(0), real(-4.61e-8), real(4e-8)}) {
+                // (float: the corner lands on y = -6 or a few ulps away)
+                const Transform xf_mover = at(real(3.595) + real(j) * real(1e-6),
+                                              real(-5.6) + real(i) * real(1e-8), angle);
+                for (const bool swap : {false, true}) {
+                    const Manifold m = swap ? collide(tile, xf_tile, mover, xf_mover, settings)
+                                            : collide(mover, xf_mover, tile, xf_tile, settings);
+                    ASSERT_GE(m.count, 1) << "pose " << i << ", " << j << " swap " << swap;
+                    EXPECT_NEAR(m.points[0].separation, 0.005, 5e-5);
+                    EXPECT_NEAR(std::abs(m.normal.x), 1, 1e-3);
+                }
+                ++poses;
+            }
+        }
+    }
+    EXPECT_EQ(poses, 81 * 41 * 3);
+}
+
 TEST(CollidePolygons, ASmallBoxOverlappedAtItsCornerGetsTheContactInEitherOrder) {
     // A 0.107 L box and a heptagon 0.7 L across overlap by 0.005 L at the
     // box's corner (seed 61564 of the random scenes). The box's face is the

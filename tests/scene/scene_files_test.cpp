@@ -155,12 +155,13 @@ TEST(SceneFiles, RestitutionScalesTheNormalSpeedAtEachImpact) {
 
 TEST(SceneFiles, FrictionStopsTheBoxAtTheDiscreteCoulombDistance) {
     const nlohmann::json r = run_scene("friction.json");
-    // Semi-implicit Euler: v -= mu g dt until it would reverse, then x += v dt.
-    const double mu = 0.4, dt = 1.0 / 60;
+    // Semi-implicit Euler per sub-step of the solve (h = dt / the scene's
+    // solver_substeps, 12): v -= mu g h until it would reverse, then x += v h.
+    const double mu = 0.4, h = 1.0 / 60 / 12;
     double v = 6, x = 0;
     while (v > 0) {
-        v = std::max(0.0, v - mu * 10 * dt);
-        x += v * dt;
+        v = std::max(0.0, v - mu * 10 * h);
+        x += v * h;
     }
     EXPECT_NEAR(at(r, "box", "x"), x, 0.01 * x);
     EXPECT_NEAR(at(r, "box", "vx"), 0, 1e-4);

@@ -135,8 +135,9 @@ TEST(WorldScene, RestitutionScalesTheNormalSpeedAtEachImpact) {
 }
 
 TEST(WorldScene, FrictionStopsASlidingBoxAtTheDiscreteCoulombDistance) {
-    // Semi-implicit Euler with Coulomb friction mu g: each step v -= mu g dt
-    // (until it would reverse), then x += v dt. Sum that exactly.
+    // Semi-implicit Euler with Coulomb friction mu g, per sub-step of the
+    // solve (h = dt / WorldDef::solver_substeps): v -= mu g h (until it
+    // would reverse), then x += v h. Sum that exactly.
     const real mu = 0.4f;
     const real dt = 1.0f / 60;
     const Material rough{1, mu, 0};
@@ -144,11 +145,12 @@ TEST(WorldScene, FrictionStopsASlidingBoxAtTheDiscreteCoulombDistance) {
     add(world, BodyType::static_body, make_box(100, 0.5f).value(), {0, -0.5f}, {}, rough);
     const BodyId box =
         add(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 0.5f}, {6, 0}, rough);
+    const double h = double(dt) / WorldDef{}.solver_substeps;
     double v = 6;
     double x = 0;
     while (v > 0) {
-        v = std::max(0.0, v - double(mu) * 10 * double(dt));
-        x += v * double(dt);
+        v = std::max(0.0, v - double(mu) * 10 * h);
+        x += v * h;
     }
     for (int i = 0; i < 180; ++i) {
         ASSERT_TRUE(world.step(dt));
