@@ -598,6 +598,12 @@ std::optional<ContactMeasure> measure_boxes(const OtherBox& shape_a, const Mover
         return m;
     }
     ContactMeasure m = measure_clipped(ref, incident, 1 - k, slop);
+    if (m.count == 0) {
+        // The clip left nothing (corner to corner): collide() then meets
+        // the cores at their closest points by GJK, whose rounding the
+        // closed form does not follow. The general path decides.
+        return std::nullopt;
+    }
     m.feature = box_feature(m.normal);
     return m;
 }

@@ -148,6 +148,37 @@ TEST(CollidePolygons, CornersAHairApartAcrossParallelFacesStillMeet) {
     EXPECT_EQ(poses, 81 * 41 * 3);
 }
 
+TEST(CollidePolygons, CornersWithinATenthOfASlopMeetAtTheirClosestPoints) {
+    // A random scene's box and spinning star polygon, corner to corner
+    // 1.4e-4 L apart (GJK): too close for the vertex-to-vertex rule, and the
+    // clip of the box's edge to the polygon's short face left nothing. With
+    // no manifold at the step's start, the polygon went 6 slops into the
+    // box within the step.
+    const Polygon a = box(real(0.441397369), real(0.295392603));
+    const std::vector<Vec2> star{{real(-0.312976062), real(-0.0852975771)},
+                                 {real(-0.259614229), real(-0.179684505)},
+                                 {real(0.0798051059), real(-0.300564498)},
+                                 {real(0.247060508), real(-0.272905171)},
+                                 {real(0.214890853), real(-0.00620324956)},
+                                 {real(0.16138725), real(0.119679362)},
+                                 {real(-0.0577390417), real(0.207139015)},
+                                 {real(-0.179817259), real(0.19495821)}};
+    const Polygon b = make_polygon(star, 0).value();
+    const Transform xa{{real(2.68165874), real(-3.37573862)}, {real(-0.987749815), real(0.15604578)}};
+    const Transform xb{{real(2.1158998), real(-2.75270176)}, {real(0.0149621908), real(0.999888062)}};
+    DistanceInput in{make_proxy(a), make_proxy(b), xa, xb, true};
+    SimplexCache cache;
+    const real gap = distance(in, cache).distance;
+    ASSERT_GT(gap, 0);
+    ASSERT_LT(gap, real(0.0005));
+    const CollideSettings settings{real(0.1369), real(0.005)};
+    for (const bool swap : {false, true}) {
+        const Manifold m = swap ? collide(b, xb, a, xa, settings) : collide(a, xa, b, xb, settings);
+        ASSERT_EQ(m.count, 1) << "swap " << swap;
+        EXPECT_NEAR(m.points[0].separation, gap, 1e-5) << "swap " << swap;
+    }
+}
+
 TEST(CollidePolygons, ASmallBoxOverlappedAtItsCornerGetsTheContactInEitherOrder) {
     // A 0.107 L box and a heptagon 0.7 L across overlap by 0.005 L at the
     // box's corner (seed 61564 of the random scenes). The box's face is the
