@@ -43,12 +43,12 @@ struct WorldDef {
     /// aiming at the contacts' separations moved by the bodies' motion so
     /// far and one relax sweep (Catto, "Solver2D", 2024; Box2D v3's step):
     /// stacks settle in few sweeps, sway and sink less (Box2D's 5050-box
-    /// pyramid sinks 4 slops in 4 s rather than 67). 1: sequential-impulse
+    /// pyramid sinks 7 slops in 4 s rather than 67). 1: sequential-impulse
     /// sweeps over the whole step until they converge (velocity_iterations),
     /// which follows one-step semi-implicit Euler exactly. Position
     /// correction and the continuous phase follow either way. Not
     /// World::step's substeps, which run whole steps.
-    int solver_substeps = 12;
+    int solver_substeps = 8;
     int position_iterations =
         60; ///< most position correction sweeps per step (stops early once within the slop)
     bool measure_penetration =

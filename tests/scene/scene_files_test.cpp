@@ -156,8 +156,8 @@ TEST(SceneFiles, RestitutionScalesTheNormalSpeedAtEachImpact) {
 TEST(SceneFiles, FrictionStopsTheBoxAtTheDiscreteCoulombDistance) {
     const nlohmann::json r = run_scene("friction.json");
     // Semi-implicit Euler per sub-step of the solve (h = dt / the scene's
-    // solver_substeps, 12): v -= mu g h until it would reverse, then x += v h.
-    const double mu = 0.4, h = 1.0 / 60 / 12;
+    // solver_substeps, 8): v -= mu g h until it would reverse, then x += v h.
+    const double mu = 0.4, h = 1.0 / 60 / 8;
     double v = 6, x = 0;
     while (v > 0) {
         v = std::max(0.0, v - mu * 10 * h);

@@ -131,14 +131,14 @@ PyramidRest run_pyramid(int rows, int substeps) {
 }
 
 TEST(WorldSolverSubsteps, PyramidOfFortyRowsStands) {
-    // 820 boxes. With the default 12 sub-steps its top drifts 0.02 slop
-    // over 3 s and sinks 0.8 slop. Each check fails with 8 sub-steps or
-    // fewer, or with the one-step solve (its 64 sweeps at most): 8 sub-steps
-    // drift 0.19 slop and sink 1.9, 4 drift 5.9 and sink 6.3, the one-step
-    // solve drifts 3.7 and sinks 8.4. (16: 0.007 and 0.5.)
+    // 820 boxes. With the default 8 sub-steps its top drifts 0.2 slop over
+    // 3 s and sinks 1.9 slops. Each check fails with 6 sub-steps or fewer,
+    // or with the one-step solve (its 64 sweeps at most): 6 sub-steps drift
+    // 0.7 slop and sink 3.3, 4 drift 5.9 and sink 6.3, the one-step solve
+    // drifts 3.7 and sinks 8.4. (12: 0.02 and 0.8; 16: 0.007 and 0.5.)
     const PyramidRest r = run_pyramid(40, k_substeps);
-    EXPECT_LT(r.drift, 0.1f * k_linear_slop);
-    EXPECT_LT(r.sink, 1.5f * k_linear_slop);
+    EXPECT_LT(r.drift, 0.5f * k_linear_slop);
+    EXPECT_LT(r.sink, 3 * k_linear_slop);
 }
 
 TEST(WorldSolverSubsteps, DiscRollsOverFlushTilesWithoutSlipping) {
