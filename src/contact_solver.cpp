@@ -131,10 +131,13 @@ real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
 }
 
 // The separation of a point after its bodies' motion so far (SubstepTargets).
+// A lever arm turned by the body's rotation so far.
+Vec2 turned(Vec2 r, const BodyMotion& m) { return {m.c * r.x - m.s * r.y, m.s * r.x + m.c * r.y}; }
+
 real moved_separation(const SolverContact& c, const SolverPoint& p, const BodyMotion& a,
                       const BodyMotion& b) {
-    const Vec2 qa = c.round_a ? p.ra : Vec2{a.c * p.ra.x - a.s * p.ra.y, a.s * p.ra.x + a.c * p.ra.y};
-    const Vec2 qb = c.round_b ? p.rb : Vec2{b.c * p.rb.x - b.s * p.rb.y, b.s * p.rb.x + b.c * p.rb.y};
+    const Vec2 qa = c.round_a ? p.ra : turned(p.ra, a);
+    const Vec2 qb = c.round_b ? p.rb : turned(p.rb, b);
     return p.base_separation + dot((b.dp - a.dp) + (qb - qa), c.normal);
 }
 

@@ -478,10 +478,9 @@ struct World::Impl {
     std::vector<SolverContact> solver_contacts;
     std::vector<SolverBody> solver_bodies; // and the empty body last
     // solve_substepped's, by solver body: the motion so far, the angle
-    // turned so far (rad), a sub-step's gravity (L/s).
+    // turned so far (rad).
     std::vector<BodyMotion> motions;
     std::vector<real> substep_angles;
-    std::vector<Vec2> substep_gravity;
     ContactBatches contact_batches;        // solver_contacts packed for the sweeps
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     StepStats stats;
@@ -1358,37 +1357,38 @@ struct World::Impl {
         b.xf.p = b.sweep.c2 - rotate(b.xf.q, b.sweep.local_center);
     }
 
+    // Ends the body's step displaced by (dp, da) from where it began, along
+    // a path of velocity (path_v, path_w).
+    static void move_along(Body& b, Vec2 dp, real da, Vec2 path_v, real path_w) {
+        b.sweep.c1 = b.sweep.c2;
+        b.sweep.a1 = b.sweep.a2;
+        b.stopped = false;
+        b.sweep.c2 += dp;
+        b.sweep.a2 += da;
+        b.path_v = path_v;
+        b.path_w = path_w;
+        sync_transform(b);
+    }
+
+    static bool moves(const Body& b) {
+        return b.alive && b.type != BodyType::static_body && b.awake;
+    }
+
     void integrate_positions(real dt) {
         for (Body& b : bodies) {
-            if (!b.alive || b.type == BodyType::static_body || !b.awake) {
-                continue;
+            if (moves(b)) {
+                move_along(b, dt * b.v, dt * b.w, b.v, b.w);
             }
-            b.sweep.c1 = b.sweep.c2;
-            b.sweep.a1 = b.sweep.a2;
-            b.stopped = false;
-            b.sweep.c2 += dt * b.v;
-            b.sweep.a2 += dt * b.w;
-            b.path_v = b.v;
-            b.path_w = b.w;
-            sync_transform(b);
         }
     }
 
     // The poses the sub-steps reached (solve_substepped's motions).
     void move_to_substep_poses(real dt) {
         for (std::size_t i = 0; i < bodies.size(); ++i) {
-            Body& b = bodies[i];
-            if (!b.alive || b.type == BodyType::static_body || !b.awake) {
-                continue;
+            if (moves(bodies[i])) {
+                move_along(bodies[i], motions[i].dp, substep_angles[i],
+                           (real(1) / dt) * motions[i].dp, substep_angles[i] / dt);
             }
-            b.sweep.c1 = b.sweep.c2;
-            b.sweep.a1 = b.sweep.a2;
-            b.stopped = false;
-            b.sweep.c2 += motions[i].dp;
-            b.sweep.a2 += substep_angles[i];
-            b.path_v = (real(1) / dt) * motions[i].dp;
-            b.path_w = substep_angles[i] / dt;
-            sync_transform(b);
         }
     }
 
@@ -1407,16 +1407,9 @@ struct World::Impl {
         const real h = dt / static_cast<real>(n);
         motions.assign(solver_bodies.size(), BodyMotion{});
         substep_angles.assign(solver_bodies.size(), 0);
-        substep_gravity.assign(solver_bodies.size(), Vec2{});
         // integrate_velocities gave a step's gravity, which the contact
         // search predicts with; the sub-steps take it a share at a time.
-        for (std::size_t i = 0; i < bodies.size(); ++i) {
-            const Body& b = bodies[i];
-            if (b.alive && b.type == BodyType::dynamic && b.awake) {
-                substep_gravity[i] = h * b.gravity_scale * gravity;
-                solver_bodies[i].v -= (dt - h) * b.gravity_scale * gravity;
-            }
-        }
+        add_gravity(-(dt - h));
         scale_impulses(contact_batches, solver_contacts, real(1) / static_cast<real>(n));
         SubstepTargets targets{motions,
                                real(1) / h,
@@ -1426,9 +1419,7 @@ struct World::Impl {
                                true};
         for (int sub = 0; sub < n; ++sub) {
             if (sub > 0) {
-                for (std::size_t i = 0; i < bodies.size(); ++i) {
-                    solver_bodies[i].v += substep_gravity[i];
-                }
+                add_gravity(h);
             }
             warm_start(contact_batches, solver_contacts, solver_bodies);
             targets.push = true;
@@ -1439,6 +1430,16 @@ struct World::Impl {
         }
         stats.velocity_sweeps += 2 * n;
         scale_impulses(contact_batches, solver_contacts, static_cast<real>(n));
+    }
+
+    // Gravity over `t` seconds to the awake dynamic bodies' solver velocities.
+    void add_gravity(real t) {
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            const Body& b = bodies[i];
+            if (b.alive && b.type == BodyType::dynamic && b.awake) {
+                solver_bodies[i].v += t * b.gravity_scale * gravity;
+            }
+        }
     }
 
     // The bodies' motion over one sub-step, the rotation exact: a body
@@ -2509,8 +2510,8 @@ struct World::Impl {
     bool blocked_by_static(int body, real t);
     void resolve_toi_event(const ToiEvent& e, real dt);
     void clamp_at(int body, real t, real dt);
-    void advance_after_toi(int body, real t, real dt);
-    void divert_at_toi(const ToiEvent& e, const Manifold& m);
+    void advance_after_toi(int body, real t, real dt, Vec2 v, real w);
+    void divert_at_toi(const ToiEvent& e, const Manifold& m, real dt);
     bool record_toi_contact(int shape_a, int shape_b, const Manifold& m);
     void report_toi_hit(const ToiEvent& e, const Manifold& m, real approach);
     Sweep sweep_from(const Body& b, real t) const;

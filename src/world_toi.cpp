@@ -282,16 +282,16 @@ void World::Impl::clamp_at(int bi, real t, real dt) {
 }
 
 // Puts a body at its pose at step fraction t, with its clock there, moving
-// on with its current velocity for the rest of the step.
-void World::Impl::advance_after_toi(int bi, real t, real dt) {
+// on at (v, w) for the rest of the step.
+void World::Impl::advance_after_toi(int bi, real t, real dt, Vec2 v, real w) {
     Body& b = bodies[bi];
     const Sweep rest = sweep_from(b, t);
     b.sweep.c1 = rest.c1;
     b.sweep.a1 = rest.a1;
-    b.sweep.c2 = rest.c1 + ((1 - t) * dt) * b.v;
-    b.sweep.a2 = rest.a1 + (1 - t) * dt * b.w;
-    b.path_v = b.v;
-    b.path_w = b.w;
+    b.sweep.c2 = rest.c1 + ((1 - t) * dt) * v;
+    b.sweep.a2 = rest.a1 + (1 - t) * dt * w;
+    b.path_v = v;
+    b.path_w = w;
     b.toi_clock = t;
     ++b.toi_stamp;
     ++b.toi_count;
@@ -457,7 +457,7 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
             // The path of a sub-stepped solve runs on into the pair, though
             // the velocity parts them (a contact turned a body within the
             // step): the path ends here.
-            divert_at_toi(e, m);
+            divert_at_toi(e, m, dt);
             return;
         }
         if (approach > 0) {
@@ -470,7 +470,7 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
         {TimeOfImpactKind::pair, body_id(ia), body_id(ib), m.points[0].point, e.t});
     for (const int bi : {ia, ib}) {
         if (bodies[bi].type == BodyType::dynamic) {
-            advance_after_toi(bi, e.t, dt);
+            advance_after_toi(bi, e.t, dt, bodies[bi].v, bodies[bi].w);
         }
     }
     record_toi_contact(e.shape_a, e.shape_b, m);
@@ -486,25 +486,13 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
 // for the rest of the step, their velocities kept for the next (Box2D v3
 // stops a body at its time of impact so), and their events are searched
 // again from there.
-void World::Impl::divert_at_toi(const ToiEvent& e, const Manifold& m) {
+void World::Impl::divert_at_toi(const ToiEvent& e, const Manifold& m, real dt) {
     const int ia = shapes[e.shape_a].body;
     const int ib = shapes[e.shape_b].body;
     for (const int bi : {ia, ib}) {
-        Body& b = bodies[bi];
-        if (b.type != BodyType::dynamic) {
-            continue;
+        if (bodies[bi].type == BodyType::dynamic) {
+            advance_after_toi(bi, e.t, dt, {}, 0);
         }
-        const Sweep rest = sweep_from(b, e.t);
-        b.sweep.c1 = rest.c1;
-        b.sweep.a1 = rest.a1;
-        b.sweep.c2 = rest.c1;
-        b.sweep.a2 = rest.a1;
-        b.path_v = {};
-        b.path_w = 0;
-        b.toi_clock = e.t;
-        ++b.toi_stamp;
-        ++b.toi_count;
-        sync_transform(b);
     }
     record_toi_contact(e.shape_a, e.shape_b, m);
     for (const int bi : {ia, ib}) {

@@ -155,17 +155,16 @@ TEST(CollidePolygons, CornersWithinATenthOfASlopMeetAtTheirClosestPoints) {
     // no manifold at the step's start, the polygon went 6 slops into the
     // box within the step.
     const Polygon a = box(real(0.441397369), real(0.295392603));
-    const std::vector<Vec2> star{{real(-0.312976062), real(-0.0852975771)},
-                                 {real(-0.259614229), real(-0.179684505)},
-                                 {real(0.0798051059), real(-0.300564498)},
-                                 {real(0.247060508), real(-0.272905171)},
-                                 {real(0.214890853), real(-0.00620324956)},
-                                 {real(0.16138725), real(0.119679362)},
-                                 {real(-0.0577390417), real(0.207139015)},
-                                 {real(-0.179817259), real(0.19495821)}};
+    const std::vector<Vec2> star{
+        {real(-0.312976062), real(-0.0852975771)}, {real(-0.259614229), real(-0.179684505)},
+        {real(0.0798051059), real(-0.300564498)},  {real(0.247060508), real(-0.272905171)},
+        {real(0.214890853), real(-0.00620324956)}, {real(0.16138725), real(0.119679362)},
+        {real(-0.0577390417), real(0.207139015)},  {real(-0.179817259), real(0.19495821)}};
     const Polygon b = make_polygon(star, 0).value();
-    const Transform xa{{real(2.68165874), real(-3.37573862)}, {real(-0.987749815), real(0.15604578)}};
-    const Transform xb{{real(2.1158998), real(-2.75270176)}, {real(0.0149621908), real(0.999888062)}};
+    const Transform xa{{real(2.68165874), real(-3.37573862)},
+                       {real(-0.987749815), real(0.15604578)}};
+    const Transform xb{{real(2.1158998), real(-2.75270176)},
+                       {real(0.0149621908), real(0.999888062)}};
     DistanceInput in{make_proxy(a), make_proxy(b), xa, xb, true};
     SimplexCache cache;
     const real gap = distance(in, cache).distance;
