@@ -1370,6 +1370,13 @@ struct World::Impl {
         sync_transform(b);
     }
 
+    // An angular speed (rad/s) cut so that it turns at most k_max_rotation
+    // over `dt` seconds.
+    static real capped_spin(real w, real dt) {
+        const real most = k_max_rotation / dt;
+        return std::clamp(w, -most, most);
+    }
+
     static bool moves(const Body& b) {
         return b.alive && b.type != BodyType::static_body && b.awake;
     }
@@ -1377,6 +1384,7 @@ struct World::Impl {
     void integrate_positions(real dt) {
         for (Body& b : bodies) {
             if (moves(b)) {
+                b.w = capped_spin(b.w, dt);
                 move_along(b, dt * b.v, dt * b.w, b.v, b.w);
             }
         }
@@ -1446,8 +1454,9 @@ struct World::Impl {
     // spinning a radian a step must not grow (a first-order rotation does).
     void move_substep(real h) {
         for (std::size_t i = 0; i < bodies.size(); ++i) {
-            const SolverBody& b = solver_bodies[i];
+            SolverBody& b = solver_bodies[i];
             BodyMotion& m = motions[i];
+            b.w = capped_spin(b.w, h);
             m.dp += h * b.v;
             if (b.w != 0) {
                 substep_angles[i] += h * b.w;

@@ -52,6 +52,14 @@ inline constexpr real k_angular_sleep_tolerance = real(2) * real(3.1415926535897
 /// keeps a broken scene from producing infinities.
 inline constexpr real k_max_translation_speed = real(400);
 
+/// Most a dynamic body turns in one step of the solve (a sub-step when
+/// the solve has them), radians: its angular speed is cut to this over the
+/// step before its pose moves (Box2D 2.4's b2_maxRotation). A quarter
+/// turn keeps a step's rotation within what the speculative contacts and
+/// the time-of-impact phase can follow; without it a light spinning body
+/// struck by impacts every step could spin faster without bound.
+inline constexpr real k_max_rotation = real(0.5) * real(3.14159265358979);
+
 /// A contact is ground, something a mover stands on, when its normal (from
 /// the surface to the mover) is within 60 degrees of up: its component along
 /// up is at least this, cos 60 degrees (dimensionless). One-way platforms

@@ -283,6 +283,10 @@ class World {
     /// contacts, so a character must press into it (gravity's share of each
     /// move) to ride; a move that meets no ground ends the ride. Dynamic
     /// bodies ride by friction instead.
+    ///
+    /// A dynamic body's speed is cut to WorldDef::max_translation_speed
+    /// before the solve, and its spin to k_max_rotation per solve step (a
+    /// WorldDef::solver_substeps share of dt) before its pose moves.
     /// Errors: dt not finite or < 0, substeps < 1 (invalid_input); dt = 0
     /// does nothing.
     Result<void> step(real dt, int substeps = 1);
