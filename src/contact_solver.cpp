@@ -92,6 +92,21 @@ real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
 // `lambda` along it makes, given the point's effective mass there.
 real speed_change(real lambda, real mass) { return mass > 0 ? std::abs(lambda) / mass : 0; }
 
+// Rolling resistance: an angular impulse against the bodies' relative
+// spin, at most the contact's rolling resistance times its points' normal
+// impulse (Box2D v3.1's b2SolveContact). A torque, not a force at a
+// point, so it leaves the points' speeds alone: the sweep's change (a
+// convergence measure of the points' speeds) does not count it.
+void solve_rolling(SolverContact& c, SolverBody& a, SolverBody& b) {
+    const real most = c.rolling_resistance * (c.points[0].normal_impulse +
+                                              (c.count == 2 ? c.points[1].normal_impulse : 0));
+    const real next = std::clamp(c.rolling_impulse - c.rolling_mass * (b.w - a.w), -most, most);
+    const real lambda = next - c.rolling_impulse;
+    c.rolling_impulse = next;
+    a.w -= a.inv_inertia * lambda;
+    b.w += b.inv_inertia * lambda;
+}
+
 // One contact of the sweep, friction before the normal. Returns the
 // largest change it made to a point's relative speed (L/s).
 real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
@@ -112,6 +127,9 @@ real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
         p.tangent_impulse = new_impulse;
         apply_impulse(a, b, p, lambda * t);
         change = std::max(change, speed_change(lambda, p.tangent_mass));
+    }
+    if (c.rolling_resistance > 0) {
+        solve_rolling(c, a, b);
     }
     if (c.block) {
         return std::max(change, solve_block(c, a, b));
@@ -279,6 +297,20 @@ Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes&
     return select(solved, max_of(select(s1 < 0, -s1, s1), select(s2 < 0, -s2, s2)), Lanes{});
 }
 
+// solve_rolling, lane by lane (lanes without rolling resistance have a
+// zero bound, and so no impulse).
+[[gnu::always_inline]] inline
+void solve_rolling(ContactBatch& c, BodyLanes& a, BodyLanes& b) {
+    const Lanes total = select(c.points[0].active, c.points[0].normal_impulse, Lanes{}) +
+                        select(c.points[1].active, c.points[1].normal_impulse, Lanes{});
+    const Lanes most = c.rolling_resistance * total;
+    const Lanes next = clamp_of(c.rolling_impulse - c.rolling_mass * (b.w - a.w), -most, most);
+    const Lanes lambda = next - c.rolling_impulse;
+    c.rolling_impulse = next;
+    a.w -= a.inv_inertia * lambda;
+    b.w += b.inv_inertia * lambda;
+}
+
 // solve_contact on the batch's k_lanes contacts; `change` grows lane by lane.
 [[gnu::always_inline]] inline
 Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
@@ -296,6 +328,9 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
         p.tangent_impulse = select(active, next, p.tangent_impulse);
         apply_impulse(a, b, p, lambda, tx, ty);
         change = max_of(change, select(active, speed_change(lambda, p.tangent_mass), Lanes{}));
+    }
+    if (c.rolling) {
+        solve_rolling(c, a, b);
     }
     // Both ways from the velocities friction left: the block's impulses
     // first, applied after the point-by-point lanes (zero in the others).
@@ -425,6 +460,8 @@ void warm_start_batch(const ContactBatch& c, std::span<SolverBody> bodies) {
         b.vy += b.inv_mass * py;
         b.w += b.inv_inertia * (p.rbx * py - p.rby * px);
     }
+    a.w -= a.inv_inertia * c.rolling_impulse;
+    b.w += b.inv_inertia * c.rolling_impulse;
     scatter(a, bodies, c.body_a);
     scatter(b, bodies, c.body_b);
 }
@@ -500,6 +537,10 @@ void put_lane(ContactBatch& batch, int l, const SolverContact& c,
     batch.block[l] = c.block ? -1 : 0;
     batch.round_a[l] = c.round_a ? -1 : 0;
     batch.round_b[l] = c.round_b ? -1 : 0;
+    batch.rolling_resistance[l] = c.rolling_resistance;
+    batch.rolling_mass[l] = c.rolling_mass;
+    batch.rolling_impulse[l] = c.rolling_impulse;
+    batch.rolling = batch.rolling || c.rolling_resistance > 0;
     for (int i = 0; i < 2; ++i) {
         const SolverPoint& p = c.points[static_cast<std::size_t>(i)];
         PointLanes& q = batch.points[static_cast<std::size_t>(i)];
@@ -617,6 +658,7 @@ void unpack_contacts(const ContactBatches& batches, std::span<SolverContact> con
                 continue;
             }
             SolverContact& c = contacts[static_cast<std::size_t>(ci)];
+            c.rolling_impulse = batch.rolling_impulse[l];
             for (int i = 0; i < c.count; ++i) {
                 const PointLanes& q = batch.points[static_cast<std::size_t>(i)];
                 SolverPoint& p = c.points[static_cast<std::size_t>(i)];
@@ -645,6 +687,8 @@ void prepare_contact(SolverContact& c, std::span<const SolverBody> bodies,
         p.base_separation = separation - dot(p.rb - p.ra, n);
     }
     prepare_block(c, a, b);
+    const real turn = a.inv_inertia + b.inv_inertia;
+    c.rolling_mass = turn > 0 ? 1 / turn : 0;
 }
 
 void warm_start(std::span<const SolverContact> contacts, std::span<SolverBody> bodies) {
@@ -657,6 +701,8 @@ void warm_start(std::span<const SolverContact> contacts, std::span<SolverBody> b
             const SolverPoint& p = c.points[static_cast<std::size_t>(i)];
             apply_impulse(a, b, p, p.normal_impulse * n + p.tangent_impulse * t);
         }
+        a.w -= a.inv_inertia * c.rolling_impulse;
+        b.w += b.inv_inertia * c.rolling_impulse;
     }
 }
 
@@ -697,6 +743,7 @@ void warm_start(const ContactBatches& batches, std::span<const SolverContact> co
 
 void scale_impulses(ContactBatches& batches, std::span<SolverContact> contacts, real factor) {
     for (ContactBatch& c : batches.batches) {
+        c.rolling_impulse *= factor;
         for (PointLanes& p : c.points) {
             p.normal_impulse *= factor;
             p.tangent_impulse *= factor;
@@ -704,6 +751,7 @@ void scale_impulses(ContactBatches& batches, std::span<SolverContact> contacts, 
         }
     }
     for (const int ci : batches.rest) {
+        contacts[static_cast<std::size_t>(ci)].rolling_impulse *= factor;
         for (SolverPoint& p : contacts[static_cast<std::size_t>(ci)].points) {
             p.normal_impulse *= factor;
             p.tangent_impulse *= factor;

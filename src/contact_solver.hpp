@@ -115,6 +115,12 @@ struct SolverContact {
     /// them however it turns (SubstepTargets), as a rolling disc's do.
     bool round_a = false;
     bool round_b = false;
+    /// Rolling resistance (L): the most angular impulse about the normal
+    /// per unit of the points' normal impulse (Material::rolling_resistance
+    /// times the larger rounding radius); 0: none.
+    real rolling_resistance = 0;
+    real rolling_mass = 0;    ///< 1 / (the bodies' inverse inertias summed), 0 if neither turns
+    real rolling_impulse = 0; ///< accumulated this step (kg L^2/s)
     std::array<SolverPoint, 2> points{};
 };
 
@@ -152,6 +158,8 @@ struct ContactBatch {
     Lanes inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
     LaneMask block; ///< solve_block's contacts
     LaneMask round_a, round_b; ///< SolverContact::round_a, round_b
+    Lanes rolling_resistance, rolling_mass, rolling_impulse; ///< SolverContact's
+    bool rolling = false; ///< a lane has rolling resistance
     std::array<PointLanes, 2> points;
 };
 
@@ -198,7 +206,8 @@ enum class LaneIsa {
 /// AVX where the compiler could make the AVX copy, else baseline.
 LaneIsa best_lane_isa();
 
-/// One sweep over the contacts, friction before the normal at each: the
+/// One sweep over the contacts, friction and rolling resistance before the
+/// normal at each: the
 /// batches (with `isa`, which the CPU must run), then the rest. Returns
 /// the largest change it made to a point's relative speed (L/s): how far
 /// from converged the sweep before it left them. Every isa gives the same
@@ -212,7 +221,7 @@ real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts
 /// move with its centre; the normal fixed): a gap
 /// may close within the sub-step (speed -separation/h); a penetration
 /// deeper than `slop` is pushed out at `push_rate` times the excess, at
-/// most `max_push`, in the sweep that pushes and not in the relax sweep
+/// most `max_push`, in the sweep that pushes and not in the relax sweeps
 /// after the positions moved (Catto, "Solver2D", 2024: the soft step's
 /// sub-stepping and relaxing, here with a rigid contact and a bounded
 /// Baumgarte push).
@@ -222,7 +231,7 @@ struct SubstepTargets {
     real slop = 0;      ///< L: penetration left alone
     real push_rate = 0; ///< 1/s
     real max_push = 0;  ///< L/s
-    bool push = true;   ///< false: the relax sweep
+    bool push = true;   ///< false: a relax sweep
 };
 
 /// One sweep of a sub-step: each point's target speed from `targets`,

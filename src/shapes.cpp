@@ -423,4 +423,19 @@ real inner_radius(const Shape& shape) {
     return 0;
 }
 
+real rounding_radius(const Shape& shape) {
+    switch (shape.type) {
+    case ShapeType::circle:
+        return shape.circle.radius;
+    case ShapeType::capsule:
+        return shape.capsule.radius;
+    case ShapeType::polygon:
+        return shape.polygon.radius;
+    case ShapeType::segment:
+    case ShapeType::chain_segment:
+        return 0;
+    }
+    return 0;
+}
+
 } // namespace sweep

@@ -71,9 +71,11 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
                          "create_body: moving bodies take circles, capsules and polygons only"};
         }
         if (!std::isfinite(sd.material.density) || sd.material.density < 0 ||
-            !(sd.material.friction >= 0) || !(sd.material.restitution >= 0)) {
-            return Error{ErrorCode::invalid_input,
-                         "create_body: density, friction and restitution must be >= 0"};
+            !(sd.material.friction >= 0) || !(sd.material.restitution >= 0) ||
+            !std::isfinite(sd.material.rolling_resistance) ||
+            sd.material.rolling_resistance < 0) {
+            return Error{ErrorCode::invalid_input, "create_body: density, friction, restitution "
+                                                   "and rolling_resistance must be >= 0"};
         }
         const MassData md = compute_mass(sd.shape, sd.material.density);
         total.mass += md.mass;

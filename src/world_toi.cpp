@@ -623,6 +623,7 @@ bool World::Impl::record_toi_contact(int shape_a, int shape_b, const Manifold& m
     c.manifold = m;
     c.friction = combine_friction(shapes[shape_a].material, shapes[shape_b].material);
     c.restitution = combine_restitution(shapes[shape_a].material, shapes[shape_b].material);
+    c.rolling_resistance = combine_rolling_resistance(shapes[shape_a], shapes[shape_b]);
     contacts.push_back(c);
     return true;
 }

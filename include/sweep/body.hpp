@@ -33,6 +33,17 @@ struct Material {
     real density = 1; ///< mass per L^2 (>= 0; 0 on a dynamic body makes it massless: rejected)
     real friction = real(0.6); ///< Coulomb coefficient (>= 0); pairs combine by WorldDef's rule
     real restitution = 0;      ///< 0 (no bounce) to 1 (elastic); pairs combine by WorldDef's rule
+    /// Rolling resistance (dimensionless, >= 0): a contact resists the
+    /// relative spin of its two bodies with a torque of at most this
+    /// (the larger of the pair's) times the larger rounding radius of the
+    /// two shapes (rounding_radius: a circle's radius) times the normal
+    /// force, so a disc rolling on level ground slows at 2/3 of this times
+    /// gravity and one on a slope steeper than atan of this rolls. A
+    /// contact of two unrounded shapes (boxes) has none. Without it
+    /// nothing but the solver takes energy from rolling without slipping:
+    /// a disc rocking in a hollow of a pile rocks on. Box2D v3.1's rolling
+    /// resistance.
+    real rolling_resistance = 0;
 };
 
 /// How a contact combines the two shapes' friction or restitution.

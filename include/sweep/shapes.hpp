@@ -162,4 +162,9 @@ real max_extent(const Shape& shape, Vec2 local_point);
 /// its size (world.hpp's "fast" bodies). 0 for segments and chain segments.
 real inner_radius(const Shape& shape);
 
+/// The radius the shape's core is rounded by (L): a circle's or capsule's
+/// radius, a rounded polygon's; 0 for sharp polygons, segments and chain
+/// segments. Rolling resistance acts at it (Material::rolling_resistance).
+real rounding_radius(const Shape& shape);
+
 } // namespace sweep

@@ -41,7 +41,7 @@ struct WorldDef {
     /// The contact solve's sub-steps (>= 1). n > 1: the contacts, made once
     /// a step, are solved in n sub-steps of dt / n, each with one sweep
     /// aiming at the contacts' separations moved by the bodies' motion so
-    /// far and one relax sweep (Catto, "Solver2D", 2024; Box2D v3's step):
+    /// far and two relax sweeps (Catto, "Solver2D", 2024; Box2D v3's step):
     /// stacks settle in few sweeps, sway and sink less (Box2D's 5050-box
     /// pyramid sinks 7 slops in 4 s rather than 67). 1: sequential-impulse
     /// sweeps over the whole step until they converge (velocity_iterations),
@@ -120,10 +120,11 @@ struct StepStats {
     int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     int awake_bodies = 0;         ///< dynamic bodies awake at the end of the step
-    /// Sequential-impulse sweeps over the contacts, summed over sub-steps:
-    /// WorldDef::velocity_iterations each, up to 8 times that while they
-    /// still change a contact point's speed by more than a tenth of a slop
-    /// per step.
+    /// Sequential-impulse sweeps over the contacts: with
+    /// WorldDef::solver_substeps = n > 1, 3 n (a solve and two relax sweeps
+    /// a sub-step); with 1, WorldDef::velocity_iterations, up to 8 times
+    /// that while they still change a contact point's speed by more than a
+    /// tenth of a slop per step.
     int velocity_sweeps = 0;
     /// Position-correction sweeps over the contacts, summed over sub-steps
     /// and the step's correct-and-sweep rounds.
@@ -296,7 +297,12 @@ class World {
     const StepEvents& events() const;
 
     /// The pairs touching at the end of the last step (a manifold point
-    /// within the linear slop), with the impulses the velocity solver applied.
+    /// within the linear slop), with the impulses the velocity solver
+    /// applied. Each manifold is the pair's at the final poses; a pair
+    /// whose bodies moved less than a tenth of the linear slop, one
+    /// relative to the other, since the step's contact search keeps that
+    /// manifold, its points carried by the bodies (a fresh collide() would
+    /// clip its points at most that much elsewhere).
     const std::vector<ContactData>& touching_contacts() const;
 
     /// The first shape the ray `origin` -> `origin + translation` (world, L)

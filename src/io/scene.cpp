@@ -197,7 +197,7 @@ class Reader {
 
 Material read_material(Reader& r, const Node& n) {
     Material m;
-    if (!r.object(n, {"density", "friction", "restitution"})) {
+    if (!r.object(n, {"density", "friction", "restitution", "rolling_resistance"})) {
         return m;
     }
     if (n.has("density")) {
@@ -211,6 +211,9 @@ Material read_material(Reader& r, const Node& n) {
         if (r.ok() && m.restitution > 1) {
             r.fail(ErrorCode::invalid_input, n.path + "/restitution", "must be at most 1");
         }
+    }
+    if (n.has("rolling_resistance")) {
+        m.rolling_resistance = r.number_at_least(n.at("rolling_resistance"), 0, false);
     }
     return m;
 }

@@ -126,7 +126,8 @@ TEST(SceneLoad, ExamplesReadAsWritten) {
         "bodies": [{"name": "b", "type": "static", "position": [1, 2], "angle": 0.5,
                     "copies": {"count": [3, 2], "step": [1, 0]},
                     "shapes": [{"type": "chain", "points": [[0, 0], [1, 0], [2, 1]]},
-                               {"type": "circle", "radius": 2, "material": {"friction": 0.1},
+                               {"type": "circle", "radius": 2,
+                                "material": {"friction": 0.1, "rolling_resistance": 0.05},
                                 "filter": {"category": 4, "mask": 3, "group": -2}, "sensor": true}]}],
         "characters": [{"name": "c", "jump_speed": 3, "gravity": false,
                         "shapes": [{"type": "box", "half_width": 1, "half_height": 2}],
@@ -152,6 +153,7 @@ TEST(SceneLoad, ExamplesReadAsWritten) {
     EXPECT_EQ(b.shapes[2].filter.group_index, -2);
     EXPECT_TRUE(b.shapes[2].sensor);
     EXPECT_FLOAT_EQ(b.shapes[2].material.friction, 0.1f);
+    EXPECT_FLOAT_EQ(b.shapes[2].material.rolling_resistance, 0.05f);
     const SceneCharacter& c = scene->characters.at(0);
     EXPECT_FALSE(c.gravity);
     ASSERT_EQ(c.inputs.size(), 2u);
@@ -189,6 +191,9 @@ TEST(SceneLoad, BrokenFilesNameTheFileThePathAndTheProblem) {
          "polygon, segment, chain)"},
         {with_shape(R"({"type": "circle", "radius": 1, "material": {"density": -2}})"),
          ErrorCode::invalid_input, "/bodies/0/shapes/0/material/density: must be >= 0, got -2"},
+        {with_shape(R"({"type": "circle", "radius": 1, "material": {"rolling_resistance": -1}})"),
+         ErrorCode::invalid_input,
+         "/bodies/0/shapes/0/material/rolling_resistance: must be >= 0, got -1"},
         {R"({"format": "sweep-scene", "version": 1, "world": {"gravity": [0, 1e400]}})",
          ErrorCode::invalid_input,
          "/world/gravity/1: number is not finite (NaN, infinite or too large)"},

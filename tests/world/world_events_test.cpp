@@ -122,7 +122,7 @@ TEST(WorldEvents, LandingBeginsOneContactAndLiftingOffEndsIt) {
 // circles settling on the ground (position correction pushes bodies after
 // it last made some pairs' manifolds), every touching pair's manifold is
 // collide() with the linear slop as speculative distance at the final
-// poses, to the bit.
+// poses: the same points, where they are there within a tenth of a slop.
 TEST(WorldEvents, TouchingContactsAreTheManifoldsAtTheFinalPoses) {
     World world = make_world();
     add_ground(world);
@@ -152,11 +152,19 @@ TEST(WorldEvents, TouchingContactsAreTheManifoldsAtTheFinalPoses) {
             const Manifold m =
                 collide(shape_of(d.body_a), world.body_state(d.body_a)->xf, shape_of(d.body_b),
                         world.body_state(d.body_b)->xf, {slop, slop});
+            // A pair that hardly moved, one body relative to the other
+            // (under a tenth of a slop), since its manifold was made keeps
+            // it, its points carried by the bodies: a fresh one clips the
+            // incident face as much further along, and a circle's normal
+            // turns as much over its radius (0.25 L or more here).
+            const real moved = slop / 10;
             ASSERT_EQ(d.manifold.count, m.count) << "step " << s;
-            EXPECT_EQ(d.manifold.normal, m.normal) << "step " << s;
+            EXPECT_LE(length(d.manifold.normal - m.normal), moved / real(0.25)) << "step " << s;
             for (int i = 0; i < m.count; ++i) {
-                EXPECT_EQ(d.manifold.points[i].separation, m.points[i].separation) << "step " << s;
-                EXPECT_EQ(d.manifold.points[i].point, m.points[i].point) << "step " << s;
+                EXPECT_NEAR(d.manifold.points[i].separation, m.points[i].separation, moved)
+                    << "step " << s;
+                EXPECT_LE(length(d.manifold.points[i].point - m.points[i].point), moved)
+                    << "step " << s;
             }
             ++checked;
         }

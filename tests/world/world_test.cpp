@@ -129,6 +129,60 @@ TEST(World, SlidingBoxStopsAtCoulombDistance) {
     EXPECT_NEAR(s.linear_velocity.x, 0, 1e-3f);
 }
 
+// Rolling resistance mu_r: a disc (radius r, I = m r^2 / 2) rolling on
+// level ground feels a torque of at most mu_r r m g against its spin.
+// Rolling without slipping, m dv/dt = f and I dw/dt = r f - mu_r r m g
+// with v = -w r give dv/dt = -mu_r g / (1 + I / (m r^2)) = -(2/3) mu_r g
+// (hand-derived). From 3 L/s with mu_r = 0.1 it slows at 2/3 L/s^2: 2 L/s
+// after 1.5 s, at rest from 4.5 s after 6.75 L less the semi-implicit
+// Euler steps' v0 h / 2 (h the solve's step or sub-step). Without rolling
+// resistance it keeps its 3 L/s. In both solves.
+TEST(World, RollingDiscSlowsAtTwoThirdsOfItsRollingResistanceTimesGravity) {
+    for (const int solver_substeps : {WorldDef{}.solver_substeps, 1}) {
+        SCOPED_TRACE(solver_substeps);
+        const auto roll = [&](real rolling_resistance, int steps) {
+            World world = make_world(1, {0, -10}, solver_substeps);
+            const Material ground{1, 0.6f, 0, rolling_resistance};
+            add_static_box(world, {0, -0.5f}, 50, 0.5f, ground);
+            const BodyId disc = add_dynamic(world, Circle{{}, 0.5f}, {0, 0.5f}, {3, 0}, ground, -6);
+            run(world, steps);
+            return world.body_state(disc).value();
+        };
+        const BodyState slowing = roll(0.1f, 90);
+        EXPECT_NEAR(slowing.linear_velocity.x, 2, 0.02);
+        EXPECT_NEAR(slowing.angular_velocity, -4, 0.04); // still rolling: v = -w r
+        const BodyState stopped = roll(0.1f, 300);
+        const real h = k_dt / static_cast<real>(solver_substeps);
+        EXPECT_NEAR(stopped.center.x, 6.75 - 3 * h / 2, 0.005);
+        EXPECT_NEAR(stopped.linear_velocity.x, 0, 1e-4);
+        EXPECT_NEAR(stopped.angular_velocity, 0, 1e-4);
+        EXPECT_NEAR(roll(0, 90).linear_velocity.x, 3, 1e-3);
+    }
+}
+
+// A disc on a slope of angle theta that does not roll needs a torque of
+// r m g sin(theta) from rolling resistance (static friction holds it
+// from sliding), which gives at most mu_r r m g cos(theta): it stays where
+// tan(theta) < mu_r and rolls down a steeper slope.
+TEST(World, RollingResistanceHoldsADiscOnASlopeLessSteepThanItsAngle) {
+    const real mu_r = 0.2f;
+    const auto moved = [&](real tan_theta) {
+        World world = make_world();
+        const real theta = std::atan(tan_theta);
+        const Material material{1, 0.9f, 0, mu_r};
+        BodyDef slope;
+        slope.angle = theta;
+        const ShapeDef slope_shape{make_box(20, 0.5f).value(), material};
+        (void)world.create_body(slope, std::span(&slope_shape, 1)).value();
+        const Vec2 start{-std::sin(theta), std::cos(theta)}; // 1 L above the slope's centre line
+        const BodyId disc = add_dynamic(world, Circle{{}, 0.5f}, start, {}, material);
+        run(world, 180);
+        return length(world.body_state(disc)->center - start);
+    };
+    EXPECT_LT(moved(mu_r / 2), make_world().tolerances().linear_slop);
+    EXPECT_GT(moved(2 * mu_r), 1);
+}
+
 TEST(World, EqualCirclesExchangeVelocitiesInElasticHeadOnCollision) {
     World world = make_world(1, {0, 0});
     const Material elastic{1, 0, 1};
@@ -192,6 +246,12 @@ TEST(World, RejectsBadInputAndChangesNothing) {
     def.position = {};
     const ShapeDef massless{Circle{{}, 1}, {0, 0.5f, 0}};
     EXPECT_FALSE(world.create_body(def, std::span(&massless, 1)).has_value());
+    for (const real rolling : {real(-1), std::numeric_limits<real>::quiet_NaN(),
+                               std::numeric_limits<real>::infinity()}) {
+        const ShapeDef resisting{Circle{{}, 1}, {1, 0.5f, 0, rolling}};
+        EXPECT_EQ(world.create_body(def, std::span(&resisting, 1)).error().code,
+                  ErrorCode::invalid_input);
+    }
     EXPECT_FALSE(world.create_body(def, {}).has_value());
     EXPECT_EQ(world.body_count(), 0);
 
