@@ -444,6 +444,11 @@ inline std::uint64_t pair_key(int shape_a, int shape_b) {
            static_cast<std::uint32_t>(shape_b);
 }
 
+// pair_key of the two shapes in either order: World::Impl::contact_keys'.
+inline std::uint64_t ordered_key(int shape_a, int shape_b) {
+    return shape_a < shape_b ? pair_key(shape_a, shape_b) : pair_key(shape_b, shape_a);
+}
+
 inline bool is_finite(const BodyDef& d) {
     return sweep::is_finite(d.position) && std::isfinite(d.angle) &&
            sweep::is_finite(d.linear_velocity) && std::isfinite(d.angular_velocity) &&
@@ -521,6 +526,9 @@ struct World::Impl {
     std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
     std::vector<std::uint64_t> contact_keys; // sorted shape pairs of the step's contacts
+    // (shape, wall) pairs a sweep began touching that are no contacts
+    // (first_static_impact): position correction never saw them.
+    std::vector<std::pair<int, int>> touched_walls;
     std::vector<CoveredStretch> covered_stretches; // by shape (ShapeRecord::seams_begin)
     MoveScratch move_scratch;
     std::vector<Rider> riders; // reused every step
@@ -1805,6 +1813,7 @@ struct World::Impl {
     // sweep at the round cap), a body landing within the solver's target
     // keeps its pose (lands_within_target).
     int sweep_against_static(bool keep_landings) {
+        touched_walls.clear();
         int stopped = 0;
         for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
             Body& b = bodies[bi];
@@ -2135,7 +2144,13 @@ struct World::Impl {
             query_static(box, [&](ProxyId, std::uint64_t other) {
                 const int wall = static_cast<int>(other);
                 if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
-                    t_min = std::min(t_min, static_impact(sweep, s, shapes[wall], keep_landings));
+                    bool touching = false;
+                    t_min = std::min(t_min, static_impact(sweep, s, shapes[wall], keep_landings,
+                                                          touching));
+                    if (touching && !std::binary_search(contact_keys.begin(), contact_keys.end(),
+                                                        ordered_key(si, wall))) {
+                        touched_walls.emplace_back(si, wall);
+                    }
                 }
                 return true;
             });
@@ -2214,7 +2229,7 @@ struct World::Impl {
     }
 
     real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall,
-                       bool keep_landings) {
+                       bool keep_landings, bool& touching) {
         const Body& w = bodies[wall.body];
         ToiInput input;
         input.proxy_a = wall.proxy;
@@ -2226,6 +2241,7 @@ struct World::Impl {
         ToiOutput out = time_of_impact(input);
         const bool at_start = (out.state == CastState::hit && out.fraction == 0) ||
                               out.state == CastState::overlapped;
+        touching = at_start;
         const bool on_seam = !at_start && out.state == CastState::hit &&
                              meets_seam(sweep, out.fraction, shape, wall);
         if (at_start || on_seam) {
@@ -2591,6 +2607,7 @@ struct World::Impl {
     void keep_poses_before_correction();
     int add_contacts_of_corrected_bodies();
     int add_contacts_of_stopped_bodies();
+    int add_contacts_of_touched_walls();
     void add_contacts_of_deflected_bodies();
     template <class Flagged> int add_contacts_of_bodies(Flagged&& flagged);
     int add_contacts_near(int body);
@@ -2668,8 +2685,9 @@ struct World::Impl {
             clock.lap(stats.solver_seconds);
             const int added = add_contacts_of_corrected_bodies();
             const int stopped = sweep_against_static(false);
+            const int touched = add_contacts_of_touched_walls();
             clock.lap(stats.toi_seconds);
-            if (stopped == 0 && added == 0) {
+            if (stopped == 0 && added == 0 && touched == 0) {
                 break;
             }
             add_contacts_of_stopped_bodies();
