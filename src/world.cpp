@@ -173,6 +173,7 @@ Result<void> World::destroy_body(BodyId id) {
         s.tree_proxy = k_null_proxy;
         s.body = -1;
         ++s.generation; // its ShapeIds go stale
+        ++w.shapes_version;
         w.free_shapes.push_back(si);
     }
     b.alive = false;
@@ -219,6 +220,7 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     Impl& w = *impl_;
     ShapeRecord& s = w.shapes[id.index];
     s.filter = filter;
+    ++w.shapes_version; // (the pairs' seams may change: no manifold is carried)
     if (w.bodies[s.body].type == BodyType::static_body) {
         w.static_proxies[static_cast<std::size_t>(s.tree_proxy)].filter = filter;
         ++w.static_version; // the moving shapes' neighbourhoods were chosen by filter

@@ -267,6 +267,12 @@ struct Contact {
     bool manifold_at_position_xf = false;
     Transform position_xf_a;
     Transform position_xf_b;
+    // The poses and speculative distance collide() made `manifold`'s
+    // anchors at (made_distance < 0: not made by the contact search, so
+    // the next step's search does not carry it; see carried_manifold).
+    Transform made_xf_a;
+    Transform made_xf_b;
+    real made_distance = -1;
     std::array<PointImpulse, 2> impulses{};
 };
 
@@ -293,6 +299,7 @@ struct CachedImpulse {
     std::array<real, 2> normal{};
     std::array<real, 2> tangent{};
     int count = 0;
+    int contact = -1; // its index in World::Impl::previous_contacts
 };
 
 // How far, in linear slops, the CCD fallback's core lies inside a moving
@@ -415,12 +422,23 @@ constexpr int k_relax_sweeps = 2;
 constexpr int k_position_refresh_interval = 4;
 
 // A pair whose bodies moved, one relative to the other, less than this
-// many linear slops since its velocity manifold was made takes that
-// manifold, its points carried by the bodies, as its first position
-// manifold rather than colliding again: a fresh one would differ by
-// where the clip cuts the incident face, moved as far. In Box2D's
-// pyramid 96 % of the pairs (at 0.01 slops, 20 %), 10 % of the step.
+// many linear slops since collide() made its manifold takes that
+// manifold, its points carried by the bodies, rather than colliding
+// again: a fresh one would differ by where the clip cuts the incident
+// face, moved as far. The contact search does, from the last step's
+// contacts (carried_from), and so does position correction's first
+// manifold (refresh_position_manifolds). In Box2D's pyramid 96 % of the
+// pairs (at 0.01 slops, 20 %) took the search's manifold for position
+// correction, 10 % of the step; 88 % carry the last step's into the search.
 constexpr real k_manifold_reuse_motion = real(0.1);
+
+// A manifold the contact search carries from the last step may have been
+// made with a speculative distance this many linear slops shorter than
+// this step's (World::Impl::carried_from). Without it, a resting pair's
+// distance, which follows its closing speed, grew by a rounding every few
+// steps and made it collide again: in Box2D's pyramid 77 % of the pairs
+// were carried rather than 88 %.
+constexpr real k_carried_distance_slack = real(0.25);
 
 // How many of a jam's extra sweeps run before its rate of rising out is
 // judged.
@@ -509,6 +527,15 @@ struct World::Impl {
     std::vector<real> substep_angles;
     ContactBatches contact_batches;        // solver_contacts packed for the sweeps
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
+    // The last step's contacts (those impulse_cache indexes), whose
+    // manifolds the next contact search may carry (carried_manifold) while
+    // no shape was destroyed or refiltered (shapes_version) and the static
+    // shapes' seams are as they were (static_version), as then.
+    std::vector<Contact> previous_contacts;
+    std::uint32_t shapes_version = 0;
+    std::uint32_t cached_shapes_version = 0;
+    std::uint32_t cached_static_version = 0;
+    std::size_t previous_cursor = 0; // previous_contact's
     StepStats stats;
     StepEvents events;
     PreSolveFn pre_solve;
@@ -1253,6 +1280,8 @@ struct World::Impl {
     // Narrowphase of the candidate pairs, with a speculative distance that
     // covers how far each pair can close this step.
     void collide_candidates(real dt) {
+        std::swap(contacts, previous_contacts);
+        previous_cursor = 0;
         contacts.clear();
         disabled_pairs.clear();
         toi_candidates.clear();
@@ -1279,21 +1308,35 @@ struct World::Impl {
             b.type != BodyType::static_body && closing > a.inner_radius + b.inner_radius;
         const real margin = bounded ? a.inner_radius + b.inner_radius : closing;
         const CollideSettings settings{tol.speculative_distance + margin, tol.linear_slop};
-        Contact c;
-        c.manifold = collide_pair(shape_a, shape_b, a.xf, b.xf, settings);
-        c.position_xf_a = a.xf;
-        c.position_xf_b = b.xf;
-        c.manifold_at_position_xf = true;
+        // (Filled in place: a whole Contact copied in cost more than its collide.)
+        Contact& c = contacts.emplace_back();
+        const Contact* before = carried_from(shape_a, shape_b, a, b, settings, c.manifold);
+        if (before) {
+            c.made_xf_a = before->made_xf_a;
+            c.made_xf_b = before->made_xf_b;
+            c.made_distance = before->made_distance;
+        } else {
+            c.manifold = collide_pair(shape_a, shape_b, a.xf, b.xf, settings);
+            c.made_xf_a = a.xf;
+            c.made_xf_b = b.xf;
+            c.made_distance = settings.speculative_distance;
+        }
         if (c.manifold.count == 0) {
+            contacts.pop_back();
             if (bounded) {
                 toi_candidates.push_back({shape_a, shape_b});
             }
             return;
         }
         if (pre_solve && !pre_solve(shape_id(shape_a), shape_id(shape_b), c.manifold)) {
+            contacts.pop_back();
             disabled_pairs.push_back({shape_id(shape_a), shape_id(shape_b)});
             return;
         }
+        stats.manifolds_carried += before ? 1 : 0;
+        c.position_xf_a = c.made_xf_a;
+        c.position_xf_b = c.made_xf_b;
+        c.manifold_at_position_xf = true;
         c.body_a = sa.body;
         c.body_b = sb.body;
         c.shape_a = shape_a;
@@ -1301,7 +1344,6 @@ struct World::Impl {
         c.friction = combine_friction(sa.material, sb.material);
         c.restitution = combine_restitution(sa.material, sb.material);
         c.rolling_resistance = combine_rolling_resistance(sa, sb);
-        contacts.push_back(c);
     }
 
     // The velocity solve's compact copies (contact_solver.hpp): every
@@ -1368,6 +1410,56 @@ struct World::Impl {
         }
     }
 
+    // The last step's contact of the pair whose manifold this step's search
+    // takes, its points carried by the bodies (moved_manifold, into
+    // `moved`), instead of colliding again (PhysX's contact cache): none
+    // unless the bodies hardly moved, one relative to the other, since
+    // collide() made it (then it is collide()'s manifold but for where the
+    // clip cuts the incident face, moved as far), it was made with a
+    // speculative distance at most k_carried_distance_slack short of this
+    // step's, and its points are all still within this step's. A point
+    // collide() dropped then lies beyond this step's distance but for that
+    // slack and the motion, over 3 slops beyond how far the pair can close
+    // this step: it would push nothing. A resting stack's pairs skip the
+    // narrowphase.
+    const Contact* carried_from(int shape_a, int shape_b, const Body& a, const Body& b,
+                                const CollideSettings& settings, Manifold& moved) {
+        if (cached_shapes_version != shapes_version || cached_static_version != static_version) {
+            return nullptr;
+        }
+        const Contact* found = previous_contact(shape_a, shape_b);
+        if (!found) {
+            return nullptr;
+        }
+        const Contact& c = *found;
+        if (c.made_distance + k_carried_distance_slack * tol.linear_slop <
+                settings.speculative_distance ||
+            c.manifold.count == 0 || !hardly_moved(c.made_xf_a, c.made_xf_b, a, b)) {
+            return nullptr;
+        }
+        moved = moved_manifold(c.manifold, a.xf, b.xf, settings);
+        return moved.count == c.manifold.count ? &c : nullptr;
+    }
+
+    // The pair's contact in the last step, if it had one: the one after the
+    // last found, when the search reports pairs in the order it did then
+    // (a world at rest), else looked up.
+    const Contact* previous_contact(int shape_a, int shape_b) {
+        if (previous_cursor < previous_contacts.size()) {
+            const Contact& next = previous_contacts[previous_cursor];
+            if (next.shape_a == shape_a && next.shape_b == shape_b) {
+                ++previous_cursor;
+                return &next;
+            }
+        }
+        const CachedImpulse* cached = find_cached(pair_key(shape_a, shape_b));
+        if (!cached || cached->contact < 0) {
+            return nullptr;
+        }
+        previous_cursor = static_cast<std::size_t>(cached->contact) + 1;
+        return &previous_contacts[static_cast<std::size_t>(cached->contact)];
+    }
+
     const CachedImpulse* find_cached(std::uint64_t key) const {
         const auto it =
             std::lower_bound(impulse_cache.begin(), impulse_cache.end(), key,
@@ -1377,9 +1469,13 @@ struct World::Impl {
 
     void store_impulses() {
         impulse_cache.clear();
-        for (const Contact& c : contacts) {
+        cached_shapes_version = shapes_version;
+        cached_static_version = static_version;
+        for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+            const Contact& c = contacts[ci];
             CachedImpulse e;
             e.key = pair_key(c.shape_a, c.shape_b);
+            e.contact = static_cast<int>(ci);
             e.count = c.manifold.count;
             for (int i = 0; i < c.manifold.count; ++i) {
                 e.ids[i] = c.manifold.points[i].id;
@@ -1549,7 +1645,12 @@ struct World::Impl {
     // at its extent) from the poses the contact's manifold was made at:
     // the manifold depends on the relative pose alone.
     bool hardly_moved(const Contact& c, const Body& a, const Body& b) const {
-        const Transform then = inv_mul(c.position_xf_a, c.position_xf_b);
+        return hardly_moved(c.position_xf_a, c.position_xf_b, a, b);
+    }
+
+    bool hardly_moved(const Transform& xf_a, const Transform& xf_b, const Body& a,
+                      const Body& b) const {
+        const Transform then = inv_mul(xf_a, xf_b);
         const Transform now = inv_mul(a.xf, b.xf);
         const Rot turn = inv_mul(then.q, now.q);
         const Vec2 moved = transform_point(now, b.sweep.local_center) -

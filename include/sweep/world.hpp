@@ -113,6 +113,13 @@ struct StepStats {
     /// which walked the broadphase trees with fat boxes (no proxy had moved
     /// since, and the same bodies searched): a world at rest walks no tree.
     int pair_searches_reused = 0;
+    /// Of `contacts`, those whose manifold was the last step's, its points
+    /// carried by the bodies, because the pair had moved, one body relative
+    /// to the other, less than a tenth of the linear slop since collide()
+    /// made it (with a speculative distance at most a quarter slop short of
+    /// this step's; no shape destroyed or refiltered since): the pairs of a
+    /// resting stack skip the narrowphase (PhysX's contact cache).
+    int manifolds_carried = 0;
     int toi_events = 0;           ///< bodies stopped early by the final sweep
     int toi_pair_events = 0;      ///< time-of-impact events resolved between moving bodies
     int toi_cap_hits = 0;         ///< bodies clamped at an impact by the per-body or step cap
@@ -271,6 +278,13 @@ class World {
     /// seams of a tiled floor or wall (docs/conventions.md, "Seams between
     /// static shapes"; after Bullet's and Jolt's internal-edge removal).
     ///
+    /// A pair whose bodies moved, one relative to the other, less than a
+    /// tenth of the linear slop since collide() made its manifold, in this
+    /// step or an earlier one, keeps that manifold, its points carried by
+    /// the bodies and their separations measured anew
+    /// (StepStats::manifolds_carried): a resting stack skips the
+    /// narrowphase.
+    ///
     /// Kinematic platforms carry what stands on them: a kinematic body whose
     /// last move() found a kinematic ground (MoveResult::ground) is moved,
     /// after the substeps, as a point fixed to the ground would be over the
@@ -300,9 +314,10 @@ class World {
     /// within the linear slop), with the impulses the velocity solver
     /// applied. Each manifold is the pair's at the final poses; a pair
     /// whose bodies moved less than a tenth of the linear slop, one
-    /// relative to the other, since the step's contact search keeps that
-    /// manifold, its points carried by the bodies (a fresh collide() would
-    /// clip its points at most that much elsewhere).
+    /// relative to the other, since collide() made its manifold (in this
+    /// step's contact search or an earlier step's) keeps that manifold,
+    /// its points carried by the bodies (a fresh collide() would clip its
+    /// points at most that much elsewhere).
     const std::vector<ContactData>& touching_contacts() const;
 
     /// The first shape the ray `origin` -> `origin + translation` (world, L)

@@ -153,8 +153,9 @@ TEST(WorldEvents, TouchingContactsAreTheManifoldsAtTheFinalPoses) {
                 collide(shape_of(d.body_a), world.body_state(d.body_a)->xf, shape_of(d.body_b),
                         world.body_state(d.body_b)->xf, {slop, slop});
             // A pair that hardly moved, one body relative to the other
-            // (under a tenth of a slop), since its manifold was made keeps
-            // it, its points carried by the bodies: a fresh one clips the
+            // (under a tenth of a slop), since its manifold was made (in
+            // this step or an earlier one) keeps it, its points carried by
+            // the bodies: a fresh one clips the
             // incident face as much further along, and a circle's normal
             // turns as much over its radius (0.25 L or more here).
             const real moved = slop / 10;
