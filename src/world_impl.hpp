@@ -1934,8 +1934,16 @@ struct World::Impl {
                 b.stopped = true;
                 ++stats.toi_events;
                 // The sweep starts at the body's TOI clock (its last event).
-                report_stop(TimeOfImpactKind::static_sweep, bi,
-                            b.toi_clock + t * (1 - b.toi_clock));
+                b.toi_clock += t * (1 - b.toi_clock);
+                report_stop(TimeOfImpactKind::static_sweep, bi, b.toi_clock);
+                // The next round sweeps the body on from here, as a TOI
+                // event does: the path to here is swept, and a sweep from
+                // the step's start again would retrace it. (A box spinning
+                // under a ceiling stopped near its start, where its turn
+                // first reached the ceiling, in every round, so position
+                // correction never freed it of the box beside it.)
+                b.sweep.c1 = b.sweep.c2;
+                b.sweep.a1 = b.sweep.a2;
                 ++stopped;
             }
         }
@@ -1943,8 +1951,9 @@ struct World::Impl {
     }
 
     // Bodies that the sweep still stops after the last round go back to the
-    // start of their sweep, the last pose known clear of static geometry,
-    // and stay there (pinned) while the others are corrected around them.
+    // start of their sweep (where the last sweep that stopped them left
+    // them), the last pose known clear of static geometry, and stay there
+    // (pinned) while the others are corrected around them.
     void hold_stopped_at_sweep_start() {
         for (Body& b : bodies) {
             if (b.alive && b.stopped) {
@@ -2775,8 +2784,9 @@ struct World::Impl {
         clock.lap(stats.toi_seconds);
         // A body stopped by its sweep lands back on its path, where another
         // body may have moved meanwhile: correct positions again and re-sweep
-        // (always from the pose at the start of the step, so the final pose
-        // is swept whatever the corrections did).
+        // (from the pose at the start of the step, or for a body a sweep
+        // stopped from where it stopped, so every move the corrections make
+        // is swept).
         // Bodies corrected or stopped far from where the contacts were made
         // may meet pairs that have none: those become contacts, and the
         // next round corrects them too.
