@@ -30,6 +30,17 @@ BodyId add_ground(World& world, Material material = {}) { // top face at y = 0
                     material);
 }
 
+// A box at rest on the ground, settled until its manifold is carried.
+BodyId add_settled_box(World& world) {
+    add_ground(world);
+    const BodyId box = add_body(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 0.5f});
+    for (int i = 0; i < 60; ++i) {
+        EXPECT_TRUE(world.step(k_dt));
+    }
+    EXPECT_EQ(world.stats().manifolds_carried, 1);
+    return box;
+}
+
 // A frictionless box sliding on frictionless ground at 0.03 slops a step:
 // its manifold is made afresh at the first step whose pose lies more than
 // a tenth of a slop from where the last one was made, and carried in
@@ -97,12 +108,7 @@ TEST(WorldManifoldCarry, ARestingStackCarriesItsManifolds) {
 // to the disc, whose one point is at its bottom.
 TEST(WorldManifoldCarry, AShapeMadeInADestroyedOnesSlotCollidesAfresh) {
     World world = make_world();
-    add_ground(world);
-    const BodyId box = add_body(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 0.5f});
-    for (int i = 0; i < 60; ++i) {
-        ASSERT_TRUE(world.step(k_dt));
-    }
-    ASSERT_EQ(world.stats().manifolds_carried, 1);
+    const BodyId box = add_settled_box(world);
     const BodyState at = world.body_state(box).value();
     const ShapeId old_shape = world.body_shapes(box).value()[0];
     ASSERT_TRUE(world.destroy_body(box));
@@ -121,12 +127,7 @@ TEST(WorldManifoldCarry, AShapeMadeInADestroyedOnesSlotCollidesAfresh) {
 // faces: the next step collides every pair afresh.
 TEST(WorldManifoldCarry, ASetFilterMakesTheNextStepCollideAfresh) {
     World world = make_world();
-    add_ground(world);
-    const BodyId box = add_body(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 0.5f});
-    for (int i = 0; i < 60; ++i) {
-        ASSERT_TRUE(world.step(k_dt));
-    }
-    ASSERT_EQ(world.stats().manifolds_carried, 1);
+    const BodyId box = add_settled_box(world);
     Filter filter;
     filter.category_bits = 2;
     ASSERT_TRUE(world.set_filter(world.body_shapes(box).value()[0], filter));
