@@ -1415,7 +1415,10 @@ struct World::Impl {
     // `moved`), instead of colliding again (PhysX's contact cache): none
     // unless the bodies hardly moved, one relative to the other, since
     // collide() made it (then it is collide()'s manifold but for where the
-    // clip cuts the incident face, moved as far), it was made with a
+    // clip cuts the incident face, moved as far, and for the reference
+    // face where two nearly parallel ones are within collide()'s
+    // preference for A's: a capsule's side on a box's face, tilted 0.3
+    // degrees, read 0.26 slop apart at the ends), it was made with a
     // speculative distance at most k_carried_distance_slack short of this
     // step's, and its points are all still within this step's. A point
     // collide() dropped then lies beyond this step's distance but for that

@@ -317,7 +317,9 @@ class World {
     /// relative to the other, since collide() made its manifold (in this
     /// step's contact search or an earlier step's) keeps that manifold,
     /// its points carried by the bodies (a fresh collide() would clip its
-    /// points at most that much elsewhere).
+    /// points at most that much elsewhere, or, where two nearly parallel
+    /// faces are within collide()'s tenth-slop preference for the first
+    /// shape's face, might take the other face).
     const std::vector<ContactData>& touching_contacts() const;
 
     /// The first shape the ray `origin` -> `origin + translation` (world, L)
