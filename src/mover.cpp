@@ -928,6 +928,15 @@ void reset_result(MoveResult& result) {
 } // namespace
 
 Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& filter) {
+    MoveResult result;
+    if (Result<void> moved = move(id, translation, filter, result); !moved) {
+        return moved.error();
+    }
+    return result;
+}
+
+Result<void> World::move(BodyId id, Vec2 translation, const MoveFilter& filter,
+                         MoveResult& result) {
     Impl& w = *impl_;
     if (!w.find(id)) {
         return stale();
@@ -944,13 +953,13 @@ Result<MoveResult> World::move(BodyId id, Vec2 translation, const MoveFilter& fi
     w.rebuild_static_tree_if_dirty();
     w.find_seams_if_dirty(); // (for Mover::into_exposed_face)
     const Vec2 start = w.bodies[id.index].xf.p;
-    MoveResult result;
+    reset_result(result);
     w.move_scratch.busy = true;
     Mover(w, id.index, filter).run(translation, true, result);
     w.move_scratch.busy = false;
     w.bodies[id.index].ground = result.ground;
     w.sync_moving_proxies(id.index, result.position - start, length(translation));
-    return result;
+    return {};
 }
 
 // Here rather than in world_impl.hpp, beside its callers, so that it finds

@@ -37,7 +37,8 @@ enum class StaticBroadphase {
 struct WorldDef {
     Vec2 gravity{0, -10};            ///< metres per s^2; scaled by length_units_per_meter
     real length_units_per_meter = 1; ///< L: world units per metre (> 0); scales every tolerance
-    int velocity_iterations = 8;     ///< least sequential impulse sweeps per step (up to 8x while they converge)
+    int velocity_iterations =
+        8; ///< least sequential impulse sweeps per step (up to 8x while they converge)
     /// The contact solve's sub-steps (>= 1). n > 1: the contacts, made once
     /// a step, are solved in n sub-steps of dt / n, each with one sweep
     /// aiming at the contacts' separations moved by the bodies' motion so
@@ -137,7 +138,8 @@ struct StepStats {
     /// and the step's correct-and-sweep rounds.
     int position_sweeps = 0;
     real max_penetration =
-        0; ///< deepest overlap of a dynamic body with anything it collides with at the end of the step, L (>= 0), contact or not; needs measure_penetration
+        0; ///< deepest overlap of a dynamic body with anything it collides with at the end of the
+           ///< step, L (>= 0), contact or not; needs measure_penetration
     // Wall-clock time of the step's phases (std::chrono::steady_clock, a few
     // clock reads per sub-step, none per pair), summed over sub-steps: four
     // disjoint parts of the step() call, so their sum is at most its
@@ -269,6 +271,15 @@ class World {
     /// Errors: stale handle; a static body, non-finite translation
     /// (invalid_input); a call from inside a move filter (unsupported).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
+
+    /// The same move, written into `result`: whatever it held is replaced,
+    /// but its contacts keep their room, so a game loop that moves its
+    /// characters every frame through one MoveResult each allocates nothing
+    /// once that room has grown to the most contacts a move met (bump.lua's
+    /// move returns a fresh table of collisions; this is the way around
+    /// that). Same errors as move() above; on an error `result` is left
+    /// as it was.
+    Result<void> move(BodyId id, Vec2 translation, const MoveFilter& filter, MoveResult& result);
 
     /// Advances the world by dt seconds in `substeps` equal parts, then
     /// removes moving bodies outside WorldDef::bounds and reports events().

@@ -67,6 +67,32 @@ TEST(MoveAllocation, AMoveAllocatesOnlyItsContactsOnce) {
     EXPECT_NEAR(corner.position.x, 8 - 0.4f, world.tolerances().touch_tolerance);
 }
 
+// A result reused from move to move keeps its contacts' room: the corner
+// move that reserved it above allocates nothing the second time, and finds
+// what a fresh result finds.
+TEST(MoveAllocation, AReusedResultAllocatesNothingOnceItsRoomHasGrown) {
+    World world = std::move(World::make({}).value());
+    add_floor_and_wall(world);
+    const BodyId c = add_box(world, BodyType::kinematic, {1, 0.4f}, 0.4f, 0.4f);
+    MoveResult reused;
+    ASSERT_TRUE(world.move(c, {20, -1}, {}, reused)); // into the corner: the room grows
+    ASSERT_GE(reused.contacts.size(), 2u);
+    ASSERT_TRUE(world.move(c, {-6, 0}, {}, reused)); // back out along the floor
+    const MoveResult fresh = world.move(c, {20, -1}).value();
+    ASSERT_TRUE(world.move(c, {-6, 0}));
+    const long again = allocations_of([&] { ASSERT_TRUE(world.move(c, {20, -1}, {}, reused)); });
+    EXPECT_EQ(again, 0);
+    EXPECT_EQ(reused.position, fresh.position);
+    ASSERT_EQ(reused.contacts.size(), fresh.contacts.size());
+    for (std::size_t i = 0; i < fresh.contacts.size(); ++i) {
+        EXPECT_EQ(reused.contacts[i].other, fresh.contacts[i].other) << i;
+        EXPECT_EQ(reused.contacts[i].time, fresh.contacts[i].time) << i;
+        EXPECT_EQ(reused.contacts[i].normal, fresh.contacts[i].normal) << i;
+    }
+    EXPECT_EQ(reused.iterations, fresh.iterations);
+    EXPECT_EQ(reused.ground, fresh.ground);
+}
+
 TEST(MoveAllocation, APushOutOfSeveralShapesAllocatesNothing) {
     World world = std::move(World::make({}).value());
     add_floor_and_wall(world);

@@ -298,6 +298,24 @@ TEST(Move, RejectsBadCallsAndChangesNothing) {
     EXPECT_EQ(world.move(c, {1, 0}).error().code, ErrorCode::stale_handle);
 }
 
+// The reusing move's errors leave the caller's result as it was.
+TEST(Move, RejectsBadCallsIntoAResultAndLeavesItAsItWas) {
+    World world = make_world();
+    const BodyId wall = add_static_box(world, {0, 0}, 1, 1);
+    const BodyId c = add_character(world, {5, 0}, k_box);
+    MoveResult kept;
+    ASSERT_TRUE(world.move(c, {-5, 0}, {}, kept)); // against the wall
+    ASSERT_EQ(kept.contacts.size(), 1u);
+    const Vec2 position = kept.position;
+    EXPECT_EQ(world.move(wall, {1, 0}, {}, kept).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.move(c, {0, std::nanf("")}, {}, kept).error().code, ErrorCode::invalid_input);
+    ASSERT_TRUE(world.destroy_body(c).has_value());
+    EXPECT_EQ(world.move(c, {1, 0}, {}, kept).error().code, ErrorCode::stale_handle);
+    EXPECT_EQ(kept.position, position);
+    ASSERT_EQ(kept.contacts.size(), 1u);
+    EXPECT_EQ(kept.contacts[0].other, wall);
+}
+
 } // namespace
 } // namespace sweep
 
