@@ -23,8 +23,9 @@ namespace {
 /// cannot exhaust the stack through recursion.
 constexpr int k_max_group_depth = 64;
 
-/// A decimal integer with optional sign and surrounding whitespace.
-std::optional<std::int64_t> parse_integer(std::string_view text) {
+/// A decimal number of type T (an integer, or floating point with optional
+/// exponent) with optional sign and surrounding whitespace.
+template <class T> std::optional<T> parse_decimal(std::string_view text) {
     const auto not_space = [](char c) { return c != ' ' && c != '\t' && c != '\r' && c != '\n'; };
     const auto first = std::find_if(text.begin(), text.end(), not_space);
     const auto last = std::find_if(text.rbegin(), text.rend(), not_space).base();
@@ -36,12 +37,17 @@ std::optional<std::int64_t> parse_integer(std::string_view text) {
     if (*begin == '+') {
         ++begin; // from_chars refuses a plus sign, XML writers may emit one
     }
-    std::int64_t value = 0;
+    T value{};
     const auto [stop, error] = std::from_chars(begin, end, value);
     if (error != std::errc() || stop != end) {
         return std::nullopt;
     }
     return value;
+}
+
+/// A decimal integer with optional sign and surrounding whitespace.
+std::optional<std::int64_t> parse_integer(std::string_view text) {
+    return parse_decimal<std::int64_t>(text);
 }
 
 /// The integer attribute `name` of `node`, `fallback` when absent.
@@ -153,22 +159,11 @@ Result<std::vector<ChunkSource>> read_chunks(pugi::xml_node data, const std::str
     return chunks;
 }
 
-/// A decimal number (integer or floating point, optional sign and exponent).
+/// A finite decimal number (integer or floating point, optional sign and
+/// exponent).
 std::optional<double> parse_number(std::string_view text) {
-    const auto not_space = [](char c) { return c != ' ' && c != '\t' && c != '\r' && c != '\n'; };
-    const auto first = std::find_if(text.begin(), text.end(), not_space);
-    const auto last = std::find_if(text.rbegin(), text.rend(), not_space).base();
-    if (first >= last) {
-        return std::nullopt;
-    }
-    const char* begin = &*first;
-    const char* end = begin + (last - first);
-    if (*begin == '+') {
-        ++begin;
-    }
-    double value = 0;
-    const auto [stop, error] = std::from_chars(begin, end, value);
-    if (error != std::errc() || stop != end || !std::isfinite(value)) {
+    const auto value = parse_decimal<double>(text);
+    if (value && !std::isfinite(*value)) {
         return std::nullopt;
     }
     return value;
@@ -616,6 +611,19 @@ Result<pugi::xml_node> parse_document(pugi::xml_document& document, std::string_
     return document.document_element();
 }
 
+/// The parsed document's root element, which must be <`expected`> (.tsx and
+/// .tx files).
+Result<pugi::xml_node> parse_root(pugi::xml_document& document, std::string_view text,
+                                  const std::string& file, std::string_view expected) {
+    auto root = parse_document(document, text, file);
+    if (root && std::string_view(root->name()) != expected) {
+        return make_error(ErrorCode::parse_error, file + ": root element is <" +
+                                                      std::string(root->name()) + ">, expected <" +
+                                                      std::string(expected) + ">");
+    }
+    return root;
+}
+
 } // namespace
 
 // The accessors of tileset_header.hpp for TMX elements.
@@ -701,14 +709,9 @@ Result<StaticGeometry> load_tmx(std::string_view text, const std::string& file,
 
 Result<std::shared_ptr<const Tileset>> read_tsx(std::string_view text, const std::string& file) {
     pugi::xml_document document;
-    auto root = parse_document(document, text, file);
+    auto root = parse_root(document, text, file, "tileset");
     if (!root) {
         return root.error();
-    }
-    if (std::string_view(root->name()) != "tileset") {
-        return make_error(ErrorCode::parse_error, file + ": root element is <" +
-                                                      std::string(root->name()) +
-                                                      ">, expected <tileset>");
     }
     return read_tileset_element(*root, file);
 }
@@ -718,14 +721,9 @@ Result<std::shared_ptr<const TemplateSource>> read_tx(std::string_view text,
                                                       ExternalFiles& external,
                                                       std::vector<std::string>& warnings) {
     pugi::xml_document document;
-    auto root = parse_document(document, text, file);
+    auto root = parse_root(document, text, file, "template");
     if (!root) {
         return root.error();
-    }
-    if (std::string_view(root->name()) != "template") {
-        return make_error(ErrorCode::parse_error, file + ": root element is <" +
-                                                      std::string(root->name()) +
-                                                      ">, expected <template>");
     }
     auto out = std::make_shared<TemplateSource>();
     out->file = file;
