@@ -82,6 +82,19 @@ TileRef resolve_gid(const std::vector<TilesetRef>& scope, std::uint32_t gid, boo
     return ref;
 }
 
+void add_tile(Tileset& set, std::uint32_t local_id, TileInfo info) {
+    if (!info.properties.empty() || !info.shapes.empty() || info.image_width > 0 ||
+        info.image_height > 0) {
+        set.tiles[local_id] = std::move(info);
+    }
+}
+
+void sort_by_first_gid(std::vector<TilesetRef>& tilesets) {
+    std::stable_sort(
+        tilesets.begin(), tilesets.end(),
+        [](const TilesetRef& a, const TilesetRef& b) { return a.first_gid < b.first_gid; });
+}
+
 std::string resolve_path(const std::string& referrer, const std::string& source) {
     const std::filesystem::path base = std::filesystem::path(referrer).parent_path();
     return (base / std::filesystem::path(source)).lexically_normal().generic_string();

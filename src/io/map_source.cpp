@@ -772,6 +772,28 @@ Result<double> checked_pixels(double value, std::string_view where) {
     return value;
 }
 
+Result<int> checked_tile_size(std::int64_t value, bool positive, std::string_view where) {
+    if (positive && value <= 0) {
+        return make_error(ErrorCode::parse_error,
+                          std::string(where) + ": must be positive, not " + std::to_string(value));
+    }
+    if (value > k_max_tile_pixels) {
+        return make_error(ErrorCode::limit_exceeded, std::string(where) + ": " +
+                                                         std::to_string(value) +
+                                                         " pixels is over 65536");
+    }
+    return static_cast<int>(value);
+}
+
+Result<void> check_orientation(std::string_view orientation, std::string_view where) {
+    if (orientation != "orthogonal") {
+        return make_error(ErrorCode::unsupported, std::string(where) + ": orientation " +
+                                                      in_quotes(orientation) +
+                                                      " is not supported (orthogonal only)");
+    }
+    return {};
+}
+
 Result<StaticGeometry> build_geometry(MapSource& map, const TiledLoadOptions& options) {
     const Rules rules{options, options.solid_layers.empty() && options.solid_properties.empty()};
     // Names asked for must exist.

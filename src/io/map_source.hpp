@@ -105,6 +105,11 @@ struct Tileset {
     PixelPoint tile_size(std::uint32_t local_id) const;
 };
 
+/// Keeps `info` as tile `local_id` of `set` unless it says nothing (no
+/// properties, shapes or image size): Tileset::tiles holds only tiles with
+/// something to say. A later entry for the same id replaces an earlier one.
+void add_tile(Tileset& set, std::uint32_t local_id, TileInfo info);
+
 /// A gid resolved against a scope: the tileset and local id, or nothing.
 struct TileRef {
     const Tileset* tileset = nullptr;
@@ -117,6 +122,10 @@ struct TileRef {
 /// when the gid is 0 or lies before the first tileset. `out_of_range` is set
 /// when the gid is past the end of the tileset it falls in (known count).
 TileRef resolve_gid(const std::vector<TilesetRef>& scope, std::uint32_t gid, bool* out_of_range);
+
+/// Sorts a scope's tilesets by first gid, as resolve_gid expects; equal first
+/// gids keep their file order.
+void sort_by_first_gid(std::vector<TilesetRef>& tilesets);
 
 /// A template file: its object and the tilesets its gid refers to.
 struct TemplateSource {
@@ -251,11 +260,21 @@ bool equals_ignoring_case(std::string_view a, std::string_view b);
 /// (limit_exceeded) and for sign (parse_error when `non_negative` fails).
 Result<int> checked_tile_value(std::int64_t value, bool non_negative, std::string_view where);
 
+/// A tile width or height in pixels read from the file, within
+/// k_max_tile_pixels (limit_exceeded); `positive` refuses 0 and below
+/// (parse_error), as a map's tile size must be. `where` names the field.
+Result<int> checked_tile_size(std::int64_t value, bool positive, std::string_view where);
+
 /// A width*height that must stay within k_max_cells (limit_exceeded).
 Result<void> check_cell_count(std::int64_t width, std::int64_t height, std::string_view where);
 
 /// A finite pixel coordinate or size within k_max_pixel_coordinate.
 Result<double> checked_pixels(double value, std::string_view where);
+
+/// Checks a map's orientation as read: only orthogonal maps are read
+/// (isometric, staggered and hexagonal maps place their tiles on other
+/// grids). Errors: any other (unsupported, naming `where`).
+Result<void> check_orientation(std::string_view orientation, std::string_view where);
 
 /// The StaticGeometry of the map: selects what collides (options or the
 /// automatic rule), decodes the tile layers that matter, places per-tile and

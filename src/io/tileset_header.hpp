@@ -1,10 +1,11 @@
 // Private: a tileset's header — tile size, margin and spacing, tile count,
-// tile offset, object alignment, render size and properties — read the same
-// way from a TMX <tileset> element and a JSON tileset object, by one template
-// over the node type. Each reader defines the accessors below for its node
-// type (tmx.cpp for pugi::xml_node, tmj.cpp for nlohmann::json): they differ
-// in where a field lives (an attribute or a child element, a key), not in
-// what it means.
+// tile offset, object alignment, render size and properties — and the entry
+// that names a tileset in a map or template — its first gid, and a file or
+// the tileset itself — read the same way from TMX <tileset> elements and JSON
+// tileset objects, by templates over the node type. Each reader defines the
+// accessors below for its node type (tmx.cpp for pugi::xml_node, tmj.cpp for
+// nlohmann::json): they differ in where a field lives (an attribute or a
+// child element, a key), not in what it means.
 #pragma once
 
 #include "error.hpp"
@@ -17,14 +18,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace sweep::io::detail {
 
-/// The optional non-negative integer field `name` of a tileset, `fallback`
-/// when absent. Errors: not an integer, or beyond k_max_coordinate
+/// The optional non-negative integer field `name` of a tileset or of its
+/// entry in a map, `fallback` when absent. Errors: not an integer, or beyond k_max_coordinate
 /// (parse_error, naming `where` and the field).
 Result<std::int64_t> tileset_int(pugi::xml_node node, const char* name, std::int64_t fallback,
                                  const std::string& where);
@@ -54,6 +57,14 @@ Result<PixelPoint> tile_offset(const nlohmann::json& node, const std::string& wh
 Properties read_properties(pugi::xml_node element);
 Properties read_properties(const nlohmann::json& holder);
 
+/// The tileset `node` with its contents, not a reference to a file: a
+/// <tileset> element embedded in a map or template or a .tsx root, a JSON
+/// tileset object embedded or a tileset document.
+Result<std::shared_ptr<const Tileset>> read_tileset_contents(pugi::xml_node node,
+                                                             const std::string& file);
+Result<std::shared_ptr<const Tileset>> read_tileset_contents(const nlohmann::json& node,
+                                                             const std::string& file);
+
 /// Reads the header of the tileset `node` into `set`; `where` names the
 /// tileset in messages. Legacy tilesets without a tile count get it from
 /// their image size, margin and spacing. Errors: the accessors' errors, and
@@ -66,12 +77,11 @@ Result<void> read_tileset_header(const Node& node, Tileset& set, const std::stri
         if (!value) {
             return value.error();
         }
-        if (*value > k_max_tile_pixels) {
-            return make_error(ErrorCode::limit_exceeded, where + ": " + name + ": " +
-                                                             std::to_string(*value) +
-                                                             " pixels is over 65536");
+        auto size = checked_tile_size(*value, false, where + ": " + name);
+        if (!size) {
+            return size.error();
         }
-        *field = static_cast<int>(*value);
+        *field = *size;
     }
     auto margin = tileset_int(node, "margin", 0, where);
     auto spacing = tileset_int(node, "spacing", 0, where);
@@ -104,6 +114,42 @@ Result<void> read_tileset_header(const Node& node, Tileset& set, const std::stri
     set.render_grid_size = text_field(node, "tilerendersize") == "grid";
     set.properties = read_properties(node);
     return {};
+}
+
+/// The tileset entry `node` of a map or template in `file` (`where` names
+/// it): its first gid (1 when absent) and its tileset, read through
+/// `external` from the file its source names, else from its contents.
+/// Errors: the accessors' and readers' errors, a first gid outside 1..2^28-1
+/// (parse_error), and the external file's errors with `where` in front.
+template <class Node>
+Result<TilesetRef> read_tileset_ref(const Node& node, const std::string& file,
+                                    const std::string& where, ExternalFiles& external,
+                                    std::vector<std::string>& warnings) {
+    auto first = tileset_int(node, "firstgid", 1, where);
+    if (!first) {
+        return first.error();
+    }
+    // 0 is no tile, and a gid's top four bits are its flip and rotation flags.
+    if (*first < 1 || *first > 0x0FFFFFFFll) {
+        return make_error(ErrorCode::parse_error,
+                          where + ": firstgid: out of range: " + std::to_string(*first));
+    }
+    TilesetRef ref;
+    ref.first_gid = static_cast<std::uint32_t>(*first);
+    if (has_field(node, "source")) {
+        auto set = external.tileset(file, text_field(node, "source"), warnings);
+        if (!set) {
+            return in_context(set.error(), where);
+        }
+        ref.tileset = std::move(set).value();
+    } else {
+        auto set = read_tileset_contents(node, file);
+        if (!set) {
+            return set.error();
+        }
+        ref.tileset = std::move(set).value();
+    }
+    return ref;
 }
 
 } // namespace sweep::io::detail

@@ -8,6 +8,7 @@
 
 #include "decode.hpp"
 #include "error.hpp"
+#include "layer_scope.hpp"
 #include "map_source.hpp"
 #include "tileset_header.hpp"
 
@@ -371,46 +372,8 @@ Result<void> read_tile(const Json& tile, std::optional<std::int64_t> key_id, Til
             }
         }
     }
-    if (!info.properties.empty() || !info.shapes.empty() || info.image_width > 0 ||
-        info.image_height > 0) {
-        set.tiles[static_cast<std::uint32_t>(id)] = std::move(info);
-    }
+    add_tile(set, static_cast<std::uint32_t>(id), std::move(info));
     return {};
-}
-
-/// A tileset object with its contents (not a reference to a file).
-Result<std::shared_ptr<const Tileset>> read_tileset_object(const Json& node,
-                                                           const std::string& file) {
-    auto set = std::make_shared<Tileset>();
-    set->file = file;
-    set->label = "tileset " + in_quotes(string_field(node, "name"));
-    const std::string where = file + ": " + set->label;
-    if (auto header = read_tileset_header(node, *set, where); !header) {
-        return header.error();
-    }
-    const auto tiles = node.find("tiles");
-    if (tiles != node.end() && tiles->is_array()) {
-        for (const Json& tile : *tiles) {
-            if (auto ok = read_tile(tile, std::nullopt, *set, where); !ok) {
-                return ok.error();
-            }
-        }
-    } else if (tiles != node.end() && tiles->is_object()) {
-        // Tiled before 1.2 keyed "tiles" by id.
-        for (const auto& [key, tile] : tiles->items()) {
-            std::int64_t id = -1;
-            try {
-                id = std::stoll(key);
-            } catch (const std::exception&) {
-                return make_error(ErrorCode::parse_error,
-                                  where + ": tiles: key is not a tile id: " + in_quotes(key));
-            }
-            if (auto ok = read_tile(tile, id, *set, where); !ok) {
-                return ok.error();
-            }
-        }
-    }
-    return std::shared_ptr<const Tileset>(std::move(set));
 }
 
 /// The tileset entries of `array` (a map's "tilesets" or a template's one
@@ -424,47 +387,15 @@ Result<std::vector<TilesetRef>> read_tilesets(const Json& array, const std::stri
         if (!node.is_object()) {
             return make_error(ErrorCode::parse_error, where + ": not an object");
         }
-        auto first = integer_field(node, "firstgid", 1, where);
-        if (!first) {
-            return first.error();
+        auto ref = read_tileset_ref(node, file, where, external, warnings);
+        if (!ref) {
+            return ref.error();
         }
-        if (*first < 1 || *first > 0x0FFFFFFFll) {
-            return make_error(ErrorCode::parse_error,
-                              where + ": firstgid: out of range: " + std::to_string(*first));
-        }
-        TilesetRef ref;
-        ref.first_gid = static_cast<std::uint32_t>(*first);
-        if (node.contains("source")) {
-            auto set = external.tileset(file, string_field(node, "source"), warnings);
-            if (!set) {
-                return in_context(set.error(), where);
-            }
-            ref.tileset = std::move(set).value();
-        } else {
-            auto set = read_tileset_object(node, file);
-            if (!set) {
-                return set.error();
-            }
-            ref.tileset = std::move(set).value();
-        }
-        out.push_back(std::move(ref));
+        out.push_back(std::move(ref).value());
     }
-    std::stable_sort(out.begin(), out.end(), [](const TilesetRef& a, const TilesetRef& b) {
-        return a.first_gid < b.first_gid;
-    });
+    sort_by_first_gid(out);
     return out;
 }
-
-/// What every layer reader needs.
-struct Scope {
-    const std::string& file;
-    std::int64_t map_width = 0;
-    std::int64_t map_height = 0;
-    bool infinite = false;
-    ExternalFiles& external;
-    MapSource& map;
-    std::size_t objects = 0; ///< read so far, against k_max_objects
-};
 
 std::string layer_label(const Json& layer, std::size_t ordinal) {
     const std::string name = string_field(layer, "name");
@@ -478,7 +409,8 @@ std::string layer_label(const Json& layer, std::size_t ordinal) {
     return "layer " + std::to_string(ordinal);
 }
 
-Result<TileLayerSource> read_tile_layer(const Json& node, const Scope& scope, std::size_t ordinal) {
+Result<TileLayerSource> read_tile_layer(const Json& node, const LayerScope& scope,
+                                        std::size_t ordinal) {
     TileLayerSource layer;
     layer.name = string_field(node, "name");
     layer.label = layer_label(node, ordinal);
@@ -506,35 +438,8 @@ Result<TileLayerSource> read_tile_layer(const Json& node, const Scope& scope, st
     return layer;
 }
 
-/// The object merged over its template, or a warning and nothing when the
-/// template cannot be read.
-std::optional<PlacedObject> place_object(ObjectSource object, Scope& scope,
-                                         const std::string& where) {
-    PlacedObject placed;
-    if (!object.template_source.empty()) {
-        auto tx =
-            scope.external.template_file(scope.file, object.template_source, scope.map.warnings);
-        if (!tx) {
-            scope.map.warnings.push_back(where + ": " + object.label + ": template " +
-                                         in_quotes(object.template_source) + ": " +
-                                         tx.error().message + "; object skipped");
-            return std::nullopt;
-        }
-        const std::shared_ptr<const TemplateSource>& base = *tx;
-        if (!object.gid && base->object.gid) {
-            placed.scope = &base->tilesets;
-        }
-        object = merge_template(object, base->object);
-        scope.map.templates.push_back(base);
-    }
-    if (!object.kind) {
-        object.kind = object.gid ? ObjectKind::tile : ObjectKind::rectangle;
-    }
-    placed.object = std::move(object);
-    return placed;
-}
-
-Result<ObjectLayerSource> read_object_layer(const Json& node, Scope& scope, std::size_t ordinal) {
+Result<ObjectLayerSource> read_object_layer(const Json& node, LayerScope& scope,
+                                            std::size_t ordinal) {
     ObjectLayerSource layer;
     layer.name = string_field(node, "name");
     layer.label = layer_label(node, ordinal);
@@ -548,24 +453,17 @@ Result<ObjectLayerSource> read_object_layer(const Json& node, Scope& scope, std:
     }
     std::size_t count = 0;
     for (const Json& child : *objects) {
-        if (++scope.objects > k_max_objects) {
-            return make_error(ErrorCode::limit_exceeded, scope.file + ": more than " +
-                                                             std::to_string(k_max_objects) +
-                                                             " objects");
-        }
-        auto object = read_object(child, where, ++count);
-        if (!object) {
-            return object.error();
-        }
-        if (auto placed = place_object(std::move(object).value(), scope, where)) {
-            layer.objects.push_back(std::move(*placed));
+        auto ok =
+            add_object(scope, layer, where, [&] { return read_object(child, where, ++count); });
+        if (!ok) {
+            return ok.error();
         }
     }
     return layer;
 }
 
 /// Appends the layers of `parent`["layers"] (the map or a group) to the map.
-Result<void> read_layers(const Json& parent, Scope& scope, const std::vector<LayerStep>& path,
+Result<void> read_layers(const Json& parent, LayerScope& scope, const std::vector<LayerStep>& path,
                          double offset_x, double offset_y, int depth) {
     const auto layers = parent.find("layers");
     if (layers == parent.end() || !layers->is_array()) {
@@ -602,19 +500,13 @@ Result<void> read_layers(const Json& parent, Scope& scope, const std::vector<Lay
             if (!layer) {
                 return layer.error();
             }
-            layer->path = std::move(inner);
-            layer->offset_x = ox;
-            layer->offset_y = oy;
-            scope.map.tile_layers.push_back(std::move(layer).value());
+            add_layer(std::move(layer).value(), std::move(inner), ox, oy, scope.map.tile_layers);
         } else if (kind == "objectgroup") {
             auto layer = read_object_layer(child, scope, scope.map.object_layers.size() + 1);
             if (!layer) {
                 return layer.error();
             }
-            layer->path = std::move(inner);
-            layer->offset_x = ox;
-            layer->offset_y = oy;
-            scope.map.object_layers.push_back(std::move(layer).value());
+            add_layer(std::move(layer).value(), std::move(inner), ox, oy, scope.map.object_layers);
         } else if (auto ok = read_layers(child, scope, inner, ox, oy, depth + 1); !ok) {
             return ok;
         }
@@ -628,16 +520,7 @@ Result<int> tile_size(const Json& map, const char* key, const std::string& where
     if (!value) {
         return value.error();
     }
-    if (*value <= 0) {
-        return make_error(ErrorCode::parse_error,
-                          where + ": " + key + ": must be positive, not " + std::to_string(*value));
-    }
-    if (*value > k_max_tile_pixels) {
-        return make_error(ErrorCode::limit_exceeded, where + ": " + key + ": " +
-                                                         std::to_string(*value) +
-                                                         " pixels is over 65536");
-    }
-    return static_cast<int>(*value);
+    return checked_tile_size(*value, true, where + ": " + key);
 }
 
 Result<void> read_map(const Json& node, const std::string& file, ExternalFiles& external,
@@ -645,10 +528,8 @@ Result<void> read_map(const Json& node, const std::string& file, ExternalFiles& 
     const std::string where = file + ": map";
     const std::string orientation = node.contains("orientation") ? string_field(node, "orientation")
                                                                  : std::string("orthogonal");
-    if (orientation != "orthogonal") {
-        return make_error(ErrorCode::unsupported, where + ": orientation " +
-                                                      in_quotes(orientation) +
-                                                      " is not supported (orthogonal only)");
+    if (auto ok = check_orientation(orientation, where); !ok) {
+        return ok;
     }
     map.file = file;
     auto tw = tile_size(node, "tilewidth", where);
@@ -677,7 +558,7 @@ Result<void> read_map(const Json& node, const std::string& file, ExternalFiles& 
         }
         map.tilesets = std::move(read).value();
     }
-    Scope scope{file, *w, *h, map.infinite, external, map};
+    LayerScope scope{file, *w, *h, map.infinite, external, map};
     return read_layers(node, scope, {}, 0, 0, 0);
 }
 
@@ -788,6 +669,40 @@ Properties read_properties(const Json& holder) {
     return out;
 }
 
+Result<std::shared_ptr<const Tileset>> read_tileset_contents(const Json& node,
+                                                             const std::string& file) {
+    auto set = std::make_shared<Tileset>();
+    set->file = file;
+    set->label = "tileset " + in_quotes(string_field(node, "name"));
+    const std::string where = file + ": " + set->label;
+    if (auto header = read_tileset_header(node, *set, where); !header) {
+        return header.error();
+    }
+    const auto tiles = node.find("tiles");
+    if (tiles != node.end() && tiles->is_array()) {
+        for (const Json& tile : *tiles) {
+            if (auto ok = read_tile(tile, std::nullopt, *set, where); !ok) {
+                return ok.error();
+            }
+        }
+    } else if (tiles != node.end() && tiles->is_object()) {
+        // Tiled before 1.2 keyed "tiles" by id.
+        for (const auto& [key, tile] : tiles->items()) {
+            std::int64_t id = -1;
+            try {
+                id = std::stoll(key);
+            } catch (const std::exception&) {
+                return make_error(ErrorCode::parse_error,
+                                  where + ": tiles: key is not a tile id: " + in_quotes(key));
+            }
+            if (auto ok = read_tile(tile, id, *set, where); !ok) {
+                return ok.error();
+            }
+        }
+    }
+    return std::shared_ptr<const Tileset>(std::move(set));
+}
+
 Result<StaticGeometry> load_tmj(std::string_view text, const std::string& file,
                                 const TiledLoadOptions& options) {
     auto document = parse_document(text, file);
@@ -820,7 +735,7 @@ Result<std::shared_ptr<const Tileset>> read_tsj(std::string_view text, const std
     if (!document->is_object()) {
         return make_error(ErrorCode::parse_error, file + ": tileset: not a JSON object");
     }
-    return read_tileset_object(*document, file);
+    return read_tileset_contents(*document, file);
 }
 
 Result<std::shared_ptr<const TemplateSource>> read_tj(std::string_view text,

@@ -6,6 +6,7 @@
 
 #include "decode.hpp"
 #include "error.hpp"
+#include "layer_scope.hpp"
 #include "map_source.hpp"
 #include "tileset_header.hpp"
 
@@ -300,51 +301,6 @@ Result<ObjectSource> read_object(pugi::xml_node node, const std::string& context
     return o;
 }
 
-/// A <tileset> element with its contents (not a reference to a file).
-Result<std::shared_ptr<const Tileset>> read_tileset_element(pugi::xml_node node,
-                                                            const std::string& file) {
-    auto set = std::make_shared<Tileset>();
-    set->file = file;
-    set->label = "tileset " + in_quotes(node.attribute("name").value());
-    const std::string where = file + ": " + set->label;
-    if (auto header = read_tileset_header(node, *set, where); !header) {
-        return header.error();
-    }
-    for (pugi::xml_node tile : node.children("tile")) {
-        const auto id = parse_integer(tile.attribute("id").value());
-        if (!id || *id < 0 || *id > 0x0FFFFFFFll) {
-            return make_error(ErrorCode::parse_error, where + ": <tile>: id: not a tile id: " +
-                                                          in_quotes(tile.attribute("id").value()));
-        }
-        const std::string tile_where = where + ": tile " + std::to_string(*id);
-        TileInfo info;
-        info.properties = read_properties(tile);
-        if (pugi::xml_node image = tile.child("image")) {
-            info.image_width = std::max(0.0, image.attribute("width").as_double(0));
-            info.image_height = std::max(0.0, image.attribute("height").as_double(0));
-            if (!std::isfinite(info.image_width) || !std::isfinite(info.image_height) ||
-                info.image_width > double(k_max_tile_pixels) ||
-                info.image_height > double(k_max_tile_pixels)) {
-                return make_error(ErrorCode::limit_exceeded,
-                                  tile_where + ": image size over 65536 pixels");
-            }
-        }
-        std::size_t ordinal = 0;
-        for (pugi::xml_node object : tile.child("objectgroup").children("object")) {
-            auto shape = read_object(object, tile_where, ++ordinal);
-            if (!shape) {
-                return shape.error();
-            }
-            info.shapes.push_back(std::move(shape).value());
-        }
-        if (!info.properties.empty() || !info.shapes.empty() || info.image_width > 0 ||
-            info.image_height > 0) {
-            set->tiles[static_cast<std::uint32_t>(*id)] = std::move(info);
-        }
-    }
-    return std::shared_ptr<const Tileset>(std::move(set));
-}
-
 /// The <tileset> children of `parent` (a map or a template): embedded ones
 /// and references to files, sorted by first gid.
 Result<std::vector<TilesetRef>> read_tilesets(pugi::xml_node parent, const std::string& file,
@@ -353,47 +309,15 @@ Result<std::vector<TilesetRef>> read_tilesets(pugi::xml_node parent, const std::
     std::vector<TilesetRef> out;
     for (pugi::xml_node node : parent.children("tileset")) {
         const std::string where = file + ": tileset " + std::to_string(out.size() + 1);
-        auto first = int_attribute(node, "firstgid", 1, where);
-        if (!first) {
-            return first.error();
+        auto ref = read_tileset_ref(node, file, where, external, warnings);
+        if (!ref) {
+            return ref.error();
         }
-        if (*first < 1 || *first > 0x0FFFFFFFll) {
-            return make_error(ErrorCode::parse_error,
-                              where + ": firstgid: out of range: " + std::to_string(*first));
-        }
-        TilesetRef ref;
-        ref.first_gid = static_cast<std::uint32_t>(*first);
-        if (const pugi::xml_attribute source = node.attribute("source")) {
-            auto set = external.tileset(file, source.value(), warnings);
-            if (!set) {
-                return in_context(set.error(), where);
-            }
-            ref.tileset = std::move(set).value();
-        } else {
-            auto set = read_tileset_element(node, file);
-            if (!set) {
-                return set.error();
-            }
-            ref.tileset = std::move(set).value();
-        }
-        out.push_back(std::move(ref));
+        out.push_back(std::move(ref).value());
     }
-    std::stable_sort(out.begin(), out.end(), [](const TilesetRef& a, const TilesetRef& b) {
-        return a.first_gid < b.first_gid;
-    });
+    sort_by_first_gid(out);
     return out;
 }
-
-/// What every layer reader needs.
-struct Scope {
-    const std::string& file;
-    std::int64_t map_width = 0;
-    std::int64_t map_height = 0;
-    bool infinite = false;
-    ExternalFiles& external;
-    MapSource& map;
-    std::size_t objects = 0; ///< read so far, against k_max_objects
-};
 
 /// How messages name a layer: by name, else id, else position.
 std::string layer_label(pugi::xml_node layer, std::size_t ordinal) {
@@ -407,7 +331,7 @@ std::string layer_label(pugi::xml_node layer, std::size_t ordinal) {
     return "layer " + std::to_string(ordinal);
 }
 
-Result<TileLayerSource> read_tile_layer(pugi::xml_node node, const Scope& scope,
+Result<TileLayerSource> read_tile_layer(pugi::xml_node node, const LayerScope& scope,
                                         std::size_t ordinal) {
     TileLayerSource layer;
     layer.name = node.attribute("name").value();
@@ -439,35 +363,7 @@ Result<TileLayerSource> read_tile_layer(pugi::xml_node node, const Scope& scope,
     return layer;
 }
 
-/// The object merged over its template, or a warning and nothing when the
-/// template cannot be read.
-std::optional<PlacedObject> place_object(ObjectSource object, Scope& scope,
-                                         const std::string& where) {
-    PlacedObject placed;
-    if (!object.template_source.empty()) {
-        auto tx =
-            scope.external.template_file(scope.file, object.template_source, scope.map.warnings);
-        if (!tx) {
-            scope.map.warnings.push_back(where + ": " + object.label + ": template " +
-                                         in_quotes(object.template_source) + ": " +
-                                         tx.error().message + "; object skipped");
-            return std::nullopt;
-        }
-        const std::shared_ptr<const TemplateSource>& base = *tx;
-        if (!object.gid && base->object.gid) {
-            placed.scope = &base->tilesets;
-        }
-        object = merge_template(object, base->object);
-        scope.map.templates.push_back(base);
-    }
-    if (!object.kind) {
-        object.kind = object.gid ? ObjectKind::tile : ObjectKind::rectangle;
-    }
-    placed.object = std::move(object);
-    return placed;
-}
-
-Result<ObjectLayerSource> read_object_layer(pugi::xml_node node, Scope& scope,
+Result<ObjectLayerSource> read_object_layer(pugi::xml_node node, LayerScope& scope,
                                             std::size_t ordinal) {
     ObjectLayerSource layer;
     layer.name = node.attribute("name").value();
@@ -475,25 +371,19 @@ Result<ObjectLayerSource> read_object_layer(pugi::xml_node node, Scope& scope,
     const std::string where = scope.file + ": " + layer.label;
     std::size_t count = 0;
     for (pugi::xml_node child : node.children("object")) {
-        if (++scope.objects > k_max_objects) {
-            return make_error(ErrorCode::limit_exceeded, scope.file + ": more than " +
-                                                             std::to_string(k_max_objects) +
-                                                             " objects");
-        }
-        auto object = read_object(child, where, ++count);
-        if (!object) {
-            return object.error();
-        }
-        if (auto placed = place_object(std::move(object).value(), scope, where)) {
-            layer.objects.push_back(std::move(*placed));
+        auto ok =
+            add_object(scope, layer, where, [&] { return read_object(child, where, ++count); });
+        if (!ok) {
+            return ok.error();
         }
     }
     return layer;
 }
 
 /// Appends the layers under `parent` (the map or a group) to the map.
-Result<void> read_layers(pugi::xml_node parent, Scope& scope, const std::vector<LayerStep>& path,
-                         double offset_x, double offset_y, int depth) {
+Result<void> read_layers(pugi::xml_node parent, LayerScope& scope,
+                         const std::vector<LayerStep>& path, double offset_x, double offset_y,
+                         int depth) {
     if (depth > k_max_group_depth) {
         return make_error(ErrorCode::limit_exceeded,
                           scope.file + ": group layers nested deeper than 64");
@@ -519,19 +409,13 @@ Result<void> read_layers(pugi::xml_node parent, Scope& scope, const std::vector<
             if (!layer) {
                 return layer.error();
             }
-            layer->path = std::move(inner);
-            layer->offset_x = ox;
-            layer->offset_y = oy;
-            scope.map.tile_layers.push_back(std::move(layer).value());
+            add_layer(std::move(layer).value(), std::move(inner), ox, oy, scope.map.tile_layers);
         } else if (kind == "objectgroup") {
             auto layer = read_object_layer(child, scope, scope.map.object_layers.size() + 1);
             if (!layer) {
                 return layer.error();
             }
-            layer->path = std::move(inner);
-            layer->offset_x = ox;
-            layer->offset_y = oy;
-            scope.map.object_layers.push_back(std::move(layer).value());
+            add_layer(std::move(layer).value(), std::move(inner), ox, oy, scope.map.object_layers);
         } else if (auto ok = read_layers(child, scope, inner, ox, oy, depth + 1); !ok) {
             return ok;
         }
@@ -555,10 +439,8 @@ Result<void> read_map(pugi::xml_node node, const std::string& file, ExternalFile
                       MapSource& map) {
     const std::string where = file + ": <map>";
     const std::string orientation = node.attribute("orientation").as_string("orthogonal");
-    if (orientation != "orthogonal") {
-        return make_error(ErrorCode::unsupported, where + ": orientation " +
-                                                      in_quotes(orientation) +
-                                                      " is not supported (orthogonal only)");
+    if (auto ok = check_orientation(orientation, where); !ok) {
+        return ok;
     }
     map.file = file;
     for (auto [name, field] :
@@ -567,17 +449,11 @@ Result<void> read_map(pugi::xml_node node, const std::string& file, ExternalFile
         if (!value) {
             return value.error();
         }
-        if (*value <= 0) {
-            return make_error(ErrorCode::parse_error, where + ": " + name +
-                                                          ": must be positive, not " +
-                                                          std::to_string(*value));
+        auto size = checked_tile_size(*value, true, where + ": " + name);
+        if (!size) {
+            return size.error();
         }
-        if (*value > k_max_tile_pixels) {
-            return make_error(ErrorCode::limit_exceeded, where + ": " + name + ": " +
-                                                             std::to_string(*value) +
-                                                             " pixels is over 65536");
-        }
-        *field = static_cast<int>(*value);
+        *field = *size;
     }
     auto w = tile_attribute(node, "width", 0, true, where);
     auto h = tile_attribute(node, "height", 0, true, where);
@@ -592,7 +468,7 @@ Result<void> read_map(pugi::xml_node node, const std::string& file, ExternalFile
         return tilesets.error();
     }
     map.tilesets = std::move(tilesets).value();
-    Scope scope{file, *w, *h, map.infinite, external, map};
+    LayerScope scope{file, *w, *h, map.infinite, external, map};
     return read_layers(node, scope, {}, 0, 0, 0);
 }
 
@@ -681,6 +557,47 @@ Properties read_properties(pugi::xml_node element) {
     return out;
 }
 
+Result<std::shared_ptr<const Tileset>> read_tileset_contents(pugi::xml_node node,
+                                                             const std::string& file) {
+    auto set = std::make_shared<Tileset>();
+    set->file = file;
+    set->label = "tileset " + in_quotes(node.attribute("name").value());
+    const std::string where = file + ": " + set->label;
+    if (auto header = read_tileset_header(node, *set, where); !header) {
+        return header.error();
+    }
+    for (pugi::xml_node tile : node.children("tile")) {
+        const auto id = parse_integer(tile.attribute("id").value());
+        if (!id || *id < 0 || *id > 0x0FFFFFFFll) {
+            return make_error(ErrorCode::parse_error, where + ": <tile>: id: not a tile id: " +
+                                                          in_quotes(tile.attribute("id").value()));
+        }
+        const std::string tile_where = where + ": tile " + std::to_string(*id);
+        TileInfo info;
+        info.properties = read_properties(tile);
+        if (pugi::xml_node image = tile.child("image")) {
+            info.image_width = std::max(0.0, image.attribute("width").as_double(0));
+            info.image_height = std::max(0.0, image.attribute("height").as_double(0));
+            if (!std::isfinite(info.image_width) || !std::isfinite(info.image_height) ||
+                info.image_width > double(k_max_tile_pixels) ||
+                info.image_height > double(k_max_tile_pixels)) {
+                return make_error(ErrorCode::limit_exceeded,
+                                  tile_where + ": image size over 65536 pixels");
+            }
+        }
+        std::size_t ordinal = 0;
+        for (pugi::xml_node object : tile.child("objectgroup").children("object")) {
+            auto shape = read_object(object, tile_where, ++ordinal);
+            if (!shape) {
+                return shape.error();
+            }
+            info.shapes.push_back(std::move(shape).value());
+        }
+        add_tile(*set, static_cast<std::uint32_t>(*id), std::move(info));
+    }
+    return std::shared_ptr<const Tileset>(std::move(set));
+}
+
 Result<StaticGeometry> load_tmx(std::string_view text, const std::string& file,
                                 const TiledLoadOptions& options) {
     pugi::xml_document document;
@@ -713,7 +630,7 @@ Result<std::shared_ptr<const Tileset>> read_tsx(std::string_view text, const std
     if (!root) {
         return root.error();
     }
-    return read_tileset_element(*root, file);
+    return read_tileset_contents(*root, file);
 }
 
 Result<std::shared_ptr<const TemplateSource>> read_tx(std::string_view text,
