@@ -82,8 +82,8 @@ const CoveredStretch* seam_stretch(const Polygon& wall, std::span<const CoveredS
         // bare face's points next to it, such as the floor's at the wall's foot.
         const real lo = c.lo <= tolerance ? -tolerance : c.lo + tolerance;
         const real hi = c.hi >= length - tolerance ? length + tolerance : c.hi - tolerance;
-        const bool on_stretch = std::abs(dot(point - origin, face_normal)) <= tolerance &&
-                                along >= lo && along <= hi;
+        const bool on_stretch =
+            std::abs(dot(point - origin, face_normal)) <= tolerance && along >= lo && along <= hi;
         if (on_stretch && dot(normal, face_normal) > k_seam_sine && counts(c)) {
             return &c;
         }

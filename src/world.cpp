@@ -72,8 +72,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         }
         if (!std::isfinite(sd.material.density) || sd.material.density < 0 ||
             !(sd.material.friction >= 0) || !(sd.material.restitution >= 0) ||
-            !std::isfinite(sd.material.rolling_resistance) ||
-            sd.material.rolling_resistance < 0) {
+            !std::isfinite(sd.material.rolling_resistance) || sd.material.rolling_resistance < 0) {
             return Error{ErrorCode::invalid_input, "create_body: density, friction, restitution "
                                                    "and rolling_resistance must be >= 0"};
         }

@@ -179,7 +179,7 @@ struct MoveHit {
     MoveResponse response = MoveResponse::slide;
     real surface_area = 0;
     real separation = 0; // at the contact pose, from the manifold
-    bool face = false; // two faces meeting over more than the linear slop
+    bool face = false;   // two faces meeting over more than the linear slop
     ContactFeature feature = ContactFeature::corners;
     int candidate = -1; // in MoveScratch::candidates
 };
@@ -221,13 +221,13 @@ struct MoveScratch {
     std::vector<MoverShape> own;           // the mover's shapes at its current pose
     std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
     std::vector<int> reached;              // candidates a cast's motion may reach
-    std::vector<MoveHit> hits; // every blocking or crossing hit of one iteration's casts
-    std::vector<MoveHit> ties; // those tied with the earliest, in lead order
-    std::vector<Vec2> planes;  // the planes a slide is clipped against
+    std::vector<MoveHit> hits;           // every blocking or crossing hit of one iteration's casts
+    std::vector<MoveHit> ties;           // those tied with the earliest, in lead order
+    std::vector<Vec2> planes;            // the planes a slide is clipped against
     std::vector<PushObstacle> obstacles; // what a push-out must clear
-    PushScratch push;                     // least_push's
-    MoveResult carry;          // a carry's result, whose contacts nobody reads
-    bool busy = false;         // a move is running: a filter calling move is refused
+    PushScratch push;                    // least_push's
+    MoveResult carry;                    // a carry's result, whose contacts nobody reads
+    bool busy = false;                   // a move is running: a filter calling move is refused
 };
 
 // A kinematic body standing on a kinematic ground at the start of a step,
@@ -257,8 +257,8 @@ struct Contact {
     real friction = 0;
     real restitution = 0;
     real rolling_resistance = 0; // L: SolverContact::rolling_resistance
-    Manifold manifold;          // at the start of the step, for the velocity solver
-    Manifold position_manifold; // at the current poses, refreshed during position correction
+    Manifold manifold;           // at the start of the step, for the velocity solver
+    Manifold position_manifold;  // at the current poses, refreshed during position correction
     // The bodies' poses position_manifold was made at, if it was: the step's
     // touching pairs at the final poses take it when they are still those.
     bool position_made = false;
@@ -525,7 +525,7 @@ struct World::Impl {
     // turned so far (rad).
     std::vector<BodyMotion> motions;
     std::vector<real> substep_angles;
-    ContactBatches contact_batches;        // solver_contacts packed for the sweeps
+    ContactBatches contact_batches;           // solver_contacts packed for the sweeps
     std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
     // The last step's contacts (those impulse_cache indexes), whose
     // manifolds the next contact search may carry (carried_manifold) while
@@ -545,7 +545,7 @@ struct World::Impl {
         std::vector<ContactData> resting;
         std::vector<IndexedPair> now;
         std::vector<char> began;
-    } touching_scratch; // update_touching's, kept so that it does not allocate
+    } touching_scratch;                     // update_touching's, kept so that it does not allocate
     std::vector<ShapePair> sensor_overlaps; // sorted (sensor, visitor); at the end of the last step
     std::vector<ShapePair> disabled_pairs;  // sorted; turned off by pre_solve this step
     std::vector<ToiEvent> toi_queue;        // a min-heap on (t, shapes); reused every step
@@ -558,38 +558,39 @@ struct World::Impl {
     std::vector<std::pair<int, int>> touched_walls;
     std::vector<CoveredStretch> covered_stretches; // by shape (ShapeRecord::seams_begin)
     MoveScratch move_scratch;
-    std::vector<Rider> riders; // reused every step
-    std::vector<int> island_parent;    // union-find over awake dynamic bodies (update_sleep)
-    std::vector<real> island_rest;     // by island root: its members' least sleep_time
-    std::vector<int> island_last;      // by island root: the last member linked into its ring
-    std::vector<int> search_queue;     // dynamic bodies whose pairs find_candidate_pairs seeks
+    std::vector<Rider> riders;      // reused every step
+    std::vector<int> island_parent; // union-find over awake dynamic bodies (update_sleep)
+    std::vector<real> island_rest;  // by island root: its members' least sleep_time
+    std::vector<int> island_last;   // by island root: the last member linked into its ring
+    std::vector<int> search_queue;  // dynamic bodies whose pairs find_candidate_pairs seeks
     // Bumped whenever a moving-tree proxy is made, moved or destroyed.
     std::uint64_t moving_version = 1;
     // moving_version at the end of the last contact search.
     std::uint64_t searched_moving_version = 0;
     PairSearch pair_search; // the last wide contact search, kept while it holds
-    std::vector<std::uint8_t> searched; // by body: its pairs were sought this step (bytes: read per pair)
-    int sleeping_bodies = 0;           // with none, nothing needs waking
+    std::vector<std::uint8_t>
+        searched;            // by body: its pairs were sought this step (bytes: read per pair)
+    int sleeping_bodies = 0; // with none, nothing needs waking
     real position_factor = k_baumgarte; // of a penetration removed per position sweep
-    bool shock = false;                 // a jam's sweeps: lower bodies do not yield (shock propagation)
-    Vec2 gravity_direction;             // unit, or zero without gravity: no shock then
+    bool shock = false;     // a jam's sweeps: lower bodies do not yield (shock propagation)
+    Vec2 gravity_direction; // unit, or zero without gravity: no shock then
     // Position correction's skipping (PositionCheck): a count of pushes, from
     // 0 at each correction's start, and by body the count when a push last
     // moved it.
     std::uint32_t position_clock = 0;
     std::vector<std::uint32_t> position_moved;
     std::vector<PositionCheck> position_checks; // by contact
-    std::vector<Vec2> jam_centers;      // by body: poses when a jam's extra sweeps began
+    std::vector<Vec2> jam_centers;              // by body: poses when a jam's extra sweeps began
     std::vector<real> jam_angles;
     std::vector<Vec2> corrected_centers; // by body: poses before this round's correction
     std::vector<real> corrected_angles;
-    std::vector<int> support_level;     // by body: contacts down to static or kinematic ground
-    std::vector<int> support_start;     // by body: its neighbours in support_links (CSR)
-    std::vector<int> support_links;     // bodies in contact, both ways
-    std::vector<int> group_cursor;      // group_by_body's scratch: a cursor per body
-    std::vector<int> backing_start;     // by body: its directions in backing_directions (CSR)
+    std::vector<int> support_level;       // by body: contacts down to static or kinematic ground
+    std::vector<int> support_start;       // by body: its neighbours in support_links (CSR)
+    std::vector<int> support_links;       // bodies in contact, both ways
+    std::vector<int> group_cursor;        // group_by_body's scratch: a cursor per body
+    std::vector<int> backing_start;       // by body: its directions in backing_directions (CSR)
     std::vector<Vec2> backing_directions; // unit, from a dynamic body to fixed geometry it touches
-    std::vector<int> contact_order;     // contacts, lowest support level first
+    std::vector<int> contact_order;       // contacts, lowest support level first
     int live_bodies = 0;
     bool static_tree_dirty = false;   // static shapes changed since the last rebuild
     std::uint32_t static_version = 1; // bumped whenever static shapes or their filters change
@@ -852,8 +853,8 @@ struct World::Impl {
                 const int by = wall.buried_by[static_cast<std::size_t>(v)];
                 if (by >= 0 && distance(m.points[i].anchor_b, p.vertices[v]) <= tol.linear_slop &&
                     may_collide(mover, shapes[by])) {
-                    return collide_face(mover.shape, xfa, p, xfb, face_toward(p, v, mover, xfa, xfb),
-                                        settings);
+                    return collide_face(mover.shape, xfa, p, xfb,
+                                        face_toward(p, v, mover, xfa, xfb), settings);
                 }
             }
         }
@@ -1666,11 +1667,11 @@ struct World::Impl {
     // their anchors fixed in the bodies, the normal turned with its
     // reference shape, each point's separation measured there and the
     // points beyond settings' distance dropped.
-    static Manifold moved_manifold(const Manifold& m, const Transform& xf_a,
-                                   const Transform& xf_b, const CollideSettings& settings) {
+    static Manifold moved_manifold(const Manifold& m, const Transform& xf_a, const Transform& xf_b,
+                                   const CollideSettings& settings) {
         Manifold out = m;
-        out.normal = m.reference_is_b ? -rotate(xf_b.q, m.local_normal)
-                                      : rotate(xf_a.q, m.local_normal);
+        out.normal =
+            m.reference_is_b ? -rotate(xf_b.q, m.local_normal) : rotate(xf_a.q, m.local_normal);
         out.count = 0;
         for (int i = 0; i < m.count; ++i) {
             ManifoldPoint p = m.points[static_cast<std::size_t>(i)];
@@ -1746,10 +1747,10 @@ struct World::Impl {
         // Only a contact that holds one body up on the other passes the
         // shock, and only the body below (lower in level and in fact) holds.
         const real up = shock ? -dot(normal, gravity_direction) : 0; // > 0: B above A
-        const bool below_a = up >= k_bearing_cosine &&
-                             support_level[c.body_a] < support_level[c.body_b];
-        const bool below_b = up <= -k_bearing_cosine &&
-                             support_level[c.body_b] < support_level[c.body_a];
+        const bool below_a =
+            up >= k_bearing_cosine && support_level[c.body_a] < support_level[c.body_b];
+        const bool below_b =
+            up <= -k_bearing_cosine && support_level[c.body_b] < support_level[c.body_a];
         // And of two dynamic bodies, one that fixed geometry backs in the
         // direction the contact pushes it holds against one that is not, if
         // it is k_backed_mass_ratio times lighter (find_backing).
@@ -2024,7 +2025,8 @@ struct World::Impl {
         queue.clear();
         for (const Contact& c : contacts) {
             const int lower = bearing(c).first;
-            if (lower >= 0 && bodies[lower].type != BodyType::dynamic && support_level[lower] != 0) {
+            if (lower >= 0 && bodies[lower].type != BodyType::dynamic &&
+                support_level[lower] != 0) {
                 support_level[lower] = 0;
                 queue.push_back(lower);
             }
@@ -2258,8 +2260,8 @@ struct World::Impl {
                 const int wall = static_cast<int>(other);
                 if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
                     bool touching = false;
-                    t_min = std::min(t_min, static_impact(sweep, s, shapes[wall], keep_landings,
-                                                          touching));
+                    t_min = std::min(
+                        t_min, static_impact(sweep, s, shapes[wall], keep_landings, touching));
                     if (touching && !std::binary_search(contact_keys.begin(), contact_keys.end(),
                                                         ordered_key(si, wall))) {
                         touched_walls.emplace_back(si, wall);
@@ -2285,8 +2287,8 @@ struct World::Impl {
             return distance(d, cache);
         };
         const DistanceOutput start = gap(0), end = gap(1);
-        const bool both_apart = start.state == DistanceState::separated &&
-                                end.state == DistanceState::separated;
+        const bool both_apart =
+            start.state == DistanceState::separated && end.state == DistanceState::separated;
         const bool same_side = !both_apart || dot(start.normal, end.normal) > 0;
         return end.distance >= start.distance - tol.touch_tolerance && same_side;
     }
@@ -2337,8 +2339,7 @@ struct World::Impl {
     bool lands_within_target(ToiInput input, const Sweep& sweep, const ShapeRecord& shape,
                              const ShapeRecord& wall) {
         input.proxy_b = shape.core_proxy;
-        return time_of_impact(input).state == CastState::miss &&
-               !sinks_into(sweep, 1, shape, wall);
+        return time_of_impact(input).state == CastState::miss && !sinks_into(sweep, 1, shape, wall);
     }
 
     real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall,
@@ -2383,8 +2384,8 @@ struct World::Impl {
             ++stats.toi_failures;
             return out.fraction;
         }
-        if (out.state == CastState::hit && !at_start && !on_seam &&
-            keep_landings && lands_within_target(input, sweep, shape, wall)) {
+        if (out.state == CastState::hit && !at_start && !on_seam && keep_landings &&
+            lands_within_target(input, sweep, shape, wall)) {
             return 1;
         }
         return out.state == CastState::hit ? out.fraction : 1;
@@ -2459,13 +2460,13 @@ struct World::Impl {
                 continue; // most contacts: resting ones need no search below
             }
             const ShapePair pair{shape_id(c.shape_a), shape_id(c.shape_b)};
-            const bool reported = std::binary_search(touching.begin(), touching.end(), pair) ||
-                                  std::any_of(events.contact_hit.begin(),
-                                              events.contact_hit.begin() +
-                                                  static_cast<std::ptrdiff_t>(earlier),
-                                              [&](const ContactHitEvent& e) {
-                                                  return e.shape_a == pair.a && e.shape_b == pair.b;
-                                              });
+            const bool reported =
+                std::binary_search(touching.begin(), touching.end(), pair) ||
+                std::any_of(events.contact_hit.begin(),
+                            events.contact_hit.begin() + static_cast<std::ptrdiff_t>(earlier),
+                            [&](const ContactHitEvent& e) {
+                                return e.shape_a == pair.a && e.shape_b == pair.b;
+                            });
             if (!reported) {
                 events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
                                               body_id(c.body_a), body_id(c.body_b),

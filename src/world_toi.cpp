@@ -442,12 +442,12 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     // at the same time again, until the bodies' event caps clamped them
     // (a box resting on a platform, after hitting a wall at 300 L/s).
     const real remaining = (1 - e.t) * dt;
-    const real min_approach = remaining > 0 ? tol.touch_tolerance / remaining
-                                            : std::numeric_limits<real>::max();
-    const real approach = solve_impact(
-        side_a, side_b, m, combine_friction(shape_a.material, shape_b.material),
-        combine_restitution(shape_a.material, shape_b.material), tol.restitution_threshold,
-        min_approach);
+    const real min_approach =
+        remaining > 0 ? tol.touch_tolerance / remaining : std::numeric_limits<real>::max();
+    const real approach =
+        solve_impact(side_a, side_b, m, combine_friction(shape_a.material, shape_b.material),
+                     combine_restitution(shape_a.material, shape_b.material),
+                     tol.restitution_threshold, min_approach);
     if (approach <= min_approach) {
         if (path_approach(side_a, side_b, m) > min_approach) {
             // The path of a sub-stepped solve runs on into the pair, though
