@@ -15,7 +15,7 @@
 // face of one lies flush against a face of another, the stretch they share
 // is inside the level's solid; a contact that would push a shape off it next
 // to a flat seam is made again on the surface running on from the seam
-// (world_impl.hpp, collide_pair).
+// (world_seams.cpp, collide_pair).
 #pragma once
 
 #include <cmath>

@@ -642,131 +642,51 @@ struct World::Impl {
     // so their seams are fixed in the body's frame: a moving platform built
     // of tiles). Dynamic bodies' shapes are not (either shape of a dynamic
     // pair may be A, and the rules read B's seams).
-    bool keeps_seams(const ShapeRecord& s) const {
-        return s.body >= 0 && !s.sensor && bodies[s.body].type != BodyType::dynamic;
-    }
+    bool keeps_seams(const ShapeRecord& s) const;
 
     // Polygons whose faces can cover one another (seams.hpp).
-    bool can_cover(const ShapeRecord& s) const {
-        return keeps_seams(s) && s.shape.type == ShapeType::polygon && s.shape.polygon.radius == 0;
-    }
+    bool can_cover(const ShapeRecord& s) const;
 
     // Segments whose ends can be buried.
-    bool is_fixed_segment(const ShapeRecord& s) const {
-        return keeps_seams(s) && s.shape.type == ShapeType::segment;
-    }
+    bool is_fixed_segment(const ShapeRecord& s) const;
 
     // A kinematic body with more than one shape has seams of its own:
     // creating or destroying it finds them all again.
-    void note_seams_of(const Body& b) {
-        seams_dirty = seams_dirty || (b.type == BodyType::kinematic && b.shapes.size() > 1);
-    }
+    void note_seams_of(const Body& b);
 
     // Finds every covered stretch and buried vertex again, after the static
     // shapes or the kinematic bodies with several shapes changed (nothing
     // else changes them: static bodies never move, and a kinematic body's
     // shapes move together). Needs the static broadphase rebuilt first.
-    void find_seams_if_dirty() {
-        if (!seams_dirty) {
-            return;
-        }
-        seams_dirty = false;
-        covered_stretches.clear();
-        for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
-            ShapeRecord& s = shapes[si];
-            s.seams_begin = static_cast<int>(covered_stretches.size());
-            s.buried_by = no_buriers();
-            if (can_cover(s) || is_fixed_segment(s)) {
-                for_each_seam_neighbour(si, [&](int other) { find_seams_with(s, other); });
-            }
-            s.seams_end = static_cast<int>(covered_stretches.size());
-        }
-    }
+    void find_seams_if_dirty();
 
     // `visit(other)` for every shape that may share a seam with shape si:
     // the static shapes near a static one, the other shapes of a kinematic
     // one's body.
-    template <class Visit> void for_each_seam_neighbour(int si, Visit&& visit) {
-        const ShapeRecord& s = shapes[si];
-        const Body& b = bodies[s.body];
-        const auto consider = [&](int other) {
-            if (other != si && !shapes[other].sensor) {
-                visit(other);
-            }
-        };
-        if (b.type == BodyType::kinematic) {
-            for (const int other : b.shapes) {
-                consider(other);
-            }
-            return;
-        }
-        const Aabb box = inflate(compute_aabb(s.shape, b.xf), tol.touch_tolerance);
-        query_static(box, [&](ProxyId, std::uint64_t other) {
-            consider(static_cast<int>(other));
-            return true;
-        });
-    }
+    template <class Visit> void for_each_seam_neighbour(int si, Visit&& visit);
 
     // The stretches of s's faces that shape `other` covers, and the vertices
     // of s it buries.
-    void find_seams_with(ShapeRecord& s, int other) {
-        const ShapeRecord& o = shapes[other];
-        if (can_cover(s) && can_cover(o)) {
-            find_covered_stretches(s.shape.polygon, bodies[s.body].xf, o.shape.polygon,
-                                   bodies[o.body].xf, other, tol.touch_tolerance,
-                                   covered_stretches);
-        }
-        mark_buried_vertices(s, o, other);
-    }
+    void find_seams_with(ShapeRecord& s, int other);
 
     // Marks the vertices of segment or polygon `s` (its proxy's points) that
     // lie in or on its seam neighbour `o` (index `other`) within the touch
     // tolerance, away from o's vertices: buried, so no corner. Ends
     // meeting at a vertex (a polyline's corner, a ring of segments, two
     // tiles' corners) are a real corner or a seam, not a buried vertex.
-    void mark_buried_vertices(ShapeRecord& s, const ShapeRecord& o, int other) const {
-        const Transform& xf = bodies[s.body].xf;
-        const Aabb near_o = inflate(compute_aabb(o.shape, bodies[o.body].xf), tol.touch_tolerance);
-        for (int v = 0; v < s.proxy.count; ++v) {
-            int& by = s.buried_by[static_cast<std::size_t>(v)];
-            const Vec2 point = transform_point(xf, s.proxy.points[v]);
-            if (by < 0 && contains(near_o, Aabb{point, point}) && !near_a_vertex(o, point) &&
-                touches_point(o, point)) {
-                by = other;
-            }
-        }
-    }
+    void mark_buried_vertices(ShapeRecord& s, const ShapeRecord& o, int other) const;
 
     // Whether `point` (world) lies in or on shape `o` (at its body's pose)
     // within the touch tolerance.
-    bool touches_point(const ShapeRecord& o, Vec2 point) const {
-        const ShapeProxy dot_proxy = make_proxy(std::span(&point, 1), 0);
-        SimplexCache cache;
-        const DistanceInput in{o.proxy, dot_proxy, bodies[o.body].xf, Transform{}, true};
-        return distance(in, cache).distance <= tol.touch_tolerance;
-    }
+    bool touches_point(const ShapeRecord& o, Vec2 point) const;
 
     // Whether `point` (world) lies within the touch tolerance of a vertex of
     // shape `s` at its body's pose (a point of its proxy: for a circle or
     // capsule, a centre, which its surface is never near).
-    bool near_a_vertex(const ShapeRecord& s, Vec2 point) const {
-        for (int i = 0; i < s.proxy.count; ++i) {
-            if (distance(transform_point(bodies[s.body].xf, s.proxy.points[i]), point) <=
-                tol.touch_tolerance) {
-                return true;
-            }
-        }
-        return false;
-    }
+    bool near_a_vertex(const ShapeRecord& s, Vec2 point) const;
 
     // The mean of a proxy's points: inside the shape, to tell its side.
-    static Vec2 mean_point(const ShapeProxy& p) {
-        Vec2 sum{};
-        for (int i = 0; i < p.count; ++i) {
-            sum += p.points[i];
-        }
-        return (real(1) / real(p.count)) * sum;
-    }
+    static Vec2 mean_point(const ShapeProxy& p);
 
     // The covered stretches of a static or kinematic polygon (seams.hpp).
     std::span<const CoveredStretch> covered_of(const ShapeRecord& wall) const {
@@ -782,35 +702,7 @@ struct World::Impl {
     // flat_seam_face), the face continuing the surface there. A neighbour
     // the mover passes through covers nothing for it.
     int flat_seam_face_of(const Manifold& m, const ShapeRecord& mover, const Transform& xf_mover,
-                          const ShapeRecord& wall, const Transform& xf_wall) const {
-        if (m.count == 0 || wall.seams_begin == wall.seams_end) {
-            return -1;
-        }
-        const auto counts = [&](const CoveredStretch& c) {
-            return may_collide(mover, shapes[c.neighbour]);
-        };
-        const Vec2 normal = inv_rotate(xf_wall.q, -m.normal); // wall to mover
-        for (int i = 0; i < m.count; ++i) {
-            const Vec2 point = m.points[i].anchor_b;
-            const CoveredStretch* c = seam_stretch(wall.shape.polygon, covered_of(wall), point,
-                                                   normal, tol.touch_tolerance, counts);
-            if (!c) {
-                continue;
-            }
-            // The mover's own point inside the neighbour as well (a corner
-            // wedged at the foot of a wall standing on a floor) is no seam
-            // crossing: both keep their ordinary contacts.
-            const ShapeRecord& n = shapes[c->neighbour];
-            const Transform& xf_n = n.body == wall.body ? xf_wall : bodies[n.body].xf;
-            const Vec2 own = transform_point(xf_mover, m.points[i].anchor_a);
-            if (inside(n.shape.polygon, inv_transform_point(xf_n, own), tol.touch_tolerance)) {
-                return -1;
-            }
-            return flat_seam_face(wall.shape.polygon, xf_wall, *c, point, n.shape.polygon, xf_n,
-                                  tol.touch_tolerance, k_seam_reach * tol.linear_slop);
-        }
-        return -1;
-    }
+                          const ShapeRecord& wall, const Transform& xf_wall) const;
 
     // collide() for a pair of the step (A moving). Against a static or
     // kinematic polygon (keeps_seams), a contact on a flat seam
@@ -818,21 +710,7 @@ struct World::Impl {
     // there, alone (collide_face): the flush tiles act as one solid, and the
     // depth is the depth below that surface.
     Manifold collide_pair(int shape_a, int shape_b, const Transform& xfa, const Transform& xfb,
-                          const CollideSettings& settings) const {
-        const ShapeRecord& sa = shapes[shape_a];
-        const ShapeRecord& sb = shapes[shape_b];
-        const Manifold m = collide(sa.shape, xfa, sb.shape, xfb, settings);
-        if (sb.shape.type == ShapeType::segment) {
-            return segment_contact(m, sa, xfa, sb, xfb, settings);
-        }
-        const int face = flat_seam_face_of(m, sa, xfa, sb, xfb);
-        if (face >= 0) {
-            return collide_face(sa.shape, xfa, sb.shape.polygon, xfb, face, settings);
-        }
-        return sb.shape.type == ShapeType::polygon
-                   ? face_contact_at_buried_vertex(m, sa, xfa, sb, xfb, settings)
-                   : m;
-    }
+                          const CollideSettings& settings) const;
 
     // A static or kinematic polygon's vertex that lies in or on a seam
     // neighbour (the foot of a wall standing on a floor) is no corner
@@ -846,30 +724,12 @@ struct World::Impl {
     Manifold face_contact_at_buried_vertex(const Manifold& m, const ShapeRecord& mover,
                                            const Transform& xfa, const ShapeRecord& wall,
                                            const Transform& xfb,
-                                           const CollideSettings& settings) const {
-        const Polygon& p = wall.shape.polygon;
-        for (int i = 0; i < m.count; ++i) {
-            for (int v = 0; v < p.count; ++v) {
-                const int by = wall.buried_by[static_cast<std::size_t>(v)];
-                if (by >= 0 && distance(m.points[i].anchor_b, p.vertices[v]) <= tol.linear_slop &&
-                    may_collide(mover, shapes[by])) {
-                    return collide_face(mover.shape, xfa, p, xfb,
-                                        face_toward(p, v, mover, xfa, xfb), settings);
-                }
-            }
-        }
-        return m;
-    }
+                                           const CollideSettings& settings) const;
 
     // Of the two faces of `p` (at xfb) meeting at vertex `v`, the one whose
     // outward normal points more toward the moving shape (at xfa).
     int face_toward(const Polygon& p, int v, const ShapeRecord& mover, const Transform& xfa,
-                    const Transform& xfb) const {
-        const Vec2 side = inv_transform_point(xfb, transform_point(xfa, mean_point(mover.proxy)));
-        const int before = (v + p.count - 1) % p.count; // the face ending at v
-        const Vec2 out = side - p.vertices[v];
-        return dot(p.normals[before], out) > dot(p.normals[v], out) ? before : v;
-    }
+                    const Transform& xfb) const;
 
     // A static or kinematic segment whose end lies in or on a seam neighbour
     // (a partition standing on a floor: a T-junction) has no corner there; a
@@ -885,24 +745,7 @@ struct World::Impl {
     // (seed 60714 of the random scenes at 20x).
     Manifold segment_contact(const Manifold& m, const ShapeRecord& mover, const Transform& xfa,
                              const ShapeRecord& wall, const Transform& xfb,
-                             const CollideSettings& settings) const {
-        if (m.count == 0) {
-            return m;
-        }
-        const Segment& seg = wall.shape.segment;
-        const Polygon faces = capsule_polygon(Capsule{seg.p1, seg.p2, 0});
-        const Vec2 side = inv_transform_point(xfb, transform_point(xfa, mean_point(mover.proxy)));
-        const int face = dot(faces.normals[0], side - seg.p1) >= 0 ? 0 : 1;
-        const Vec2 normal = inv_rotate(xfb.q, m.normal); // A to B, the segment's frame
-        const int end = contacted_end(seg, normal, m.points[0].anchor_b);
-        const int by = end < 0 ? -1 : wall.buried_by[static_cast<std::size_t>(end)];
-        const bool buried_end = by >= 0 && may_collide(mover, shapes[by]);
-        const bool across = end < 0 && dot(normal, faces.normals[face]) > 0;
-        if (buried_end || across) {
-            return collide_face(mover.shape, xfa, faces, xfb, face, settings);
-        }
-        return m;
-    }
+                             const CollideSettings& settings) const;
 
     explicit Impl(const WorldDef& d)
         : def(d), tol(Tolerances::for_units(d.length_units_per_meter)),

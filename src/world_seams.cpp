@@ -1,0 +1,210 @@
+// Seams of static and kinematic geometry (seams.hpp): the stretches of a
+// polygon's faces that a flush neighbour covers and the vertices that a
+// neighbour buries, found again whenever that geometry changes; and
+// collide_pair, the step's collide(), which makes a contact on a flat seam
+// or at a buried vertex again on the face that continues the surface there,
+// so that flush tiles act as one solid.
+#include "world_impl.hpp"
+
+#include <span>
+
+namespace sweep {
+
+bool World::Impl::keeps_seams(const ShapeRecord& s) const {
+    return s.body >= 0 && !s.sensor && bodies[s.body].type != BodyType::dynamic;
+}
+
+bool World::Impl::can_cover(const ShapeRecord& s) const {
+    return keeps_seams(s) && s.shape.type == ShapeType::polygon && s.shape.polygon.radius == 0;
+}
+
+bool World::Impl::is_fixed_segment(const ShapeRecord& s) const {
+    return keeps_seams(s) && s.shape.type == ShapeType::segment;
+}
+
+void World::Impl::note_seams_of(const Body& b) {
+    seams_dirty = seams_dirty || (b.type == BodyType::kinematic && b.shapes.size() > 1);
+}
+
+void World::Impl::find_seams_if_dirty() {
+    if (!seams_dirty) {
+        return;
+    }
+    seams_dirty = false;
+    covered_stretches.clear();
+    for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
+        ShapeRecord& s = shapes[si];
+        s.seams_begin = static_cast<int>(covered_stretches.size());
+        s.buried_by = no_buriers();
+        if (can_cover(s) || is_fixed_segment(s)) {
+            for_each_seam_neighbour(si, [&](int other) { find_seams_with(s, other); });
+        }
+        s.seams_end = static_cast<int>(covered_stretches.size());
+    }
+}
+
+template <class Visit> void World::Impl::for_each_seam_neighbour(int si, Visit&& visit) {
+    const ShapeRecord& s = shapes[si];
+    const Body& b = bodies[s.body];
+    const auto consider = [&](int other) {
+        if (other != si && !shapes[other].sensor) {
+            visit(other);
+        }
+    };
+    if (b.type == BodyType::kinematic) {
+        for (const int other : b.shapes) {
+            consider(other);
+        }
+        return;
+    }
+    const Aabb box = inflate(compute_aabb(s.shape, b.xf), tol.touch_tolerance);
+    query_static(box, [&](ProxyId, std::uint64_t other) {
+        consider(static_cast<int>(other));
+        return true;
+    });
+}
+
+void World::Impl::find_seams_with(ShapeRecord& s, int other) {
+    const ShapeRecord& o = shapes[other];
+    if (can_cover(s) && can_cover(o)) {
+        find_covered_stretches(s.shape.polygon, bodies[s.body].xf, o.shape.polygon,
+                               bodies[o.body].xf, other, tol.touch_tolerance, covered_stretches);
+    }
+    mark_buried_vertices(s, o, other);
+}
+
+void World::Impl::mark_buried_vertices(ShapeRecord& s, const ShapeRecord& o, int other) const {
+    const Transform& xf = bodies[s.body].xf;
+    const Aabb near_o = inflate(compute_aabb(o.shape, bodies[o.body].xf), tol.touch_tolerance);
+    for (int v = 0; v < s.proxy.count; ++v) {
+        int& by = s.buried_by[static_cast<std::size_t>(v)];
+        const Vec2 point = transform_point(xf, s.proxy.points[v]);
+        if (by < 0 && contains(near_o, Aabb{point, point}) && !near_a_vertex(o, point) &&
+            touches_point(o, point)) {
+            by = other;
+        }
+    }
+}
+
+bool World::Impl::touches_point(const ShapeRecord& o, Vec2 point) const {
+    const ShapeProxy dot_proxy = make_proxy(std::span(&point, 1), 0);
+    SimplexCache cache;
+    const DistanceInput in{o.proxy, dot_proxy, bodies[o.body].xf, Transform{}, true};
+    return distance(in, cache).distance <= tol.touch_tolerance;
+}
+
+bool World::Impl::near_a_vertex(const ShapeRecord& s, Vec2 point) const {
+    for (int i = 0; i < s.proxy.count; ++i) {
+        if (distance(transform_point(bodies[s.body].xf, s.proxy.points[i]), point) <=
+            tol.touch_tolerance) {
+            return true;
+        }
+    }
+    return false;
+}
+
+Vec2 World::Impl::mean_point(const ShapeProxy& p) {
+    Vec2 sum{};
+    for (int i = 0; i < p.count; ++i) {
+        sum += p.points[i];
+    }
+    return (real(1) / real(p.count)) * sum;
+}
+
+int World::Impl::flat_seam_face_of(const Manifold& m, const ShapeRecord& mover,
+                                   const Transform& xf_mover, const ShapeRecord& wall,
+                                   const Transform& xf_wall) const {
+    if (m.count == 0 || wall.seams_begin == wall.seams_end) {
+        return -1;
+    }
+    const auto counts = [&](const CoveredStretch& c) {
+        return may_collide(mover, shapes[c.neighbour]);
+    };
+    const Vec2 normal = inv_rotate(xf_wall.q, -m.normal); // wall to mover
+    for (int i = 0; i < m.count; ++i) {
+        const Vec2 point = m.points[i].anchor_b;
+        const CoveredStretch* c = seam_stretch(wall.shape.polygon, covered_of(wall), point, normal,
+                                               tol.touch_tolerance, counts);
+        if (!c) {
+            continue;
+        }
+        // The mover's own point inside the neighbour as well (a corner
+        // wedged at the foot of a wall standing on a floor) is no seam
+        // crossing: both keep their ordinary contacts.
+        const ShapeRecord& n = shapes[c->neighbour];
+        const Transform& xf_n = n.body == wall.body ? xf_wall : bodies[n.body].xf;
+        const Vec2 own = transform_point(xf_mover, m.points[i].anchor_a);
+        if (inside(n.shape.polygon, inv_transform_point(xf_n, own), tol.touch_tolerance)) {
+            return -1;
+        }
+        return flat_seam_face(wall.shape.polygon, xf_wall, *c, point, n.shape.polygon, xf_n,
+                              tol.touch_tolerance, k_seam_reach * tol.linear_slop);
+    }
+    return -1;
+}
+
+Manifold World::Impl::collide_pair(int shape_a, int shape_b, const Transform& xfa,
+                                   const Transform& xfb, const CollideSettings& settings) const {
+    const ShapeRecord& sa = shapes[shape_a];
+    const ShapeRecord& sb = shapes[shape_b];
+    const Manifold m = collide(sa.shape, xfa, sb.shape, xfb, settings);
+    if (sb.shape.type == ShapeType::segment) {
+        return segment_contact(m, sa, xfa, sb, xfb, settings);
+    }
+    const int face = flat_seam_face_of(m, sa, xfa, sb, xfb);
+    if (face >= 0) {
+        return collide_face(sa.shape, xfa, sb.shape.polygon, xfb, face, settings);
+    }
+    return sb.shape.type == ShapeType::polygon
+               ? face_contact_at_buried_vertex(m, sa, xfa, sb, xfb, settings)
+               : m;
+}
+
+Manifold World::Impl::face_contact_at_buried_vertex(const Manifold& m, const ShapeRecord& mover,
+                                                    const Transform& xfa, const ShapeRecord& wall,
+                                                    const Transform& xfb,
+                                                    const CollideSettings& settings) const {
+    const Polygon& p = wall.shape.polygon;
+    for (int i = 0; i < m.count; ++i) {
+        for (int v = 0; v < p.count; ++v) {
+            const int by = wall.buried_by[static_cast<std::size_t>(v)];
+            if (by >= 0 && distance(m.points[i].anchor_b, p.vertices[v]) <= tol.linear_slop &&
+                may_collide(mover, shapes[by])) {
+                return collide_face(mover.shape, xfa, p, xfb, face_toward(p, v, mover, xfa, xfb),
+                                    settings);
+            }
+        }
+    }
+    return m;
+}
+
+int World::Impl::face_toward(const Polygon& p, int v, const ShapeRecord& mover,
+                             const Transform& xfa, const Transform& xfb) const {
+    const Vec2 side = inv_transform_point(xfb, transform_point(xfa, mean_point(mover.proxy)));
+    const int before = (v + p.count - 1) % p.count; // the face ending at v
+    const Vec2 out = side - p.vertices[v];
+    return dot(p.normals[before], out) > dot(p.normals[v], out) ? before : v;
+}
+
+Manifold World::Impl::segment_contact(const Manifold& m, const ShapeRecord& mover,
+                                      const Transform& xfa, const ShapeRecord& wall,
+                                      const Transform& xfb, const CollideSettings& settings) const {
+    if (m.count == 0) {
+        return m;
+    }
+    const Segment& seg = wall.shape.segment;
+    const Polygon faces = capsule_polygon(Capsule{seg.p1, seg.p2, 0});
+    const Vec2 side = inv_transform_point(xfb, transform_point(xfa, mean_point(mover.proxy)));
+    const int face = dot(faces.normals[0], side - seg.p1) >= 0 ? 0 : 1;
+    const Vec2 normal = inv_rotate(xfb.q, m.normal); // A to B, the segment's frame
+    const int end = contacted_end(seg, normal, m.points[0].anchor_b);
+    const int by = end < 0 ? -1 : wall.buried_by[static_cast<std::size_t>(end)];
+    const bool buried_end = by >= 0 && may_collide(mover, shapes[by]);
+    const bool across = end < 0 && dot(normal, faces.normals[face]) > 0;
+    if (buried_end || across) {
+        return collide_face(mover.shape, xfa, faces, xfb, face, settings);
+    }
+    return m;
+}
+
+} // namespace sweep
