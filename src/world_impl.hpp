@@ -816,24 +816,7 @@ struct World::Impl {
         return inflate(union_of(now, {now.lower + d, now.upper + d}), turn);
     }
 
-    void update_moving_proxies(real dt) {
-        for (Body& b : bodies) {
-            if (!b.alive || b.type == BodyType::static_body || !b.awake) {
-                continue;
-            }
-            // The proxies hold swept boxes already. Predicting further ahead
-            // only pays for bodies slow enough that the fat box still fits
-            // next step (fat_aabb_still_fits rejects a box 4 margins too
-            // large); a fast body is re-inserted every step anyway, and a
-            // box five motions long would meet everything in its way.
-            const Vec2 d = dt * b.v;
-            const Vec2 predict = length(d) < 4 * tol.aabb_margin ? d : Vec2{};
-            for (int si : b.shapes) {
-                ShapeRecord& s = shapes[si];
-                move_moving_proxy(s.tree_proxy, swept_aabb(b, s, dt), predict);
-            }
-        }
-    }
+    void update_moving_proxies(real dt);
 
     void integrate_velocities(real dt) {
         for (Body& b : bodies) {
@@ -864,128 +847,26 @@ struct World::Impl {
     // while no proxy moves and the same bodies search, the next steps take
     // their pairs from it, filtered by the contact boxes: the same pairs in
     // the same order as a walk.
-    void find_candidate_pairs(real dt) {
-        start_contact_search(dt);
-        if (reuse_pair_search(dt)) {
-            ++stats.pair_searches_reused;
-            return;
-        }
-        candidate_pairs.clear(); // (what a reuse that failed found)
-        searched.assign(bodies.size(), 0);
-        const bool wide =
-            !uses_grid() && moving_version == searched_moving_version; // (a grid's order varies)
-        pair_search.valid = false;
-        pair_search.pairs.clear();
-        for (std::size_t next = 0; next < search_queue.size(); ++next) {
-            seek_pairs(search_queue[next], dt, wide);
-        }
-        searched_moving_version = moving_version;
-        if (wide) {
-            pair_search.valid = true;
-            pair_search.moving_version = moving_version;
-            pair_search.static_version = static_version;
-            pair_search.queue = search_queue;
-        }
-    }
+    void find_candidate_pairs(real dt);
 
     // The search's state before any body seeks: no pairs, the awake dynamic
     // bodies queued in order.
-    void start_contact_search(real dt) {
-        candidate_pairs.clear();
-        search_queue.clear();
-        searched.assign(bodies.size(), 0);
-        wake_where_kinematic_bodies_go(dt);
-        for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-            const Body& b = bodies[bi];
-            if (b.alive && b.type == BodyType::dynamic && b.awake) {
-                search_queue.push_back(bi);
-            }
-        }
-    }
+    void start_contact_search(real dt);
 
     // The pairs from the kept wide search, when it holds: no proxy changed
     // since and the same bodies search in the same order. False (and no
     // pairs) when it does not, or when a pair would wake a sleeping body
     // (a search does that, and the woken bodies search too).
-    bool reuse_pair_search(real dt) {
-        if (!pair_search.valid || pair_search.moving_version != moving_version ||
-            pair_search.static_version != static_version || pair_search.queue != search_queue) {
-            return false;
-        }
-        for (const int bi : search_queue) {
-            note_search(bi, dt);
-        }
-        for (const WidePair& p : pair_search.pairs) {
-            if (!overlaps(shapes[p.shape].contact_box, p.box)) {
-                continue;
-            }
-            if (p.other_body >= 0 && !bodies[p.other_body].awake && !shapes[p.other].sensor) {
-                return false;
-            }
-            candidate_pairs.push_back({p.shape, p.other});
-        }
-        return true;
-    }
+    bool reuse_pair_search(real dt);
 
     // Body `bi` seeks its pairs: it and its shapes' contact boxes are noted.
-    void note_search(int bi, real dt) {
-        searched[bi] = 1;
-        Body& b = bodies[bi];
-        b.searched_center = b.sweep.c2 + dt * b.v;
-        b.searched_angle = b.sweep.a2 + dt * b.w;
-        for (int si : b.shapes) {
-            shapes[si].contact_box =
-                inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
-        }
-    }
+    void note_search(int bi, real dt);
 
     // The pairs of body `bi`'s shapes: the shapes whose (fat) boxes meet a
     // shape's contact box. `wide`: the trees are walked with the shape's
     // fat box grown by the speculative distance (which holds the contact
     // box), and what that finds is kept in pair_search.
-    void seek_pairs(int bi, real dt, bool wide) {
-        note_search(bi, dt);
-        const Body& b = bodies[bi];
-        for (int si : b.shapes) {
-            if (shapes[si].sensor) {
-                continue;
-            }
-            const Aabb& box = shapes[si].contact_box;
-            const Aabb query = wide ? inflate(moving_tree.fat_aabb(shapes[si].tree_proxy),
-                                              tol.speculative_distance)
-                                    : box;
-            query_static(query, [&](ProxyId id, std::uint64_t other) {
-                if (wide) {
-                    const Aabb& fat = static_tree.fat_aabb(id);
-                    pair_search.pairs.push_back({si, static_cast<int>(other), -1, fat});
-                    if (!overlaps(box, fat)) {
-                        return true;
-                    }
-                }
-                candidate_pairs.push_back({si, static_cast<int>(other)});
-                return true;
-            });
-            moving_tree.query(query, ~0ull, [&](ProxyId id, std::uint64_t other) {
-                const int ob = shapes[other].body;
-                const Body& o = bodies[ob];
-                if (ob == bi || (o.type == BodyType::dynamic && searched[ob])) {
-                    return true;
-                }
-                if (wide) {
-                    const Aabb& fat = moving_tree.fat_aabb(id);
-                    pair_search.pairs.push_back({si, static_cast<int>(other), ob, fat});
-                    if (!overlaps(box, fat)) {
-                        return true;
-                    }
-                }
-                if (!o.awake && !shapes[other].sensor) {
-                    wake_island(ob, true);
-                }
-                candidate_pairs.push_back({si, static_cast<int>(other)});
-                return true;
-            });
-        }
-    }
+    void seek_pairs(int bi, real dt, bool wide);
 
     // A kinematic body moving by its velocity wakes the sleeping bodies in
     // its path (they seek no pairs, and it seeks none). Before the search
@@ -1123,136 +1004,17 @@ struct World::Impl {
 
     // Narrowphase of the candidate pairs, with a speculative distance that
     // covers how far each pair can close this step.
-    void collide_candidates(real dt) {
-        std::swap(contacts, previous_contacts);
-        previous_cursor = 0;
-        contacts.clear();
-        disabled_pairs.clear();
-        toi_candidates.clear();
-        for (const auto& [shape_a, shape_b] : candidate_pairs) {
-            add_contact(shape_a, shape_b, dt);
-        }
-        std::sort(disabled_pairs.begin(), disabled_pairs.end());
-    }
+    void collide_candidates(real dt);
 
-    void add_contact(int shape_a, int shape_b, real dt) {
-        const ShapeRecord& sa = shapes[shape_a];
-        const ShapeRecord& sb = shapes[shape_b];
-        if (!may_collide(sa, sb)) {
-            return;
-        }
-        const Body& a = bodies[sa.body];
-        const Body& b = bodies[sb.body];
-        const real closing =
-            dt * (length(b.v - a.v) + std::abs(a.w) * a.extent + std::abs(b.w) * b.extent);
-        // Two slow bodies close at most this far in a step; a fast one meets
-        // moving bodies beyond it through time-of-impact events instead
-        // (world_toi.cpp), so a fast crowd does not make every pair a contact.
-        const bool bounded =
-            b.type != BodyType::static_body && closing > a.inner_radius + b.inner_radius;
-        const real margin = bounded ? a.inner_radius + b.inner_radius : closing;
-        const CollideSettings settings{tol.speculative_distance + margin, tol.linear_slop};
-        // (Filled in place: a whole Contact copied in cost more than its collide.)
-        Contact& c = contacts.emplace_back();
-        const Contact* before = carried_from(shape_a, shape_b, a, b, settings, c.manifold);
-        if (before) {
-            c.made_xf_a = before->made_xf_a;
-            c.made_xf_b = before->made_xf_b;
-            c.made_distance = before->made_distance;
-        } else {
-            c.manifold = collide_pair(shape_a, shape_b, a.xf, b.xf, settings);
-            c.made_xf_a = a.xf;
-            c.made_xf_b = b.xf;
-            c.made_distance = settings.speculative_distance;
-        }
-        if (c.manifold.count == 0) {
-            contacts.pop_back();
-            if (bounded) {
-                toi_candidates.push_back({shape_a, shape_b});
-            }
-            return;
-        }
-        if (pre_solve && !pre_solve(shape_id(shape_a), shape_id(shape_b), c.manifold)) {
-            contacts.pop_back();
-            disabled_pairs.push_back({shape_id(shape_a), shape_id(shape_b)});
-            return;
-        }
-        stats.manifolds_carried += before ? 1 : 0;
-        c.position_xf_a = c.made_xf_a;
-        c.position_xf_b = c.made_xf_b;
-        c.manifold_at_position_xf = true;
-        c.body_a = sa.body;
-        c.body_b = sb.body;
-        c.shape_a = shape_a;
-        c.shape_b = shape_b;
-        c.friction = combine_friction(sa.material, sb.material);
-        c.restitution = combine_restitution(sa.material, sb.material);
-        c.rolling_resistance = combine_rolling_resistance(sa, sb);
-    }
+    void add_contact(int shape_a, int shape_b, real dt);
 
     // The velocity solve's compact copies (contact_solver.hpp): every
     // body's velocities and inverse masses, and each contact's lever arms,
     // effective masses and warm-start impulses.
-    void prepare_contacts(real dt) {
-        // One more: the empty body of the batches' empty lanes.
-        solver_bodies.resize(bodies.size() + 1);
-        for (std::size_t i = 0; i < bodies.size(); ++i) {
-            const Body& b = bodies[i];
-            solver_bodies[i] = {b.v, b.w, b.inv_mass, b.inv_inertia};
-        }
-        solver_bodies.back() = {};
-        solver_contacts.resize(contacts.size());
-        for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
-            const Contact& c = contacts[ci];
-            const Body& a = bodies[c.body_a];
-            const Body& b = bodies[c.body_b];
-            SolverContact& s = solver_contacts[ci];
-            s = {};
-            s.body_a = c.body_a;
-            s.body_b = c.body_b;
-            s.normal = c.manifold.normal;
-            s.friction = c.friction;
-            s.restitution = c.restitution;
-            s.rolling_resistance = c.rolling_resistance;
-            s.count = c.manifold.count;
-            s.round_a = shapes[c.shape_a].shape.type == ShapeType::circle;
-            s.round_b = shapes[c.shape_b].shape.type == ShapeType::circle;
-            const CachedImpulse* cached = find_cached(pair_key(c.shape_a, c.shape_b));
-            std::array<real, 2> separations{};
-            for (int i = 0; i < c.manifold.count; ++i) {
-                const ManifoldPoint& mp = c.manifold.points[i];
-                SolverPoint& p = s.points[static_cast<std::size_t>(i)];
-                p.ra = mp.point - a.sweep.c2;
-                p.rb = mp.point - b.sweep.c2;
-                separations[static_cast<std::size_t>(i)] = mp.separation;
-                for (int k = 0; cached && k < cached->count; ++k) {
-                    if (cached->ids[k] == mp.id) {
-                        p.normal_impulse = cached->normal[k];
-                        p.tangent_impulse = cached->tangent[k];
-                    }
-                }
-            }
-            prepare_contact(s, solver_bodies, separations, dt);
-        }
-        pack_contacts(solver_contacts, solver_bodies, static_cast<int>(bodies.size()),
-                      contact_batches);
-    }
+    void prepare_contacts(real dt);
 
     // The solve's velocities back to the bodies, its impulses to the contacts.
-    void keep_solve_results() {
-        for (std::size_t i = 0; i < bodies.size(); ++i) {
-            bodies[i].v = solver_bodies[i].v;
-            bodies[i].w = solver_bodies[i].w;
-        }
-        for (std::size_t ci = 0; ci < solver_contacts.size(); ++ci) {
-            const SolverContact& s = solver_contacts[ci];
-            for (int i = 0; i < s.count; ++i) {
-                const SolverPoint& p = s.points[static_cast<std::size_t>(i)];
-                contacts[ci].impulses[static_cast<std::size_t>(i)] = {
-                    p.normal_impulse, p.tangent_impulse, p.max_normal_impulse, p.approach_speed};
-            }
-        }
-    }
+    void keep_solve_results();
 
     // The last step's contact of the pair whose manifold this step's search
     // takes, its points carried by the bodies (moved_manifold, into
@@ -1314,26 +1076,7 @@ struct World::Impl {
         return it != impulse_cache.end() && it->key == key ? &*it : nullptr;
     }
 
-    void store_impulses() {
-        impulse_cache.clear();
-        cached_shapes_version = shapes_version;
-        cached_static_version = static_version;
-        for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
-            const Contact& c = contacts[ci];
-            CachedImpulse e;
-            e.key = pair_key(c.shape_a, c.shape_b);
-            e.contact = static_cast<int>(ci);
-            e.count = c.manifold.count;
-            for (int i = 0; i < c.manifold.count; ++i) {
-                e.ids[i] = c.manifold.points[i].id;
-                e.normal[i] = c.impulses[i].normal;
-                e.tangent[i] = c.impulses[i].tangent;
-            }
-            impulse_cache.push_back(e);
-        }
-        std::sort(impulse_cache.begin(), impulse_cache.end(),
-                  [](const CachedImpulse& x, const CachedImpulse& y) { return x.key < y.key; });
-    }
+    void store_impulses();
 
     static void sync_transform(Body& b) {
         b.xf.q = Rot::from_angle(b.sweep.a2);
