@@ -1092,34 +1092,7 @@ struct World::Impl {
     // pairs a push moved since their manifold was made: the others' poses,
     // and so their manifolds, are what they were. A new manifold makes its
     // pair unchecked.
-    void refresh_position_manifolds(bool all) {
-        const CollideSettings settings{tol.linear_slop, tol.linear_slop};
-        if (all) {
-            position_checks.resize(contacts.size());
-        }
-        for (std::size_t k = 0; k < contacts.size(); ++k) {
-            Contact& c = contacts[k];
-            PositionCheck& check = position_checks[k];
-            if (!all && unmoved_since(check, check.refreshed)) {
-                continue;
-            }
-            const Body& a = bodies[c.body_a];
-            const Body& b = bodies[c.body_b];
-            // A manifold made at these very poses stands.
-            const bool made_here =
-                c.position_made && c.position_xf_a == a.xf && c.position_xf_b == b.xf;
-            if (!made_here) {
-                c.position_manifold =
-                    !c.position_made && c.manifold_at_position_xf && hardly_moved(c, a, b)
-                        ? moved_manifold(c.manifold, a.xf, b.xf, settings)
-                        : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
-            }
-            c.position_xf_a = a.xf;
-            c.position_xf_b = b.xf;
-            c.position_made = true;
-            check = {c.body_a, c.body_b, position_clock, 0, 0, false};
-        }
-    }
+    void refresh_position_manifolds(bool all);
 
     // Whether B moved, relative to A, less than k_manifold_reuse_motion
     // slops at every point of B (its centre's move in A's frame, its turn
@@ -1182,11 +1155,7 @@ struct World::Impl {
 
     // Forgets every pair's check: what a push would do changed (the pair
     // masses, when a jam's sweeps begin).
-    void forget_position_checks() {
-        for (PositionCheck& check : position_checks) {
-            check.quiet = false;
-        }
-    }
+    void forget_position_checks();
 
     // One position constraint of a manifold point at the current poses.
     struct PositionPoint {
@@ -1336,52 +1305,7 @@ struct World::Impl {
     // since is skipped: its points, and so its verdict and separation, are
     // what they were (in a settling pile most pairs are quiet, and a jam's
     // sweeps move few bodies).
-    real solve_positions(bool pin_stopped) {
-        ++stats.position_sweeps;
-        real deepest = 0;
-        for (std::size_t k = 0; k < contacts.size(); ++k) {
-            const std::size_t ci = shock ? static_cast<std::size_t>(contact_order[k]) : k;
-            PositionCheck& check = position_checks[ci];
-            if (check.quiet && unmoved_since(check, check.checked)) {
-                deepest = std::min(deepest, check.separation);
-                continue;
-            }
-            Contact& c = contacts[ci];
-            Body& a = bodies[c.body_a];
-            Body& b = bodies[c.body_b];
-            const Manifold& m = c.position_manifold;
-            if (m.count == 0) {
-                note_quiet(check, 0); // adds nothing to the deepest until refreshed
-                continue;
-            }
-            const Vec2 n = position_normal(c);
-            const PairMass w = pair_mass(c, n, pin_stopped);
-            const PositionPoint p1 = position_point(a, b, m, 0, n);
-            deepest = std::min(deepest, p1.separation);
-            if (m.count == 1) {
-                if (p1.correction == 0) {
-                    note_quiet(check, p1.separation);
-                    continue;
-                }
-                push_apart_one(a, b, w, p1, n);
-                mark_moved(c, w);
-                continue;
-            }
-            const PositionPoint p2 = position_point(a, b, m, 1, n);
-            deepest = std::min(deepest, p2.separation);
-            if (p1.correction == 0 && p2.correction == 0) {
-                note_quiet(check, std::min(p1.separation, p2.separation));
-                continue;
-            }
-            mark_moved(c, w);
-            if (!push_apart_both(a, b, w, p1, p2, n)) {
-                // Later points see the poses moved by earlier ones.
-                push_apart_one(a, b, w, p1, n);
-                push_apart_one(a, b, w, position_point(a, b, m, 1, n), n);
-            }
-        }
-        return -deepest;
-    }
+    real solve_positions(bool pin_stopped);
 
     void note_quiet(PositionCheck& check, real separation) {
         check.quiet = true;
@@ -1449,26 +1373,7 @@ struct World::Impl {
     // `values` is [start[b], start[b + 1]), in contact order. `of(contact)`
     // gives {body, value}, or a negative body for none.
     template <class T, class Of>
-    void group_by_body(Of&& of, std::vector<int>& start, std::vector<T>& values) {
-        const int n = static_cast<int>(bodies.size());
-        start.assign(n + 1, 0);
-        for (const Contact& c : contacts) {
-            if (const int body = of(c).first; body >= 0) {
-                ++start[body + 1];
-            }
-        }
-        for (int i = 0; i < n; ++i) {
-            start[i + 1] += start[i];
-        }
-        values.resize(static_cast<std::size_t>(start[n]));
-        std::vector<int>& cursor = group_cursor;
-        cursor.assign(start.begin(), start.end() - 1);
-        for (const Contact& c : contacts) {
-            if (const auto [body, value] = of(c); body >= 0) {
-                values[static_cast<std::size_t>(cursor[body]++)] = value;
-            }
-        }
-    }
+    void group_by_body(Of&& of, std::vector<int>& start, std::vector<T>& values);
 
     // Shock propagation (Guendelman, Bridson and Fedkiw, "Nonconvex rigid
     // bodies with stacking", 2003) for a jam's extra sweeps: each dynamic
@@ -1480,57 +1385,7 @@ struct World::Impl {
     // the lower does not yield, so a pile is pushed out from the ground up
     // instead of trading corrections between a light body and a heavy one on
     // it. Without gravity there is no shock.
-    void order_by_support() {
-        const int n = static_cast<int>(bodies.size());
-        support_level.assign(n, std::numeric_limits<int>::max());
-        // The bearing contact's lower and upper body, or {-1, -1}.
-        const auto bearing = [&](const Contact& c) -> std::pair<int, int> {
-            if (c.position_manifold.count == 0 || gravity_direction == Vec2{}) {
-                return {-1, -1};
-            }
-            const real up = -dot(position_normal(c), gravity_direction);
-            if (up >= k_bearing_cosine) {
-                return {c.body_a, c.body_b};
-            }
-            if (up <= -k_bearing_cosine) {
-                return {c.body_b, c.body_a};
-            }
-            return {-1, -1};
-        };
-        group_by_body(bearing, support_start, support_links);
-        std::vector<int>& queue = search_queue; // free until the next contact search
-        queue.clear();
-        for (const Contact& c : contacts) {
-            const int lower = bearing(c).first;
-            if (lower >= 0 && bodies[lower].type != BodyType::dynamic &&
-                support_level[lower] != 0) {
-                support_level[lower] = 0;
-                queue.push_back(lower);
-            }
-        }
-        for (std::size_t next = 0; next < queue.size(); ++next) {
-            const int bi = queue[next];
-            for (int k = support_start[bi]; k < support_start[bi + 1]; ++k) {
-                const int upper = support_links[static_cast<std::size_t>(k)];
-                if (bodies[upper].type == BodyType::dynamic &&
-                    support_level[upper] == std::numeric_limits<int>::max()) {
-                    support_level[upper] = support_level[bi] + 1;
-                    queue.push_back(upper);
-                }
-            }
-        }
-        contact_order.resize(contacts.size());
-        for (std::size_t k = 0; k < contacts.size(); ++k) {
-            contact_order[k] = static_cast<int>(k);
-        }
-        const auto level = [&](int k) {
-            const Contact& c = contacts[static_cast<std::size_t>(k)];
-            return std::min(support_level[c.body_a], support_level[c.body_b]);
-        };
-        std::stable_sort(contact_order.begin(), contact_order.end(),
-                         [&](int x, int y) { return level(x) < level(y); });
-        shock = true;
-    }
+    void order_by_support();
 
     // A jam's sweeps also pass the shock sideways: a body squeezed between
     // a wall and a heavier body (a light wedge in a corner under a box)
@@ -1543,32 +1398,11 @@ struct World::Impl {
     // to one that is not and is over 4 times heavier. Between bodies of
     // like mass the sweeps converge anyway, and holding them there left the
     // 500-body piles restless.
-    void find_backing() {
-        // The dynamic body and its direction to the fixed one, or {-1, {}}.
-        const auto backing = [&](const Contact& c) -> std::pair<int, Vec2> {
-            const bool dynamic_a = bodies[c.body_a].type == BodyType::dynamic;
-            const bool dynamic_b = bodies[c.body_b].type == BodyType::dynamic;
-            if (dynamic_a == dynamic_b || !touches(c)) {
-                return {-1, {}};
-            }
-            const Vec2 normal = position_normal(c); // A to B
-            return dynamic_a ? std::pair{c.body_a, normal} : std::pair{c.body_b, -normal};
-        };
-        group_by_body(backing, backing_start, backing_directions);
-    }
+    void find_backing();
 
     // Whether a contact's position manifold touches or overlaps at the
     // current poses.
-    bool touches(const Contact& c) const {
-        const Manifold& m = c.position_manifold;
-        const Vec2 n = position_normal(c);
-        for (int i = 0; i < m.count; ++i) {
-            if (position_point(bodies[c.body_a], bodies[c.body_b], m, i, n).separation <= 0) {
-                return true;
-            }
-        }
-        return false;
-    }
+    bool touches(const Contact& c) const;
 
     // Whether fixed geometry backs body `bi` against a push along `push`
     // (unit, world): within 45 degrees of one backing direction, or between
@@ -1592,19 +1426,7 @@ struct World::Impl {
 
     // The deepest penetration over the position manifolds at the current
     // poses (>= 0, L), without correcting anything.
-    real deepest_position_penetration() const {
-        real deepest = 0;
-        for (const Contact& c : contacts) {
-            const Manifold& m = c.position_manifold;
-            const Vec2 n = position_normal(c);
-            for (int i = 0; i < m.count; ++i) {
-                deepest = std::min(
-                    deepest,
-                    position_point(bodies[c.body_a], bodies[c.body_b], m, i, n).separation);
-            }
-        }
-        return -deepest;
-    }
+    real deepest_position_penetration() const;
 
     // Iterates until the deepest penetration, measured on freshly collided
     // manifolds, is within 1.5 slop: the margin keeps the end-of-step
@@ -1620,103 +1442,19 @@ struct World::Impl {
     // (k_jam_baumgarte): a jam often oscillates, a body on another on the
     // floor pushed down and up in turn, and under-relaxation damps it.
     // Returns whether it got within 1.5 slop.
-    bool solve_positions_until_within_slop(bool pin_stopped) {
-        position_factor = k_baumgarte;
-        shock = false;
-        position_clock = 0;
-        position_moved.assign(bodies.size(), 0);
-        const real target = real(1.5) * tol.linear_slop;
-        const int cap = def.position_iterations;
-        const int jam_cap = pin_stopped ? cap : k_jam_iteration_factor * cap;
-        const real jam_exit = real(1.9) * tol.linear_slop;
-        real entry_deepest = 0;
-        int jam_start = -1; // the sweep the jam's extra sweeps began at
-        for (int i = 0; i < jam_cap; ++i) {
-            const bool fresh = i % k_position_refresh_interval == 0;
-            if (fresh) {
-                refresh_position_manifolds(i == 0); // poses moved since the last call
-            }
-            if (fresh && i >= cap) {
-                // A jam gets more sweeps only while it is deep and the rate
-                // it rises at would bring it out within the budget: a tall
-                // stack whose bottom rows sink a little every step (Box2D's
-                // pyramid) would take them all and gain a fraction of a slop.
-                // Sweeps that left it deeper than they found it are undone.
-                const real deepest = deepest_position_penetration();
-                if (jam_start < 0) {
-                    begin_jam_sweeps();
-                    jam_start = i;
-                    entry_deepest = deepest;
-                }
-                // The mean rate since the extra sweeps began, judged after
-                // k_jam_trial_sweeps: single checks are noisy (a shock sweep
-                // may first push a pair deeper; a squeezed pebble's jam went
-                // from 2.4 to 3.3 slops in four sweeps, then to 1.8 in four
-                // more).
-                const real rate = i - jam_start < k_jam_trial_sweeps
-                                      ? std::numeric_limits<real>::max()
-                                      : (entry_deepest - deepest) / real(i - jam_start);
-                if (deepest <= jam_exit || rate * real(jam_cap - i) < deepest - jam_exit) {
-                    if (deepest > entry_deepest) {
-                        restore_jam_entry();
-                    }
-                    return false;
-                }
-            }
-            if (solve_positions(pin_stopped) <= target && fresh &&
-                deepest_position_penetration() <= target) {
-                return true;
-            }
-        }
-        if (jam_start >= 0) {
-            refresh_position_manifolds(false);
-            if (deepest_position_penetration() > entry_deepest) {
-                restore_jam_entry();
-            }
-        }
-        return false;
-    }
+    bool solve_positions_until_within_slop(bool pin_stopped);
 
     // A jam's extra sweeps: under-relaxed, from the ground up (shock
     // propagation), from poses kept to be restored if they make it worse.
-    void begin_jam_sweeps() {
-        position_factor = k_jam_baumgarte;
-        order_by_support();
-        find_backing();
-        forget_position_checks(); // the pairs' masses change (pair_mass)
-        jam_centers.resize(bodies.size());
-        jam_angles.resize(bodies.size());
-        for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
-            jam_centers[bi] = bodies[bi].sweep.c2;
-            jam_angles[bi] = bodies[bi].sweep.a2;
-        }
-    }
+    void begin_jam_sweeps();
 
-    void restore_jam_entry() {
-        for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
-            Body& b = bodies[bi];
-            if (b.alive && b.type == BodyType::dynamic && b.awake) {
-                b.sweep.c2 = jam_centers[bi];
-                b.sweep.a2 = jam_angles[bi];
-                sync_transform(b);
-            }
-        }
-        refresh_position_manifolds(true); // poses moved without a push
-    }
+    void restore_jam_entry();
 
     // Position correction for one round. Bodies stopped by the sweep are
     // pinned first so that their swept poses stand; if that cannot resolve
     // the overlaps (a body squeezed between a pinned one and a wall), they
     // yield too and are swept again.
-    void correct_positions() {
-        if (solve_positions_until_within_slop(true)) {
-            return;
-        }
-        for (Body& b : bodies) {
-            b.stopped = false;
-        }
-        solve_positions_until_within_slop(false);
-    }
+    void correct_positions();
 
     // The first time (a fraction of `sweep`, 1 if none) at which one of the
     // body's shapes, moving along `sweep`, meets static geometry
