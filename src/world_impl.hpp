@@ -1318,56 +1318,13 @@ struct World::Impl {
     // stop it at the first time of impact. With keep_landings (the last
     // sweep at the round cap), a body landing within the solver's target
     // keeps its pose (lands_within_target).
-    int sweep_against_static(bool keep_landings) {
-        touched_walls.clear();
-        int stopped = 0;
-        for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-            Body& b = bodies[bi];
-            if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
-                continue;
-            }
-            const real t = first_static_impact(b, b.sweep, keep_landings);
-            // A body already resting where its sweep stops (a re-sweep of a
-            // stopped body ends within the touch band, a hair before t = 1)
-            // need not move: only a real pull-back counts.
-            const real pull_back = (1 - t) * (distance(b.sweep.c1, b.sweep.c2) +
-                                              std::abs(b.sweep.a2 - b.sweep.a1) * b.extent);
-            if (pull_back > tol.touch_tolerance) {
-                b.sweep.c2 = lerp(b.sweep.c1, b.sweep.c2, t);
-                b.sweep.a2 = b.sweep.a1 + t * (b.sweep.a2 - b.sweep.a1);
-                sync_transform(b);
-                b.stopped = true;
-                ++stats.toi_events;
-                // The sweep starts at the body's TOI clock (its last event).
-                b.toi_clock += t * (1 - b.toi_clock);
-                report_stop(TimeOfImpactKind::static_sweep, bi, b.toi_clock);
-                // The next round sweeps the body on from here, as a TOI
-                // event does: the path to here is swept, and a sweep from
-                // the step's start again would retrace it. (A box spinning
-                // under a ceiling stopped near its start, where its turn
-                // first reached the ceiling, in every round, so position
-                // correction never freed it of the box beside it.)
-                b.sweep.c1 = b.sweep.c2;
-                b.sweep.a1 = b.sweep.a2;
-                ++stopped;
-            }
-        }
-        return stopped;
-    }
+    int sweep_against_static(bool keep_landings);
 
     // Bodies that the sweep still stops after the last round go back to the
     // start of their sweep (where the last sweep that stopped them left
     // them), the last pose known clear of static geometry, and stay there
     // (pinned) while the others are corrected around them.
-    void hold_stopped_at_sweep_start() {
-        for (Body& b : bodies) {
-            if (b.alive && b.stopped) {
-                b.sweep.c2 = b.sweep.c1;
-                b.sweep.a2 = b.sweep.a1;
-                sync_transform(b);
-            }
-        }
-    }
+    void hold_stopped_at_sweep_start();
 
     // Groups a value of each contact by body, as rows of a table: row b of
     // `values` is [start[b], start[b + 1]), in contact order. `of(contact)`
@@ -1459,34 +1416,7 @@ struct World::Impl {
     // The first time (a fraction of `sweep`, 1 if none) at which one of the
     // body's shapes, moving along `sweep`, meets static geometry
     // (keep_landings: see lands_within_target).
-    real first_static_impact(const Body& b, const Sweep& sweep, bool keep_landings = false) {
-        const Transform start = get_transform(sweep, 0);
-        const Transform end = get_transform(sweep, 1);
-        const real turn = std::abs(sweep.a2 - sweep.a1) * b.extent;
-        real t_min = 1;
-        for (int si : b.shapes) {
-            const ShapeRecord& s = shapes[si];
-            if (s.sensor) {
-                continue;
-            }
-            const Aabb box =
-                inflate(union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, end)), turn);
-            query_static(box, [&](ProxyId, std::uint64_t other) {
-                const int wall = static_cast<int>(other);
-                if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
-                    bool touching = false;
-                    t_min = std::min(
-                        t_min, static_impact(sweep, s, shapes[wall], keep_landings, touching));
-                    if (touching && !std::binary_search(contact_keys.begin(), contact_keys.end(),
-                                                        ordered_key(si, wall))) {
-                        touched_walls.emplace_back(si, wall);
-                    }
-                }
-                return true;
-            });
-        }
-        return t_min;
-    }
+    real first_static_impact(const Body& b, const Sweep& sweep, bool keep_landings = false);
 
     // Whether the core ends the step no closer to the wall than it started,
     // on the same side: a wedged body that position correction only turns in
@@ -1494,51 +1424,19 @@ struct World::Impl {
     // correction, round after round), one that goes deeper is stopped, and
     // so is one whose closest points turned round: it passed through a
     // segment or a thin wall, and the gap opened again on the far side.
-    bool core_gap_kept(const ToiInput& input) const {
-        const auto gap = [&](real t) {
-            DistanceInput d{input.proxy_a, input.proxy_b, get_transform(input.sweep_a, t),
-                            get_transform(input.sweep_b, t), true};
-            SimplexCache cache;
-            return distance(d, cache);
-        };
-        const DistanceOutput start = gap(0), end = gap(1);
-        const bool both_apart =
-            start.state == DistanceState::separated && end.state == DistanceState::separated;
-        const bool same_side = !both_apart || dot(start.normal, end.normal) > 0;
-        return end.distance >= start.distance - tol.touch_tolerance && same_side;
-    }
+    bool core_gap_kept(const ToiInput& input) const;
 
     // Whether a shape moving along `sweep` meets `wall` at `fraction` on a
     // flat seam (flat_seam_face_of): then the contact there is on the exposed surface the
     // seam lies in, which the shape slides along rather than stops at.
     bool meets_seam(const Sweep& sweep, real fraction, const ShapeRecord& shape,
-                    const ShapeRecord& wall) const {
-        if (wall.seams_begin == wall.seams_end) {
-            return false;
-        }
-        // Within 2 slops: the hit stands a slop (the target separation) off.
-        const CollideSettings settings{2 * tol.linear_slop, tol.linear_slop};
-        const Transform xf = get_transform(sweep, fraction);
-        const Transform& xf_wall = bodies[wall.body].xf;
-        const Manifold m = collide(shape.shape, xf, wall.shape, xf_wall, settings);
-        return flat_seam_face_of(m, shape, xf, wall, xf_wall) >= 0;
-    }
+                    const ShapeRecord& wall) const;
 
     // Whether the shape, at `fraction` of `sweep`, sinks into `wall` deeper
     // than the position solver's target (1.5 slops): the core may not take
     // it there.
     bool sinks_into(const Sweep& sweep, real fraction, const ShapeRecord& shape,
-                    const ShapeRecord& wall) const {
-        const CollideSettings settings{0, tol.linear_slop};
-        const Manifold m = collide(shape.shape, get_transform(sweep, fraction), wall.shape,
-                                   bodies[wall.body].xf, settings);
-        for (int i = 0; i < m.count; ++i) {
-            if (m.points[i].separation < real(-1.5) * tol.linear_slop) {
-                return true;
-            }
-        }
-        return false;
-    }
+                    const ShapeRecord& wall) const;
 
     // Whether a shape whose sweep meets `wall` part way may still take its
     // end pose, in the last sweep at the round cap: its core never touches
@@ -1552,59 +1450,10 @@ struct World::Impl {
     // landings in every round after the first leaves the 500-body pile
     // restless).
     bool lands_within_target(ToiInput input, const Sweep& sweep, const ShapeRecord& shape,
-                             const ShapeRecord& wall) {
-        input.proxy_b = shape.core_proxy;
-        return time_of_impact(input).state == CastState::miss && !sinks_into(sweep, 1, shape, wall);
-    }
+                             const ShapeRecord& wall);
 
     real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall,
-                       bool keep_landings, bool& touching) {
-        const Body& w = bodies[wall.body];
-        ToiInput input;
-        input.proxy_a = wall.proxy;
-        input.proxy_b = shape.proxy;
-        input.sweep_a = w.sweep;
-        input.sweep_b = sweep;
-        input.target_separation = tol.linear_slop;
-        input.touch_tolerance = tol.touch_tolerance;
-        ToiOutput out = time_of_impact(input);
-        const bool at_start = (out.state == CastState::hit && out.fraction == 0) ||
-                              out.state == CastState::overlapped;
-        touching = at_start;
-        const bool on_seam = !at_start && out.state == CastState::hit &&
-                             meets_seam(sweep, out.fraction, shape, wall);
-        if (at_start || on_seam) {
-            // Touching or overlapping at the start: sweep the shape's core
-            // instead, so a body sliding along a wall keeps moving while it
-            // still cannot sink more than a couple of slops (after Box2D v3's
-            // continuous fallback, with a core just inside the surface
-            // rather than a small circle). If even the core touches, the
-            // body stays put unless it ends no deeper than it started. A
-            // body sliding onto the next tile of a floor meets it first on a
-            // seam, where it may not stop: its core goes on, as for a wall,
-            // unless that would sink it deeper than the solver's target.
-            const real full_hit = out.fraction;
-            input.proxy_b = shape.core_proxy;
-            out = time_of_impact(input);
-            if ((out.state == CastState::hit && out.fraction == 0) ||
-                out.state == CastState::overlapped) {
-                return core_gap_kept(input) ? 1 : 0;
-            }
-            const real core_hit = out.state == CastState::miss ? 1 : out.fraction;
-            if (on_seam && sinks_into(sweep, core_hit, shape, wall)) {
-                return full_hit;
-            }
-        }
-        if (out.state == CastState::failed) {
-            ++stats.toi_failures;
-            return out.fraction;
-        }
-        if (out.state == CastState::hit && !at_start && !on_seam && keep_landings &&
-            lands_within_target(input, sweep, shape, wall)) {
-            return 1;
-        }
-        return out.state == CastState::hit ? out.fraction : 1;
-    }
+                       bool keep_landings, bool& touching);
 
     // The deepest overlap at the current poses (>= 0, L) of any dynamic
     // body's shape with any shape it meets and collides with (pairs the
