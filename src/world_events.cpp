@@ -1,0 +1,204 @@
+// The step's events, made once its bodies are where they end: hits (the
+// velocity solve's contacts whose fastest approaching point pushed), contact
+// begin and end (the pairs touching at the final poses against the last
+// step's, in one merge of the two sorted lists), sensor overlaps, the bodies
+// stopped at a time of impact, and the bodies that left the world's bounds,
+// which are destroyed. still_resting stays inline in world_impl.hpp:
+// update_touching asks it of every pair that touched.
+#include "world_impl.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace sweep {
+
+void World::Impl::report_hits() {
+    const real threshold = def.hit_speed_threshold * def.length_units_per_meter;
+    const std::size_t earlier = events.contact_hit.size(); // reported by earlier sub-steps
+    for (const Contact& c : contacts) {
+        int fastest = -1;
+        for (int i = 0; i < c.manifold.count; ++i) {
+            const PointImpulse& p = c.impulses[i];
+            if (p.max_normal > 0 && -p.approach_speed > threshold &&
+                (fastest < 0 || p.approach_speed < c.impulses[fastest].approach_speed)) {
+                fastest = i;
+            }
+        }
+        if (fastest < 0) {
+            continue; // most contacts: resting ones need no search below
+        }
+        const ShapePair pair{shape_id(c.shape_a), shape_id(c.shape_b)};
+        const bool reported =
+            std::binary_search(touching.begin(), touching.end(), pair) ||
+            std::any_of(events.contact_hit.begin(),
+                        events.contact_hit.begin() + static_cast<std::ptrdiff_t>(earlier),
+                        [&](const ContactHitEvent& e) {
+                            return e.shape_a == pair.a && e.shape_b == pair.b;
+                        });
+        if (!reported) {
+            events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
+                                          body_id(c.body_a), body_id(c.body_b),
+                                          c.manifold.points[fastest].point, c.manifold.normal,
+                                          -c.impulses[fastest].approach_speed});
+        }
+    }
+}
+
+void World::Impl::remove_out_of_bounds(World& world) {
+    if (!def.bounds) {
+        return;
+    }
+    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+        const Body& b = bodies[bi];
+        if (!b.alive || b.type == BodyType::static_body) {
+            continue;
+        }
+        bool inside = false;
+        for (int si : b.shapes) {
+            inside = inside || overlaps(compute_aabb(shapes[si].shape, b.xf), *def.bounds);
+        }
+        if (!inside) {
+            const BodyId id = body_id(bi);
+            events.removed.push_back(id);
+            (void)world.destroy_body(id);
+        }
+    }
+}
+
+void World::Impl::update_touching() {
+    std::vector<ContactData>& resting = touching_scratch.resting;
+    resting.clear();
+    for (const ContactData& d : touching_data) {
+        if (still_resting(d)) {
+            resting.push_back(d);
+        }
+    }
+    touching_data.clear();
+    const CollideSettings settings{tol.linear_slop, tol.linear_slop};
+    for (const Contact& c : contacts) {
+        const Body& a = bodies[c.body_a];
+        const Body& b = bodies[c.body_b];
+        if (!a.alive || !b.alive) {
+            continue;
+        }
+        // Position correction's manifold, when made where the bodies
+        // ended (with the same settings): most pairs of a resting pile.
+        const bool made_here =
+            c.position_made && c.position_xf_a == a.xf && c.position_xf_b == b.xf;
+        ContactData d{shape_id(c.shape_a),
+                      shape_id(c.shape_b),
+                      body_id(c.body_a),
+                      body_id(c.body_b),
+                      made_here ? c.position_manifold
+                                : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings),
+                      {},
+                      {}};
+        if (d.manifold.count == 0) {
+            continue;
+        }
+        for (int i = 0; i < c.manifold.count; ++i) {
+            d.normal_impulse[i] = c.impulses[i].normal;
+            d.tangent_impulse[i] = c.impulses[i].tangent;
+        }
+        touching_data.push_back(d);
+    }
+    // A body that fell asleep in this step still had its contacts searched.
+    std::vector<IndexedPair>& now = touching_scratch.now;
+    now.clear();
+    for (std::size_t i = 0; i < touching_data.size(); ++i) {
+        now.push_back({{touching_data[i].shape_a, touching_data[i].shape_b}, i});
+    }
+    std::sort(now.begin(), now.end());
+    const auto searched_pairs = static_cast<std::ptrdiff_t>(now.size());
+    for (const ContactData& d : resting) {
+        const ShapePair pair{d.shape_a, d.shape_b};
+        if (!std::binary_search(now.begin(), now.begin() + searched_pairs, IndexedPair{pair, 0},
+                                IndexedPair::by_pair)) {
+            now.push_back({pair, touching_data.size()});
+            touching_data.push_back(d);
+        }
+    }
+    std::sort(now.begin() + searched_pairs, now.end());
+    std::inplace_merge(now.begin(), now.begin() + searched_pairs, now.end());
+    report_touching_changes(now);
+    touching.clear();
+    for (const IndexedPair& p : now) {
+        touching.push_back(p.pair);
+    }
+}
+
+void World::Impl::report_touching_changes(const std::vector<IndexedPair>& now) {
+    std::vector<char>& began = touching_scratch.began;
+    began.assign(touching_data.size(), 0);
+    std::size_t k = 0;
+    for (const ShapePair& before : touching) {
+        while (k < now.size() && now[k].pair < before) {
+            began[now[k++].index] = 1;
+        }
+        if (k < now.size() && now[k].pair == before) {
+            ++k;
+        } else {
+            events.contact_end.push_back(
+                {before.a, before.b, owner_of(before.a), owner_of(before.b)});
+        }
+    }
+    for (; k < now.size(); ++k) {
+        began[now[k].index] = 1;
+    }
+    for (std::size_t i = 0; i < touching_data.size(); ++i) {
+        if (began[i]) {
+            const ContactData& d = touching_data[i];
+            events.contact_begin.push_back({d.shape_a, d.shape_b, d.body_a, d.body_b,
+                                            d.manifold.points[0].point, d.manifold.normal});
+        }
+    }
+}
+
+void World::Impl::update_sensors() {
+    std::vector<ShapePair> now;
+    for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
+        const ShapeRecord& sensor = shapes[si];
+        if (!sensor.sensor || sensor.body < 0) {
+            continue;
+        }
+        const Body& sb = bodies[sensor.body];
+        const Aabb box = compute_aabb(sensor.shape, sb.xf);
+        const auto visit = [&](ProxyId, std::uint64_t data) {
+            const int vi = static_cast<int>(data);
+            const ShapeRecord& v = shapes[vi];
+            if (v.sensor || v.body == sensor.body || !should_collide(sensor.filter, v.filter)) {
+                return true;
+            }
+            DistanceInput input{sensor.proxy, v.proxy, sb.xf, bodies[v.body].xf, true};
+            SimplexCache cache;
+            const DistanceOutput d = distance(input, cache);
+            if (d.state == DistanceState::cores_overlap || d.distance <= 0) {
+                now.push_back({shape_id(si), shape_id(vi)});
+            }
+            return true;
+        };
+        moving_tree.query(box, ~0ull, visit);
+        if (sb.type != BodyType::static_body) {
+            query_static(box, visit);
+        }
+    }
+    std::sort(now.begin(), now.end());
+    for (const ShapePair& p : now) {
+        if (!std::binary_search(sensor_overlaps.begin(), sensor_overlaps.end(), p)) {
+            events.sensor_begin.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
+        }
+    }
+    for (const ShapePair& p : sensor_overlaps) {
+        if (!std::binary_search(now.begin(), now.end(), p)) {
+            events.sensor_end.push_back({p.a, p.b, owner_of(p.a), owner_of(p.b)});
+        }
+    }
+    sensor_overlaps.swap(now);
+}
+
+void World::Impl::report_stop(TimeOfImpactKind kind, int body, real t) {
+    events.time_of_impact.push_back({kind, body_id(body), BodyId{}, bodies[body].sweep.c2, t});
+}
+
+} // namespace sweep
