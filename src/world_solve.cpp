@@ -1,0 +1,113 @@
+// The velocity solve's driving: gravity and damping, the solve of the
+// step's contacts in one step (sweeps until converged) or in sub-steps
+// (contact_solver.hpp holds the sweeps themselves), and the bodies moved to
+// where the velocities it leaves take them. move_along and capped_spin stay
+// inline in world_impl.hpp: they run for every body, every sub-step.
+#include "world_impl.hpp"
+
+#include <cmath>
+
+namespace sweep {
+
+void World::Impl::integrate_velocities(real dt) {
+    for (Body& b : bodies) {
+        if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
+            continue;
+        }
+        b.v += dt * b.gravity_scale * gravity;
+        b.v *= real(1) / (real(1) + dt * b.linear_damping);
+        b.w *= real(1) / (real(1) + dt * b.angular_damping);
+        const real speed = length(b.v);
+        if (speed > tol.max_translation_speed) {
+            b.v *= tol.max_translation_speed / speed;
+        }
+    }
+}
+
+void World::Impl::integrate_positions(real dt) {
+    for (Body& b : bodies) {
+        if (moves(b)) {
+            b.w = capped_spin(b.w, dt);
+            move_along(b, dt * b.v, dt * b.w, b.v, b.w);
+        }
+    }
+}
+
+void World::Impl::move_to_substep_poses(real dt) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        if (moves(bodies[i])) {
+            move_along(bodies[i], motions[i].dp, substep_angles[i], (real(1) / dt) * motions[i].dp,
+                       substep_angles[i] / dt);
+        }
+    }
+}
+
+void World::Impl::solve_substepped(real dt) {
+    const int n = def.solver_substeps;
+    const real h = dt / static_cast<real>(n);
+    motions.assign(solver_bodies.size(), BodyMotion{});
+    substep_angles.assign(solver_bodies.size(), 0);
+    // integrate_velocities gave a step's gravity, which the contact
+    // search predicts with; the sub-steps take it a share at a time.
+    add_gravity(-(dt - h));
+    scale_impulses(contact_batches, solver_contacts, real(1) / static_cast<real>(n));
+    SubstepTargets targets{motions,
+                           real(1) / h,
+                           k_substep_push_slop * tol.linear_slop,
+                           k_substep_push_rate,
+                           k_substep_max_push * tol.linear_slop,
+                           true};
+    for (int sub = 0; sub < n; ++sub) {
+        if (sub > 0) {
+            add_gravity(h);
+        }
+        warm_start(contact_batches, solver_contacts, solver_bodies);
+        targets.push = true;
+        solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
+        move_substep(h);
+        targets.push = false;
+        for (int relax = 0; relax < k_relax_sweeps; ++relax) {
+            solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
+        }
+    }
+    stats.velocity_sweeps += (1 + k_relax_sweeps) * n;
+    scale_impulses(contact_batches, solver_contacts, static_cast<real>(n));
+}
+
+void World::Impl::add_gravity(real t) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const Body& b = bodies[i];
+        if (b.alive && b.type == BodyType::dynamic && b.awake) {
+            solver_bodies[i].v += t * b.gravity_scale * gravity;
+        }
+    }
+}
+
+void World::Impl::move_substep(real h) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        SolverBody& b = solver_bodies[i];
+        BodyMotion& m = motions[i];
+        b.w = capped_spin(b.w, h);
+        m.dp += h * b.v;
+        if (b.w != 0) {
+            substep_angles[i] += h * b.w;
+            m.c = std::cos(substep_angles[i]);
+            m.s = std::sin(substep_angles[i]);
+        }
+    }
+}
+
+void World::Impl::solve_velocities_until_converged(real dt) {
+    const real tolerance = k_velocity_tolerance * tol.linear_slop / dt;
+    const int cap = k_velocity_iteration_factor * def.velocity_iterations;
+    real change = 0;
+    for (int i = 0; i < cap; ++i) {
+        ++stats.velocity_sweeps;
+        change = solve_velocities(contact_batches, solver_contacts, solver_bodies);
+        if (i + 1 >= def.velocity_iterations && change <= tolerance) {
+            break;
+        }
+    }
+}
+
+} // namespace sweep
