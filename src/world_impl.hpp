@@ -1384,26 +1384,7 @@ struct World::Impl {
     // pre-solve hook disabled excepted): every pair the broadphase reports,
     // contact or not (a pair the step made no contact for is where an
     // overlap would hide).
-    real measure_penetration() const {
-        real deepest = 0;
-        const CollideSettings settings{0, tol.linear_slop};
-        for (const Body& b : bodies) {
-            if (!b.alive || b.type != BodyType::dynamic) {
-                continue;
-            }
-            for (const int si : b.shapes) {
-                const ShapeRecord& s = shapes[si];
-                for_each_partner_near(si, compute_aabb(s.shape, b.xf), [&](int oi) {
-                    const ShapeRecord& o = shapes[oi];
-                    const Manifold m = collide(s.shape, b.xf, o.shape, bodies[o.body].xf, settings);
-                    for (int i = 0; i < m.count; ++i) {
-                        deepest = std::max(deepest, -m.points[i].separation);
-                    }
-                });
-            }
-        }
-        return deepest;
-    }
+    real measure_penetration() const;
 
     // `visit(other)` for every shape, static or moving, whose broadphase box
     // meets `box` and that shape si (not a sensor) collides with: another
@@ -1557,74 +1538,7 @@ struct World::Impl {
     // took 120 position sweeps a step after 8 velocity sweeps).
     void solve_velocities_until_converged(real dt);
 
-    void single_step(real dt) {
-        PhaseClock clock;
-        integrate_velocities(dt);
-        clock.lap(stats.solver_seconds);
-        update_moving_proxies(dt);
-        find_candidate_pairs(dt);
-        clock.lap(stats.broadphase_seconds);
-        collide_candidates(dt);
-        clock.lap(stats.narrowphase_seconds);
-        prepare_contacts(dt);
-        if (def.solver_substeps > 1) {
-            solve_substepped(dt);
-        } else {
-            warm_start(solver_contacts, solver_bodies);
-            solve_velocities_until_converged(dt);
-        }
-        unpack_contacts(contact_batches, solver_contacts);
-        apply_restitution(solver_contacts, solver_bodies, tol.restitution_threshold);
-        keep_solve_results();
-        report_hits();
-        store_impulses();
-        if (def.solver_substeps > 1) {
-            move_to_substep_poses(dt);
-        } else {
-            integrate_positions(dt);
-        }
-        clock.lap(stats.solver_seconds);
-        solve_toi_events(dt);
-        add_contacts_of_deflected_bodies();
-        clock.lap(stats.toi_seconds);
-        // A body stopped by its sweep lands back on its path, where another
-        // body may have moved meanwhile: correct positions again and re-sweep
-        // (from the pose at the start of the step, or for a body a sweep
-        // stopped from where it stopped, so every move the corrections make
-        // is swept).
-        // Bodies corrected or stopped far from where the contacts were made
-        // may meet pairs that have none: those become contacts, and the
-        // next round corrects them too.
-        for (int round = 0;; ++round) {
-            keep_poses_before_correction();
-            correct_positions();
-            clock.lap(stats.solver_seconds);
-            const int added = add_contacts_of_corrected_bodies();
-            const int stopped = sweep_against_static(false);
-            const int touched = add_contacts_of_touched_walls();
-            clock.lap(stats.toi_seconds);
-            if (stopped == 0 && added == 0 && touched == 0) {
-                break;
-            }
-            add_contacts_of_stopped_bodies();
-            if (round + 1 == k_max_sweep_rounds) {
-                ++stats.sweep_round_cap_hits;
-                hold_stopped_at_sweep_start();
-                correct_positions();
-                sweep_against_static(true); // the sweep has the last word; overlap may remain
-                break;
-            }
-        }
-        for (const Contact& c : contacts) {
-            stats.contact_points += c.manifold.count;
-        }
-        stats.contacts += static_cast<int>(contacts.size());
-        update_sleep(dt);
-        if (def.measure_penetration) {
-            stats.max_penetration = std::max(stats.max_penetration, measure_penetration());
-            clock.lap(stats.narrowphase_seconds);
-        }
-    }
+    void single_step(real dt);
 };
 
 } // namespace sweep
