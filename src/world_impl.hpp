@@ -1,5 +1,9 @@
 // Private to the world: the bodies, shapes, contacts and the step's
-// phases, shared by world.cpp (bodies and step) and mover.cpp (move).
+// phases, shared by world.cpp (bodies and step), mover.cpp (move) and the
+// files that define the phases: world_seams.cpp, world_contacts.cpp,
+// world_solve.cpp, world_toi.cpp (with the final sweep against static
+// geometry), world_positions.cpp, world_sleep.cpp and world_events.cpp.
+// What runs for every pair or body stays inline here.
 #pragma once
 
 #include "sweep/world.hpp"
