@@ -132,7 +132,8 @@ Manifold collide_faces(const ReferenceFace& ref, const PlacedFace& inc, real cor
     if (apart && !parallel_faces_overlap(ref, inc, settings.linear_slop)) {
         if (const auto corner = closest_points_manifold(ref, incident, total_radius, r_inc, flip,
                                                         xfa, xfb, settings, true)) {
-            return *corner;
+            m = *corner;
+            return m;
         }
     }
     std::array<ClipVertex, 2> clipped = incident;
@@ -142,10 +143,12 @@ Manifold collide_faces(const ReferenceFace& ref, const PlacedFace& inc, real cor
         // then lies a rounding error off a vertex): the clip leaves nothing
         // where the faces still meet, at their closest points. (Cores
         // closer than that: collide_polygons tries the other face first.)
-        return apart ? closest_points_manifold(ref, incident, total_radius, r_inc, flip, xfa, xfb,
-                                               settings, false)
-                           .value_or(m)
-                     : m;
+        if (apart) {
+            m = closest_points_manifold(ref, incident, total_radius, r_inc, flip, xfa, xfb,
+                                        settings, false)
+                    .value_or(m);
+        }
+        return m;
     }
     const Vec2 normal_ab = flip ? -ref.normal : ref.normal;
     for (const ClipVertex& cv : clipped) {
@@ -441,14 +444,15 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     // does not flip between steps on nearly parallel faces.
     const bool flip = sep_b.separation > sep_a.separation + real(0.1) * settings.linear_slop;
     const real core_separation = std::max(sep_a.separation, sep_b.separation);
-    const Manifold m = collide_on_face(a, xfa, b, xfb, flip, flip ? sep_b.edge : sep_a.edge,
-                                       core_separation, settings);
+    Manifold m = collide_on_face(a, xfa, b, xfb, flip, flip ? sep_b.edge : sep_a.edge,
+                                 core_separation, settings);
     const real other_separation = flip ? sep_a.separation : sep_b.separation;
     if (m.count > 0 || core_separation > real(0.1) * settings.linear_slop) {
         return m;
     }
     if (other_separation < core_separation - settings.linear_slop) {
-        return closest_cores(a, xfa, b, xfb, settings);
+        m = closest_cores(a, xfa, b, xfb, settings);
+        return m;
     }
     // Where the faces are clipped (cores overlapping or closer than the
     // vertex-pair rule's tenth of a slop), the preferred reference face may
@@ -463,9 +467,12 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     // decides, if it separates them nearly as well (within a linear slop);
     // a worse face (a deep overlap's) would push them along a wrong axis,
     // through a thin wall.
-    const Manifold other = collide_on_face(a, xfa, b, xfb, !flip, flip ? sep_a.edge : sep_b.edge,
-                                           core_separation, settings);
-    return other.count > 0 ? other : closest_cores(a, xfa, b, xfb, settings);
+    m = collide_on_face(a, xfa, b, xfb, !flip, flip ? sep_a.edge : sep_b.edge, core_separation,
+                        settings);
+    if (m.count == 0) {
+        m = closest_cores(a, xfa, b, xfb, settings);
+    }
+    return m;
 }
 
 namespace {
