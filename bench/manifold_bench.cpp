@@ -8,6 +8,13 @@
 // distance for sharp polygons. Its circles and edges keep points only when
 // touching: ours run with speculative_distance 0 there.
 //
+// Box2D's manifold holds less than ours: local points and one normal,
+// where ours also holds world points, both anchors and each point's
+// separation. Its solver gets those from b2WorldManifold::Initialize, called
+// for every touching contact as each step begins. The `_world` rows time
+// that same information on both sides: Box2D's collide plus
+// b2WorldManifold::Initialize where it found points, ours unchanged.
+//
 // Box2D 2.4.1 has no capsule: Manifold/capsule_capsule is ours alone, and
 // Manifold/capsule_circle pairs ours with b2CollideEdgeAndCircle on an edge
 // whose m_radius is the capsule's radius (a capsule, for that function).
@@ -96,6 +103,19 @@ void run(benchmark::State& state, const std::vector<Case>& cases, Collide collid
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(cases.size()));
 }
 
+// Box2D's manifold `m` of shapes a and b at poses xf_a, xf_b, with its
+// world points, normal and separations made, as its solver makes them.
+template <class A, class B>
+int with_world_points(const b2Manifold& m, const A& a, const b2Transform& xf_a, const B& b,
+                      const b2Transform& xf_b) {
+    if (m.pointCount > 0) {
+        b2WorldManifold world;
+        world.Initialize(&m, xf_a, a.m_radius, xf_b, b.m_radius);
+        benchmark::DoNotOptimize(world);
+    }
+    return m.pointCount;
+}
+
 // The same cases with Box2D's shapes.
 template <class A, class B> auto to_b2_cases(const std::vector<PairCase<A, B>>& cases) {
     std::vector<PairCase<decltype(to_b2(cases[0].a)), decltype(to_b2(cases[0].b))>> out;
@@ -128,6 +148,17 @@ void Manifold_Circles_box2d(benchmark::State& state) {
     });
 }
 
+void Manifold_CirclesWorld_box2d(benchmark::State& state) {
+    const auto b2 = to_b2_cases(circle_cases());
+    run(state, b2, [](const auto& c) {
+        b2Manifold m;
+        const b2Transform xf_a = bench::to_b2(c.xf_a);
+        const b2Transform xf_b = bench::to_b2(c.xf_b);
+        b2CollideCircles(&m, &c.a, xf_a, &c.b, xf_b);
+        return with_world_points(m, c.a, xf_a, c.b, xf_b);
+    });
+}
+
 // ---- octagon vs octagon: about half touch
 
 const auto& poly8_cases() {
@@ -147,6 +178,17 @@ void Manifold_Poly8_box2d(benchmark::State& state) {
         b2Manifold m;
         b2CollidePolygons(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
         return m.pointCount;
+    });
+}
+
+void Manifold_Poly8World_box2d(benchmark::State& state) {
+    const auto b2 = to_b2_cases(poly8_cases());
+    run(state, b2, [](const auto& c) {
+        b2Manifold m;
+        const b2Transform xf_a = bench::to_b2(c.xf_a);
+        const b2Transform xf_b = bench::to_b2(c.xf_b);
+        b2CollidePolygons(&m, &c.a, xf_a, &c.b, xf_b);
+        return with_world_points(m, c.a, xf_a, c.b, xf_b);
     });
 }
 
@@ -184,6 +226,17 @@ void Manifold_CapsuleCircle_box2d(benchmark::State& state) {
     });
 }
 
+void Manifold_CapsuleCircleWorld_box2d(benchmark::State& state) {
+    const auto b2 = to_b2_cases(capsule_circle_cases());
+    run(state, b2, [](const auto& c) {
+        b2Manifold m;
+        const b2Transform xf_a = bench::to_b2(c.xf_a);
+        const b2Transform xf_b = bench::to_b2(c.xf_b);
+        b2CollideEdgeAndCircle(&m, &c.a, xf_a, &c.b, xf_b);
+        return with_world_points(m, c.a, xf_a, c.b, xf_b);
+    });
+}
+
 } // namespace
 
 BENCHMARK(Manifold_Circles_sweep)->Name("Manifold/circle_circle/sweep");
@@ -193,3 +246,11 @@ BENCHMARK(Manifold_Poly8_box2d)->Name("Manifold/poly8_poly8/box2d");
 BENCHMARK(Manifold_Capsules_sweep)->Name("Manifold/capsule_capsule/sweep");
 BENCHMARK(Manifold_CapsuleCircle_sweep)->Name("Manifold/capsule_circle/sweep");
 BENCHMARK(Manifold_CapsuleCircle_box2d)->Name("Manifold/capsule_circle/box2d");
+// Ours holds the world information already: the same function, paired with
+// Box2D's collide plus b2WorldManifold::Initialize.
+BENCHMARK(Manifold_Circles_sweep)->Name("Manifold/circle_circle_world/sweep");
+BENCHMARK(Manifold_CirclesWorld_box2d)->Name("Manifold/circle_circle_world/box2d");
+BENCHMARK(Manifold_Poly8_sweep)->Name("Manifold/poly8_poly8_world/sweep");
+BENCHMARK(Manifold_Poly8World_box2d)->Name("Manifold/poly8_poly8_world/box2d");
+BENCHMARK(Manifold_CapsuleCircle_sweep)->Name("Manifold/capsule_circle_world/sweep");
+BENCHMARK(Manifold_CapsuleCircleWorld_box2d)->Name("Manifold/capsule_circle_world/box2d");

@@ -97,6 +97,29 @@ void Manifold_BoxBox_box2d(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pairs().size()));
 }
 
+// Box2D's manifold with its world points, normal and separations made, as
+// its solver makes them for a touching contact (b2WorldManifold): what
+// ours holds (see bench/manifold_bench.cpp).
+void Manifold_BoxBoxWorld_box2d(benchmark::State& state) {
+    b2PolygonShape box;
+    box.SetAsBox(0.5f, 0.5f);
+    for (auto _ : state) {
+        for (const auto& [a, b] : pairs()) {
+            b2Manifold manifold;
+            const b2Transform xf_a = to_box2d(a);
+            const b2Transform xf_b = to_box2d(b);
+            b2CollidePolygons(&manifold, &box, xf_a, &box, xf_b);
+            if (manifold.pointCount > 0) {
+                b2WorldManifold world;
+                world.Initialize(&manifold, xf_a, box.m_radius, xf_b, box.m_radius);
+                benchmark::DoNotOptimize(world);
+            }
+            benchmark::DoNotOptimize(manifold);
+        }
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pairs().size()));
+}
+
 // A box spinning and flying at a wall: half the cases hit.
 void TimeOfImpact_SpinningBar_sweep(benchmark::State& state) {
     const sweep::Shape wall = sweep::make_box(0.1f, 4).value();
@@ -142,5 +165,7 @@ BENCHMARK(Distance_BoxBox_sweep)->Name("Distance/box_box/sweep");
 BENCHMARK(Distance_BoxBox_box2d)->Name("Distance/box_box/box2d");
 BENCHMARK(Manifold_BoxBox_sweep)->Name("Manifold/box_box/sweep");
 BENCHMARK(Manifold_BoxBox_box2d)->Name("Manifold/box_box/box2d");
+BENCHMARK(Manifold_BoxBox_sweep)->Name("Manifold/box_box_world/sweep");
+BENCHMARK(Manifold_BoxBoxWorld_box2d)->Name("Manifold/box_box_world/box2d");
 BENCHMARK(TimeOfImpact_SpinningBar_sweep)->Name("TimeOfImpact/spinning_bar_wall/sweep");
 BENCHMARK(TimeOfImpact_SpinningBar_box2d)->Name("TimeOfImpact/spinning_bar_wall/box2d");
