@@ -116,6 +116,19 @@ int with_world_points(const b2Manifold& m, const A& a, const b2Transform& xf_a, 
     return m.pointCount;
 }
 
+// Box2D's `collide` (a b2Collide* function) over `cases` (Box2D's shapes),
+// with the world points, normal and separations of every manifold it fills.
+template <class Case, class Collide>
+void run_box2d_world(benchmark::State& state, const std::vector<Case>& cases, Collide collide) {
+    run(state, cases, [collide](const auto& c) {
+        b2Manifold m;
+        const b2Transform xf_a = bench::to_b2(c.xf_a);
+        const b2Transform xf_b = bench::to_b2(c.xf_b);
+        collide(&m, &c.a, xf_a, &c.b, xf_b);
+        return with_world_points(m, c.a, xf_a, c.b, xf_b);
+    });
+}
+
 // The same cases with Box2D's shapes.
 template <class A, class B> auto to_b2_cases(const std::vector<PairCase<A, B>>& cases) {
     std::vector<PairCase<decltype(to_b2(cases[0].a)), decltype(to_b2(cases[0].b))>> out;
@@ -149,14 +162,7 @@ void Manifold_Circles_box2d(benchmark::State& state) {
 }
 
 void Manifold_CirclesWorld_box2d(benchmark::State& state) {
-    const auto b2 = to_b2_cases(circle_cases());
-    run(state, b2, [](const auto& c) {
-        b2Manifold m;
-        const b2Transform xf_a = bench::to_b2(c.xf_a);
-        const b2Transform xf_b = bench::to_b2(c.xf_b);
-        b2CollideCircles(&m, &c.a, xf_a, &c.b, xf_b);
-        return with_world_points(m, c.a, xf_a, c.b, xf_b);
-    });
+    run_box2d_world(state, to_b2_cases(circle_cases()), b2CollideCircles);
 }
 
 // ---- octagon vs octagon: about half touch
@@ -182,14 +188,7 @@ void Manifold_Poly8_box2d(benchmark::State& state) {
 }
 
 void Manifold_Poly8World_box2d(benchmark::State& state) {
-    const auto b2 = to_b2_cases(poly8_cases());
-    run(state, b2, [](const auto& c) {
-        b2Manifold m;
-        const b2Transform xf_a = bench::to_b2(c.xf_a);
-        const b2Transform xf_b = bench::to_b2(c.xf_b);
-        b2CollidePolygons(&m, &c.a, xf_a, &c.b, xf_b);
-        return with_world_points(m, c.a, xf_a, c.b, xf_b);
-    });
+    run_box2d_world(state, to_b2_cases(poly8_cases()), b2CollidePolygons);
 }
 
 // ---- capsule vs capsule (ours only) and capsule vs circle
@@ -227,14 +226,7 @@ void Manifold_CapsuleCircle_box2d(benchmark::State& state) {
 }
 
 void Manifold_CapsuleCircleWorld_box2d(benchmark::State& state) {
-    const auto b2 = to_b2_cases(capsule_circle_cases());
-    run(state, b2, [](const auto& c) {
-        b2Manifold m;
-        const b2Transform xf_a = bench::to_b2(c.xf_a);
-        const b2Transform xf_b = bench::to_b2(c.xf_b);
-        b2CollideEdgeAndCircle(&m, &c.a, xf_a, &c.b, xf_b);
-        return with_world_points(m, c.a, xf_a, c.b, xf_b);
-    });
+    run_box2d_world(state, to_b2_cases(capsule_circle_cases()), b2CollideEdgeAndCircle);
 }
 
 } // namespace

@@ -246,12 +246,7 @@ Result<void> World::set_awake(BodyId id, bool awake) {
         w.wake_island(id.index, false);
         return {};
     }
-    b.v = {};
-    b.w = 0;
-    b.path_v = {};
-    b.path_w = 0;
-    b.sweep.c1 = b.sweep.c2;
-    b.sweep.a1 = b.sweep.a2;
+    Impl::put_at_rest(b);
     b.awake = false;
     ++w.sleeping_bodies;
     b.sleep_next = id.index; // an island of one

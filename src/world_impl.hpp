@@ -960,6 +960,17 @@ struct World::Impl {
 
     void store_impulses();
 
+    // Stills a body as it falls asleep: no velocity, no path, its sweep
+    // ended where it stands.
+    static void put_at_rest(Body& b) {
+        b.v = {};
+        b.w = 0;
+        b.path_v = {};
+        b.path_w = 0;
+        b.sweep.c1 = b.sweep.c2;
+        b.sweep.a1 = b.sweep.a2;
+    }
+
     static void sync_transform(Body& b) {
         b.xf.q = Rot::from_angle(b.sweep.a2);
         b.xf.p = b.sweep.c2 - rotate(b.xf.q, b.sweep.local_center);

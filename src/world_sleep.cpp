@@ -102,12 +102,7 @@ void World::Impl::update_sleep(real dt) {
         if (island_rest[root] < def.time_to_sleep) {
             continue;
         }
-        b.v = {};
-        b.w = 0;
-        b.path_v = {};
-        b.path_w = 0;
-        b.sweep.c1 = b.sweep.c2;
-        b.sweep.a1 = b.sweep.a2;
+        put_at_rest(b);
         b.sleep_next = last[root];
         last[root] = bi;
     }
