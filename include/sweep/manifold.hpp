@@ -66,7 +66,11 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
 /// edge against the reference face: one or two points. Polygons whose cores
 /// are apart (by more than 0.1 slop) and meet vertex to vertex get one point
 /// with the normal through the two vertices (the face normals would
-/// understate the gap, and clipping could drop the contact).
+/// understate the gap, and clipping could drop the contact). Apart polygons
+/// whose faces' points are missing or claim more room than the separating
+/// axis allows (their nearest parts lie beyond the reference face's end)
+/// get one point at their cores' closest points (GJK) where that is nearer:
+/// a point's separation never exceeds the true gap by more than 0.1 slop.
 Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
                           const Transform& xfb, const CollideSettings& settings = {});
 /// Any shape pair. Capsules act as two-vertex rounded polygons, except
@@ -115,7 +119,7 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
 /// radius is ignored; a segment or chain segment as A gets no contact.
 /// Degenerate input: `face_b` outside [0, b.count) or a zero-length face
 /// gives no contact (count 0).
-Manifold collide_face(const Shape& a, const Transform& xfa, const Polygon& b,
-                      const Transform& xfb, int face_b, const CollideSettings& settings = {});
+Manifold collide_face(const Shape& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
+                      int face_b, const CollideSettings& settings = {});
 
 } // namespace sweep

@@ -140,6 +140,77 @@ TEST(CollideProperty, PointsSitBetweenTheSurfacesAndMatchTheirAnchors) {
     EXPECT_GT(contacts, cases / 10); // the generator makes enough contacts
 }
 
+/// B's pose with its gap to A, placed along a random direction from A at a
+/// gap of about `gap` (bisection on the distance along the line, which is
+/// convex in the position, so that B meets A with any of its features).
+struct NearPose {
+    Transform xf;
+    double gap = 0; ///< the reference geometry's, of the pose found
+};
+
+NearPose place_at_gap(std::mt19937& rng, const Shape& a, const Transform& xfa, const Shape& b,
+                      double gap) {
+    const double angle = test::uniform(rng, -3.14159, 3.14159);
+    const Vec2 dir{real(std::cos(angle)), real(std::sin(angle))};
+    Transform xfb{xfa.p, Rot::from_angle(real(test::uniform(rng, -3.14159, 3.14159)))};
+    const double radii = radius_of(a) + radius_of(b);
+    const auto gap_at = [&](double t) {
+        xfb.p = xfa.p + real(t) * dir;
+        return test::core_distance(make_proxy(a), xfa, make_proxy(b), xfb) - radii;
+    };
+    double near = 0; // overlapping: B's origin on A's
+    double far = 8;  // apart: the shapes are about 1 across
+    for (int i = 0; i < 60; ++i) {
+        const double mid = 0.5 * (near + far);
+        (gap_at(mid) < gap ? near : far) = mid;
+    }
+    return {xfb, gap_at(far)};
+}
+
+TEST(CollideProperty, SpeculativePointsNeverClaimMoreRoomThanTheGap) {
+    // The world collides pairs with the speculative distance plus the
+    // distance they may close in a step (a tenth of a metre and more for
+    // fast bodies), and the solver lets each point close by its separation:
+    // a pair within the speculative distance gets a point, and its nearest
+    // point is no farther than the true gap (a tenth of a slop of rounding
+    // allowed), whatever features are nearest. B is placed at a random gap
+    // below the speculative distance, in a random direction from A.
+    // (Overlapping pairs: the penetration depth's test below.)
+    std::mt19937 rng(316);
+    const int cases = test::property_cases(20000);
+    for (int c = 0; c < cases; ++c) {
+        const Shape a = random_solid(rng, c);
+        const Shape b = random_solid(rng, c / 4);
+        const Transform xfa = test::to_transform(test::random_pose(rng, 0.5));
+        const CollideSettings settings{real(test::uniform(rng, 0.02, 0.4)), k_linear_slop};
+        const NearPose placed =
+            place_at_gap(rng, a, xfa, b, test::uniform(rng, 0, settings.speculative_distance));
+        if (placed.gap < 0 || placed.gap > double(settings.speculative_distance) - 1e-3) {
+            continue; // the bisection's last step crossed the bounds
+        }
+        const Manifold m = collide(a, xfa, b, placed.xf, settings);
+        SCOPED_TRACE("case " + std::to_string(c) + " types " + std::to_string(int(a.type)) + "," +
+                     std::to_string(int(b.type)) + ", gap " + std::to_string(placed.gap) +
+                     ", speculative " + std::to_string(settings.speculative_distance));
+        ASSERT_GE(m.count, 1);
+        double least = m.points[0].separation;
+        for (int i = 1; i < m.count; ++i) {
+            least = std::min(least, double(m.points[i].separation));
+        }
+        // Nearly parallel capsules (cores within 0.05 rad) get two points
+        // on B's core clipped to A's extent, each on B's surface along B's
+        // own side normal (collide_capsules): up to (1 - cos 0.05) of B's
+        // radius and of the cores' distance more than the gap (B's surface
+        // leans from A's normal; the cores' closest points may lie just past
+        // A's end).
+        const double leaning =
+            a.type == ShapeType::capsule && b.type == ShapeType::capsule
+                ? (1 - std::cos(0.05)) * (placed.gap + radius_of(a) + 2 * radius_of(b))
+                : 0;
+        EXPECT_LE(least, placed.gap + 0.1 * double(k_linear_slop) + leaning + k_length_eps);
+    }
+}
+
 TEST(CollideProperty, PolygonPointsAreNeverDeeperThanThePenetrationDepth) {
     // Every point's separation is at least the best separating-axis value
     // (minus the reference-face hysteresis 0.1 * slop); overlapping polygons

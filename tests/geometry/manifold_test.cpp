@@ -178,6 +178,44 @@ TEST(CollidePolygons, CornersWithinATenthOfASlopMeetAtTheirClosestPoints) {
     }
 }
 
+TEST(CollidePolygons, ACapsuleEndNearAPolygonGetsItsTrueGapInEitherOrder) {
+    // A random scene's capsule and heptagon, apart by 0.0256 L (GJK) between
+    // the capsule's end cap and the heptagon's corner (seed 60357). With the
+    // capsule as A its side face was the reference and the heptagon's edge
+    // most anti-parallel to it the incident edge, but the heptagon's
+    // nearest part lies beyond the capsule's end, on another edge: within
+    // speculative distances of 0.05 to 0.11 L no point came (the pair, a
+    // contact's speculative margin apart, closed 7 slops into each other
+    // within a step), and at 0.2 L one point claimed a gap of 0.169 L.
+    const Capsule capsule{{real(-0.141764), 0}, {real(0.141764), 0}, real(0.068121)};
+    const std::vector<Vec2> heptagon{
+        {real(-0.154483), real(-0.068875)}, {real(-0.053618), real(-0.146554)},
+        {real(0.006093), real(-0.136256)},  {real(0.164708), real(-0.108803)},
+        {real(0.086515), real(0.173026)},   {real(-0.045142), real(0.159412)},
+        {real(-0.138669), real(0.052098)}};
+    const Polygon b = make_polygon(heptagon, 0).value();
+    const Transform xa{{real(1.0628903), real(-4.3941259)}, {real(0.9372848), real(0.3485645)}};
+    const Transform xb{{real(0.6626382), real(-4.3285689)}, {real(0.9826574), real(0.1854301)}};
+    DistanceInput in{make_proxy(Shape(capsule)), make_proxy(Shape(b)), xa, xb, true};
+    SimplexCache cache;
+    const real gap = distance(in, cache).distance;
+    ASSERT_GT(gap, real(0.02));
+    ASSERT_LT(gap, real(0.03));
+    for (const real speculative : {real(0.05), real(0.1145), real(0.2)}) {
+        const CollideSettings settings{speculative, real(0.005)};
+        for (const bool swap : {false, true}) {
+            const Manifold m = swap ? collide(Shape(b), xb, Shape(capsule), xa, settings)
+                                    : collide(Shape(capsule), xa, Shape(b), xb, settings);
+            ASSERT_GE(m.count, 1) << "speculative " << speculative << " swap " << swap;
+            real least = m.points[0].separation;
+            for (int i = 1; i < m.count; ++i) {
+                least = std::min(least, m.points[i].separation);
+            }
+            EXPECT_NEAR(least, gap, 1e-4) << "speculative " << speculative << " swap " << swap;
+        }
+    }
+}
+
 TEST(CollidePolygons, ASmallBoxOverlappedAtItsCornerGetsTheContactInEitherOrder) {
     // A 0.107 L box and a heptagon 0.7 L across overlap by 0.005 L at the
     // box's corner (seed 61564 of the random scenes). The box's face is the
@@ -185,10 +223,11 @@ TEST(CollidePolygons, ASmallBoxOverlappedAtItsCornerGetsTheContactInEitherOrder)
     // face's end: clipped to it, nothing was left, and the pair got no
     // contact with the box as A (two points with the heptagon as A).
     const Polygon box = make_box(0.0532778732f, 0.0513601899f).value();
-    const std::vector<Vec2> heptagon{{-0.267170707f, 0.16835249f},  {-0.254164758f, -0.0316916859f},
-                                     {-0.152177226f, -0.345256287f}, {0.146232514f, -0.387869062f},
-                                     {0.325069144f, -0.10903922f},   {0.176337385f, 0.152915676f},
-                                     {0.052953502f, 0.272113954f}};
+    const std::vector<Vec2> heptagon{
+        {-0.267170707f, 0.16835249f},   {-0.254164758f, -0.0316916859f},
+        {-0.152177226f, -0.345256287f}, {0.146232514f, -0.387869062f},
+        {0.325069144f, -0.10903922f},   {0.176337385f, 0.152915676f},
+        {0.052953502f, 0.272113954f}};
     const Polygon other = make_polygon(heptagon).value();
     const Transform xf_box{{3.56256017f, 3.25499384f}, Rot::from_angle(-1.65424178f)};
     const Transform xf_other{{3.60646238f, 2.96937883f}, Rot::from_angle(0.837556162f)};
@@ -214,9 +253,8 @@ TEST(CollidePolygons, ACornerAHairOverTheEndOfAFaceGetsTheContactInEitherOrder) 
     // triangle's face was the preferred reference and the wall's top edge,
     // clipped to it, left nothing: no speculative contact in that order,
     // and the triangle sank 2.4 slops into the wall in the next step.
-    const std::vector<Vec2> corners{{-0.15515937f, 0.0423542f},
-                                    {0.00609085f, -0.145038558f},
-                                    {-0.00177952f, 0.156600087f}};
+    const std::vector<Vec2> corners{
+        {-0.15515937f, 0.0423542f}, {0.00609085f, -0.145038558f}, {-0.00177952f, 0.156600087f}};
     const Polygon triangle = make_polygon(corners).value();
     const Polygon wall = box(real(5.0558244), real(0.05));
     const Transform xf_triangle{{real(-4.9555786), real(-0.2730302)},
@@ -277,10 +315,10 @@ TEST(CollidePolygons, PointIdsDoNotDependOnWhichFaceIsTheReference) {
     // A's top and B's bottom, and each end of the overlap keeps its id, so
     // a pyramid's warm starts survive the swap (Box2D v3's vertex-pair ids).
     const Polygon unit = box(real(0.5), real(0.5));
-    const Manifold left = collide_polygons(unit, at(0, 0, real(0.004)), unit,
-                                           at(real(0.5), real(0.998)));
-    const Manifold right = collide_polygons(unit, at(0, 0), unit,
-                                            at(real(0.5), real(0.998), real(0.004)));
+    const Manifold left =
+        collide_polygons(unit, at(0, 0, real(0.004)), unit, at(real(0.5), real(0.998)));
+    const Manifold right =
+        collide_polygons(unit, at(0, 0), unit, at(real(0.5), real(0.998), real(0.004)));
     ASSERT_EQ(left.count, 2);
     ASSERT_EQ(right.count, 2);
     ASSERT_NE(left.reference_is_b, right.reference_is_b);
