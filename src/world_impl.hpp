@@ -1350,6 +1350,9 @@ struct World::Impl {
     // A jam's extra sweeps: under-relaxed, from the ground up (shock
     // propagation), from poses kept to be restored if they make it worse.
     void begin_jam_sweeps();
+    // Every body's centre of mass and angle as it stands (the end of its
+    // sweep), by body index: a jam's entry, a correction round's start.
+    void keep_poses(std::vector<Vec2>& centers, std::vector<real>& angles) const;
 
     void restore_jam_entry();
 

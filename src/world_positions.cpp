@@ -272,11 +272,15 @@ void World::Impl::begin_jam_sweeps() {
     order_by_support();
     find_backing();
     forget_position_checks(); // the pairs' masses change (pair_mass)
-    jam_centers.resize(bodies.size());
-    jam_angles.resize(bodies.size());
+    keep_poses(jam_centers, jam_angles);
+}
+
+void World::Impl::keep_poses(std::vector<Vec2>& centers, std::vector<real>& angles) const {
+    centers.resize(bodies.size());
+    angles.resize(bodies.size());
     for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
-        jam_centers[bi] = bodies[bi].sweep.c2;
-        jam_angles[bi] = bodies[bi].sweep.a2;
+        centers[bi] = bodies[bi].sweep.c2;
+        angles[bi] = bodies[bi].sweep.a2;
     }
 }
 

@@ -615,12 +615,7 @@ int World::Impl::add_contacts_of_touched_walls() {
 }
 
 void World::Impl::keep_poses_before_correction() {
-    corrected_centers.resize(bodies.size());
-    corrected_angles.resize(bodies.size());
-    for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
-        corrected_centers[bi] = bodies[bi].sweep.c2;
-        corrected_angles[bi] = bodies[bi].sweep.a2;
-    }
+    keep_poses(corrected_centers, corrected_angles);
 }
 
 // Position correction pushes a body up to k_max_linear_correction per
