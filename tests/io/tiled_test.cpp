@@ -36,6 +36,9 @@ std::vector<std::uint32_t> csv_gids(const std::string& tmx, const std::string& l
     const std::size_t open = tmx.find('>', tmx.find("<data", named));
     const std::size_t close = tmx.find("</data>", open);
     std::vector<std::uint32_t> gids;
+    if (named == std::string::npos || close == std::string::npos) {
+        return gids; // no such layer (or no file): the caller's size check fails
+    }
     std::string number;
     bool in_tag = false;
     for (std::size_t i = open + 1; i <= close; ++i) {
