@@ -32,8 +32,12 @@ struct EdgeSeparation {
     real separation = -std::numeric_limits<real>::max();
 };
 
+// The edge of `p1` that separates it most from `p2`; or, as soon as one
+// separates their skins (`total_radius`) by more than `speculative`, that
+// one, by the caller's own test (the pair is apart: it needs no more). Most
+// apart pairs end at one of the first edges and skip the other polygon's.
 EdgeSeparation find_max_separation(const Polygon& p1, const Transform& xf1, const Polygon& p2,
-                                   const Transform& xf2) {
+                                   const Transform& xf2, real total_radius, real speculative) {
     const Transform xf = inv_mul(xf2, xf1); // p1 in p2's frame
     EdgeSeparation best;
     for (int i = 0; i < p1.count; ++i) {
@@ -45,6 +49,9 @@ EdgeSeparation find_max_separation(const Polygon& p1, const Transform& xf1, cons
         }
         if (si > best.separation) {
             best = {i, si};
+            if (si - total_radius > speculative) {
+                break;
+            }
         }
     }
     return best;
@@ -450,11 +457,12 @@ Manifold closest_cores(const Polygon& a, const Transform& xfa, const Polygon& b,
 Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
                           const Transform& xfb, const CollideSettings& settings) {
     const real total_radius = a.radius + b.radius;
-    const EdgeSeparation sep_a = find_max_separation(a, xfa, b, xfb);
+    const real spec = settings.speculative_distance;
+    const EdgeSeparation sep_a = find_max_separation(a, xfa, b, xfb, total_radius, spec);
     if (sep_a.separation - total_radius > settings.speculative_distance) {
         return {};
     }
-    const EdgeSeparation sep_b = find_max_separation(b, xfb, a, xfa);
+    const EdgeSeparation sep_b = find_max_separation(b, xfb, a, xfa, total_radius, spec);
     if (sep_b.separation - total_radius > settings.speculative_distance) {
         return {};
     }
