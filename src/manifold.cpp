@@ -8,6 +8,13 @@
 #include "manifold_faces.hpp"
 #include "sweep/distance.hpp"
 
+#if defined(__SSE2__) && !defined(SWEEP_DOUBLE)
+#include <emmintrin.h>
+#define SWEEP_SSE_LEAST_DEPTH 1
+#else
+#define SWEEP_SSE_LEAST_DEPTH 0
+#endif
+
 namespace sweep {
 
 using detail::clip_segment;
@@ -32,6 +39,74 @@ struct EdgeSeparation {
     real separation = -std::numeric_limits<real>::max();
 };
 
+// The least of dot(n, v - v1) over a polygon's vertices v: how far the
+// polygon lies beyond the line through v1 with normal n (negative: how deep
+// it reaches behind it). With SSE the vertices are lanes, four at a time:
+// each lane does the scalar form's subtractions, products and sum in its
+// order, so every lane's value is the scalar one to the bit (the build
+// contracts nothing into FMAs); only the sign of a least that is zero may
+// differ. Lanes past the polygon's count hold +inf, which no least takes.
+class LeastDepth {
+  public:
+#if SWEEP_SSE_LEAST_DEPTH
+    explicit LeastDepth(const Polygon& p) : groups_(p.count > 4 ? 2 : 1) {
+        static_assert(sizeof(Vec2) == 2 * sizeof(float) && k_max_polygon_vertices == 8);
+        const float* v = &p.vertices[0].x;
+        const __m128 inf = _mm_set1_ps(std::numeric_limits<float>::infinity());
+        for (int g = 0; g < groups_; ++g) {
+            const __m128 lo = _mm_loadu_ps(v + 8 * g);     // x0 y0 x1 y1
+            const __m128 hi = _mm_loadu_ps(v + 8 * g + 4); // x2 y2 x3 y3
+            x_[g] = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+            y_[g] = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+            const __m128i lane = _mm_setr_epi32(4 * g, 4 * g + 1, 4 * g + 2, 4 * g + 3);
+            const __m128 absent =
+                _mm_castsi128_ps(_mm_cmpgt_epi32(lane, _mm_set1_epi32(p.count - 1)));
+            pad_[g] = _mm_and_ps(absent, inf);
+            keep_[g] = _mm_andnot_ps(absent, _mm_castsi128_ps(_mm_set1_epi32(-1)));
+        }
+    }
+
+    real least(Vec2 n, Vec2 v1) const {
+        const __m128 nx = _mm_set1_ps(n.x);
+        const __m128 ny = _mm_set1_ps(n.y);
+        const __m128 ox = _mm_set1_ps(v1.x);
+        const __m128 oy = _mm_set1_ps(v1.y);
+        __m128 least = depth(0, nx, ny, ox, oy);
+        if (groups_ == 2) {
+            least = _mm_min_ps(least, depth(1, nx, ny, ox, oy));
+        }
+        least = _mm_min_ps(least, _mm_movehl_ps(least, least));
+        least = _mm_min_ps(least, _mm_shuffle_ps(least, least, _MM_SHUFFLE(1, 1, 1, 1)));
+        return _mm_cvtss_f32(least);
+    }
+
+  private:
+    __m128 depth(int g, __m128 nx, __m128 ny, __m128 ox, __m128 oy) const {
+        const __m128 d = _mm_add_ps(_mm_mul_ps(nx, _mm_sub_ps(x_[g], ox)),
+                                    _mm_mul_ps(ny, _mm_sub_ps(y_[g], oy)));
+        return _mm_or_ps(_mm_and_ps(keep_[g], d), pad_[g]);
+    }
+
+    __m128 x_[2], y_[2]; // the vertices' coordinates, four lanes a group
+    // Per lane: where a vertex is, all ones and 0; past the count, 0 and +inf.
+    __m128 keep_[2], pad_[2];
+    int groups_;
+#else
+    explicit LeastDepth(const Polygon& p) : p_(p) {}
+
+    real least(Vec2 n, Vec2 v1) const {
+        real si = std::numeric_limits<real>::max();
+        for (int j = 0; j < p_.count; ++j) {
+            si = std::min(si, dot(n, p_.vertices[j] - v1));
+        }
+        return si;
+    }
+
+  private:
+    const Polygon& p_;
+#endif
+};
+
 // The edge of `p1` that separates it most from `p2`; or, as soon as one
 // separates their skins (`total_radius`) by more than `speculative`, that
 // one, by the caller's own test (the pair is apart: it needs no more). Most
@@ -39,14 +114,12 @@ struct EdgeSeparation {
 EdgeSeparation find_max_separation(const Polygon& p1, const Transform& xf1, const Polygon& p2,
                                    const Transform& xf2, real total_radius, real speculative) {
     const Transform xf = inv_mul(xf2, xf1); // p1 in p2's frame
+    const LeastDepth of_p2(p2);
     EdgeSeparation best;
     for (int i = 0; i < p1.count; ++i) {
         const Vec2 n = rotate(xf.q, p1.normals[i]);
         const Vec2 v1 = transform_point(xf, p1.vertices[i]);
-        real si = std::numeric_limits<real>::max();
-        for (int j = 0; j < p2.count; ++j) {
-            si = std::min(si, dot(n, p2.vertices[j] - v1));
-        }
+        const real si = of_p2.least(n, v1);
         if (si > best.separation) {
             best = {i, si};
             if (si - total_radius > speculative) {
