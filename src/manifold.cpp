@@ -10,9 +10,9 @@
 
 #if defined(__SSE2__) && !defined(SWEEP_DOUBLE)
 #include <emmintrin.h>
-#define SWEEP_SSE_LEAST_DEPTH 1
+#define SWEEP_SSE_EDGE_LANES 1
 #else
-#define SWEEP_SSE_LEAST_DEPTH 0
+#define SWEEP_SSE_EDGE_LANES 0
 #endif
 
 namespace sweep {
@@ -39,87 +39,87 @@ struct EdgeSeparation {
     real separation = -std::numeric_limits<real>::max();
 };
 
-// The least of dot(n, v - v1) over a polygon's vertices v: how far the
-// polygon lies beyond the line through v1 with normal n (negative: how deep
-// it reaches behind it). With SSE the vertices are lanes, four at a time:
-// each lane does the scalar form's subtractions, products and sum in its
-// order, so every lane's value is the scalar one to the bit (the build
-// contracts nothing into FMAs); only the sign of a least that is zero may
-// differ. Lanes past the polygon's count hold +inf, which no least takes.
-class LeastDepth {
-  public:
-#if SWEEP_SSE_LEAST_DEPTH
-    explicit LeastDepth(const Polygon& p) : groups_(p.count > 4 ? 2 : 1) {
-        static_assert(sizeof(Vec2) == 2 * sizeof(float) && k_max_polygon_vertices == 8);
-        const float* v = &p.vertices[0].x;
-        const __m128 inf = _mm_set1_ps(std::numeric_limits<float>::infinity());
-        for (int g = 0; g < groups_; ++g) {
-            const __m128 lo = _mm_loadu_ps(v + 8 * g);     // x0 y0 x1 y1
-            const __m128 hi = _mm_loadu_ps(v + 8 * g + 4); // x2 y2 x3 y3
-            x_[g] = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
-            y_[g] = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
-            const __m128i lane = _mm_setr_epi32(4 * g, 4 * g + 1, 4 * g + 2, 4 * g + 3);
-            const __m128 absent =
-                _mm_castsi128_ps(_mm_cmpgt_epi32(lane, _mm_set1_epi32(p.count - 1)));
-            pad_[g] = _mm_and_ps(absent, inf);
-            keep_[g] = _mm_andnot_ps(absent, _mm_castsi128_ps(_mm_set1_epi32(-1)));
-        }
-    }
+// How far `p2` lies beyond each edge's line of `p1` (placed in p2's frame
+// by `xf`): for edge i, the least of dot(n_i, v - v_i) over p2's vertices v
+// (negative: how deep p2 reaches behind it), into separations[i].
+using EdgeSeparations = std::array<real, k_max_polygon_vertices>;
 
-    real least(Vec2 n, Vec2 v1) const {
-        const __m128 nx = _mm_set1_ps(n.x);
-        const __m128 ny = _mm_set1_ps(n.y);
-        const __m128 ox = _mm_set1_ps(v1.x);
-        const __m128 oy = _mm_set1_ps(v1.y);
-        __m128 least = depth(0, nx, ny, ox, oy);
-        if (groups_ == 2) {
-            least = _mm_min_ps(least, depth(1, nx, ny, ox, oy));
-        }
-        least = _mm_min_ps(least, _mm_movehl_ps(least, least));
-        least = _mm_min_ps(least, _mm_shuffle_ps(least, least, _MM_SHUFFLE(1, 1, 1, 1)));
-        return _mm_cvtss_f32(least);
-    }
-
-  private:
-    __m128 depth(int g, __m128 nx, __m128 ny, __m128 ox, __m128 oy) const {
-        const __m128 d = _mm_add_ps(_mm_mul_ps(nx, _mm_sub_ps(x_[g], ox)),
-                                    _mm_mul_ps(ny, _mm_sub_ps(y_[g], oy)));
-        return _mm_or_ps(_mm_and_ps(keep_[g], d), pad_[g]);
-    }
-
-    __m128 x_[2], y_[2]; // the vertices' coordinates, four lanes a group
-    // Per lane: where a vertex is, all ones and 0; past the count, 0 and +inf.
-    __m128 keep_[2], pad_[2];
-    int groups_;
-#else
-    explicit LeastDepth(const Polygon& p) : p_(p) {}
-
-    real least(Vec2 n, Vec2 v1) const {
-        real si = std::numeric_limits<real>::max();
-        for (int j = 0; j < p_.count; ++j) {
-            si = std::min(si, dot(n, p_.vertices[j] - v1));
-        }
-        return si;
-    }
-
-  private:
-    const Polygon& p_;
-#endif
+#if SWEEP_SSE_EDGE_LANES
+// The x and y coordinates of up to eight points as two groups of four lanes.
+struct PointLanes {
+    __m128 x[2], y[2]; // NOLINT(*-avoid-c-arrays): std::array drops __m128's alignment attribute
 };
 
-// The edge of `p1` that separates it most from `p2`; or, as soon as one
-// separates their skins (`total_radius`) by more than `speculative`, that
-// one, by the caller's own test (the pair is apart: it needs no more). Most
-// apart pairs end at one of the first edges and skip the other polygon's.
-EdgeSeparation find_max_separation(const Polygon& p1, const Transform& xf1, const Polygon& p2,
-                                   const Transform& xf2, real total_radius, real speculative) {
-    const Transform xf = inv_mul(xf2, xf1); // p1 in p2's frame
-    const LeastDepth of_p2(p2);
-    EdgeSeparation best;
+PointLanes point_lanes(const std::array<Vec2, k_max_polygon_vertices>& points, int groups) {
+    static_assert(sizeof(Vec2) == 2 * sizeof(float) && k_max_polygon_vertices == 8);
+    PointLanes out{};
+    const float* v = &points[0].x;
+    for (int g = 0; g < groups; ++g) {
+        const __m128 lo = _mm_loadu_ps(v + 8 * g);     // x0 y0 x1 y1
+        const __m128 hi = _mm_loadu_ps(v + 8 * g + 4); // x2 y2 x3 y3
+        out.x[g] = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+        out.y[g] = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+    }
+    return out;
+}
+
+// The edges are lanes, four at a time: each lane does the scalar form's
+// products, sums and minimum in its order (the build contracts nothing
+// into FMAs, and _mm_min_ps(d, least) is std::min(least, d)), so every
+// separation is the scalar one to the bit. Lanes past p1's count hold
+// what its zeroed vertices give; nobody reads them.
+void edge_separations(const Polygon& p1, const Transform& xf, const Polygon& p2,
+                      EdgeSeparations& separations) {
+    const int groups = p1.count > 4 ? 2 : 1;
+    const PointLanes normals = point_lanes(p1.normals, groups);
+    const PointLanes vertices = point_lanes(p1.vertices, groups);
+    const __m128 c = _mm_set1_ps(xf.q.c);
+    const __m128 s = _mm_set1_ps(xf.q.s);
+    for (int g = 0; g < groups; ++g) {
+        // rotate(xf.q, normal) and transform_point(xf, vertex), lane by lane.
+        const __m128 nx = _mm_sub_ps(_mm_mul_ps(c, normals.x[g]), _mm_mul_ps(s, normals.y[g]));
+        const __m128 ny = _mm_add_ps(_mm_mul_ps(s, normals.x[g]), _mm_mul_ps(c, normals.y[g]));
+        const __m128 ox =
+            _mm_add_ps(_mm_sub_ps(_mm_mul_ps(c, vertices.x[g]), _mm_mul_ps(s, vertices.y[g])),
+                       _mm_set1_ps(xf.p.x));
+        const __m128 oy =
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(s, vertices.x[g]), _mm_mul_ps(c, vertices.y[g])),
+                       _mm_set1_ps(xf.p.y));
+        __m128 least = _mm_set1_ps(std::numeric_limits<float>::max());
+        for (int j = 0; j < p2.count; ++j) {
+            const __m128 dx = _mm_sub_ps(_mm_set1_ps(p2.vertices[j].x), ox);
+            const __m128 dy = _mm_sub_ps(_mm_set1_ps(p2.vertices[j].y), oy);
+            least = _mm_min_ps(_mm_add_ps(_mm_mul_ps(nx, dx), _mm_mul_ps(ny, dy)), least);
+        }
+        _mm_storeu_ps(&separations[4 * static_cast<std::size_t>(g)], least);
+    }
+}
+#else
+void edge_separations(const Polygon& p1, const Transform& xf, const Polygon& p2,
+                      EdgeSeparations& separations) {
     for (int i = 0; i < p1.count; ++i) {
         const Vec2 n = rotate(xf.q, p1.normals[i]);
         const Vec2 v1 = transform_point(xf, p1.vertices[i]);
-        const real si = of_p2.least(n, v1);
+        real si = std::numeric_limits<real>::max();
+        for (int j = 0; j < p2.count; ++j) {
+            si = std::min(si, dot(n, p2.vertices[j] - v1));
+        }
+        separations[static_cast<std::size_t>(i)] = si;
+    }
+}
+#endif
+
+// The edge of `p1` that separates it most from `p2`; or, as soon as one
+// separates their skins (`total_radius`) by more than `speculative`, that
+// one, by the caller's own test (the pair is apart: it needs no more; most
+// apart pairs skip the other polygon's search).
+EdgeSeparation find_max_separation(const Polygon& p1, const Transform& xf1, const Polygon& p2,
+                                   const Transform& xf2, real total_radius, real speculative) {
+    EdgeSeparations separations;
+    edge_separations(p1, inv_mul(xf2, xf1), p2, separations); // p1 in p2's frame
+    EdgeSeparation best;
+    for (int i = 0; i < p1.count; ++i) {
+        const real si = separations[static_cast<std::size_t>(i)];
         if (si > best.separation) {
             best = {i, si};
             if (si - total_radius > speculative) {
