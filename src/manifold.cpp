@@ -877,8 +877,13 @@ Manifold chain_face_contact(const ChainEnds& e, const Transform& xfa, const Shap
 // convex neighbours), its own separates B's core most, within 0.1 linear slop
 // (Box2D's "edge separation"). A flat or concave neighbour's face bounds no
 // solid near the vertex, so it does not count; nor does a neighbour further
-// from B than the speculative distance, which will report no contact (its
-// face's line may still cut B where B is nowhere near it).
+// from B than the speculative distance and a linear slop (its face's line
+// may still cut B where B is nowhere near it). The slop: a neighbour a hair
+// beyond the speculative distance still bounds the solid B is near, and
+// this segment's two-sided contact, which sent the question here, may have
+// found B within the distance at their shared vertex by rounding (a box a
+// hair above a face, past its convex corner, got the next segment's face
+// 0.63 L deep).
 bool own_face_separates_most(const ChainEnds& e, const Shape& b, const Transform& xfb,
                              const CollideSettings& settings) {
     const ShapeProxy proxy = make_proxy(b);
@@ -893,7 +898,7 @@ bool own_face_separates_most(const ChainEnds& e, const Shape& b, const Transform
         const std::array<Vec2, 2> points{q1, q2};
         SimplexCache cache;
         return distance({make_proxy(points, 0), proxy, k_identity, xfb, true}, cache).distance <=
-               settings.speculative_distance;
+               settings.speculative_distance + settings.linear_slop;
     };
     const real own = separation(e.normal, e.p1) + real(0.1) * settings.linear_slop;
     return !(e.convex1 && !e.open1 && separation(e.normal0, e.p1) > own &&
@@ -959,6 +964,11 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     switch (classify_chain_normal(e, m.normal)) {
     case ChainNormal::admit:
         return m;
+    case ChainNormal::snap:
+        if (!behind) {
+            return chain_face_contact(e, xfa, b, xfb, settings);
+        }
+        break; // a normal into the solid: B is deep, as for skip below
     case ChainNormal::neighbour: {
         const bool at_p1 = dot(m.normal, e.tangent) <= 0;
         if (neighbour_takes(chain, e, at_p1, xfa, b, xfb, settings)) {
@@ -967,22 +977,23 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
         if (within_cone(e, at_p1, m.normal)) {
             return m;
         }
-        [[fallthrough]]; // past the neighbour's face normal, if only by rounding: as below
-    }
-    case ChainNormal::snap:
-        if (!behind) {
-            return chain_face_contact(e, xfa, b, xfb, settings);
-        }
-        [[fallthrough]]; // a normal into the solid: B is deep, as below
-    case ChainNormal::skip:
-        // The neighbour's, unless B is so deep that the two-sided axes chose
-        // a direction outside the chain's map: then the chain face that
-        // separates B most takes it, so that deep shapes still get pushed out
-        // (B's centroid is in front of this face or a convex neighbour's).
-        if (own_face_separates_most(e, b, xfb, settings)) {
-            return chain_face_contact(e, xfa, b, xfb, settings);
-        }
+        // Past the neighbour's face normal, if only by rounding: B lies
+        // against the neighbour's face, which did not take it (B is a hair
+        // beyond its reach), so as for skip below, not as for snap: this
+        // segment's face contact would measure how far B reaches past its
+        // line round the corner (a triangle 1e-4 L above a ledge's side got
+        // the top face 0.041 L deep: seed 445841 of the random scenes).
         break;
+    }
+    case ChainNormal::skip:
+        break;
+    }
+    // The neighbour's, unless B is so deep that the two-sided axes chose a
+    // direction outside the chain's map: then the chain face that separates
+    // B most takes it, so that deep shapes still get pushed out (B's
+    // centroid is in front of this face or a convex neighbour's).
+    if (own_face_separates_most(e, b, xfb, settings)) {
+        return chain_face_contact(e, xfa, b, xfb, settings);
     }
     return {};
 }

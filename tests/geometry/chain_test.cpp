@@ -236,6 +236,58 @@ TEST(Chain, ABoxBesideTheTipOfASharpLedgeGetsNoDeeperContactThanItsOverlap) {
     EXPECT_GE(contacts, 1);
 }
 
+// A box lying on a chain face, a hair above it (1.5e-5 L), hangs past the
+// convex corner where the next segment turns down. That segment's two-sided
+// contact takes the face it hangs over (its end vertex against the box's
+// bottom, separation 0 after rounding) and the box's centroid is behind the
+// segment's line, so the segment asks whether its own face separates the
+// box most. The neighbour's face does, and lies 1.5e-5 L from the box: it
+// counted as out of reach at a speculative distance of 0, and the segment
+// answered with its own face 0.63 L deep. Found by seed 417601 of the random
+// scenes (30 Hz), whose referee collides with no speculative distance;
+// the exact values matter, not their rounded forms.
+TEST(Chain, ABoxAHairAboveAFaceAndPastItsConvexCornerIsNotDeepInTheNextSegment) {
+    ChainSegment next;
+    next.ghost1 = {real(0.661160767), real(-3.41842365)};
+    next.segment = make_segment({real(-0.267774463), real(-3.67895722)},
+                                {real(0.0441041589), real(-4.45704317)})
+                       .value();
+    next.ghost2 = {real(0.466356695), real(-4.85676241)};
+    const Shape box = make_box(real(0.351011246), real(0.104404174)).value();
+    const Transform xf{{real(-0.0263428427), real(-3.50281143)},
+                       {real(-0.962847769), real(-0.270044804)}};
+    const Manifold m = collide(box, xf, Shape(next), k_identity, {0, k_linear_slop});
+    for (int i = 0; i < m.count; ++i) {
+        EXPECT_GE(m.points[i].separation, -k_linear_slop);
+    }
+}
+
+// A small triangle lies a hair (about 1e-4 L) above a ledge's side face,
+// one corner reaching round the ledge's convex corner behind the top
+// face's line. The top segment's two-sided contact takes the side face's
+// normal (the triangle's edge lies along it), past it by rounding, and the
+// side segment is out of reach at no speculative distance: the top segment
+// answered with its own face 0.041 L deep, how far the triangle reaches
+// behind its line. Seed 445841 of the random scenes (one-step solve).
+TEST(Chain, ASmallTriangleAHairAboveALedgesSideIsNotDeepInItsTop) {
+    ChainSegment top;
+    top.ghost1 = {real(-2.50791287), real(3.54496145)};
+    top.segment =
+        make_segment({real(-3.75607276), real(1.69901681)}, {real(-2.36722994), real(1.21747172)})
+            .value();
+    top.ghost2 = {real(-1.92021251), real(2.19522381)};
+    const std::array<Vec2, 3> corners{{{real(-0.0648080632), real(0.0137245907)},
+                                       {real(-0.021696182), real(-0.0452547073)},
+                                       {real(0.0475329049), real(0.0049402928)}}};
+    const Shape triangle = make_polygon(corners).value();
+    const Transform xf{{real(-3.77616978), real(1.68470299)},
+                       {real(-0.493852109), real(-0.869545937)}};
+    const Manifold m = collide(Shape(top), k_identity, triangle, xf, {0, k_linear_slop});
+    for (int i = 0; i < m.count; ++i) {
+        EXPECT_GE(m.points[i].separation, -k_linear_slop);
+    }
+}
+
 TEST(Chain, AtAConcaveCornerNormalsStayBetweenTheTwoFaces) {
     // An L of ground, counter-clockwise: the step (8, 1) -> (2, 1) faces +y
     // and the wall (2, 1) -> (2, 5) faces +x; they meet concave at (2, 1).
