@@ -672,7 +672,9 @@ std::optional<Capsule> as_capsule(const Shape& shape) {
 //   - neighbour: in the neighbour's half of a convex vertex cone: no
 //     contact; the neighbour admits the same normal (a shape hanging on the
 //     tip of a ledge has its one contact there, however far it reaches
-//     below this segment's line);
+//     below this segment's line); if the neighbour has no such contact,
+//     kept when strictly within the cone, else (past the neighbour's face
+//     normal by rounding) as for skip;
 //   - skip: outside the segment's map (past the neighbour's face normal, or
 //     pointing into the solid): no contact, unless B sinks so deep that the
 //     segment's own face is the chain face that separates it most; then the
