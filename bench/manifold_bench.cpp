@@ -1,6 +1,6 @@
 // Contact manifolds, ours next to Box2D 2.4.1's on the same shapes and poses:
-// circles, random convex octagons, and capsules (Manifold/box_box is in
-// narrowphase_bench.cpp).
+// circles, random convex octagons, boxes against circles, and capsules
+// (Manifold/box_box is in narrowphase_bench.cpp).
 //
 // The same problem on both sides. Box2D keeps a contact point while the
 // shapes' skins overlap: its polygons carry a 0.01 skin each, so it keeps
@@ -191,6 +191,37 @@ void Manifold_Poly8World_box2d(benchmark::State& state) {
     run_box2d_world(state, to_b2_cases(poly8_cases()), b2CollidePolygons);
 }
 
+// ---- box vs circle: a mixed pile's commonest pair. Box2D keeps points
+// while the circle is within its polygon skin (b2_polygonRadius): ours the
+// same with that speculative distance.
+
+constexpr sweep::CollideSettings k_polygon_skin{b2_polygonRadius, sweep::k_linear_slop};
+
+const auto& box_circle_cases() {
+    static const auto cases = make_cases<sweep::Polygon, sweep::Circle>(
+        65, 0.1f, 2.0f, [](bench::Rng& rng) { return bench::random_box(rng); }, random_circle);
+    return cases;
+}
+
+void Manifold_BoxCircle_sweep(benchmark::State& state) {
+    run(state, box_circle_cases(), [](const auto& c) {
+        return sweep::collide_polygon_circle(c.a, c.xf_a, c.b, c.xf_b, k_polygon_skin).count;
+    });
+}
+
+void Manifold_BoxCircle_box2d(benchmark::State& state) {
+    const auto b2 = to_b2_cases(box_circle_cases());
+    run(state, b2, [](const auto& c) {
+        b2Manifold m;
+        b2CollidePolygonAndCircle(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
+        return m.pointCount;
+    });
+}
+
+void Manifold_BoxCircleWorld_box2d(benchmark::State& state) {
+    run_box2d_world(state, to_b2_cases(box_circle_cases()), b2CollidePolygonAndCircle);
+}
+
 // ---- capsule vs capsule (ours only) and capsule vs circle
 
 const auto& capsule_cases() {
@@ -235,6 +266,8 @@ BENCHMARK(Manifold_Circles_sweep)->Name("Manifold/circle_circle/sweep");
 BENCHMARK(Manifold_Circles_box2d)->Name("Manifold/circle_circle/box2d");
 BENCHMARK(Manifold_Poly8_sweep)->Name("Manifold/poly8_poly8/sweep");
 BENCHMARK(Manifold_Poly8_box2d)->Name("Manifold/poly8_poly8/box2d");
+BENCHMARK(Manifold_BoxCircle_sweep)->Name("Manifold/box_circle/sweep");
+BENCHMARK(Manifold_BoxCircle_box2d)->Name("Manifold/box_circle/box2d");
 BENCHMARK(Manifold_Capsules_sweep)->Name("Manifold/capsule_capsule/sweep");
 BENCHMARK(Manifold_CapsuleCircle_sweep)->Name("Manifold/capsule_circle/sweep");
 BENCHMARK(Manifold_CapsuleCircle_box2d)->Name("Manifold/capsule_circle/box2d");
@@ -244,5 +277,7 @@ BENCHMARK(Manifold_Circles_sweep)->Name("Manifold/circle_circle_world/sweep");
 BENCHMARK(Manifold_CirclesWorld_box2d)->Name("Manifold/circle_circle_world/box2d");
 BENCHMARK(Manifold_Poly8_sweep)->Name("Manifold/poly8_poly8_world/sweep");
 BENCHMARK(Manifold_Poly8World_box2d)->Name("Manifold/poly8_poly8_world/box2d");
+BENCHMARK(Manifold_BoxCircle_sweep)->Name("Manifold/box_circle_world/sweep");
+BENCHMARK(Manifold_BoxCircleWorld_box2d)->Name("Manifold/box_circle_world/box2d");
 BENCHMARK(Manifold_CapsuleCircle_sweep)->Name("Manifold/capsule_circle_world/sweep");
 BENCHMARK(Manifold_CapsuleCircleWorld_box2d)->Name("Manifold/capsule_circle_world/box2d");
