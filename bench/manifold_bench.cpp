@@ -116,6 +116,17 @@ int with_world_points(const b2Manifold& m, const A& a, const b2Transform& xf_a, 
     return m.pointCount;
 }
 
+// Box2D's `collide` (a b2Collide* function) over `cases` (Box2D's shapes):
+// its manifold alone, local points and one normal.
+template <class Case, class Collide>
+void run_box2d(benchmark::State& state, const std::vector<Case>& cases, Collide collide) {
+    run(state, cases, [collide](const auto& c) {
+        b2Manifold m;
+        collide(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
+        return m.pointCount;
+    });
+}
+
 // Box2D's `collide` (a b2Collide* function) over `cases` (Box2D's shapes),
 // with the world points, normal and separations of every manifold it fills.
 template <class Case, class Collide>
@@ -153,12 +164,7 @@ void Manifold_Circles_sweep(benchmark::State& state) {
 }
 
 void Manifold_Circles_box2d(benchmark::State& state) {
-    const auto b2 = to_b2_cases(circle_cases());
-    run(state, b2, [](const auto& c) {
-        b2Manifold m;
-        b2CollideCircles(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
-        return m.pointCount;
-    });
+    run_box2d(state, to_b2_cases(circle_cases()), b2CollideCircles);
 }
 
 void Manifold_CirclesWorld_box2d(benchmark::State& state) {
@@ -179,12 +185,7 @@ void Manifold_Poly8_sweep(benchmark::State& state) {
 }
 
 void Manifold_Poly8_box2d(benchmark::State& state) {
-    const auto b2 = to_b2_cases(poly8_cases());
-    run(state, b2, [](const auto& c) {
-        b2Manifold m;
-        b2CollidePolygons(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
-        return m.pointCount;
-    });
+    run_box2d(state, to_b2_cases(poly8_cases()), b2CollidePolygons);
 }
 
 void Manifold_Poly8World_box2d(benchmark::State& state) {
@@ -198,8 +199,8 @@ void Manifold_Poly8World_box2d(benchmark::State& state) {
 constexpr sweep::CollideSettings k_polygon_skin{b2_polygonRadius, sweep::k_linear_slop};
 
 const auto& box_circle_cases() {
-    static const auto cases = make_cases<sweep::Polygon, sweep::Circle>(
-        65, 0.1f, 2.0f, [](bench::Rng& rng) { return bench::random_box(rng); }, random_circle);
+    static const auto cases =
+        make_cases<sweep::Polygon, sweep::Circle>(65, 0.1f, 2.0f, bench::random_box, random_circle);
     return cases;
 }
 
@@ -210,12 +211,7 @@ void Manifold_BoxCircle_sweep(benchmark::State& state) {
 }
 
 void Manifold_BoxCircle_box2d(benchmark::State& state) {
-    const auto b2 = to_b2_cases(box_circle_cases());
-    run(state, b2, [](const auto& c) {
-        b2Manifold m;
-        b2CollidePolygonAndCircle(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
-        return m.pointCount;
-    });
+    run_box2d(state, to_b2_cases(box_circle_cases()), b2CollidePolygonAndCircle);
 }
 
 void Manifold_BoxCircleWorld_box2d(benchmark::State& state) {
@@ -248,12 +244,7 @@ void Manifold_CapsuleCircle_sweep(benchmark::State& state) {
 }
 
 void Manifold_CapsuleCircle_box2d(benchmark::State& state) {
-    const auto b2 = to_b2_cases(capsule_circle_cases());
-    run(state, b2, [](const auto& c) {
-        b2Manifold m;
-        b2CollideEdgeAndCircle(&m, &c.a, bench::to_b2(c.xf_a), &c.b, bench::to_b2(c.xf_b));
-        return m.pointCount;
-    });
+    run_box2d(state, to_b2_cases(capsule_circle_cases()), b2CollideEdgeAndCircle);
 }
 
 void Manifold_CapsuleCircleWorld_box2d(benchmark::State& state) {

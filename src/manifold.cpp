@@ -532,11 +532,11 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     const real total_radius = a.radius + b.radius;
     const real spec = settings.speculative_distance;
     const EdgeSeparation sep_a = find_max_separation(a, xfa, b, xfb, total_radius, spec);
-    if (sep_a.separation - total_radius > settings.speculative_distance) {
+    if (sep_a.separation - total_radius > spec) {
         return {};
     }
     const EdgeSeparation sep_b = find_max_separation(b, xfb, a, xfa, total_radius, spec);
-    if (sep_b.separation - total_radius > settings.speculative_distance) {
+    if (sep_b.separation - total_radius > spec) {
         return {};
     }
     // Prefer A's face unless B's is clearly better, so the reference face
