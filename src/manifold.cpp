@@ -360,11 +360,14 @@ struct CircleFace {
     real separation = 0;    // of the centre from the face's line
 };
 
-// The manifold of circle B (centre `c` in A's frame) against `face` of A,
-// whose radius rounds it: the centre over the face, or (outside, beyond an
-// end) facing that vertex. Ids: the face, or 0x100 | the vertex.
-Manifold circle_against_face(const CircleFace& face, Vec2 c, real radius_a, const Circle& b,
-                             const Transform& xfa, const Transform& xfb,
+// The manifold of circle B (centre `c` in A's frame, `c_world` in the
+// world's) against `face` of A, whose radius rounds it: the centre over the
+// face, or (outside, beyond an end) facing that vertex. Ids: the face, or
+// 0x100 | the vertex. Each anchor is made in its own body's frame (A's
+// surface point from the face, B's from its centre and the normal turned
+// into B's frame), not carried there back from the world.
+Manifold circle_against_face(const CircleFace& face, Vec2 c, Vec2 c_world, real radius_a,
+                             const Circle& b, const Transform& xfa, const Transform& xfb,
                              const CollideSettings& settings) {
     Manifold m; // the one object returned: no copy of the manifold
     const real total_radius = radius_a + b.radius;
@@ -398,9 +401,14 @@ Manifold circle_against_face(const CircleFace& face, Vec2 c, real radius_a, cons
     }
     m.local_normal = local_normal;
     m.normal = rotate(xfa.q, local_normal);
-    const Vec2 on_a = transform_point(xfa, closest + radius_a * local_normal);
-    const Vec2 on_b = transform_point(xfa, c) - b.radius * m.normal;
-    m.points[0] = make_point(on_a, on_b, m.normal, xfa, xfb, id);
+    ManifoldPoint& mp = m.points[0];
+    mp.anchor_a = closest + radius_a * local_normal;
+    mp.anchor_b = b.center - b.radius * inv_rotate(xfb.q, m.normal);
+    const Vec2 on_a = transform_point(xfa, mp.anchor_a);
+    const Vec2 on_b = c_world - b.radius * m.normal;
+    mp.point = real(0.5) * (on_a + on_b);
+    mp.separation = dot(on_b - on_a, m.normal);
+    mp.id = id;
     m.count = 1;
     return m;
 }
@@ -409,7 +417,8 @@ Manifold circle_against_face(const CircleFace& face, Vec2 c, real radius_a, cons
 
 Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
                                 const Transform& xfb, const CollideSettings& settings) {
-    const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
+    const Vec2 c_world = transform_point(xfb, b.center);
+    const Vec2 c = inv_transform_point(xfa, c_world); // in A's frame
     int edge = 0;
     real separation = -std::numeric_limits<real>::max();
     for (int i = 0; i < a.count; ++i) {
@@ -419,10 +428,10 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
             edge = i;
         }
     }
-    const int next = (edge + 1) % a.count;
+    const int next = edge + 1 < a.count ? edge + 1 : 0; // no division on the way to the face
     const CircleFace face{a.vertices[edge], a.vertices[next], edge, next,
                           a.normals[edge],  separation};
-    return circle_against_face(face, c, a.radius, b, xfa, xfb, settings);
+    return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 
 // collide_polygon_circle's steps, in the same order (the same rounding), on
@@ -435,12 +444,13 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
     if (normal0 == Vec2{}) {
         return collide_circles({a.center1, a.radius}, xfa, b, xfb, settings);
     }
-    const Vec2 c = inv_transform_point(xfa, transform_point(xfb, b.center)); // in A's frame
+    const Vec2 c_world = transform_point(xfb, b.center);
+    const Vec2 c = inv_transform_point(xfa, c_world); // in A's frame
     const real s0 = dot(normal0, c - a.center1);
     const real s1 = dot(-normal0, c - a.center2);
     const CircleFace face = s1 > s0 ? CircleFace{a.center2, a.center1, 1, 0, -normal0, s1}
                                     : CircleFace{a.center1, a.center2, 0, 1, normal0, s0};
-    return circle_against_face(face, c, a.radius, b, xfa, xfb, settings);
+    return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 
 namespace {
