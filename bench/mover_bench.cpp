@@ -15,20 +15,24 @@ namespace {
 constexpr int k_map = 200;
 constexpr float k_tile = 16;
 
-// One tile per metre, as the Tiled loader sets it (docs/conventions.md).
-sweep::WorldDef world_def() {
+// One tile per metre, as the Tiled loader sets it (docs/conventions.md);
+// the static tiles in `static_broadphase` (a grid derives its cell size from
+// them).
+sweep::WorldDef world_def(sweep::StaticBroadphase static_broadphase) {
     sweep::WorldDef def;
     def.length_units_per_meter = k_tile;
+    def.static_broadphase = static_broadphase;
     return def;
 }
 
 struct Scene {
-    sweep::World world = sweep::World::make(world_def()).value();
+    sweep::World world;
     std::vector<sweep::BodyId> characters;
 };
 
-Scene make_scene(int characters) {
-    Scene scene;
+Scene make_scene(int characters,
+                 sweep::StaticBroadphase static_broadphase = sweep::StaticBroadphase::tree) {
+    Scene scene{sweep::World::make(world_def(static_broadphase)).value(), {}};
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> unit(0, 1);
     std::vector<bool> solid(k_map * k_map);
@@ -60,8 +64,8 @@ Scene make_scene(int characters) {
 // Each character moves through a MoveResult of its own, reused frame after
 // frame (World::move's overload that writes into one), as a game loop
 // would: no allocation per move.
-void Move_Characters(benchmark::State& state) {
-    Scene scene = make_scene(1000);
+void Move_Characters(benchmark::State& state, sweep::StaticBroadphase static_broadphase) {
+    Scene scene = make_scene(1000, static_broadphase);
     std::mt19937 rng(9);
     std::uniform_real_distribution<float> goal(-8, 8);
     std::vector<sweep::MoveResult> results(scene.characters.size());
@@ -96,8 +100,12 @@ void Move_Characters_fresh_result(benchmark::State& state) {
 
 } // namespace
 
-BENCHMARK(Move_Characters)
+BENCHMARK_CAPTURE(Move_Characters, tree, sweep::StaticBroadphase::tree)
     ->Name("Move/characters_1000_on_200x200_tiles/sweep")
+    ->Unit(benchmark::kMillisecond);
+// The tiles in a uniform grid (StaticBroadphase::grid) rather than a tree.
+BENCHMARK_CAPTURE(Move_Characters, grid, sweep::StaticBroadphase::grid)
+    ->Name("Move/characters_1000_on_200x200_tiles_grid/sweep")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(Move_Characters_fresh_result)
     ->Name("Move/characters_1000_on_200x200_tiles_fresh_result/sweep")

@@ -306,12 +306,12 @@ class Mover {
     }
 
     // `visit(NearStatic)` for every static shape whose own box meets `box`
-    // and whose filter collides with `own`'s, in the order the static
-    // broadphase reports them: from the shape's static neighbourhood, found
-    // again when `box` leaves it. A tree reports its leaves in one order
-    // (depth first) whatever the box, so the subset of a larger query comes
-    // in the order of the smaller one; a grid's order depends on the box, so
-    // a grid is queried every time.
+    // and whose filter collides with `own`'s: from the shape's static
+    // neighbourhood, found again when `box` leaves it, in the order the
+    // static broadphase reported the neighbourhood. (A tree reports its
+    // leaves depth first whatever the box, so that is the order of a query
+    // of `box`; a grid's order depends on the box. A move's result does not
+    // depend on the order: ties go by measure, normal, then id.)
     template <class Visit>
     void query_static_near(int own, const Aabb& box, real reach, Visit&& visit) {
         ShapeRecord& s = w_.shapes[own];
@@ -326,10 +326,6 @@ class Mover {
                 return true;
             });
         };
-        if (w_.uses_grid()) {
-            direct();
-            return;
-        }
         if (s.near_version != w_.static_version || !contains(s.near_box, box)) {
             find_static_near(s, inflate(box, k_near_slack * reach + w_.tol.aabb_margin));
         }
@@ -376,7 +372,7 @@ class Mover {
             s.near_static.reserve(k_near_capacity);
         }
         bool fits = true;
-        w_.static_tree.query(near, ~0ull, [&](ProxyId id, std::uint64_t) {
+        w_.query_static(near, [&](ProxyId id, std::uint64_t) {
             const auto slot = static_cast<std::size_t>(id);
             if (overlaps(near, w_.static_boxes[slot])) {
                 if (const std::optional<NearStatic> n = near_static(s, slot)) {
