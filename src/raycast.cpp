@@ -111,6 +111,8 @@ template <class Cast>
 /// (Box2D 2.4.1's b2CircleShape::RayCast loses ~1e-3 L there); and the
 /// entry root is taken as (|s|^2 - r^2) / (-s.d + sqrt(disc)), which does
 /// not cancel (Vieta). Origin inside: miss; moving away or along: miss.
+/// A disc too small for the ray's coordinates to resolve (its entry point
+/// rounds to the centre) is met head on: the normal is -d / |d|.
 ///
 /// With `validate` (a circle cast on its own), the input's validity joins
 /// the miss test in one branch: s carries the origin and the transform.
@@ -133,7 +135,15 @@ template <bool validate = false>
     if (t > ray.max_fraction) {
         return k_miss;
     }
-    CastOutput out = hit_at(t, normalize(s + t * ray.d));
+    // A disc below the resolution of the ray's coordinates (the entry point
+    // rounds to the centre): the ray meets it head on, normal against it.
+    Vec2 normal = normalize(s + t * ray.d);
+    if (normal == Vec2{}) {
+        // (d scaled to a largest coordinate of 1 first: |d| may be tiny.)
+        const real largest = std::max(std::abs(ray.d.x), std::abs(ray.d.y));
+        normal = -normalize(Vec2{ray.d.x / largest, ray.d.y / largest});
+    }
+    CastOutput out = hit_at(t, normal);
     out.point = ray.p + t * ray.d; // t >= 0, never -0
     return out;
 }

@@ -127,6 +127,20 @@ MassData finish_mass(const Moments& m, Vec2 origin, real density) {
     return {density * m.area, origin + offset, density * inertia};
 }
 
+// A solid shape's mass properties at unit density, as compute_mass makes
+// them, are usable: a positive, finite area, a finite centroid and inertia in
+// `real`. Sizes whose squares underflow, boxes thinner than their
+// coordinates resolve and coordinates whose products overflow fail.
+bool has_usable_mass(const MassData& md) {
+    return md.mass > 0 && std::isfinite(md.mass) && is_finite(md.center) &&
+           std::isfinite(md.rotational_inertia);
+}
+
+Error no_mass_error(const char* factory) {
+    return size_error(factory, "too small, too thin or too large for a finite, positive area "
+                               "and a finite centroid in `real`");
+}
+
 } // namespace
 
 Result<Circle> make_circle(Vec2 center, real radius) {
@@ -140,7 +154,11 @@ Result<Circle> make_circle(Vec2 center, real radius) {
     if (!(radius > 0)) {
         return size_error("make_circle", "radius must be > 0");
     }
-    return Circle{center, radius};
+    const Circle circle{center, radius};
+    if (!has_usable_mass(compute_mass(circle, 1))) {
+        return no_mass_error("make_circle");
+    }
+    return circle;
 }
 
 Result<Capsule> make_capsule(Vec2 center1, Vec2 center2, real radius) {
@@ -156,7 +174,14 @@ Result<Capsule> make_capsule(Vec2 center1, Vec2 center2, real radius) {
     if (center1 == center2) {
         return size_error("make_capsule", "the two centres coincide (use a circle)");
     }
-    return Capsule{center1, center2, radius};
+    if (normalize(right_perp(center2 - center1)) == Vec2{}) {
+        return size_error("make_capsule", "the centres are too close to give a direction");
+    }
+    const Capsule capsule{center1, center2, radius};
+    if (!has_usable_mass(compute_mass(capsule, 1))) {
+        return no_mass_error("make_capsule");
+    }
+    return capsule;
 }
 
 Polygon capsule_polygon(const Capsule& capsule) {
@@ -196,6 +221,9 @@ Result<Polygon> make_offset_box(real hx, real hy, Vec2 center, real angle) {
     box.normals[2] = rotate(xf.q, {0, 1});
     box.normals[3] = rotate(xf.q, {-1, 0});
     box.centroid = center;
+    if (!has_usable_mass(compute_mass(box, 1))) {
+        return no_mass_error("make_box");
+    }
     return box;
 }
 
@@ -239,6 +267,9 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
     std::copy_n(hull.begin(), polygon.count, polygon.vertices.begin());
     polygon.radius = radius;
     finish_polygon(polygon);
+    if (!has_usable_mass(compute_mass(polygon, 1))) {
+        return no_mass_error("make_polygon");
+    }
     return result;
 }
 
@@ -248,6 +279,12 @@ Result<Segment> make_segment(Vec2 p1, Vec2 p2) {
     }
     if (p1 == p2) {
         return size_error("make_segment", "the two points coincide");
+    }
+    // Its normal is the direction's: one that cannot be normalized in `real`
+    // (a length whose square underflows or overflows) leaves it none.
+    if (const Vec2 n = normalize(p2 - p1); n == Vec2{} || !is_finite(n)) {
+        return size_error("make_segment", "the points are too close or too far apart to give a "
+                                          "direction in `real`");
     }
     return Segment{p1, p2};
 }

@@ -29,15 +29,19 @@ ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
 
 Result<World> World::make(const WorldDef& def) {
     if (!is_finite(def.gravity) || !std::isfinite(def.length_units_per_meter) ||
-        !(def.length_units_per_meter > 0)) {
+        !(def.length_units_per_meter > 0) ||
+        !is_finite(def.length_units_per_meter * def.gravity) ||
+        !std::isfinite(length(def.length_units_per_meter * def.gravity))) {
         return Error{ErrorCode::invalid_input,
-                     "World: gravity must be finite and length_units_per_meter > 0"};
+                     "World: gravity must be finite (in L/s^2 too, with its length) and "
+                     "length_units_per_meter > 0"};
     }
     if (def.velocity_iterations < 1 || def.position_iterations < 1 || def.solver_substeps < 1) {
         return Error{ErrorCode::invalid_input,
                      "World: iteration and solver sub-step counts must be >= 1"};
     }
     if (!std::isfinite(def.max_translation_speed) || !(def.max_translation_speed > 0) ||
+        !std::isfinite(def.length_units_per_meter * def.max_translation_speed) ||
         !std::isfinite(def.hit_speed_threshold) || def.hit_speed_threshold < 0) {
         return Error{ErrorCode::invalid_input,
                      "World: max_translation_speed must be > 0 and hit_speed_threshold >= 0"};
@@ -54,14 +58,61 @@ Result<World> World::make(const WorldDef& def) {
     return World(std::make_unique<Impl>(def));
 }
 
+namespace {
+
+// A dynamic body's mass, centre of mass (body frame) and rotational inertia
+// about it; zero for the other types.
+struct BodyMass {
+    real mass = 0;
+    Vec2 local_center;
+    real inertia = 0;
+};
+
+// The mass properties `shape_defs` give a body of `type`, or why they cannot
+// move one: a dynamic body needs a positive mass, and every property and the
+// inverses the solver takes of them must be finite (densities so small or so
+// large that they are not, in `real`, are rejected here rather than turning
+// the body's state into NaN).
+Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs) {
+    BodyMass out;
+    if (type != BodyType::dynamic) {
+        return out;
+    }
+    Vec2 weighted_center;
+    for (const ShapeDef& sd : shape_defs) {
+        const MassData md = compute_mass(sd.shape, sd.material.density);
+        out.mass += md.mass;
+        weighted_center += md.mass * md.center;
+    }
+    if (!(out.mass > 0)) {
+        return Error{ErrorCode::invalid_input, "create_body: a dynamic body needs positive mass"};
+    }
+    out.local_center = (real(1) / out.mass) * weighted_center;
+    for (const ShapeDef& sd : shape_defs) {
+        const MassData md = compute_mass(sd.shape, sd.material.density);
+        out.inertia += md.rotational_inertia +
+                       md.mass * length_squared(md.center - out.local_center); // parallel axis
+    }
+    if (!std::isfinite(out.mass) || !std::isfinite(1 / out.mass) || !is_finite(out.local_center) ||
+        !std::isfinite(out.inertia) || (out.inertia > 0 && !std::isfinite(1 / out.inertia))) {
+        return Error{ErrorCode::invalid_input,
+                     "create_body: the densities give a mass or inertia that is not finite, or "
+                     "whose inverse is not, in `real`"};
+    }
+    return out;
+}
+
+} // namespace
+
 Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> shape_defs) {
     Impl& w = *impl_;
     if (!is_finite(def) || shape_defs.empty()) {
         return Error{ErrorCode::invalid_input,
                      "create_body: NaN/inf in the body definition or no shapes"};
     }
-    MassData total;
-    Vec2 weighted_center;
+    if (def.linear_damping < 0 || def.angular_damping < 0) {
+        return Error{ErrorCode::invalid_input, "create_body: damping must be >= 0"};
+    }
     for (const ShapeDef& sd : shape_defs) {
         const bool solid = sd.shape.type == ShapeType::circle ||
                            sd.shape.type == ShapeType::capsule ||
@@ -76,12 +127,10 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
             return Error{ErrorCode::invalid_input, "create_body: density, friction, restitution "
                                                    "and rolling_resistance must be >= 0"};
         }
-        const MassData md = compute_mass(sd.shape, sd.material.density);
-        total.mass += md.mass;
-        weighted_center += md.mass * md.center;
     }
-    if (def.type == BodyType::dynamic && !(total.mass > 0)) {
-        return Error{ErrorCode::invalid_input, "create_body: a dynamic body needs positive mass"};
+    const Result<BodyMass> mass = body_mass(def.type, shape_defs);
+    if (!mass) {
+        return mass.error();
     }
 
     int index;
@@ -106,18 +155,11 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     b.angular_damping = def.angular_damping;
     b.user_data = def.user_data;
 
-    Vec2 local_center;
-    real inertia = 0;
+    const Vec2 local_center = mass->local_center;
     if (def.type == BodyType::dynamic) {
-        local_center = (real(1) / total.mass) * weighted_center;
-        for (const ShapeDef& sd : shape_defs) {
-            const MassData md = compute_mass(sd.shape, sd.material.density);
-            inertia += md.rotational_inertia +
-                       md.mass * length_squared(md.center - local_center); // parallel axis
-        }
-        b.mass = total.mass;
-        b.inv_mass = 1 / total.mass;
-        b.inv_inertia = def.fixed_rotation || !(inertia > 0) ? 0 : 1 / inertia;
+        b.mass = mass->mass;
+        b.inv_mass = 1 / mass->mass;
+        b.inv_inertia = def.fixed_rotation || !(mass->inertia > 0) ? 0 : 1 / mass->inertia;
     }
     b.sweep.local_center = local_center;
     b.sweep.c1 = b.sweep.c2 = transform_point(b.xf, local_center);
@@ -274,8 +316,10 @@ Result<void> World::set_velocity(BodyId id, Vec2 linear, real angular) {
 }
 
 Result<void> World::step(real dt, int substeps) {
-    if (!std::isfinite(dt) || dt < 0 || substeps < 1) {
-        return Error{ErrorCode::invalid_input, "step: dt must be finite and >= 0, substeps >= 1"};
+    if (!std::isfinite(dt) || dt < 0 || dt > k_max_step_seconds || substeps < 1) {
+        return Error{ErrorCode::invalid_input,
+                     "step: dt must be finite, >= 0 and at most k_max_step_seconds (1 s); "
+                     "substeps >= 1"};
     }
     Impl& w = *impl_;
     w.stats = {};

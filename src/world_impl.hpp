@@ -1024,8 +1024,17 @@ struct World::Impl {
     // convergence, and a gap a sub-step closes is seen by the next.
     void solve_substepped(real dt);
 
-    // Gravity over `t` seconds to the awake dynamic bodies' solver velocities.
-    void add_gravity(real t);
+    // Gravity over `t` seconds of a step of `dt` to the awake dynamic bodies'
+    // solver velocities: the share t / dt of gravity_change.
+    void add_gravity(real t, real dt);
+
+    // The velocity body `b` gains from gravity over a step of `dt` (L/s):
+    // dt * gravity_scale * gravity, unless that is more than twice the speed
+    // limit (or overflows `real`), when it is cut to that along itself. A
+    // body it cuts leaves the step at the speed limit anyway; the cut keeps
+    // the step's arithmetic (the sub-steps take the change back a share at a
+    // time) finite whatever the gravity.
+    Vec2 gravity_change(const Body& b, real dt) const;
 
     // The bodies' motion over one sub-step, the rotation exact: a body
     // spinning a radian a step must not grow (a first-order rotation does).

@@ -9,18 +9,43 @@
 
 namespace sweep {
 
+namespace {
+
+// `v` cut to `most` (L/s) along its direction. A velocity whose square
+// overflows `real`, or that overflowed itself (great gravity), is cut along
+// the direction of its largest components: the cut never makes NaN.
+Vec2 capped_velocity(Vec2 v, real most) {
+    const real speed = length(v);
+    if (!(speed > most)) {
+        return v;
+    }
+    if (std::isfinite(speed)) {
+        return (most / speed) * v;
+    }
+    const real largest = std::max(std::abs(v.x), std::abs(v.y));
+    const Vec2 along = std::isfinite(largest)
+                           ? Vec2{v.x / largest, v.y / largest}
+                           : Vec2{std::isinf(v.x) ? std::copysign(real(1), v.x) : real(0),
+                                  std::isinf(v.y) ? std::copysign(real(1), v.y) : real(0)};
+    return most * normalize(along);
+}
+
+} // namespace
+
+Vec2 World::Impl::gravity_change(const Body& b, real dt) const {
+    const Vec2 change = dt * b.gravity_scale * gravity;
+    const real most = 2 * tol.max_translation_speed;
+    return length(change) <= most ? change : capped_velocity(change, most);
+}
+
 void World::Impl::integrate_velocities(real dt) {
     for (Body& b : bodies) {
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
         }
-        b.v += dt * b.gravity_scale * gravity;
+        b.v = capped_velocity(b.v + gravity_change(b, dt), tol.max_translation_speed);
         b.v *= real(1) / (real(1) + dt * b.linear_damping);
         b.w *= real(1) / (real(1) + dt * b.angular_damping);
-        const real speed = length(b.v);
-        if (speed > tol.max_translation_speed) {
-            b.v *= tol.max_translation_speed / speed;
-        }
     }
 }
 
@@ -49,7 +74,7 @@ void World::Impl::solve_substepped(real dt) {
     substep_angles.assign(solver_bodies.size(), 0);
     // integrate_velocities gave a step's gravity, which the contact
     // search predicts with; the sub-steps take it a share at a time.
-    add_gravity(-(dt - h));
+    add_gravity(-(dt - h), dt);
     scale_impulses(contact_batches, solver_contacts, real(1) / static_cast<real>(n));
     SubstepTargets targets{motions,
                            real(1) / h,
@@ -59,7 +84,7 @@ void World::Impl::solve_substepped(real dt) {
                            true};
     for (int sub = 0; sub < n; ++sub) {
         if (sub > 0) {
-            add_gravity(h);
+            add_gravity(h, dt);
         }
         warm_start(contact_batches, solver_contacts, solver_bodies);
         targets.push = true;
@@ -74,11 +99,14 @@ void World::Impl::solve_substepped(real dt) {
     scale_impulses(contact_batches, solver_contacts, static_cast<real>(n));
 }
 
-void World::Impl::add_gravity(real t) {
+void World::Impl::add_gravity(real t, real dt) {
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         const Body& b = bodies[i];
         if (b.alive && b.type == BodyType::dynamic && b.awake) {
-            solver_bodies[i].v += t * b.gravity_scale * gravity;
+            const Vec2 change = gravity_change(b, dt);
+            solver_bodies[i].v += change == dt * b.gravity_scale * gravity
+                                      ? t * b.gravity_scale * gravity
+                                      : (t / dt) * change; // the step's change was cut
         }
     }
 }

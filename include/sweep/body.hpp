@@ -102,8 +102,8 @@ struct BodyDef {
     Vec2 linear_velocity; ///< of the centre of mass
     real angular_velocity = 0;
     real gravity_scale = 1;
-    real linear_damping = 0;  ///< 1/s
-    real angular_damping = 0; ///< 1/s
+    real linear_damping = 0;  ///< 1/s, >= 0
+    real angular_damping = 0; ///< 1/s, >= 0
     bool fixed_rotation = false;
     std::uint64_t user_data = 0; ///< the caller's, returned by body_state
 };

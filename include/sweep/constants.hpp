@@ -52,6 +52,11 @@ inline constexpr real k_angular_sleep_tolerance = real(2) * real(3.1415926535897
 /// keeps a broken scene from producing infinities.
 inline constexpr real k_max_translation_speed = real(400);
 
+/// The longest step World::step takes, seconds: a longer one would carry
+/// bodies beyond what `real` holds at any speed worth simulating (take several
+/// steps instead). Scene files have the same limit.
+inline constexpr real k_max_step_seconds = real(1);
+
 /// Most a dynamic body turns in one step of the solve (a sub-step when
 /// the solve has them), radians: its angular speed is cut to this over the
 /// step before its pose moves (Box2D 2.4's b2_maxRotation). A quarter

@@ -191,8 +191,9 @@ struct BodyState {
 /// fail returns a Result and leaves the world unchanged when it does.
 class World {
   public:
-    /// A world with `def`. Errors: non-finite gravity, length_units_per_meter
-    /// not > 0, iteration counts < 1, max_translation_speed not > 0,
+    /// A world with `def`. Errors: non-finite gravity (in L/s^2 too, and its
+    /// length), length_units_per_meter not > 0, iteration counts < 1,
+    /// max_translation_speed not > 0 or not finite in L/s,
     /// hit_speed_threshold < 0, bounds not finite or inverted, grid_cell_size
     /// or time_to_sleep not finite or < 0 (invalid_input).
     static Result<World> make(const WorldDef& def = {});
@@ -202,8 +203,10 @@ class World {
     ~World();
 
     /// Adds a body with at least one shape. Errors: non-finite values,
-    /// a dynamic body whose shapes have no mass, an empty shape list,
-    /// segments or chain segments on a moving body (invalid_input).
+    /// negative damping, a dynamic body whose shapes have no mass or whose
+    /// mass or inertia (or its inverse) is not finite in `real` (densities
+    /// too small or too large), an empty shape list, segments or chain
+    /// segments on a moving body (invalid_input).
     Result<BodyId> create_body(const BodyDef& def, std::span<const ShapeDef> shapes);
     /// Removes a body. Errors: stale handle.
     Result<void> destroy_body(BodyId id);
@@ -313,8 +316,8 @@ class World {
     /// A dynamic body's speed is cut to WorldDef::max_translation_speed
     /// before the solve, and its spin to k_max_rotation per solve step (a
     /// WorldDef::solver_substeps share of dt) before its pose moves.
-    /// Errors: dt not finite or < 0, substeps < 1 (invalid_input); dt = 0
-    /// does nothing.
+    /// Errors: dt not finite, < 0 or > k_max_step_seconds (1 s), substeps < 1
+    /// (invalid_input); dt = 0 does nothing.
     Result<void> step(real dt, int substeps = 1);
 
     /// What the last step reported: contact begin, end and hit events,

@@ -43,6 +43,21 @@ TEST(Raycast, CircleHitFromTheLeft) {
     EXPECT_EQ(out.iterations, 0);
 }
 
+TEST(Raycast, ACircleTooSmallForTheRaysCoordinatesIsMetHeadOn) {
+    // A disc of radius 3 eps / 16 at the origin, a ray from (3, 3) by
+    // (-4, -4) through its centre: the entry point rounds to the centre
+    // (|s| = 3 sqrt 2, so the radius is below half an ulp of the sums), so
+    // the normal cannot come from it. The ray meets the disc head on:
+    // normal -d / |d| = (1, 1) / sqrt 2, at t = 3 / 4 (where it reaches the
+    // centre, within the radius).
+    const real tiny = 3 * std::numeric_limits<real>::epsilon() / 16;
+    const CastOutput out = raycast(ray({3, 3}, {-4, -4}), Circle{{0, 0}, tiny}, k_identity);
+    ASSERT_EQ(out.state, CastState::hit);
+    EXPECT_NEAR(out.fraction, 0.75, k_eps);
+    expect_vec_near(out.normal, std::sqrt(0.5), std::sqrt(0.5));
+    EXPECT_NEAR(length(out.normal), 1, k_eps);
+}
+
 TEST(Raycast, CircleOffCentreUnderATurnedTransform) {
     // Local centre (1, 0), radius 0.5; xf turns 90 degrees and moves to
     // (2, 3): world centre (2, 3) + (0, 1) = (2, 4). The ray up x = 2 from

@@ -111,6 +111,39 @@ TEST(MakeBox, RejectsNanAndInfinity) {
     EXPECT_EQ(make_offset_box(1, 1, {0, 0}, inf).error().code, ErrorCode::invalid_input);
 }
 
+// A box whose short side is below the resolution of its turned corners'
+// coordinates has coincident corners: no area in `real`. Unturned, the same
+// box keeps its area (4 hx hy is tiny, but positive).
+TEST(MakeBox, RejectsABoxTooThinForItsTurnedCornersAsDegenerate) {
+    const real hx = 28;
+    const real hy = hx * std::numeric_limits<real>::epsilon() / 8;
+    const auto turned = make_offset_box(hx, hy, {0, 0}, 1);
+    ASSERT_FALSE(turned);
+    EXPECT_EQ(turned.error().code, ErrorCode::degenerate_shape);
+    EXPECT_TRUE(make_offset_box(hx, hy, {0, 0}, 0));
+}
+
+// Sizes at the ends of `real`: a radius whose square is 0, one whose square
+// is infinite, centres too close to give a capsule a direction.
+TEST(MakeShapes, RejectSizesWhoseAreaIsNotFiniteAndPositive) {
+    const real underflows = std::sqrt(std::numeric_limits<real>::denorm_min()) / 2;
+    const real overflows = 2 * std::sqrt(std::numeric_limits<real>::max());
+    EXPECT_EQ(make_circle({0, 0}, underflows).error().code, ErrorCode::degenerate_shape);
+    EXPECT_EQ(make_circle({0, 0}, overflows).error().code, ErrorCode::degenerate_shape);
+    EXPECT_EQ(make_capsule({0, 0}, {1, 0}, overflows).error().code, ErrorCode::degenerate_shape);
+    EXPECT_EQ(make_box(overflows, 1).error().code, ErrorCode::degenerate_shape);
+    const Vec2 apart{std::numeric_limits<real>::denorm_min(), 0};
+    EXPECT_EQ(make_capsule({0, 0}, apart, 1).error().code, ErrorCode::degenerate_shape);
+    EXPECT_EQ(make_segment({0, 0}, apart).error().code, ErrorCode::degenerate_shape);
+    EXPECT_EQ(make_segment({-overflows, 0}, {overflows, 0}).error().code,
+              ErrorCode::degenerate_shape);
+    const std::array<Vec2, 3> huge{Vec2{-overflows, 0}, Vec2{overflows, 0}, Vec2{0, overflows}};
+    EXPECT_EQ(make_polygon(huge).error().code, ErrorCode::degenerate_shape);
+    // Small but representable sizes stay.
+    EXPECT_TRUE(make_circle({0, 0}, real(1e-15)));
+    EXPECT_TRUE(make_box(real(1e-9), real(1e-9)));
+}
+
 TEST(MakeCircle, KeepsCenterAndRadiusAndRejectsBadRadius) {
     auto circle = make_circle({1, 2}, real(0.5));
     ASSERT_TRUE(circle);

@@ -253,9 +253,26 @@ TEST(World, RejectsBadInputAndChangesNothing) {
                   ErrorCode::invalid_input);
     }
     EXPECT_FALSE(world.create_body(def, {}).has_value());
+    // Densities whose mass, or its inverse, is not finite in `real`: a
+    // denormal one (1 / mass overflows) and the largest (mass overflows).
+    for (const real density :
+         {std::numeric_limits<real>::denorm_min(), std::numeric_limits<real>::max()}) {
+        const ShapeDef out_of_range{make_box(5, 5).value(), {density, 0.5f, 0}};
+        EXPECT_EQ(world.create_body(def, std::span(&out_of_range, 1)).error().code,
+                  ErrorCode::invalid_input);
+    }
+    EXPECT_EQ(world.body_count(), 0);
+
+    def.linear_damping = -1; // would grow the speed, and blow up at dt = 1
+    EXPECT_EQ(world.create_body(def, std::span(&shape, 1)).error().code, ErrorCode::invalid_input);
+    def.linear_damping = 0;
+    def.angular_damping = -1;
+    EXPECT_EQ(world.create_body(def, std::span(&shape, 1)).error().code, ErrorCode::invalid_input);
     EXPECT_EQ(world.body_count(), 0);
 
     EXPECT_EQ(world.step(-1).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.step(k_max_step_seconds * 2).error().code, ErrorCode::invalid_input);
+    EXPECT_TRUE(world.step(k_max_step_seconds));
     EXPECT_FALSE(world.step(std::numeric_limits<real>::infinity()).has_value());
     EXPECT_FALSE(world.step(k_dt, 0).has_value());
     const auto rejects = [](auto change) {
@@ -268,6 +285,31 @@ TEST(World, RejectsBadInputAndChangesNothing) {
     EXPECT_TRUE(rejects([](WorldDef& d) { d.hit_speed_threshold = -1; }));
     EXPECT_TRUE(rejects([](WorldDef& d) { d.bounds = Aabb{{1, 1}, {0, 0}}; }));
     EXPECT_TRUE(rejects([](WorldDef& d) { d.gravity = {NAN, 0}; }));
+    EXPECT_TRUE(rejects([](WorldDef& d) { // finite, but not in L/s^2
+        d.gravity = {0, -std::numeric_limits<real>::max()};
+        d.length_units_per_meter = 16;
+    }));
+    EXPECT_TRUE(rejects([](WorldDef& d) { // finite, but not in L/s
+        d.max_translation_speed = std::numeric_limits<real>::max();
+        d.length_units_per_meter = 16;
+    }));
+}
+
+// Gravity so great that one step's share overflows `real` (1e18 L/s^2 on a
+// body of the largest gravity scale): the body leaves at the maximum speed,
+// straight down, not at NaN.
+TEST(World, GravityThatOverflowsAStepsVelocityGivesTheMaximumSpeed) {
+    World world = make_world(1, {0, real(-1e18)});
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.gravity_scale = std::numeric_limits<real>::max();
+    const ShapeDef disc{Circle{{}, 1}, {}};
+    const BodyId ball = world.create_body(def, std::span(&disc, 1)).value();
+    ASSERT_TRUE(world.step(k_dt));
+    const BodyState s = world.body_state(ball).value();
+    EXPECT_EQ(s.linear_velocity.x, 0);
+    EXPECT_FLOAT_EQ(s.linear_velocity.y, -k_max_translation_speed);
+    EXPECT_TRUE(is_finite(s.xf.p));
 }
 
 TEST(World, DestroyedBodyHandleIsStale) {
