@@ -113,6 +113,15 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     if (def.linear_damping < 0 || def.angular_damping < 0) {
         return Error{ErrorCode::invalid_input, "create_body: damping must be >= 0"};
     }
+    const Transform pose{def.position, Rot::from_angle(def.angle)};
+    for (const ShapeDef& sd : shape_defs) {
+        const Aabb box = compute_aabb(sd.shape, pose);
+        if (!(std::max({-box.lower.x, -box.lower.y, box.upper.x, box.upper.y}) <=
+              k_max_coordinate)) {
+            return Error{ErrorCode::invalid_input,
+                         "create_body: a shape reaches beyond k_max_coordinate of the origin"};
+        }
+    }
     for (const ShapeDef& sd : shape_defs) {
         const bool solid = sd.shape.type == ShapeType::circle ||
                            sd.shape.type == ShapeType::capsule ||

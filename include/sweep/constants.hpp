@@ -52,6 +52,12 @@ inline constexpr real k_angular_sleep_tolerance = real(2) * real(3.1415926535897
 /// keeps a broken scene from producing infinities.
 inline constexpr real k_max_translation_speed = real(400);
 
+/// The farthest from the origin a body's shapes may reach when it is
+/// created, world units L (not scaled by L: a limit of the number type, 1e18
+/// in float): far enough below the square root of `real`'s largest value
+/// that coordinates, their differences, squares and products stay finite.
+inline constexpr real k_max_coordinate = sizeof(real) == sizeof(float) ? real(1e18) : real(1e150);
+
 /// The longest step World::step takes, seconds: a longer one would carry
 /// bodies beyond what `real` holds at any speed worth simulating (take several
 /// steps instead). Scene files have the same limit.

@@ -427,6 +427,38 @@ TEST(CollidePolygons, TiltedBoxKeepsOnlyThePointWithinTheSpeculativeDistance) {
     EXPECT_NEAR(m.points[0].separation, 0.01, 1e-4);
 }
 
+// What fuzz_geometry found: a heptagon whose bottom is three nearly
+// collinear edges (turns of 5e-5 and 1e-13 rad), a long thin box sunk 8.66 L
+// into it from below. The edge that separates them most by rounding (the
+// third) ends before the box's facing edge begins, so clipping left nothing
+// on it, and on the box's own best face; the cores overlap, so GJK's
+// closest points had nothing either: overlapping polygons without a
+// contact. A neighbour that separates them as well (within a slop) gives
+// it. Expected, by the separating axes: the normal is the bottom's (up
+// from the box into the heptagon) and the deepest point is the box's top
+// corner under it, 8.66 L deep.
+TEST(CollidePolygons, OverlappingPolygonsWithNearlyCollinearEdgesGetAContact) {
+    const std::array<Vec2, 7> heptagon{
+        Vec2{real(-25.9179688), real(0.00122070312)}, Vec2{real(-0.00100000005), 0},
+        Vec2{real(23.9765625), 0},                    Vec2{384, real(3.96040353e-11)},
+        Vec2{384, real(2.88623047)},                  Vec2{real(46.3632812), real(46.1796875)},
+        Vec2{real(46.1796875), real(46.1796875)}};
+    const Polygon b = make_polygon(heptagon).value();
+    ASSERT_EQ(b.count, 7);
+    const Transform xfb{{real(46.1796875), real(-5.8203125)},
+                        Rot{real(0.999999285), real(0.00122070278)}};
+    const Transform xfa{{real(17.2539062), 0}, Rot{real(0.0513493903), real(-0.99868077)}};
+    const Manifold m = collide_polygons(box(real(0.5), 46), xfa, b, xfb);
+    ASSERT_GT(m.count, 0);
+    EXPECT_NEAR(m.normal.x, -0.0012, 1e-3);
+    EXPECT_NEAR(m.normal.y, 1, 1e-5);
+    real deepest = 0;
+    for (int i = 0; i < m.count; ++i) {
+        deepest = std::min(deepest, m.points[static_cast<std::size_t>(i)].separation);
+    }
+    EXPECT_NEAR(deepest, -8.661, 0.002);
+}
+
 TEST(CollidePolygonCircle, CircleOnTheFace) {
     // Box [-1,1]^2, circle r = 0.5 at (0.3, 1.4): 0.1 into the top face.
     // Surface points (0.3, 1) and (0.3, 0.9); midway (0.3, 0.95).

@@ -263,6 +263,9 @@ TEST(World, RejectsBadInputAndChangesNothing) {
     }
     EXPECT_EQ(world.body_count(), 0);
 
+    def.position = {0, 2 * k_max_coordinate}; // its box's centre would overflow in the tree
+    EXPECT_EQ(world.create_body(def, std::span(&shape, 1)).error().code, ErrorCode::invalid_input);
+    def.position = {};
     def.linear_damping = -1; // would grow the speed, and blow up at dt = 1
     EXPECT_EQ(world.create_body(def, std::span(&shape, 1)).error().code, ErrorCode::invalid_input);
     def.linear_damping = 0;
