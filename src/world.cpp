@@ -131,10 +131,12 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
                          "create_body: moving bodies take circles, capsules and polygons only"};
         }
         if (!std::isfinite(sd.material.density) || sd.material.density < 0 ||
-            !(sd.material.friction >= 0) || !(sd.material.restitution >= 0) ||
+            !std::isfinite(sd.material.friction) || sd.material.friction < 0 ||
+            !(sd.material.restitution >= 0 && sd.material.restitution <= 1) ||
             !std::isfinite(sd.material.rolling_resistance) || sd.material.rolling_resistance < 0) {
-            return Error{ErrorCode::invalid_input, "create_body: density, friction, restitution "
-                                                   "and rolling_resistance must be >= 0"};
+            return Error{ErrorCode::invalid_input,
+                         "create_body: density, friction and rolling_resistance must be finite "
+                         "and >= 0, restitution within [0, 1]"};
         }
     }
     const Result<BodyMass> mass = body_mass(def.type, shape_defs);

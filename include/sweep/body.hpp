@@ -32,7 +32,7 @@ struct BodyId {
 struct Material {
     real density = 1; ///< mass per L^2 (>= 0; 0 on a dynamic body makes it massless: rejected)
     real friction = real(0.6); ///< Coulomb coefficient (>= 0); pairs combine by WorldDef's rule
-    real restitution = 0;      ///< 0 (no bounce) to 1 (elastic); pairs combine by WorldDef's rule
+    real restitution = 0; ///< 0 (no bounce) to 1 (elastic), no more; pairs combine by WorldDef's rule
     /// Rolling resistance (dimensionless, >= 0): a contact resists the
     /// relative spin of its two bodies with a torque of at most this
     /// (the larger of the pair's) times the larger rounding radius of the

@@ -4,7 +4,9 @@
 // Lengths are world units L; see constants.hpp for how tolerances scale with L.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sweep {
 
@@ -74,12 +76,19 @@ inline real distance(Vec2 a, Vec2 b) { return length(b - a); }
 /// True when both coordinates are finite (no NaN, no infinity).
 inline bool is_finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
-/// v scaled to unit length; the zero vector stays zero (callers that need a
-/// direction must check for it).
+/// v scaled to unit length, to full precision even when its square is
+/// subnormal; a vector shorter than 1e-30 (the zero vector among them) gives
+/// zero (callers that need a direction must check for it).
 inline Vec2 normalize(Vec2 v) {
     const real len = length(v);
     if (len < real(1e-30)) {
         return {};
+    }
+    if (len * len < std::numeric_limits<real>::min()) {
+        // The square was subnormal: the length carries few bits. Scaled to a
+        // largest coordinate of 1 first, the direction keeps them all.
+        const real largest = std::max(std::abs(v.x), std::abs(v.y));
+        return normalize(Vec2{v.x / largest, v.y / largest});
     }
     return (real(1) / len) * v;
 }

@@ -203,7 +203,8 @@ class World {
     ~World();
 
     /// Adds a body with at least one shape. Errors: non-finite values,
-    /// negative damping, a shape reaching beyond k_max_coordinate, a dynamic body whose shapes have no mass or whose
+    /// negative damping, negative density, friction or rolling resistance,
+    /// restitution outside [0, 1], a shape reaching beyond k_max_coordinate, a dynamic body whose shapes have no mass or whose
     /// mass or inertia (or its inverse) is not finite in `real` (densities
     /// too small or too large), an empty shape list, segments or chain
     /// segments on a moving body (invalid_input).

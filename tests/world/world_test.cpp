@@ -253,6 +253,14 @@ TEST(World, RejectsBadInputAndChangesNothing) {
                   ErrorCode::invalid_input);
     }
     EXPECT_FALSE(world.create_body(def, {}).has_value());
+    // Restitution above 1 adds energy at every bounce (the scene files'
+    // rule too); friction must be finite.
+    for (const Material bad : {Material{1, 0.5f, real(1.5)},
+                               Material{1, std::numeric_limits<real>::infinity(), 0}}) {
+        const ShapeDef shape_of_bad{Circle{{}, 1}, bad};
+        EXPECT_EQ(world.create_body(def, std::span(&shape_of_bad, 1)).error().code,
+                  ErrorCode::invalid_input);
+    }
     // Densities whose mass, or its inverse, is not finite in `real`: a
     // denormal one (1 / mass overflows) and the largest (mass overflows).
     for (const real density :
