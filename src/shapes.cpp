@@ -136,6 +136,15 @@ bool has_usable_mass(const MassData& md) {
            std::isfinite(md.rotational_inertia);
 }
 
+// Within k_max_coordinate, and so finite.
+bool in_range(real x) { return std::abs(x) <= k_max_coordinate; }
+bool in_range(Vec2 v) { return in_range(v.x) && in_range(v.y); }
+
+Error range_error(const char* factory) {
+    return Error{ErrorCode::invalid_input,
+                 std::string(factory) + ": a coordinate or size beyond k_max_coordinate"};
+}
+
 Error no_mass_error(const char* factory) {
     return size_error(factory, "too small, too thin or too large for a finite, positive area "
                                "and a finite centroid in `real`");
@@ -154,6 +163,9 @@ Result<Circle> make_circle(Vec2 center, real radius) {
     if (!(radius > 0)) {
         return size_error("make_circle", "radius must be > 0");
     }
+    if (!in_range(center) || !in_range(radius)) {
+        return range_error("make_circle");
+    }
     const Circle circle{center, radius};
     if (!has_usable_mass(compute_mass(circle, 1))) {
         return no_mass_error("make_circle");
@@ -170,6 +182,9 @@ Result<Capsule> make_capsule(Vec2 center1, Vec2 center2, real radius) {
     }
     if (!(radius > 0)) {
         return size_error("make_capsule", "radius must be > 0");
+    }
+    if (!in_range(center1) || !in_range(center2) || !in_range(radius)) {
+        return range_error("make_capsule");
     }
     if (center1 == center2) {
         return size_error("make_capsule", "the two centres coincide (use a circle)");
@@ -209,6 +224,9 @@ Result<Polygon> make_offset_box(real hx, real hy, Vec2 center, real angle) {
     if (!finite_positive(hx) || !finite_positive(hy)) {
         return size_error("make_box", "half-extents must be > 0");
     }
+    if (!in_range(hx) || !in_range(hy) || !in_range(center)) {
+        return range_error("make_box");
+    }
     const Transform xf{center, Rot::from_angle(angle)};
     Polygon box;
     box.count = 4;
@@ -232,6 +250,9 @@ Result<Polygon> make_rounded_box(real hx, real hy, real radius) {
         return Error{radius == 0 ? ErrorCode::degenerate_shape : ErrorCode::invalid_input,
                      "make_rounded_box: radius must be finite and > 0"};
     }
+    if (!in_range(radius)) {
+        return range_error("make_rounded_box");
+    }
     auto box = make_box(hx, hy);
     if (box) {
         box->radius = radius;
@@ -242,6 +263,12 @@ Result<Polygon> make_rounded_box(real hx, real hy, real radius) {
 Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
     if (!std::isfinite(radius) || radius < 0) {
         return Error{ErrorCode::invalid_input, "make_polygon: radius must be finite and >= 0"};
+    }
+    // (NaN and infinities are the hull's to name.)
+    if (!in_range(radius) || !std::all_of(points.begin(), points.end(), [](Vec2 p) {
+            return !is_finite(p) || in_range(p);
+        })) {
+        return range_error("make_polygon");
     }
     // Up to k_max_polygon_vertices points (a shape's own corners, the common
     // case) are hulled on the stack, more in one vector: the sorted points,
@@ -267,7 +294,9 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
     std::copy_n(hull.begin(), polygon.count, polygon.vertices.begin());
     polygon.radius = radius;
     finish_polygon(polygon);
-    if (!has_usable_mass(compute_mass(polygon, 1))) {
+    if (!has_usable_mass(compute_mass(polygon, 1)) ||
+        std::any_of(polygon.normals.begin(), polygon.normals.begin() + polygon.count,
+                    [](Vec2 n) { return n == Vec2{}; })) {
         return no_mass_error("make_polygon");
     }
     return result;
@@ -276,6 +305,9 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
 Result<Segment> make_segment(Vec2 p1, Vec2 p2) {
     if (!is_finite(p1) || !is_finite(p2)) {
         return Error{ErrorCode::invalid_input, "make_segment: NaN or infinite point"};
+    }
+    if (!in_range(p1) || !in_range(p2)) {
+        return range_error("make_segment");
     }
     if (p1 == p2) {
         return size_error("make_segment", "the two points coincide");

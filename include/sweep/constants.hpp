@@ -52,11 +52,13 @@ inline constexpr real k_angular_sleep_tolerance = real(2) * real(3.1415926535897
 /// keeps a broken scene from producing infinities.
 inline constexpr real k_max_translation_speed = real(400);
 
-/// The farthest from the origin a body's shapes may reach when it is
-/// created, world units L (not scaled by L: a limit of the number type, 1e18
-/// in float): far enough below the square root of `real`'s largest value
-/// that coordinates, their differences, squares and products stay finite.
-inline constexpr real k_max_coordinate = sizeof(real) == sizeof(float) ? real(1e18) : real(1e150);
+/// The largest coordinate or size the shape factories take, and the
+/// farthest from the origin a body's shapes may reach when it is created,
+/// world units L (not scaled by L: a limit of the number type, 1e9 in float,
+/// 1e75 in double): far enough below the fourth root of `real`'s largest
+/// value that the products of squared lengths (segment distances, hull
+/// orientation tests) stay finite. Float resolves a unit only below 1.7e7.
+inline constexpr real k_max_coordinate = sizeof(real) == sizeof(float) ? real(1e9) : real(1e75);
 
 /// The longest step World::step takes, seconds: a longer one would carry
 /// bodies beyond what `real` holds at any speed worth simulating (take several

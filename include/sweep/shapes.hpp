@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "sweep/constants.hpp"
 #include "sweep/math.hpp"
 #include "sweep/result.hpp"
 
@@ -62,20 +63,24 @@ struct ChainSegment {
 /// A circle of radius > 0 about `center`. Errors: NaN/inf or a negative
 /// radius (invalid_input); a zero radius, or one so small (under about 1e-19
 /// L in float) or so large (over about 1e19 L) that the disc's area is not
-/// finite and positive in `real` (degenerate_shape).
+/// finite and positive in `real` (degenerate_shape); a centre or radius
+/// beyond k_max_coordinate (invalid_input).
 Result<Circle> make_circle(Vec2 center, real radius);
 
 /// A capsule between two distinct finite centres with radius > 0. Errors:
 /// NaN/inf (invalid_input), negative radius (invalid_input), zero radius or
 /// coincident centres (degenerate_shape: use a circle), centres too close for
 /// their direction to be normalized, or an area that is not finite and
-/// positive in `real` (degenerate_shape).
+/// positive in `real` (degenerate_shape); a centre or radius beyond
+/// k_max_coordinate (invalid_input).
 Result<Capsule> make_capsule(Vec2 center1, Vec2 center2, real radius);
 
 /// The box [-hx, hx] x [-hy, hy] about the origin. Errors: hx or hy not
 /// finite or not > 0 (degenerate_shape / invalid_input); a box so thin,
 /// small or large that its area is not finite and positive in `real` (a
-/// side below the resolution of the other's coordinates: degenerate_shape).
+/// side below the resolution of the other's coordinates: degenerate_shape);
+/// a half-extent (or make_offset_box's centre) beyond k_max_coordinate
+/// (invalid_input).
 Result<Polygon> make_box(real hx, real hy);
 
 /// A box of half-extents hx, hy centred at `center` and rotated by `angle`
@@ -91,14 +96,15 @@ Result<Polygon> make_rounded_box(real hx, real hy, real radius);
 /// The convex hull of `points` (at most k_max_polygon_vertices hull vertices;
 /// more are reduced by dropping the vertex that loses least area) rounded
 /// by `radius` >= 0. Errors: fewer than 3 distinct points, collinear points,
-/// NaN/inf, negative radius; coordinates so large that the area or centroid
-/// is not finite in `real` (degenerate_shape).
+/// NaN/inf, negative radius, a point or radius beyond k_max_coordinate
+/// (invalid_input); a hull whose area or centroid is not finite in `real`
+/// (degenerate_shape).
 Result<Polygon> make_polygon(std::span<const Vec2> points, real radius = 0);
 
-/// A segment between two distinct finite points. Errors: NaN/inf
-/// (invalid_input); coincident points, or points so close (a length whose
-/// square underflows) or so far apart (one whose square overflows) that the
-/// direction cannot be normalized in `real` (degenerate_shape).
+/// A segment between two distinct finite points. Errors: NaN/inf, or a
+/// point beyond k_max_coordinate (invalid_input); coincident points, or
+/// points so close (a length whose square underflows) that the direction
+/// cannot be normalized in `real` (degenerate_shape).
 Result<Segment> make_segment(Vec2 p1, Vec2 p2);
 
 /// The chain segments of a closed loop through `points` (at least 3, every

@@ -123,25 +123,31 @@ TEST(MakeBox, RejectsABoxTooThinForItsTurnedCornersAsDegenerate) {
     EXPECT_TRUE(make_offset_box(hx, hy, {0, 0}, 0));
 }
 
-// Sizes at the ends of `real`: a radius whose square is 0, one whose square
-// is infinite, centres too close to give a capsule a direction.
-TEST(MakeShapes, RejectSizesWhoseAreaIsNotFiniteAndPositive) {
+// Sizes at the ends of `real`: a radius whose square is 0 and centres too
+// close to give a capsule or segment a direction are degenerate; coordinates
+// and sizes beyond k_max_coordinate (whose quartic forms would overflow, 1e9
+// in float) are invalid input.
+TEST(MakeShapes, RejectSizesWhoseAreaIsNotFiniteAndPositiveOrBeyondTheRange) {
     const real underflows = std::sqrt(std::numeric_limits<real>::denorm_min()) / 2;
-    const real overflows = 2 * std::sqrt(std::numeric_limits<real>::max());
     EXPECT_EQ(make_circle({0, 0}, underflows).error().code, ErrorCode::degenerate_shape);
-    EXPECT_EQ(make_circle({0, 0}, overflows).error().code, ErrorCode::degenerate_shape);
-    EXPECT_EQ(make_capsule({0, 0}, {1, 0}, overflows).error().code, ErrorCode::degenerate_shape);
-    EXPECT_EQ(make_box(overflows, 1).error().code, ErrorCode::degenerate_shape);
     const Vec2 apart{std::numeric_limits<real>::denorm_min(), 0};
     EXPECT_EQ(make_capsule({0, 0}, apart, 1).error().code, ErrorCode::degenerate_shape);
     EXPECT_EQ(make_segment({0, 0}, apart).error().code, ErrorCode::degenerate_shape);
-    EXPECT_EQ(make_segment({-overflows, 0}, {overflows, 0}).error().code,
-              ErrorCode::degenerate_shape);
-    const std::array<Vec2, 3> huge{Vec2{-overflows, 0}, Vec2{overflows, 0}, Vec2{0, overflows}};
-    EXPECT_EQ(make_polygon(huge).error().code, ErrorCode::degenerate_shape);
-    // Small but representable sizes stay.
+    const real beyond = 2 * k_max_coordinate;
+    EXPECT_EQ(make_circle({0, 0}, beyond).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(make_circle({beyond, 0}, 1).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(make_capsule({0, 0}, {1, 0}, beyond).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(make_box(beyond, 1).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(make_offset_box(1, 1, {0, beyond}, 0).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(make_segment({-beyond, 0}, {beyond, 0}).error().code, ErrorCode::invalid_input);
+    // A far point among near ones (fuzz_geometry: the hull's orientation
+    // tests overflowed and kept a vertex twice, with a zero normal between).
+    const std::array<Vec2, 4> far{Vec2{0, 0}, Vec2{1, 0}, Vec2{0, 1}, Vec2{beyond, beyond / 4}};
+    EXPECT_EQ(make_polygon(far).error().code, ErrorCode::invalid_input);
+    // Small but representable sizes, and the range's edge, stay.
     EXPECT_TRUE(make_circle({0, 0}, real(1e-15)));
     EXPECT_TRUE(make_box(real(1e-9), real(1e-9)));
+    EXPECT_TRUE(make_box(k_max_coordinate, 1));
 }
 
 // A vector whose square is subnormal (a capsule core 1.4e-22 L long, as
