@@ -535,13 +535,55 @@ Manifold closest_cores(const Polygon& a, const Transform& xfa, const Polygon& b,
     return m;
 }
 
-// Overlapping polygons that neither best face gave a contact: a face whose
+// One point where no face's clip left any (two polygons touching exactly
+// vertex to vertex, where every clip ends on a point): the other polygon's
+// deepest vertex against reference face `edge` of B (flip) or A, measured
+// along its normal, beyond the face's extent if it lies there. Empty beyond
+// the speculative distance. Id 0x80000 | the vertex.
+Manifold deepest_vertex_point(const Polygon& a, const Transform& xfa, const Polygon& b,
+                              const Transform& xfb, bool flip, int edge,
+                              const CollideSettings& settings) {
+    const Polygon& ref = flip ? b : a;
+    const Polygon& inc = flip ? a : b;
+    const Transform& xf_ref = flip ? xfb : xfa;
+    const Transform& xf_inc = flip ? xfa : xfb;
+    const Vec2 n = rotate(xf_ref.q, ref.normals[edge]);
+    const Vec2 on_face = transform_point(xf_ref, ref.vertices[edge]);
+    int deepest = 0;
+    real gap = std::numeric_limits<real>::max();
+    for (int i = 0; i < inc.count; ++i) {
+        const real g = dot(n, transform_point(xf_inc, inc.vertices[i]) - on_face);
+        if (g < gap) {
+            gap = g;
+            deepest = i;
+        }
+    }
+    Manifold m;
+    if (gap - (ref.radius + inc.radius) > settings.speculative_distance) {
+        return m;
+    }
+    const Vec2 p = transform_point(xf_inc, inc.vertices[deepest]);
+    const Vec2 on_ref = p - gap * n + ref.radius * n;
+    const Vec2 on_inc = p - inc.radius * n;
+    m.normal = flip ? -n : n;
+    m.local_normal = ref.normals[edge];
+    m.reference_is_b = flip;
+    const auto id = 0x80000u | static_cast<std::uint32_t>(deepest);
+    m.points[0] = flip ? make_point(on_inc, on_ref, m.normal, xfa, xfb, id)
+                       : make_point(on_ref, on_inc, m.normal, xfa, xfb, id);
+    m.count = 1;
+    return m;
+}
+
+// Overlapping (or exactly touching) polygons that neither best face gave a
+// contact, nor GJK (whose closest points coincide): a face whose
 // extent misses the other polygon's facing edge, beside a neighbour that
 // separates them as well to within a slop (nearly collinear edges: a hull
 // vertex a hair off its neighbours' line, 2.5e-12 L off over 360 L in what
 // the fuzzer found). The faces of both that separate them to within a
 // linear slop of the best are tried, the most separating first (A's before
-// B's on a tie), until one gives points.
+// B's on a tie), until one gives points; if none does, the most separating
+// face's deepest vertex point.
 Manifold collide_on_nearly_separating_face(const Polygon& a, const Transform& xfa,
                                            const Polygon& b, const Transform& xfb,
                                            real core_separation,
@@ -576,7 +618,9 @@ Manifold collide_on_nearly_separating_face(const Polygon& a, const Transform& xf
             return m;
         }
     }
-    return {};
+    return count > 0 ? deepest_vertex_point(a, xfa, b, xfb, candidates[0].flip,
+                                            candidates[0].edge, settings)
+                     : Manifold{};
 }
 
 } // namespace
@@ -643,7 +687,7 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     if (m.count == 0) {
         m = closest_cores(a, xfa, b, xfb, settings);
     }
-    if (m.count == 0 && core_separation < 0) {
+    if (m.count == 0) {
         m = collide_on_nearly_separating_face(a, xfa, b, xfb, core_separation, settings);
     }
     return m;

@@ -60,6 +60,14 @@ Result<World> World::make(const WorldDef& def) {
 
 namespace {
 
+// Velocities the step's arithmetic can carry: each component, and the spin,
+// within k_max_coordinate per second (a spin times a lever arm, or a speed
+// times a step, then stays finite in `real`).
+bool within_velocity_range(Vec2 linear, real angular) {
+    return std::max({std::abs(linear.x), std::abs(linear.y), std::abs(angular)}) <=
+           k_max_coordinate;
+}
+
 // A dynamic body's mass, centre of mass (body frame) and rotational inertia
 // about it; zero for the other types.
 struct BodyMass {
@@ -112,6 +120,10 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     }
     if (def.linear_damping < 0 || def.angular_damping < 0) {
         return Error{ErrorCode::invalid_input, "create_body: damping must be >= 0"};
+    }
+    if (!within_velocity_range(def.linear_velocity, def.angular_velocity)) {
+        return Error{ErrorCode::invalid_input,
+                     "create_body: a velocity beyond k_max_coordinate per second"};
     }
     const Transform pose{def.position, Rot::from_angle(def.angle)};
     for (const ShapeDef& sd : shape_defs) {
@@ -314,6 +326,10 @@ Result<void> World::set_velocity(BodyId id, Vec2 linear, real angular) {
     }
     if (!is_finite(linear) || !std::isfinite(angular)) {
         return Error{ErrorCode::invalid_input, "set_velocity: NaN or infinite velocity"};
+    }
+    if (!within_velocity_range(linear, angular)) {
+        return Error{ErrorCode::invalid_input,
+                     "set_velocity: a velocity beyond k_max_coordinate per second"};
     }
     Body& b = impl_->bodies[id.index];
     if (linear != Vec2{} || angular != 0) {

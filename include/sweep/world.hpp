@@ -204,7 +204,8 @@ class World {
 
     /// Adds a body with at least one shape. Errors: non-finite values,
     /// negative damping, negative density, friction or rolling resistance,
-    /// restitution outside [0, 1], a shape reaching beyond k_max_coordinate, a dynamic body whose shapes have no mass or whose
+    /// restitution outside [0, 1], a shape reaching beyond k_max_coordinate,
+    /// a velocity component or spin beyond k_max_coordinate per second, a dynamic body whose shapes have no mass or whose
     /// mass or inertia (or its inverse) is not finite in `real` (densities
     /// too small or too large), an empty shape list, segments or chain
     /// segments on a moving body (invalid_input).
@@ -234,7 +235,8 @@ class World {
     Result<void> set_awake(BodyId id, bool awake);
 
     /// Sets a dynamic or kinematic body's velocity; a non-zero velocity wakes
-    /// a sleeping body (and its island). Errors: stale handle, NaN/inf.
+    /// a sleeping body (and its island). Errors: stale handle, NaN/inf, a
+    /// component or spin beyond k_max_coordinate per second (invalid_input).
     Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
 
     /// Moves a kinematic or dynamic body by `translation` (world, L) with

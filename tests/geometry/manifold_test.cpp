@@ -459,6 +459,26 @@ TEST(CollidePolygons, OverlappingPolygonsWithNearlyCollinearEdgesGetAContact) {
     EXPECT_NEAR(deepest, -8.661, 0.002);
 }
 
+// A triangle (and a segment) whose corner touches a box's corner exactly,
+// leaning away diagonally: every face's clip ends on that one point, and
+// GJK's closest points coincide, so the pair had no contact at all (in a
+// tile world such exact touches are common; fuzz_geometry found one). It
+// gets one point there, at separation 0, along one of the box's faces.
+TEST(CollidePolygons, CornersTouchingExactlyGetAContact) {
+    const Polygon box = make_box(1, 1).value();
+    const std::array<Vec2, 3> corner{Vec2{1, 1}, Vec2{2, 3}, Vec2{3, 3}};
+    const Shape shapes[] = {Shape(make_polygon(corner).value()),
+                            Shape(make_segment({1, 1}, {2, 3}).value())};
+    for (const Shape& shape : shapes) {
+        const Manifold m = collide(shape, k_identity, Shape(box), k_identity);
+        ASSERT_EQ(m.count, 1);
+        EXPECT_NEAR(m.points[0].separation, 0, k_eps);
+        expect_vec_near(m.points[0].point, 1, 1);
+        EXPECT_TRUE((m.normal == Vec2{-1, 0}) || (m.normal == Vec2{0, -1}))
+            << m.normal.x << ", " << m.normal.y;
+    }
+}
+
 TEST(CollidePolygonCircle, CircleOnTheFace) {
     // Box [-1,1]^2, circle r = 0.5 at (0.3, 1.4): 0.1 into the top face.
     // Surface points (0.3, 1) and (0.3, 0.9); midway (0.3, 0.95).

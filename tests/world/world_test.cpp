@@ -336,6 +336,13 @@ TEST(World, DestroyedBodyHandleIsStale) {
     EXPECT_FALSE(world.body_state(a).has_value());
     EXPECT_TRUE(world.body_state(b).has_value());
     EXPECT_FALSE(world.set_velocity(b, {std::nanf(""), 0}, 0).has_value());
+    // A spin of 1.8e38 rad/s times a lever arm overflowed the solve to NaN
+    // (fuzz_world); the range is k_max_coordinate per second.
+    EXPECT_EQ(world.set_velocity(b, {0, 0}, 2 * k_max_coordinate).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_EQ(world.set_velocity(b, {2 * k_max_coordinate, 0}, 0).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_TRUE(world.set_velocity(b, {k_max_coordinate, 0}, k_max_coordinate));
 }
 
 } // namespace
