@@ -7,25 +7,17 @@
 
 #include <sweep/io/tiled.hpp>
 
+#include "require.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <numeric>
 #include <string_view>
 #include <vector>
 
 namespace sweep::fuzz {
-
-/// Aborts with `what` unless `ok`.
-inline void require(bool ok, const char* what) {
-    if (!ok) {
-        std::fprintf(stderr, "invariant violated: %s\n", what);
-        std::abort();
-    }
-}
 
 inline bool is_finite(const Aabb& box) {
     return std::isfinite(box.lower.x) && std::isfinite(box.lower.y) && std::isfinite(box.upper.x) &&

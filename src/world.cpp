@@ -349,6 +349,11 @@ Result<void> World::step(real dt, int substeps) {
                      "substeps >= 1"};
     }
     Impl& w = *impl_;
+    if (dt > 0 && !(dt / (static_cast<real>(substeps) * static_cast<real>(w.def.solver_substeps)) >=
+                    k_min_step_seconds)) {
+        return Error{ErrorCode::invalid_input,
+                     "step: dt divided by the sub-steps is shorter than k_min_step_seconds (1e-9 s)"};
+    }
     w.stats = {};
     if (dt == 0) {
         return {};

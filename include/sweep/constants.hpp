@@ -65,6 +65,11 @@ inline constexpr real k_max_coordinate = sizeof(real) == sizeof(float) ? real(1e
 /// steps instead). Scene files have the same limit.
 inline constexpr real k_max_step_seconds = real(1);
 
+/// The shortest solve step World::step takes (dt divided by its substeps and
+/// WorldDef::solver_substeps), seconds: its inverse and square stay well
+/// within `real` (a step of 1e-40 s made every velocity NaN).
+inline constexpr real k_min_step_seconds = real(1e-9);
+
 /// Most a dynamic body turns in one step of the solve (a sub-step when
 /// the solve has them), radians: its angular speed is cut to this over the
 /// step before its pose moves (Box2D 2.4's b2_maxRotation). A quarter

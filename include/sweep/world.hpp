@@ -319,8 +319,9 @@ class World {
     /// A dynamic body's speed is cut to WorldDef::max_translation_speed
     /// before the solve, and its spin to k_max_rotation per solve step (a
     /// WorldDef::solver_substeps share of dt) before its pose moves.
-    /// Errors: dt not finite, < 0 or > k_max_step_seconds (1 s), substeps < 1
-    /// (invalid_input); dt = 0 does nothing.
+    /// Errors: dt not finite, < 0 or > k_max_step_seconds (1 s), substeps < 1,
+    /// dt > 0 divided by substeps and WorldDef::solver_substeps below
+    /// k_min_step_seconds (1e-9 s) (invalid_input); dt = 0 does nothing.
     Result<void> step(real dt, int substeps = 1);
 
     /// What the last step reported: contact begin, end and hit events,

@@ -284,6 +284,9 @@ TEST(World, RejectsBadInputAndChangesNothing) {
     EXPECT_EQ(world.step(-1).error().code, ErrorCode::invalid_input);
     EXPECT_EQ(world.step(k_max_step_seconds * 2).error().code, ErrorCode::invalid_input);
     EXPECT_TRUE(world.step(k_max_step_seconds));
+    // A step of 1.8e-40 s made every velocity NaN (fuzz_world).
+    EXPECT_EQ(world.step(real(1.8e-30)).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.step(k_min_step_seconds, 2).error().code, ErrorCode::invalid_input);
     EXPECT_FALSE(world.step(std::numeric_limits<real>::infinity()).has_value());
     EXPECT_FALSE(world.step(k_dt, 0).has_value());
     const auto rejects = [](auto change) {
