@@ -607,10 +607,17 @@ Manifold collide_on_nearly_separating_face(const Polygon& a, const Transform& xf
             }
         }
     }
-    std::stable_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(count),
-                     [](const Candidate& x, const Candidate& y) {
-                         return x.separation > y.separation;
-                     });
+    // Most separating first, ties in their order: an insertion sort of at
+    // most 16, which allocates nothing (std::stable_sort's buffer would, in
+    // the middle of a move).
+    for (std::size_t i = 1; i < count; ++i) {
+        const Candidate c = candidates[i];
+        std::size_t j = i;
+        for (; j > 0 && candidates[j - 1].separation < c.separation; --j) {
+            candidates[j] = candidates[j - 1];
+        }
+        candidates[j] = c;
+    }
     for (std::size_t i = 0; i < count; ++i) {
         const Manifold m = collide_on_face(a, xfa, b, xfb, candidates[i].flip, candidates[i].edge,
                                            core_separation, settings);
