@@ -413,6 +413,31 @@ Manifold circle_against_face(const CircleFace& face, Vec2 c, Vec2 c_world, real 
     return m;
 }
 
+// The face of `a` whose extent holds point `c` (A's frame, outside `edge`,
+// its most separating face), walking from `edge` to a neighbour while `c`
+// lies beyond their shared vertex and in front of the neighbour's extent.
+// In exact arithmetic that never happens (the neighbour would separate
+// more); with collinear neighbours the separations tie within rounding and
+// the first face wins. A circle beside a 0.33 L face collinear with a
+// 96 L one was measured from the short face's end, and had no contact.
+int face_over_centre(const Polygon& a, Vec2 c, int edge) {
+    for (int step = 1; step < a.count; ++step) {
+        const int next = edge + 1 < a.count ? edge + 1 : 0;
+        const int after = next + 1 < a.count ? next + 1 : 0;
+        const int before = edge > 0 ? edge - 1 : a.count - 1;
+        const Vec2 v1 = a.vertices[edge];
+        const Vec2 v2 = a.vertices[next];
+        if (dot(c - v2, v1 - v2) <= 0 && dot(c - v2, a.vertices[after] - v2) > 0) {
+            edge = next;
+        } else if (dot(c - v1, v2 - v1) <= 0 && dot(c - v1, a.vertices[before] - v1) > 0) {
+            edge = before;
+        } else {
+            break;
+        }
+    }
+    return edge;
+}
+
 } // namespace
 
 Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Circle& b,
@@ -426,6 +451,13 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
         if (s > separation) {
             separation = s;
             edge = i;
+        }
+    }
+    if (separation >= 0) {
+        const int over = face_over_centre(a, c, edge);
+        if (over != edge) {
+            edge = over;
+            separation = dot(a.normals[edge], c - a.vertices[edge]);
         }
     }
     const int next = edge + 1 < a.count ? edge + 1 : 0; // no division on the way to the face

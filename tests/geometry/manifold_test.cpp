@@ -547,6 +547,31 @@ TEST(CollidePolygonCircle, SpeculativeGapOverTheFace) {
               0);
 }
 
+TEST(CollidePolygonCircle, CollinearFacesMeasureTheCircleFromTheFaceOverIt) {
+    // A fuzzed pentagon (fuzz_geometry) whose bottom is two faces on y = 0
+    // within rounding: 0.33 L long, then 95.9 L. The circle's centre
+    // (89.8, -3.25) lies under the long face, so its separation is
+    // 3.25 - r = -42.9296875 along (0, -1). The two faces tie on the
+    // centre's separation, and the short face, first, used to win: the
+    // centre lay beyond its end, 89 L from that corner, and there was no
+    // contact at all.
+    const std::vector<Vec2> points{{real(-5.8203125), real(3.6262207)},
+                                   {real(0.0463924482), real(6.46397556e-27)},
+                                   {real(0.375488281), 0},
+                                   {real(96.2265625), real(2.40741243e-35)},
+                                   {real(46.1796875), real(46.1796875)}};
+    const Polygon pentagon = make_polygon(points).value();
+    ASSERT_EQ(pentagon.count, 5); // both bottom faces kept: the case itself
+    const Manifold m = collide_polygon_circle(pentagon, k_identity,
+                                              Circle{{0, 0}, real(46.1796875)},
+                                              at(real(89.8), real(-3.25)));
+    ASSERT_EQ(m.count, 1);
+    expect_vec_near(m.normal, 0, -1);
+    EXPECT_NEAR(m.points[0].separation, -42.9296875, 1e-4);
+    // Midway between (89.8, 0) on the face and (89.8, -3.25 + r) on the circle.
+    expect_vec_near(m.points[0].point, 89.8, 0.5 * (46.1796875 - 3.25), 1e-4);
+}
+
 TEST(CollideCircles, OverlapAlongTheCentreLine) {
     // r = 1 at the origin and r = 0.5 at (0.84, 1.12): centres 1.4 apart
     // along (0.6, 0.8), separation 1.4 - 1.5 = -0.1. Surface points
