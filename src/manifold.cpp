@@ -318,7 +318,13 @@ Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule&
     const real fp2 = dot(p2 - p1, u1);
     const real fq2 = dot(q2 - p1, u1);
     const bool b_beside_a = std::max(fp2, fq2) > 0 && std::min(fp2, fq2) < length1;
-    const bool nearly_parallel = std::abs(cross(u1, u2)) < real(0.05); // about 3 degrees
+    // A core shorter than its coordinates' rounding collapses to a point in
+    // the world (u = 0), and has no direction to be parallel along: it is
+    // the disc the closest points measure. (cross(u1, 0) = 0 took it for
+    // parallel, and its side normal, zero, dropped its radius: a 384 L disc
+    // 1.7 L from a segment's line got separation +1.7.)
+    const bool nearly_parallel = u1 != Vec2{} && u2 != Vec2{} &&
+                                 std::abs(cross(u1, u2)) < real(0.05); // about 3 degrees
     const real s_p2 = dot(p2 - p1, side);
     const real s_q2 = dot(q2 - p1, side);
     if (nearly_parallel && b_beside_a && s_p2 > 0 && s_q2 > 0) {

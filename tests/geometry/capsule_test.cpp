@@ -219,5 +219,23 @@ TEST(Collide, CapsuleAgainstASegmentEndMeetsTheEnd) {
     EXPECT_NEAR(m.points[0].separation, 0.01, k_eps);
 }
 
+TEST(Collide, ACapsuleCoreShorterThanItsRoundingIsTheDiscItBecomes) {
+    // A capsule of r 2 whose core (1e-14 L) is below the rounding of
+    // coordinates near x = 1000, so in the world both its centres are
+    // (1000, 1.5): the disc of r 2 there, 1.5 above the segment's line
+    // y = 0. Separation 1.5 - 2 = -0.5 along +y. (Found by fuzz_geometry:
+    // the collapsed core was taken for one parallel to the segment, and its
+    // zero side normal dropped the radius, giving separation +1.5.)
+    const Shape segment(make_segment({999, 0}, {1001, 0}).value());
+    const Shape capsule(make_capsule({0, 0}, {real(1e-14), 0}, 2).value());
+    const Manifold m = collide(segment, k_identity, capsule, {{1000, real(1.5)}, Rot{}});
+    ASSERT_GE(m.count, 1);
+    EXPECT_NEAR(m.normal.x, 0, k_eps);
+    EXPECT_NEAR(m.normal.y, 1, k_eps);
+    for (int i = 0; i < m.count; ++i) {
+        EXPECT_NEAR(m.points[i].separation, -0.5, 1e-4);
+    }
+}
+
 } // namespace
 } // namespace sweep
