@@ -14,6 +14,20 @@ namespace {
 
 bool finite(real v) { return std::isfinite(v); }
 
+// A vector's direction (unit, or zero when `d` is shorter than normalize
+// resolves) and its length. Both come from normalize, which keeps every bit
+// of a direction whose square is subnormal: 1 / sqrt(d . d) there made a
+// "unit" normal 1.004 long (fuzz_geometry, polygons 1e-38 L apart).
+struct Direction {
+    Vec2 unit;
+    real length = 0;
+};
+
+Direction direction_of(Vec2 d) {
+    const Vec2 unit = normalize(d);
+    return {unit, dot(unit, d)};
+}
+
 /// Fills state and translation from normal and separation.
 Mtv finish(Vec2 normal, real separation, real touch_tolerance) {
     Mtv out;
@@ -61,10 +75,18 @@ LocalMtv circle_box_local(Vec2 c, Vec2 h, real r, real box_radius) {
         return out;
     }
     const Vec2 clamped{std::clamp(c.x, -h.x, h.x), std::clamp(c.y, -h.y, h.y)};
-    const Vec2 d = clamped - c; // from the circle's centre to the box
-    const real dist = length(d);
-    out.normal = (real(1) / dist) * d;
-    out.separation = dist - r - box_radius;
+    // From the circle's centre to the box; a centre on the box's boundary
+    // by less than normalize resolves counts as inside the face it is on.
+    const Direction d = direction_of(clamped - c);
+    if (d.unit == Vec2{}) {
+        const Vec2 beyond{std::abs(c.x) - h.x, std::abs(c.y) - h.y};
+        out.normal = beyond.x >= beyond.y ? Vec2{c.x > 0 ? real(-1) : real(1), 0}
+                                          : Vec2{0, c.y > 0 ? real(-1) : real(1)};
+        out.separation = -(r + box_radius);
+        return out;
+    }
+    out.normal = d.unit;
+    out.separation = d.length - r - box_radius;
     return out;
 }
 
@@ -85,13 +107,12 @@ Mtv mtv_circles(const Circle& a, const Transform& xfa, const Circle& b, const Tr
     }
     const Vec2 ca = transform_point(xfa, a.center);
     const Vec2 cb = transform_point(xfb, b.center);
-    const Vec2 d = cb - ca;
-    const real dist = length(d);
+    const Direction d = direction_of(cb - ca);
     const real radius = a.radius + b.radius;
-    if (dist <= std::numeric_limits<real>::min()) {
+    if (d.unit == Vec2{}) {
         return finish({0, 1}, -radius, touch_tolerance); // concentric: +y, as collide_circles
     }
-    return finish((real(1) / dist) * d, dist - radius, touch_tolerance);
+    return finish(d.unit, d.length - radius, touch_tolerance);
 }
 
 Mtv mtv_circle_aabb(const Circle& a, const Transform& xfa, const Aabb& b, real touch_tolerance) {
@@ -151,9 +172,13 @@ Mtv mtv_aabbs(const Aabb& a, const Aabb& b, real touch_tolerance) {
         }
         return finish({0, sy}, gap_y, touch_tolerance);
     }
-    const Vec2 d{sx * std::max(gap_x, real(0)), sy * std::max(gap_y, real(0))};
-    const real dist = length(d);
-    return finish((real(1) / dist) * d, dist, touch_tolerance);
+    const Direction d =
+        direction_of({sx * std::max(gap_x, real(0)), sy * std::max(gap_y, real(0))});
+    if (d.unit == Vec2{}) { // apart by less than normalize resolves: touching faces
+        return gap_x >= gap_y ? finish({sx, 0}, 0, touch_tolerance)
+                              : finish({0, sy}, 0, touch_tolerance);
+    }
+    return finish(d.unit, d.length, touch_tolerance);
 }
 
 Mtv mtv_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
@@ -246,13 +271,13 @@ Mtv mtv_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const
             consider(vb[j] - va[k], vb[j2] - va[k]);
         }
     }
-    const real dist = std::sqrt(best_d2);
-    if (!(dist > 0)) {
+    const Direction d = direction_of(best_p);
+    if (d.unit == Vec2{}) {
         // Apart by a rounding error only (tiny shapes far from the origin):
         // the separating axis is the direction.
         return finish(best_normal, best_separation - radius, touch_tolerance);
     }
-    return finish((real(1) / dist) * best_p, dist - radius, touch_tolerance);
+    return finish(d.unit, d.length - radius, touch_tolerance);
 }
 
 } // namespace sweep

@@ -162,6 +162,42 @@ TEST(Mtv, RoundedPolygonsSubtractTheirRadii) {
     expect_vec(m.normal, {1, 0});
 }
 
+TEST(Mtv, ShapesApartByADistanceWhoseSquareIsSubnormalGetAUnitNormal) {
+    // g = 0.003 sqrt(smallest normal): g * g is subnormal, with 6 bits left
+    // in float. Dividing by the square root of such a square made a normal
+    // 1.004 long (fuzz_geometry). Circles of radius 1 with centres (g, 0)
+    // apart: separation g - 2, normal +x. Boxes with A's corner at the
+    // origin and B's at (g, g): g * sqrt(2) apart along (1, 1) / sqrt(2).
+    // Polygons so placed: the difference's vertices next to (g, g) are 1
+    // away, and their rounding loses g, so only the normal's length, its
+    // quadrant and a distance of at most 2 g are certain.
+    const real g = std::sqrt(std::numeric_limits<real>::min()) * real(0.003);
+    const real tight = 8 * std::numeric_limits<real>::epsilon();
+    const Mtv circles = mtv_circles({{0, 0}, 1}, k_identity, {{g, 0}, 1}, k_identity);
+    EXPECT_EQ(circles.normal, (Vec2{1, 0}));
+    EXPECT_NEAR(circles.separation, -2, tight);
+    const Mtv boxes = mtv_aabbs({{-1, -1}, {0, 0}}, {{g, g}, {1, 1}});
+    EXPECT_NEAR(boxes.normal.x, std::sqrt(real(0.5)), tight);
+    EXPECT_NEAR(boxes.normal.y, std::sqrt(real(0.5)), tight);
+    EXPECT_NEAR(boxes.separation / g, std::sqrt(real(2)), 1e-5);
+    // A circle's centre 1e-32 L beyond a box's face, too little to
+    // normalize (the square underflowed: a NaN normal): the face's normal.
+    const Mtv face = mtv_circle_aabb({{real(1e-32), 0}, 1}, k_identity,
+                                     {{real(-2e-31), -1}, {0, 1}});
+    EXPECT_EQ(face.normal, (Vec2{-1, 0}));
+    EXPECT_NEAR(face.separation, -1, tight);
+    const Vec2 a_points[4] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
+    const Vec2 b_points[4] = {{g, g}, {1, g}, {1, 1}, {g, 1}};
+    const Mtv m = mtv_polygons(make_polygon(a_points).value(), k_identity,
+                               make_polygon(b_points).value(), k_identity);
+    EXPECT_EQ(m.state, MtvState::touching);
+    EXPECT_NEAR(length(m.normal), 1, tight);
+    EXPECT_GE(m.normal.x, 0);
+    EXPECT_GE(m.normal.y, 0);
+    EXPECT_GE(m.separation, 0);
+    EXPECT_LE(m.separation, 2 * g);
+}
+
 TEST(Mtv, NonFiniteInputIsInvalid) {
     const real nan = std::numeric_limits<real>::quiet_NaN();
     EXPECT_EQ(mtv_circles({{0, 0}, 1}, at(nan, 0), {{0, 0}, 1}, k_identity).state,
