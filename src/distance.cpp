@@ -131,10 +131,14 @@ void solve3(Simplex& s) {
     const real d23_1 = dot(w3, e23);
     const real d23_2 = -dot(w2, e23);
 
-    const real n123 = cross(e12, e13);
-    const real d123_1 = n123 * cross(w2, w3);
-    const real d123_2 = n123 * cross(w3, w1);
-    const real d123_3 = n123 * cross(w1, w2);
+    // The triangle's areas opposite each vertex, signed by its orientation:
+    // a select, not Box2D's product with n123, whose product of two tiny
+    // areas underflowed to zero (a box 1e-23 L thick got NaN barycentric
+    // coordinates, fuzz_geometry).
+    const bool ccw = cross(e12, e13) > 0;
+    const real d123_1 = ccw ? cross(w2, w3) : -cross(w2, w3);
+    const real d123_2 = ccw ? cross(w3, w1) : -cross(w3, w1);
+    const real d123_3 = ccw ? cross(w1, w2) : -cross(w1, w2);
 
     if (d12_2 <= 0 && d13_2 <= 0) {
         s.v[0].a = 1;
@@ -176,7 +180,16 @@ void solve3(Simplex& s) {
         s.v[0] = s.v[2];
         return;
     }
-    const real inv = 1 / (d123_1 + d123_2 + d123_3);
+    const real area = d123_1 + d123_2 + d123_3;
+    if (!(area > 0)) {
+        // Flat to rounding, where the regions above can leave a gap (no
+        // input found yet reaches here): restart from its first vertex
+        // rather than divide by zero; GJK searches on from there.
+        s.v[0].a = 1;
+        s.count = 1;
+        return;
+    }
+    const real inv = 1 / area;
     s.v[0].a = d123_1 * inv;
     s.v[1].a = d123_2 * inv;
     s.v[2].a = d123_3 * inv;

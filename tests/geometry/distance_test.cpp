@@ -132,6 +132,21 @@ TEST(Distance, OverlappingCoresReportCoresOverlapWithoutNormal) {
     EXPECT_EQ(out.normal, (Vec2{0, 0}));
 }
 
+TEST(Distance, ABoxTooThinForItsTriangleAreasStillHasFiniteWitnessPoints) {
+    // A box 0.0078 L wide and 1.3e-23 L thick across the corner of a
+    // triangle: the cores overlap. GJK's triangle has areas near 1e-26;
+    // Box2D's barycentric weights multiply two such areas, which underflowed
+    // to 0 / 0 (fuzz_geometry). The witness points must be finite, on the
+    // box (|x| <= 0.0039) and together (the origin of B - A).
+    const Vec2 corner[3] = {{0, 0}, {6, 0}, {0, 6}};
+    const DistanceOutput out = run(box(real(0.00390625), real(6.61865659e-24)), k_identity,
+                                   make_polygon(corner).value(), k_identity);
+    EXPECT_EQ(out.state, DistanceState::cores_overlap);
+    ASSERT_TRUE(is_finite(out.point_a) && is_finite(out.point_b));
+    EXPECT_LE(std::abs(out.point_a.x), 0.00390625);
+    expect_vec_near(out.point_a - out.point_b, 0, 0);
+}
+
 TEST(Distance, ConcentricCirclesReportCoresOverlap) {
     const DistanceOutput out =
         run(Circle{{0, 0}, 1}, at(2, 2), Circle{{0, 0}, real(0.5)}, at(2, 2));
