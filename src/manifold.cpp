@@ -364,7 +364,21 @@ struct CircleFace {
     int edge = 0, next = 0; // the indices of v1 and v2
     Vec2 normal;            // outward, A's frame
     real separation = 0;    // of the centre from the face's line
+    // A's polygon, when a neighbouring face collinear to rounding may hold
+    // the centre (circle_against_face); null for a capsule's faces.
+    const Polygon* polygon = nullptr;
 };
+
+Manifold polygon_circle_over_centre(const Polygon& a, int edge, Vec2 c, Vec2 c_world,
+                                    const Circle& b, const Transform& xfa, const Transform& xfb,
+                                    const CollideSettings& settings);
+
+// Whether point `c` (A's frame) lies in front of the extent of the face from
+// `polygon`'s vertex `at` towards its vertex `toward`.
+bool over_face_from(const Polygon& polygon, int at, int toward, Vec2 c) {
+    const Vec2 v = polygon.vertices[at];
+    return dot(c - v, polygon.vertices[toward] - v) > 0;
+}
 
 // The manifold of circle B (centre `c` in A's frame, `c_world` in the
 // world's) against `face` of A, whose radius rounds it: the centre over the
@@ -396,6 +410,18 @@ Manifold circle_against_face(const CircleFace& face, Vec2 c, Vec2 c_world, real 
             id = 0x100u | static_cast<std::uint32_t>(face.next);
         }
         if (closest == v1 || closest == v2) {
+            // A neighbour collinear to rounding tied with this face, and its
+            // extent holds the centre: the contact is with that face.
+            const Polygon* p = face.polygon;
+            const bool at_v1 = closest == v1;
+            if (p != nullptr &&
+                over_face_from(*p, at_v1 ? face.edge : face.next,
+                               at_v1 ? (face.edge > 0 ? face.edge - 1 : p->count - 1)
+                                     : (face.next + 1 < p->count ? face.next + 1 : 0),
+                               c)) {
+                return polygon_circle_over_centre(*p, face.edge, c, c_world, b, xfa, xfb,
+                                                  settings);
+            }
             const real dist = distance(c, closest);
             if (dist - total_radius > settings.speculative_distance) {
                 return m;
@@ -433,15 +459,28 @@ int face_over_centre(const Polygon& a, Vec2 c, int edge) {
         const int before = edge > 0 ? edge - 1 : a.count - 1;
         const Vec2 v1 = a.vertices[edge];
         const Vec2 v2 = a.vertices[next];
-        if (dot(c - v2, v1 - v2) <= 0 && dot(c - v2, a.vertices[after] - v2) > 0) {
+        if (dot(c - v2, v1 - v2) <= 0 && over_face_from(a, next, after, c)) {
             edge = next;
-        } else if (dot(c - v1, v2 - v1) <= 0 && dot(c - v1, a.vertices[before] - v1) > 0) {
+        } else if (dot(c - v1, v2 - v1) <= 0 && over_face_from(a, edge, before, c)) {
             edge = before;
         } else {
             break;
         }
     }
     return edge;
+}
+
+// circle_against_face on the face over the centre (face_over_centre from
+// `edge`), out of the hot path, which only tests for the case.
+[[gnu::noinline, gnu::cold]] Manifold
+polygon_circle_over_centre(const Polygon& a, int edge, Vec2 c, Vec2 c_world, const Circle& b,
+                           const Transform& xfa, const Transform& xfb,
+                           const CollideSettings& settings) {
+    const int over = face_over_centre(a, c, edge);
+    const int next = over + 1 < a.count ? over + 1 : 0;
+    const CircleFace face{a.vertices[over], a.vertices[next], over, next, a.normals[over],
+                          dot(a.normals[over], c - a.vertices[over])};
+    return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 
 } // namespace
@@ -459,16 +498,9 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
             edge = i;
         }
     }
-    if (separation >= 0) {
-        const int over = face_over_centre(a, c, edge);
-        if (over != edge) {
-            edge = over;
-            separation = dot(a.normals[edge], c - a.vertices[edge]);
-        }
-    }
     const int next = edge + 1 < a.count ? edge + 1 : 0; // no division on the way to the face
     const CircleFace face{a.vertices[edge], a.vertices[next], edge, next,
-                          a.normals[edge],  separation};
+                          a.normals[edge],  separation,        &a};
     return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 
