@@ -189,10 +189,12 @@ void solve3(Simplex& s) {
         s.count = 1;
         return;
     }
-    const real inv = 1 / area;
-    s.v[0].a = d123_1 * inv;
-    s.v[1].a = d123_2 * inv;
-    s.v[2].a = d123_3 * inv;
+    // Divided one by one: the reciprocal of a subnormal area overflows (two
+    // capsule cores on one line, 1e-38 L apart across it, got infinite
+    // weights).
+    s.v[0].a = d123_1 / area;
+    s.v[1].a = d123_2 / area;
+    s.v[2].a = d123_3 / area;
     s.count = 3;
 }
 

@@ -147,6 +147,24 @@ TEST(Distance, ABoxTooThinForItsTriangleAreasStillHasFiniteWitnessPoints) {
     expect_vec_near(out.point_a - out.point_b, 0, 0);
 }
 
+TEST(Distance, CoresOnOneLineBySubnormalOffsetsStillHaveFiniteWitnessPoints) {
+    // Two capsule cores along the y axis, their ends off it by the smallest
+    // normal number or less (fuzz_geometry): B's core lies on A's, so the
+    // cores overlap. GJK's triangle has a subnormal area, whose reciprocal
+    // overflowed to infinite weights. The witness points must be finite and
+    // on B's core (x = 0 to rounding, y within its ends).
+    const real tiny = std::numeric_limits<real>::min();
+    const Capsule a = make_capsule({0, 0}, {2 * tiny, real(2.3125)}, 1024).value();
+    const Capsule b =
+        make_capsule({tiny / 50, real(0.00146484375)}, {0, real(0.0234375)}, real(3.1875)).value();
+    const DistanceOutput out = run(a, k_identity, b, k_identity);
+    EXPECT_EQ(out.state, DistanceState::cores_overlap);
+    ASSERT_TRUE(is_finite(out.point_a) && is_finite(out.point_b));
+    EXPECT_NEAR(out.point_a.x, 0, k_eps);
+    EXPECT_GE(out.point_a.y, real(0.00146484375));
+    EXPECT_LE(out.point_a.y, real(0.0234375));
+}
+
 TEST(Distance, ConcentricCirclesReportCoresOverlap) {
     const DistanceOutput out =
         run(Circle{{0, 0}, 1}, at(2, 2), Circle{{0, 0}, real(0.5)}, at(2, 2));
