@@ -168,14 +168,15 @@ closest_points_manifold(const ReferenceFace& ref, const std::array<ClipVertex, 2
     const bool vertex1 = closest.fraction1 == 0 || closest.fraction1 == 1;
     const bool vertex2 = closest.fraction2 == 0 || closest.fraction2 == 1;
     const real dist = std::sqrt(closest.distance_squared);
-    if ((vertices_only && (!vertex1 || !vertex2)) || dist == 0) { // (0: rounding merged them)
+    // (normalize, not 1 / dist: a subnormal square leaves dist few bits.)
+    const Vec2 n_ref_inc = normalize(closest.closest2 - closest.closest1);
+    if ((vertices_only && (!vertex1 || !vertex2)) || n_ref_inc == Vec2{}) { // rounding merged them
         return std::nullopt;
     }
     Manifold m;
     if (dist - total_radius > settings.speculative_distance) {
         return m;
     }
-    const Vec2 n_ref_inc = (real(1) / dist) * (closest.closest2 - closest.closest1);
     const Vec2 on_ref = closest.closest1 + ref.face.radius * n_ref_inc;
     const Vec2 on_inc = closest.closest2 - r_inc * n_ref_inc;
     const std::uint32_t id = (closest.fraction1 == 0 ? incident[0].id : incident[1].id) | 0x20000u |
@@ -978,7 +979,10 @@ Manifold chain_face_points(const ChainEnds& e, const Transform& xfa, const Shape
             return {}; // over the neighbour's extent: its contact
         }
         const real dist = distance(c, vertex);
-        const Vec2 normal = dist > 0 ? (real(1) / dist) * (c - vertex) : n;
+        // (normalize, not 1 / dist: a centre 1e-23 L from the vertex has a
+        // subnormal square, and 1 / dist made a normal 0.7 long.)
+        const Vec2 towards = normalize(c - vertex);
+        const Vec2 normal = towards == Vec2{} ? n : towards;
         // Only within the vertex's cone, counter-clockwise from normal0 to
         // normal to normal2 (to the convexity tolerance): a concave joint has
         // no such normals, and there the centre is inside the solid.

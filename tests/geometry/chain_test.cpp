@@ -336,5 +336,21 @@ TEST(Chain, AZeroLengthChainSegmentHasNoContact) {
     EXPECT_EQ(collide(make_box(0.5f, 0.5f).value(), k_identity, Shape(point), k_identity).count, 0);
 }
 
+// A circle whose centre is 2.6e-23 L beyond a chain segment's end, so that
+// the segment's vertex faces it (fuzz_geometry's case, with its odd ghosts):
+// the square of that distance is subnormal in float, and 1 / distance made
+// a normal 0.707 long. The centre is that close to the vertex, so the
+// separation is minus the radius.
+TEST(Chain, ACircleCentreAHairFromAVertexGetsAUnitNormal) {
+    const ChainSegment chain{{real(-1e-30), 0},
+                             {{real(109.851562), real(0.49609375)}, {real(2.64699816e-23), 0}},
+                             {real(4.13259733e-40), -39132}};
+    const Manifold m = collide(Shape(Circle{{0, real(1.8881378e-37)}, real(3.5234375)}),
+                               k_identity, Shape(chain), k_identity);
+    ASSERT_EQ(m.count, 1);
+    EXPECT_NEAR(length(m.normal), 1, 1e-6);
+    EXPECT_NEAR(m.points[0].separation, -3.5234375, 1e-4);
+}
+
 } // namespace
 } // namespace sweep

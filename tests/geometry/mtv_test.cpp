@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -171,7 +172,9 @@ TEST(Mtv, ShapesApartByADistanceWhoseSquareIsSubnormalGetAUnitNormal) {
     // Polygons so placed: the difference's vertices next to (g, g) are 1
     // away, and their rounding loses g, so only the normal's length, its
     // quadrant and a distance of at most 2 g are certain.
-    const real g = std::sqrt(std::numeric_limits<real>::min()) * real(0.003);
+    // (In double such a g is below the 1e-30 L normalize resolves, so
+    // there the case cannot arise: 1e-29 L checks the same answers.)
+    const real g = std::max(std::sqrt(std::numeric_limits<real>::min()) * real(0.003), real(1e-29));
     const real tight = 8 * std::numeric_limits<real>::epsilon();
     const Mtv circles = mtv_circles({{0, 0}, 1}, k_identity, {{g, 0}, 1}, k_identity);
     EXPECT_EQ(circles.normal, (Vec2{1, 0}));
