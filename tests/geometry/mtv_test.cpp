@@ -189,6 +189,11 @@ TEST(Mtv, ShapesApartByADistanceWhoseSquareIsSubnormalGetAUnitNormal) {
                                      {{real(-2e-31), -1}, {0, 1}});
     EXPECT_EQ(face.normal, (Vec2{-1, 0}));
     EXPECT_NEAR(face.separation, -1, tight);
+    // Boxes 1e-31 L apart along x: touching along +x (it was NaN in float).
+    const Mtv hair = mtv_aabbs({{-1, -1}, {0, 0}}, {{real(1e-31), -1}, {1, 0}});
+    EXPECT_EQ(hair.state, MtvState::touching);
+    EXPECT_EQ(hair.normal, (Vec2{1, 0}));
+    EXPECT_NEAR(hair.separation, 0, tight);
     const Vec2 a_points[4] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
     const Vec2 b_points[4] = {{g, g}, {1, g}, {1, 1}, {g, 1}};
     const Mtv m = mtv_polygons(make_polygon(a_points).value(), k_identity,
