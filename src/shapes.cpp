@@ -313,7 +313,8 @@ Result<Segment> make_segment(Vec2 p1, Vec2 p2) {
         return size_error("make_segment", "the two points coincide");
     }
     // Its normal is the direction's: one that cannot be normalized in `real`
-    // (a length whose square underflows or overflows) leaves it none.
+    // (coordinates under normalize's 1e-30 L floor, or a length that
+    // overflows) leaves it none.
     if (const Vec2 n = normalize(p2 - p1); n == Vec2{} || !is_finite(n)) {
         return size_error("make_segment", "the points are too close or too far apart to give a "
                                           "direction in `real`");

@@ -77,20 +77,23 @@ inline real distance(Vec2 a, Vec2 b) { return length(b - a); }
 inline bool is_finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 /// v scaled to unit length, to full precision even when its square is
-/// subnormal; a vector shorter than 1e-30 (the zero vector among them) gives
-/// zero (callers that need a direction must check for it).
+/// subnormal or underflows; a vector whose largest coordinate is below
+/// 1e-30 (the zero vector among them) gives zero (callers that need a
+/// direction must check for it). NaN or infinite coordinates give NaN.
 inline Vec2 normalize(Vec2 v) {
     const real len = length(v);
-    if (len < real(1e-30)) {
+    if (!(len * len < std::numeric_limits<real>::min())) {
+        return (real(1) / len) * v;
+    }
+    // The square was subnormal or underflowed: the length carries few bits,
+    // or none (a segment 6e-27 L long had no normal in float). Scaled to a
+    // largest coordinate of 1 first, the direction keeps them all.
+    const real largest = std::max(std::abs(v.x), std::abs(v.y));
+    if (largest < real(1e-30)) {
         return {};
     }
-    if (len * len < std::numeric_limits<real>::min()) {
-        // The square was subnormal: the length carries few bits. Scaled to a
-        // largest coordinate of 1 first, the direction keeps them all.
-        const real largest = std::max(std::abs(v.x), std::abs(v.y));
-        return normalize(Vec2{v.x / largest, v.y / largest});
-    }
-    return (real(1) / len) * v;
+    const Vec2 scaled{v.x / largest, v.y / largest};
+    return (real(1) / length(scaled)) * scaled;
 }
 
 /// A rotation stored as cosine and sine (counter-clockwise, radians).

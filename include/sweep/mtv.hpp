@@ -35,7 +35,7 @@ struct Mtv {
 };
 
 /// Circle vs circle (world, L): separation = |cb - ca| - (ra + rb), normal
-/// along the centres. Concentric circles (centres less than 1e-30 L apart,
+/// along the centres. Concentric circles (centres within 1e-30 L on each axis,
 /// below what normalize resolves) get the normal +y (up), as collide_circles
 /// does, and separation -(ra + rb).
 Mtv mtv_circles(const Circle& a, const Transform& xfa, const Circle& b, const Transform& xfb,

@@ -103,8 +103,8 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius = 0);
 
 /// A segment between two distinct finite points. Errors: NaN/inf, or a
 /// point beyond k_max_coordinate (invalid_input); coincident points, or
-/// points so close (a length whose square underflows) that the direction
-/// cannot be normalized in `real` (degenerate_shape).
+/// points so close (within normalize's 1e-30 L on each axis) that the
+/// direction cannot be normalized (degenerate_shape).
 Result<Segment> make_segment(Vec2 p1, Vec2 p2);
 
 /// The chain segments of a closed loop through `points` (at least 3, every

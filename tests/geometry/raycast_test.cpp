@@ -393,6 +393,18 @@ TEST(Raycast, SegmentHitFromEitherSide) {
     expect_vec_near(right.normal, 1, 0);
 }
 
+TEST(Raycast, ASegmentShorterThanItsSquareCanHoldStillHasAUnitNormal) {
+    // A horizontal segment 5e-27 L long at the origin (fuzz_geometry: its
+    // normal's square underflowed in float and the hit had normal zero).
+    // A ray up the y axis from (0, -1) by (0, 2) crosses it at t = 0.5,
+    // facing it: normal (0, -1).
+    const Segment tiny = make_segment({0, 0}, {real(5e-27), 0}).value();
+    const CastOutput hit = raycast(ray({real(1e-27), -1}, {0, 2}), tiny, k_identity);
+    ASSERT_EQ(hit.state, CastState::hit);
+    EXPECT_NEAR(hit.fraction, 0.5, k_eps);
+    expect_vec_near(hit.normal, 0, -1);
+}
+
 TEST(Raycast, SegmentRayThroughAnEndpointHits) {
     // From (0, 1) by (4, 0): crosses x = 2 at (2, 1), the segment's end
     // (closed): t = 0.5. A little higher it misses.

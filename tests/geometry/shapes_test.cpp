@@ -165,6 +165,17 @@ TEST(Normalize, AVectorWhoseSquareIsSubnormalGivesAUnitVector) {
     EXPECT_EQ(normalize(Vec2{real(1e-31), 0}), Vec2{}); // below the floor: no direction
 }
 
+// A vector whose square underflows to zero in float, though its length
+// (5e-27 L) is above normalize's 1e-30 floor: a segment that short had the
+// zero vector for its ray-cast normal (fuzz_geometry). It has a direction.
+// NaN stays NaN.
+TEST(Normalize, AVectorWhoseSquareUnderflowsStillHasADirection) {
+    const Vec2 n = normalize(Vec2{real(3e-27), real(-4e-27)});
+    EXPECT_NEAR(n.x, 0.6, 1e-6);
+    EXPECT_NEAR(n.y, -0.8, 1e-6);
+    EXPECT_TRUE(std::isnan(normalize(Vec2{std::numeric_limits<real>::quiet_NaN(), 1}).x));
+}
+
 TEST(MakeCircle, KeepsCenterAndRadiusAndRejectsBadRadius) {
     auto circle = make_circle({1, 2}, real(0.5));
     ASSERT_TRUE(circle);
