@@ -289,7 +289,14 @@ template <bool one_sided> CastOutput ray_segment(const Ray& ray, Vec2 p1, Vec2 p
         (length_squared(ray.d) == 0)) {
         return rejected(valid);
     }
-    return hit_at(num / den, normalize(-sign * n));
+    // A segment the transform's rounding shrank under normalize's floor is a
+    // point, with no side to enter (a 3.7e-20 L one placed at y = 0.03125
+    // was hit with normal zero).
+    const Vec2 normal = normalize(-sign * n);
+    if (normal == Vec2{}) {
+        return rejected(valid);
+    }
+    return hit_at(num / den, normal);
 }
 
 } // namespace

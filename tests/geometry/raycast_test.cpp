@@ -405,6 +405,17 @@ TEST(Raycast, ASegmentShorterThanItsSquareCanHoldStillHasAUnitNormal) {
     expect_vec_near(hit.normal, 0, -1);
 }
 
+TEST(Raycast, ASegmentRoundedToAPointIsMissed) {
+    // A segment 3.7e-20 L long, up the y axis, placed at (0, 0.03125):
+    // there both ends round to the same y, and its x extent is 1e-40 L
+    // (fuzz_geometry). A point has no side to enter: a miss, not a hit with
+    // normal zero.
+    const Segment tiny = make_segment({0, real(3.70577238e-20)}, {real(9.39878906e-41), 0}).value();
+    const CastOutput out = raycast(ray({0, real(0.00390625)}, {0, real(3.375)}), tiny,
+                                   at(real(-1.40129846e-45), real(0.03125)));
+    EXPECT_EQ(out.state, CastState::miss);
+}
+
 TEST(Raycast, SegmentRayThroughAnEndpointHits) {
     // From (0, 1) by (4, 0): crosses x = 2 at (2, 1), the segment's end
     // (closed): t = 0.5. A little higher it misses.
