@@ -6,6 +6,7 @@
 #include "sweep/distance.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "gjk.hpp"
@@ -91,6 +92,23 @@ void write_cache(SimplexCache& cache, const Simplex& s) {
     }
 }
 
+// The weights d1 / (d1 + d2) and d2 / (d1 + d2) of an edge's ends (both
+// d > 0): by one reciprocal, as Box2D, unless the sum is so small that the
+// reciprocal overflows, then by division. (The d are products of
+// coordinates: for two segments 1e-22 L long the sum was subnormal, and the
+// infinite weights made NaN witness points, fuzz_geometry.)
+void set_edge_weights(SimplexVertex& v1, SimplexVertex& v2, real d1, real d2) {
+    const real sum = d1 + d2;
+    const real inv = 1 / sum;
+    if (std::isfinite(inv)) {
+        v1.a = d1 * inv;
+        v2.a = d2 * inv;
+    } else {
+        v1.a = d1 / sum;
+        v2.a = d2 / sum;
+    }
+}
+
 // Closest point of segment w1-w2 to the origin, by barycentric coordinates.
 void solve2(Simplex& s) {
     const Vec2 w1 = s.v[0].w;
@@ -109,9 +127,7 @@ void solve2(Simplex& s) {
         s.count = 1;
         return;
     }
-    const real inv = 1 / (d12_1 + d12_2);
-    s.v[0].a = d12_1 * inv;
-    s.v[1].a = d12_2 * inv;
+    set_edge_weights(s.v[0], s.v[1], d12_1, d12_2);
     s.count = 2;
 }
 
@@ -146,16 +162,12 @@ void solve3(Simplex& s) {
         return;
     }
     if (d12_1 > 0 && d12_2 > 0 && d123_3 <= 0) {
-        const real inv = 1 / (d12_1 + d12_2);
-        s.v[0].a = d12_1 * inv;
-        s.v[1].a = d12_2 * inv;
+        set_edge_weights(s.v[0], s.v[1], d12_1, d12_2);
         s.count = 2;
         return;
     }
     if (d13_1 > 0 && d13_2 > 0 && d123_2 <= 0) {
-        const real inv = 1 / (d13_1 + d13_2);
-        s.v[0].a = d13_1 * inv;
-        s.v[2].a = d13_2 * inv;
+        set_edge_weights(s.v[0], s.v[2], d13_1, d13_2);
         s.count = 2;
         s.v[1] = s.v[2];
         return;
@@ -173,9 +185,7 @@ void solve3(Simplex& s) {
         return;
     }
     if (d23_1 > 0 && d23_2 > 0 && d123_1 <= 0) {
-        const real inv = 1 / (d23_1 + d23_2);
-        s.v[1].a = d23_1 * inv;
-        s.v[2].a = d23_2 * inv;
+        set_edge_weights(s.v[1], s.v[2], d23_1, d23_2);
         s.count = 2;
         s.v[0] = s.v[2];
         return;
@@ -216,6 +226,20 @@ void witness_points(const Simplex& s, Vec2& a, Vec2& b) {
     }
 }
 
+// Whether the origin lies within 1e-12 L of the simplex (one vertex or an
+// edge; `d` its search direction). For an edge that is the origin's
+// distance from the edge's line, |cross(e12, w1)| / |e12|, compared
+// squared; not d's length, which is the edge's: for shapes 1e-22 L across
+// every edge is that short, and cores 0.078 L apart were called touching.
+bool origin_on_simplex(const Simplex& s, Vec2 d) {
+    constexpr real k_touch_squared = real(1e-24);
+    if (s.count == 1) {
+        return length_squared(d) < k_touch_squared;
+    }
+    const real off_line = cross(s.v[1].w - s.v[0].w, s.v[0].w);
+    return off_line * off_line < k_touch_squared * length_squared(d);
+}
+
 // A support pair as one integer (indices are below k_max_polygon_vertices).
 constexpr int pair_key(int index_a, int index_b) { return index_a << 8 | index_b; }
 
@@ -241,9 +265,9 @@ bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transfo
             return false;
         }
         const Vec2 d = search_direction(s);
-        if (length_squared(d) < real(1e-24)) {
-            // The origin lies on the simplex: the cores touch. Treated as
-            // overlap since no separating direction is defined.
+        if (origin_on_simplex(s, d)) {
+            // The cores touch. Treated as overlap since no separating
+            // direction is defined.
             return false;
         }
         const int ia = support(a, -d);

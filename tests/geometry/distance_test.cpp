@@ -165,6 +165,26 @@ TEST(Distance, CoresOnOneLineBySubnormalOffsetsStillHaveFiniteWitnessPoints) {
     EXPECT_LE(out.point_a.y, real(0.0234375));
 }
 
+TEST(Distance, TinySegmentsFarApartAreApartNotTouching) {
+    // Two segments some 1e-22 L long, 0.078125 L apart along x
+    // (fuzz_geometry). GJK's edge has a search direction as short as the
+    // edge, which the absolute "origin on the simplex" test took for
+    // touching; and the edge's barycentric sum was subnormal, whose
+    // reciprocal overflowed to NaN witness points. Distance 0.078125 along
+    // -x (from A at x = 0.078125 to B at x = 0, to within 1e-26 L).
+    const std::array<Vec2, 2> a{{{0, 0}, {0, real(4.8995e-22)}}};
+    const std::array<Vec2, 2> b{{{0, real(1.11616084e-26)}, {real(7.47209049e-27), real(7.47605021e-27)}}};
+    SimplexCache cache;
+    const DistanceOutput out =
+        distance({make_proxy(a, 0), make_proxy(b, 0), {{real(0.078125), 0}, Rot{1, real(4.89694709e-22)}},
+                  k_identity, true},
+                 cache);
+    EXPECT_EQ(out.state, DistanceState::separated);
+    EXPECT_NEAR(out.distance, 0.078125, k_eps);
+    expect_vec_near(out.normal, -1, 0);
+    ASSERT_TRUE(is_finite(out.point_a) && is_finite(out.point_b));
+}
+
 TEST(Distance, ConcentricCirclesReportCoresOverlap) {
     const DistanceOutput out =
         run(Circle{{0, 0}, 1}, at(2, 2), Circle{{0, 0}, real(0.5)}, at(2, 2));
