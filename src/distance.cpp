@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "gjk.hpp"
 #include "sweep/constants.hpp"
@@ -92,21 +93,9 @@ void write_cache(SimplexCache& cache, const Simplex& s) {
     }
 }
 
-// The weights d1 / (d1 + d2) and d2 / (d1 + d2) of an edge's ends (both
-// d > 0): by one reciprocal, as Box2D, unless the sum is so small that the
-// reciprocal overflows, then by division. (The d are products of
-// coordinates: for two segments 1e-22 L long the sum was subnormal, and the
-// infinite weights made NaN witness points, fuzz_geometry.)
+// Sets two simplex vertices' weights (edge_weights).
 void set_edge_weights(SimplexVertex& v1, SimplexVertex& v2, real d1, real d2) {
-    const real sum = d1 + d2;
-    const real inv = 1 / sum;
-    if (std::isfinite(inv)) {
-        v1.a = d1 * inv;
-        v2.a = d2 * inv;
-    } else {
-        v1.a = d1 / sum;
-        v2.a = d2 / sum;
-    }
+    std::tie(v1.a, v2.a) = detail::edge_weights(d1, d2);
 }
 
 // Closest point of segment w1-w2 to the origin, by barycentric coordinates.

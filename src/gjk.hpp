@@ -5,9 +5,26 @@
 // without the world-frame outputs they do not use.
 #pragma once
 
+#include <cmath>
+#include <utility>
+
 #include "sweep/distance.hpp"
 
 namespace sweep::detail {
+
+/// The barycentric weights d1 / (d1 + d2) and d2 / (d1 + d2) of an edge's
+/// ends (d1, d2 >= 0, their sum > 0): by one reciprocal, as Box2D, unless
+/// the sum is so small that its reciprocal overflows, then by division. (The
+/// d are products of coordinates: for segments 1e-22 L long the sum was
+/// subnormal, and the infinite weights made NaN points, fuzz_geometry.)
+inline std::pair<real, real> edge_weights(real d1, real d2) {
+    const real sum = d1 + d2;
+    const real inv = real(1) / sum;
+    if (std::isfinite(inv)) {
+        return {d1 * inv, d2 * inv};
+    }
+    return {d1 / sum, d2 / sum};
+}
 
 /// The closest points of two cores, both in A's frame.
 struct CoreDistance {

@@ -31,7 +31,8 @@ std::optional<Vec2> lands_on_edge(const ShapeProxy& a, const ShapeProxy& b, cons
     if (weight1 < 0 || weight2 < 0 || !(weight1 + weight2 > 0)) {
         return std::nullopt;
     }
-    return (real(1) / (weight1 + weight2)) * (weight1 * a1 + weight2 * a2);
+    const auto [share1, share2] = detail::edge_weights(weight1, weight2);
+    return share1 * a1 + share2 * a2;
 }
 
 } // namespace

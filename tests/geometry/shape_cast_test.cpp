@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -51,6 +52,27 @@ TEST(ShapeCast, FastCircleHitsThinWallAtEntryTime) {
     expect_vec_near(out.normal, -1, 0); // from the wall (A) towards the ball (B)
     expect_vec_near(out.point, 9.95, 0, 1e-4);
     EXPECT_LE(out.iterations, k_toi_max_iterations);
+}
+
+TEST(ShapeCast, TinySegmentsLandOnAFinitePoint) {
+    // Two segments some 1e-22 L long, B 0.578125 L left of A, moving 112 L
+    // right (fuzz_geometry): the hit lands on GJK's edge, whose barycentric
+    // sum was subnormal and its reciprocal infinite (a NaN point). Target
+    // k_linear_slop: t = (0.578125 - 0.005) / 112, at A's point
+    // (0.578125, 0), normal -x.
+    const std::array<Vec2, 2> a{{{0, 0}, {0, real(4.89950426e-22)}}};
+    const std::array<Vec2, 2> b{{{0, real(1.11616084e-26)}, {real(7.47209049e-27), real(7.47605021e-27)}}};
+    ShapeCastInput input;
+    input.proxy_a = make_proxy(a, 0);
+    input.proxy_b = make_proxy(b, 0);
+    input.xf_a = {{real(0.578125), 0}, Rot{1, real(7.01452946e-22)}};
+    input.xf_b = {{real(7.87994699e-27), real(6.46234854e-27)}, Rot{1, real(7.47605021e-27)}};
+    input.translation_b = {112, 0};
+    const CastOutput out = shape_cast(input);
+    ASSERT_EQ(out.state, CastState::hit);
+    EXPECT_NEAR(out.fraction, (0.578125 - double(k_linear_slop)) / 112, k_eps);
+    expect_vec_near(out.normal, -1, 0);
+    expect_vec_near(out.point, 0.578125, 0);
 }
 
 TEST(ShapeCast, DefaultTargetStopsOneLinearSlopShort) {
