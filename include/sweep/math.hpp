@@ -82,8 +82,11 @@ inline bool is_finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y);
 /// direction must check for it). NaN or infinite coordinates give NaN.
 inline Vec2 normalize(Vec2 v) {
     const real len = length(v);
-    if (!(len * len < std::numeric_limits<real>::min())) {
+    if (len >= real(1e-30) && len * len >= std::numeric_limits<real>::min()) {
         return (real(1) / len) * v;
+    }
+    if (!std::isfinite(len)) {
+        return (real(1) / len) * v; // NaN coordinates: NaN out
     }
     // The square was subnormal or underflowed: the length carries few bits,
     // or none (a segment 6e-27 L long had no normal in float). Scaled to a
