@@ -71,15 +71,24 @@ Ray to_local(const RayInput& input, const Transform& xf) {
             input.max_fraction};
 }
 
+/// The longest translation and the farthest origin (from a circle's centre,
+/// or in a solid shape's frame) a ray may have, L: within them, with radii
+/// within k_max_coordinate, the products of squared lengths (a disc's
+/// discriminant) stay finite. A ray 1e18 L long against a disc of radius
+/// 45,232 got a NaN fraction (fuzz_world).
+constexpr real k_longest_squared = (2 * k_max_coordinate) * (2 * k_max_coordinate);
+constexpr real k_farthest_squared = (4 * k_max_coordinate) * (4 * k_max_coordinate);
+
 /// Validity of a ray moved into a shape's frame, from |p|^2 (p its origin
 /// there, or relative to a circle's centre), |d|^2 and max_fraction. Every
 /// input (origin, translation, max_fraction, transform) reaches p, d or
 /// max_fraction, and a NaN or inf among them makes |p|^2 or |d|^2 NaN or inf
-/// (inf * 0 is NaN, so a zero operand does not hide one): checking three
-/// values checks all nine inputs, plus overflow of the squared lengths.
+/// (inf * 0 is NaN, so a zero operand does not hide one), which fails the
+/// range comparisons: checking three values checks all nine inputs.
 /// Negative max_fraction: invalid.
 bool is_valid(real pp, real dd, real max_fraction) {
-    return all_finite(pp, dd, max_fraction) & (max_fraction >= 0);
+    return (pp <= k_farthest_squared) & (dd <= k_longest_squared) & all_finite(max_fraction) &
+           (max_fraction >= 0);
 }
 
 /// Runs `cast` on the ray in the local frame of xf when the input is valid
@@ -282,7 +291,8 @@ template <bool one_sided> CastOutput ray_segment(const Ray& ray, Vec2 p1, Vec2 p
     const real num = sign * dot(n, w);         // t = num / den
     const real along = sign * cross(w, ray.d); // u = along / den
     const real m = ray.max_fraction;
-    const bool valid = all_finite(num, den, along, length_squared(ray.d), m) & (m >= 0);
+    const bool valid = all_finite(num, den, along, m) & (length_squared(ray.d) <= k_longest_squared) &
+                       (m >= 0);
     const bool wrong_side = one_sided ? denominator >= 0 : denominator == 0;
     // Parallel, not moving or (one-sided) leaving; behind; too far; off the segment.
     if (!valid | wrong_side | (num < 0) | (num > m * den) | (along < 0) | (along > den) |

@@ -2,6 +2,8 @@
 // shapes, through both broadphase trees, honouring query filters.
 #include "world_impl.hpp"
 
+#include <cmath>
+
 #include "sweep/raycast.hpp"
 
 namespace sweep {
@@ -13,7 +15,15 @@ bool seen(const ShapeRecord& s, const QueryFilter& filter) {
 }
 
 Error bad_query(const char* what) {
-    return Error{ErrorCode::invalid_input, std::string(what) + ": NaN or infinite input"};
+    return Error{ErrorCode::invalid_input,
+                 std::string(what) + ": NaN or infinite input, or beyond k_max_coordinate"};
+}
+
+// Within the coordinates bodies may reach (k_max_coordinate), and so finite.
+// A cast's start and end must be: beyond them the kernel's products of
+// squared lengths overflow (a ray 1e18 L long got a NaN hit, fuzz_world).
+bool in_range(Vec2 p) {
+    return std::abs(p.x) <= k_max_coordinate && std::abs(p.y) <= k_max_coordinate;
 }
 
 } // namespace
@@ -30,7 +40,7 @@ template <class Visit> void visit_shapes(const World::Impl& w, const Aabb& box, 
 
 Result<std::vector<QueryHit>> World::raycast_all(Vec2 origin, Vec2 translation,
                                                  const QueryFilter& filter) const {
-    if (!is_finite(origin) || !is_finite(translation)) {
+    if (!in_range(origin) || !in_range(translation) || !in_range(origin + translation)) {
         return bad_query("raycast_all");
     }
     const Impl& w = *impl_;
@@ -58,7 +68,7 @@ Result<std::optional<QueryHit>> World::raycast_closest(Vec2 origin, Vec2 transla
                                                        const QueryFilter& filter) const {
     auto hits = raycast_all(origin, translation, filter);
     if (!hits) {
-        return Error{hits.error().code, "raycast_closest: NaN or infinite input"};
+        return bad_query("raycast_closest");
     }
     return hits->empty() ? std::optional<QueryHit>{} : std::optional<QueryHit>{hits->front()};
 }
@@ -66,7 +76,8 @@ Result<std::optional<QueryHit>> World::raycast_closest(Vec2 origin, Vec2 transla
 Result<std::optional<QueryHit>> World::shape_cast(const Shape& shape, const Transform& xf,
                                                   Vec2 translation,
                                                   const QueryFilter& filter) const {
-    if (!is_finite(xf) || !is_finite(translation)) {
+    if (!is_finite(xf) || !in_range(xf.p) || !in_range(translation) ||
+        !in_range(xf.p + translation)) {
         return bad_query("shape_cast");
     }
     const Impl& w = *impl_;

@@ -24,9 +24,10 @@
 //   even from the surface. Use distance() for point queries.
 // - NaN or infinite input (origin, translation, max_fraction, transform) and
 //   a negative max_fraction report CastState::invalid_input. So does finite
-//   input so large that its square overflows `real` (beyond ~1e19 L in
-//   float): a translation for every shape, an origin (relative to a circle's
-//   centre, or in a polygon's or capsule's frame) for solid shapes.
+//   input beyond the range products of squares stay finite in: a
+//   translation longer than 2 k_max_coordinate for every shape, an origin
+//   farther than 4 k_max_coordinate (from a circle's centre, or in a
+//   polygon's or capsule's frame) for solid shapes.
 // - No allocation and no virtual dispatch; the Shape overload switches on the
 //   type tag.
 #pragma once

@@ -343,7 +343,8 @@ class World {
     /// The first shape the ray `origin` -> `origin + translation` (world, L)
     /// enters, among those `filter` sees (raycast() rules: starting inside a
     /// shape does not hit it). Empty when nothing is hit. Errors: NaN or
-    /// infinite input (invalid_input).
+    /// infinite input, or an origin, translation or end beyond
+    /// k_max_coordinate (invalid_input).
     Result<std::optional<QueryHit>> raycast_closest(Vec2 origin, Vec2 translation,
                                                     const QueryFilter& filter = {}) const;
 
@@ -356,7 +357,8 @@ class World {
     /// `translation` (world, L), comes within the linear slop of (a
     /// shape_cast per candidate; point and normal are on the hit shape).
     /// Shapes it overlaps at the start are skipped. Errors: NaN or infinite
-    /// input (invalid_input).
+    /// input, or a start, translation or end beyond k_max_coordinate
+    /// (invalid_input).
     Result<std::optional<QueryHit>> shape_cast(const Shape& shape, const Transform& xf,
                                                Vec2 translation,
                                                const QueryFilter& filter = {}) const;

@@ -379,6 +379,23 @@ TEST(Raycast, CapsuleRayStartingInsideMisses) {
 
 const Segment k_upright{{0, -1}, {0, 1}};
 
+TEST(Raycast, RaysBeyondTheRangeAreInvalidAndRaysWithinItFinite) {
+    // k = k_max_coordinate. A disc of radius k / 2 at the origin. A ray
+    // 3 k long is beyond the range in which the disc's discriminant stays
+    // finite: invalid_input, never a NaN fraction (fuzz_world: a ray 1e18 L
+    // long against a disc of radius 45,232 in float). From (-1.5 k, 0) by
+    // (1.9 k, 0) it enters at x = -k / 2: t = k / 1.9 k, normal -x.
+    const real k = k_max_coordinate;
+    const Circle disc = make_circle({0, 0}, k / 2).value();
+    EXPECT_EQ(raycast(ray({-k, 0}, {3 * k, 0}), disc, k_identity).state, CastState::invalid_input);
+    const Segment bar = make_segment({0, -1}, {0, 1}).value();
+    EXPECT_EQ(raycast(ray({-k, 0}, {3 * k, 0}), bar, k_identity).state, CastState::invalid_input);
+    const CastOutput hit = raycast(ray({real(-1.5) * k, 0}, {real(1.9) * k, 0}), disc, k_identity);
+    ASSERT_EQ(hit.state, CastState::hit);
+    EXPECT_NEAR(hit.fraction, 1 / 1.9, 1e-5);
+    expect_vec_near(hit.normal, -1, 0);
+}
+
 TEST(Raycast, SegmentHitFromEitherSide) {
     // The segment x = 2, |y| <= 1. From the origin by (4, 0): t = 0.5, normal
     // (-1, 0), facing the ray; from (4, 0) by (-4, 0): t = 0.5, normal (1, 0).

@@ -80,6 +80,21 @@ TEST(WorldQuery, RayMissesWhatItStartsInsideAndWhatIsBeyondItsEnd) {
     EXPECT_EQ(s.world.raycast_all({NAN, 0}, {1, 0}).error().code, ErrorCode::invalid_input);
 }
 
+TEST(WorldQuery, CastsBeyondTheWorldsCoordinatesAreRejectedWhole) {
+    // A ray or cast that starts, moves or ends beyond k_max_coordinate:
+    // invalid_input, as for bodies there. (fuzz_world: a ray 1e18 L long
+    // against a large disc got a NaN fraction.) Just within, it still hits.
+    Scene s = make_scene();
+    const real far = 3 * k_max_coordinate;
+    EXPECT_EQ(s.world.raycast_closest({0, 0}, {far, 0}).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(s.world.raycast_all({far, 0}, {-far, 0}).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(s.world.raycast_all({0, 0}, {k_max_coordinate, 0}).value().size(), 2u);
+    EXPECT_EQ(s.world.shape_cast(Circle{{}, 0.5f}, k_identity, {far, 0}).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_EQ(s.world.shape_cast(Circle{{}, 0.5f}, {{far, 0}, Rot{}}, {-far, 0}).error().code,
+              ErrorCode::invalid_input);
+}
+
 TEST(WorldQuery, ShapeCastStopsTheSlopBeforeTheFace) {
     Scene s = make_scene();
     // A disc of radius 0.5 from the origin along +x by 4: its front reaches
