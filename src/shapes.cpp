@@ -136,10 +136,6 @@ bool has_usable_mass(const MassData& md) {
            std::isfinite(md.rotational_inertia);
 }
 
-// Within k_max_coordinate, and so finite.
-bool in_range(real x) { return std::abs(x) <= k_max_coordinate; }
-bool in_range(Vec2 v) { return in_range(v.x) && in_range(v.y); }
-
 Error range_error(const char* factory) {
     return Error{ErrorCode::invalid_input,
                  std::string(factory) + ": a coordinate or size beyond k_max_coordinate"};
@@ -163,7 +159,7 @@ Result<Circle> make_circle(Vec2 center, real radius) {
     if (!(radius > 0)) {
         return size_error("make_circle", "radius must be > 0");
     }
-    if (!in_range(center) || !in_range(radius)) {
+    if (!in_coordinate_range(center) || !in_coordinate_range(radius)) {
         return range_error("make_circle");
     }
     const Circle circle{center, radius};
@@ -183,7 +179,7 @@ Result<Capsule> make_capsule(Vec2 center1, Vec2 center2, real radius) {
     if (!(radius > 0)) {
         return size_error("make_capsule", "radius must be > 0");
     }
-    if (!in_range(center1) || !in_range(center2) || !in_range(radius)) {
+    if (!in_coordinate_range(center1) || !in_coordinate_range(center2) || !in_coordinate_range(radius)) {
         return range_error("make_capsule");
     }
     if (center1 == center2) {
@@ -224,7 +220,7 @@ Result<Polygon> make_offset_box(real hx, real hy, Vec2 center, real angle) {
     if (!finite_positive(hx) || !finite_positive(hy)) {
         return size_error("make_box", "half-extents must be > 0");
     }
-    if (!in_range(hx) || !in_range(hy) || !in_range(center)) {
+    if (!in_coordinate_range(hx) || !in_coordinate_range(hy) || !in_coordinate_range(center)) {
         return range_error("make_box");
     }
     const Transform xf{center, Rot::from_angle(angle)};
@@ -250,7 +246,7 @@ Result<Polygon> make_rounded_box(real hx, real hy, real radius) {
         return Error{radius == 0 ? ErrorCode::degenerate_shape : ErrorCode::invalid_input,
                      "make_rounded_box: radius must be finite and > 0"};
     }
-    if (!in_range(radius)) {
+    if (!in_coordinate_range(radius)) {
         return range_error("make_rounded_box");
     }
     auto box = make_box(hx, hy);
@@ -265,8 +261,8 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
         return Error{ErrorCode::invalid_input, "make_polygon: radius must be finite and >= 0"};
     }
     // (NaN and infinities are the hull's to name.)
-    if (!in_range(radius) || !std::all_of(points.begin(), points.end(), [](Vec2 p) {
-            return !is_finite(p) || in_range(p);
+    if (!in_coordinate_range(radius) || !std::all_of(points.begin(), points.end(), [](Vec2 p) {
+            return !is_finite(p) || in_coordinate_range(p);
         })) {
         return range_error("make_polygon");
     }
@@ -306,7 +302,7 @@ Result<Segment> make_segment(Vec2 p1, Vec2 p2) {
     if (!is_finite(p1) || !is_finite(p2)) {
         return Error{ErrorCode::invalid_input, "make_segment: NaN or infinite point"};
     }
-    if (!in_range(p1) || !in_range(p2)) {
+    if (!in_coordinate_range(p1) || !in_coordinate_range(p2)) {
         return range_error("make_segment");
     }
     if (p1 == p2) {

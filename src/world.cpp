@@ -64,8 +64,7 @@ namespace {
 // within k_max_coordinate per second (a spin times a lever arm, or a speed
 // times a step, then stays finite in `real`).
 bool within_velocity_range(Vec2 linear, real angular) {
-    return std::max({std::abs(linear.x), std::abs(linear.y), std::abs(angular)}) <=
-           k_max_coordinate;
+    return in_coordinate_range(linear) && in_coordinate_range(angular);
 }
 
 // A dynamic body's mass, centre of mass (body frame) and rotational inertia
@@ -128,8 +127,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     const Transform pose{def.position, Rot::from_angle(def.angle)};
     for (const ShapeDef& sd : shape_defs) {
         const Aabb box = compute_aabb(sd.shape, pose);
-        if (!(std::max({-box.lower.x, -box.lower.y, box.upper.x, box.upper.y}) <=
-              k_max_coordinate)) {
+        if (!in_coordinate_range(box.lower) || !in_coordinate_range(box.upper)) {
             return Error{ErrorCode::invalid_input,
                          "create_body: a shape reaches beyond k_max_coordinate of the origin"};
         }

@@ -19,13 +19,6 @@ Error bad_query(const char* what) {
                  std::string(what) + ": NaN or infinite input, or beyond k_max_coordinate"};
 }
 
-// Within the coordinates bodies may reach (k_max_coordinate), and so finite.
-// A cast's start and end must be: beyond them the kernel's products of
-// squared lengths overflow (a ray 1e18 L long got a NaN hit, fuzz_world).
-bool in_range(Vec2 p) {
-    return std::abs(p.x) <= k_max_coordinate && std::abs(p.y) <= k_max_coordinate;
-}
-
 } // namespace
 
 // Visits the shapes of both trees whose fat AABB meets `box`.
@@ -40,7 +33,11 @@ template <class Visit> void visit_shapes(const World::Impl& w, const Aabb& box, 
 
 Result<std::vector<QueryHit>> World::raycast_all(Vec2 origin, Vec2 translation,
                                                  const QueryFilter& filter) const {
-    if (!in_range(origin) || !in_range(translation) || !in_range(origin + translation)) {
+    // A cast's start and end must lie within the coordinates bodies may
+    // reach: beyond them the kernel's products of squared lengths overflow
+    // (a ray 1e18 L long got a NaN hit, fuzz_world).
+    if (!in_coordinate_range(origin) || !in_coordinate_range(translation) ||
+        !in_coordinate_range(origin + translation)) {
         return bad_query("raycast_all");
     }
     const Impl& w = *impl_;
@@ -76,8 +73,8 @@ Result<std::optional<QueryHit>> World::raycast_closest(Vec2 origin, Vec2 transla
 Result<std::optional<QueryHit>> World::shape_cast(const Shape& shape, const Transform& xf,
                                                   Vec2 translation,
                                                   const QueryFilter& filter) const {
-    if (!is_finite(xf) || !in_range(xf.p) || !in_range(translation) ||
-        !in_range(xf.p + translation)) {
+    if (!is_finite(xf) || !in_coordinate_range(xf.p) || !in_coordinate_range(translation) ||
+        !in_coordinate_range(xf.p + translation)) {
         return bad_query("shape_cast");
     }
     const Impl& w = *impl_;

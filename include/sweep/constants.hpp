@@ -6,6 +6,8 @@
 // Tolerances::for_units(L) to get them in world units.
 #pragma once
 
+#include <cmath>
+
 #include "sweep/math.hpp"
 
 namespace sweep {
@@ -59,6 +61,15 @@ inline constexpr real k_max_translation_speed = real(400);
 /// value that the products of squared lengths (segment distances, hull
 /// orientation tests) stay finite. Float resolves a unit only below 1.7e7.
 inline constexpr real k_max_coordinate = sizeof(real) == sizeof(float) ? real(1e9) : real(1e75);
+
+/// Whether `x` lies within k_max_coordinate of zero, and so is finite (NaN
+/// is not within it).
+inline bool in_coordinate_range(real x) { return std::abs(x) <= k_max_coordinate; }
+
+/// Whether both coordinates of `v` lie within k_max_coordinate of zero.
+inline bool in_coordinate_range(Vec2 v) {
+    return in_coordinate_range(v.x) && in_coordinate_range(v.y);
+}
 
 /// The longest step World::step takes, seconds: a longer one would carry
 /// bodies beyond what `real` holds at any speed worth simulating (take several
