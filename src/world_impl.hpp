@@ -310,7 +310,9 @@ struct CachedImpulse {
 // shape. A body touching a wall (within the slop the solver leaves) sweeps
 // its core instead, which is then 2 slops clear and slides freely, yet
 // stops before the shape sinks more than 2 slops: it cannot squeeze into a
-// gap narrower than itself.
+// gap narrower than itself. (A polygon's core lies deeper inside its
+// corners, the sharper the deeper: limit_sinking holds those to the 2
+// slops.)
 constexpr real k_core_shrink = 3;
 
 // The proxy moved inward by `depth` (L): a rounded proxy at least that
@@ -379,6 +381,11 @@ constexpr int k_min_toi_events_per_step = 64;
 // slops (search_after_graze): each graze shortens the distance by at least
 // 3/8, so a pair grazes at most about ten times a step.
 constexpr real k_min_graze_distance = real(0.01);
+
+// Bisections that find where a shape whose core may not hold it sinks no
+// deeper than the core promises (limit_sinking): the time to 1/4096 of
+// the sweep.
+constexpr int k_sinking_bisections = 12;
 
 // Rounds of position correction and final sweep per step (see single_step).
 constexpr int k_max_sweep_rounds = 12;
@@ -1409,6 +1416,19 @@ struct World::Impl {
     // restless).
     bool lands_within_target(ToiInput input, const Sweep& sweep, const ShapeRecord& shape,
                              const ShapeRecord& wall);
+
+    // The deepest the shape sinks into `wall` at `fraction` of `sweep` (>= 0,
+    // L; 0 when they are apart).
+    real depth_into(const Sweep& sweep, real fraction, const ShapeRecord& shape,
+                    const ShapeRecord& wall) const;
+
+    // `fraction`, or the latest time before it at which the shape is no
+    // deeper in `wall` than k_core_shrink - 1 slops (or than at the sweep's
+    // start, if deeper there): the limit the core promises (see
+    // k_core_shrink), which only a core made by moving its faces in does not
+    // keep (static_impact).
+    real limit_sinking(const Sweep& sweep, real fraction, const ShapeRecord& shape,
+                       const ShapeRecord& wall) const;
 
     real static_impact(const Sweep& sweep, const ShapeRecord& shape, const ShapeRecord& wall,
                        bool keep_landings, bool& touching);
