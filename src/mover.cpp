@@ -943,6 +943,14 @@ Result<void> World::move(BodyId id, Vec2 translation, const MoveFilter& filter,
     if (w.bodies[id.index].type == BodyType::static_body) {
         return Error{ErrorCode::invalid_input, "move: static bodies do not move"};
     }
+    // Bodies stay within the coordinates they were made in: a move by
+    // -1.7e38 L, finite, went there, and the next one overflowed to
+    // infinity (fuzz_world).
+    if (!in_coordinate_range(translation) ||
+        !in_coordinate_range(w.bodies[id.index].xf.p + translation)) {
+        return Error{ErrorCode::invalid_input,
+                     "move: a translation or end beyond k_max_coordinate"};
+    }
     if (w.move_scratch.busy) {
         return Error{ErrorCode::unsupported, "move: called from inside a move filter"};
     }

@@ -274,8 +274,10 @@ class World {
     /// moves share the world's working memory, which is how a move allocates
     /// nothing but its result's contacts (and, at a shape's first move, room
     /// to remember the static shapes around it for the next moves).
-    /// Errors: stale handle; a static body, non-finite translation
-    /// (invalid_input); a call from inside a move filter (unsupported).
+    /// Errors: stale handle; a static body, non-finite translation, a
+    /// translation or end position (the body's origin plus `translation`)
+    /// beyond k_max_coordinate (invalid_input); a call from inside a move
+    /// filter (unsupported).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
 
     /// The same move, written into `result`: whatever it held is replaced,

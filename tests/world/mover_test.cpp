@@ -298,6 +298,23 @@ TEST(Move, RejectsBadCallsAndChangesNothing) {
     EXPECT_EQ(world.move(c, {1, 0}).error().code, ErrorCode::stale_handle);
 }
 
+// A move may not take a body beyond the coordinates bodies are made in: a
+// move by -1.7e38 L, finite, went there, and the next overflowed to
+// infinity (fuzz_world).
+TEST(Move, MovesBeyondTheCoordinateRangeAreRejectedAndChangeNothing) {
+    World world = make_world();
+    const BodyId c = add_character(world, {5, 0}, k_box);
+    const Vec2 far{k_max_coordinate / 4, 0};
+    const BodyId far_out = add_character(world, far, k_box);
+    EXPECT_EQ(world.move(c, {0, -2 * k_max_coordinate}).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.move(far_out, {k_max_coordinate, 0}).error().code,
+              ErrorCode::invalid_input); // within range itself, but not its end
+    EXPECT_EQ(world.body_state(c).value().xf.p, (Vec2{5, 0}));
+    EXPECT_EQ(world.body_state(far_out).value().xf.p, far);
+    const MoveResult r = world.move(c, {1, 0}).value();
+    EXPECT_EQ(r.position, (Vec2{6, 0}));
+}
+
 // The reusing move's errors leave the caller's result as it was.
 TEST(Move, RejectsBadCallsIntoAResultAndLeavesItAsItWas) {
     World world = make_world();
