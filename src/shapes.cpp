@@ -179,7 +179,8 @@ Result<Capsule> make_capsule(Vec2 center1, Vec2 center2, real radius) {
     if (!(radius > 0)) {
         return size_error("make_capsule", "radius must be > 0");
     }
-    if (!in_coordinate_range(center1) || !in_coordinate_range(center2) || !in_coordinate_range(radius)) {
+    if (!in_coordinate_range(center1) || !in_coordinate_range(center2) ||
+        !in_coordinate_range(radius)) {
         return range_error("make_capsule");
     }
     if (center1 == center2) {
