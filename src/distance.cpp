@@ -181,11 +181,22 @@ void solve3(Simplex& s) {
     }
     const real area = d123_1 + d123_2 + d123_3;
     if (!(area > 0)) {
-        // Flat to rounding, where the regions above can leave a gap (no
-        // input found yet reaches here): restart from its first vertex
-        // rather than divide by zero; GJK searches on from there.
-        s.v[0].a = 1;
-        s.count = 1;
+        // Flat to rounding, where the regions above can leave a gap (a
+        // polygon with three vertices on one line, one of them a subnormal
+        // hair off it): the triangle is its longest edge, which holds the
+        // third point. (Restarting from the first vertex, GJK cycled through
+        // the same three supports to its iteration cap and reported cores
+        // 50 L apart as 135 L apart, fuzz_geometry.)
+        const real l12 = length_squared(e12);
+        const real l13 = length_squared(e13);
+        const real l23 = length_squared(e23);
+        if (l13 >= l12 && l13 >= l23) {
+            s.v[1] = s.v[2];
+        } else if (l23 >= l12) {
+            s.v[0] = s.v[2];
+        }
+        s.count = 2;
+        solve2(s);
         return;
     }
     // Divided one by one: the reciprocal of a subnormal area overflows (two

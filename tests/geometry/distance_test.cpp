@@ -185,6 +185,31 @@ TEST(Distance, TinySegmentsFarApartAreApartNotTouching) {
     ASSERT_TRUE(is_finite(out.point_a) && is_finite(out.point_b));
 }
 
+TEST(Distance, APolygonWithThreeVerticesOnOneLineIsMeasuredToThatLine) {
+    // B's vertices 0, 1 and 3 lie on the line x = 0, vertex 1 a subnormal
+    // hair off it (fuzz_geometry). GJK's triangle of three supports on that
+    // line is flat to rounding; its fallback restarted from the first
+    // vertex, and GJK cycled through the same supports to its iteration
+    // cap, reporting 135 L. A's nearest core point is its vertex 0, at
+    // x = 46.1796875, and B's line is at x = 96.2265625: 50.046875 L apart
+    // along +x.
+    const std::array<Vec2, 3> a{
+        {{real(2.48264407e-35), 0}, {real(36.0039062), real(5.64284013e-37)}, {23, real(0.5)}}};
+    const std::array<Vec2, 4> b{{{0, real(0.00390625)},
+                                 {real(9.39878906e-41), real(2.40743998e-35)},
+                                 {real(96.2265625), real(-0.0625)},
+                                 {0, 1020}}};
+    const Transform xfa{{real(46.1796875), real(0.00100000005)},
+                        Rot{real(-0.979491949), real(0.201483205)}};
+    const Transform xfb{{real(96.2265625), 0}, Rot{}};
+    SimplexCache cache;
+    const DistanceOutput out = distance({make_proxy(a, 0), make_proxy(b, 0), xfa, xfb, false}, cache);
+    EXPECT_EQ(out.state, DistanceState::separated);
+    EXPECT_NEAR(out.distance, 50.046875, 1e-4);
+    expect_vec_near(out.normal, 1, 0, 1e-4);
+    EXPECT_LT(out.iterations, k_gjk_max_iterations);
+}
+
 TEST(Distance, ConcentricCirclesReportCoresOverlap) {
     const DistanceOutput out =
         run(Circle{{0, 0}, 1}, at(2, 2), Circle{{0, 0}, real(0.5)}, at(2, 2));
