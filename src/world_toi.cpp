@@ -807,15 +807,7 @@ bool World::Impl::meets_seam(const Sweep& sweep, real fraction, const ShapeRecor
 
 bool World::Impl::sinks_into(const Sweep& sweep, real fraction, const ShapeRecord& shape,
                              const ShapeRecord& wall) const {
-    const CollideSettings settings{0, tol.linear_slop};
-    const Manifold m = collide(shape.shape, get_transform(sweep, fraction), wall.shape,
-                               bodies[wall.body].xf, settings);
-    for (int i = 0; i < m.count; ++i) {
-        if (m.points[i].separation < real(-1.5) * tol.linear_slop) {
-            return true;
-        }
-    }
-    return false;
+    return depth_into(sweep, fraction, shape, wall) > real(1.5) * tol.linear_slop;
 }
 
 bool World::Impl::lands_within_target(ToiInput input, const Sweep& sweep, const ShapeRecord& shape,

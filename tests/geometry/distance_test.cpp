@@ -203,7 +203,8 @@ TEST(Distance, APolygonWithThreeVerticesOnOneLineIsMeasuredToThatLine) {
                         Rot{real(-0.979491949), real(0.201483205)}};
     const Transform xfb{{real(96.2265625), 0}, Rot{}};
     SimplexCache cache;
-    const DistanceOutput out = distance({make_proxy(a, 0), make_proxy(b, 0), xfa, xfb, false}, cache);
+    const DistanceOutput out =
+        distance({make_proxy(a, 0), make_proxy(b, 0), xfa, xfb, false}, cache);
     EXPECT_EQ(out.state, DistanceState::separated);
     EXPECT_NEAR(out.distance, 50.046875, 1e-4);
     expect_vec_near(out.normal, 1, 0, 1e-4);
