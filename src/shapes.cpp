@@ -136,6 +136,37 @@ bool has_usable_mass(const MassData& md) {
            std::isfinite(md.rotational_inertia);
 }
 
+// The hull's width: the least, over its edges, of the farthest vertex's
+// distance from the edge's line (a convex polygon's width is attained
+// against one of its edges).
+real hull_width(std::span<const Vec2> hull) {
+    const std::size_t n = hull.size();
+    real width = std::numeric_limits<real>::max();
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2 a = hull[i];
+        const Vec2 edge = hull[(i + 1) % n] - a;
+        real farthest = 0;
+        for (const Vec2 v : hull) {
+            farthest = std::max(farthest, cross(edge, v - a));
+        }
+        width = std::min(width, farthest / length(edge));
+    }
+    return width;
+}
+
+// A hull thinner than the weld distance, or than a few roundings of its
+// coordinates, is a line to the narrowphase: every face normal is the
+// line's, so the separating-axis search and the clipping see a sliver
+// 1e-30 L thick as touching anything along its line.
+bool is_too_thin(std::span<const Vec2> hull) {
+    real extent = 0;
+    for (const Vec2 v : hull) {
+        extent = std::max({extent, std::abs(v.x), std::abs(v.y)});
+    }
+    const real rounding = 8 * std::numeric_limits<real>::epsilon() * extent;
+    return !(hull_width(hull) >= std::max(k_hull_weld_distance, rounding));
+}
+
 Error range_error(const char* factory) {
     return Error{ErrorCode::invalid_input,
                  std::string(factory) + ": a coordinate or size beyond k_max_coordinate"};
@@ -288,6 +319,10 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
     Result<Polygon> result{Polygon{}};
     Polygon& polygon = *result;
     polygon.count = static_cast<int>(reduce_to_max_vertices(hull, *count));
+    if (is_too_thin(hull.first(std::size_t(polygon.count)))) {
+        return size_error("make_polygon", "the hull is thinner than the weld distance "
+                                          "(k_hull_weld_distance) or its coordinates' rounding");
+    }
     std::copy_n(hull.begin(), polygon.count, polygon.vertices.begin());
     polygon.radius = radius;
     finish_polygon(polygon);

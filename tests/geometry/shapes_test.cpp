@@ -270,6 +270,29 @@ TEST(MakePolygon, RejectsCollinearPoints) {
     EXPECT_EQ(polygon.error().code, ErrorCode::degenerate_shape);
 }
 
+TEST(MakePolygon, RejectsAHullThinnerThanTheWeldDistanceRoundedOrNot) {
+    // A 10 L triangle 1e-6 L tall, a rotated 2 L sliver 1e-30 L thick (the
+    // fuzzer's: its every face normal is its line's) and a far-off box one
+    // float rounding thick. Hand-derived widths: 1e-6, ~1e-30, ~1e-3 at 1e4.
+    const std::array<Vec2, 3> flat{Vec2{0, 0}, Vec2{10, 0}, Vec2{5, real(1e-6)}};
+    const std::array<Vec2, 3> sliver{Vec2{-1, -1}, Vec2{1, 1}, Vec2{0, real(1e-30)}};
+    const std::array<Vec2, 4> far_thin{Vec2{10000, 0}, Vec2{10001, 0},
+                                       Vec2{10001, real(1e-3)}, Vec2{10000, real(1e-3)}};
+    EXPECT_EQ(make_polygon(flat).error().code, ErrorCode::degenerate_shape);
+    EXPECT_EQ(make_polygon(flat, 1).error().code, ErrorCode::degenerate_shape);
+    EXPECT_EQ(make_polygon(sliver, real(1.2)).error().code, ErrorCode::degenerate_shape);
+    // 8 float epsilons of 10,001 L are 0.0095 L; 8 double ones 2e-11 L.
+    const auto far = make_polygon(far_thin);
+    if constexpr (sizeof(real) == 4) {
+        EXPECT_EQ(far.error().code, ErrorCode::degenerate_shape);
+    } else {
+        EXPECT_TRUE(far);
+    }
+    // Twice the weld distance tall is a polygon.
+    const std::array<Vec2, 3> thin{Vec2{0, 0}, Vec2{10, 0}, Vec2{5, real(2e-5)}};
+    EXPECT_TRUE(make_polygon(thin));
+}
+
 TEST(MakePolygon, RejectsNanAndInfinity) {
     const real nan = std::numeric_limits<real>::quiet_NaN();
     const real inf = std::numeric_limits<real>::infinity();
