@@ -715,9 +715,13 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     if (sep_b.separation - total_radius > spec) {
         return {};
     }
-    // Prefer A's face unless B's is clearly better, so the reference face
-    // does not flip between steps on nearly parallel faces.
-    const bool flip = sep_b.separation > sep_a.separation + real(0.1) * settings.linear_slop;
+    // Prefer A's face (or B's, prefer_reference_b) unless the other is
+    // clearly better, so the reference face does not flip between steps on
+    // nearly parallel faces.
+    const real hysteresis = real(0.1) * settings.linear_slop;
+    const bool flip = settings.prefer_reference_b
+                          ? !(sep_a.separation > sep_b.separation + hysteresis)
+                          : sep_b.separation > sep_a.separation + hysteresis;
     const real core_separation = std::max(sep_a.separation, sep_b.separation);
     Manifold m = collide_on_face(a, xfa, b, xfb, flip, flip ? sep_b.edge : sep_a.edge,
                                  core_separation, settings);

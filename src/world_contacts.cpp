@@ -36,21 +36,30 @@ void World::Impl::update_moving_proxies(real dt) {
 
 void World::Impl::find_candidate_pairs(real dt) {
     start_contact_search(dt);
-    if (reuse_pair_search(dt)) {
-        ++stats.pair_searches_reused;
+    const bool unmoved = pair_search.valid && pair_search.moving_version == moving_version;
+    const bool updated = update_pair_search();
+    moved_proxies.clear();
+    if (updated && reuse_pair_search(dt)) {
+        ++(unmoved ? stats.pair_searches_reused : stats.pair_searches_updated);
         return;
     }
     candidate_pairs.clear(); // (what a reuse that failed found)
     searched.assign(bodies.size(), 0);
-    const bool wide =
-        !uses_grid() && moving_version == searched_moving_version; // (a grid's order varies)
+    const bool wide = !uses_grid(); // (the kept pairs hold the static tree's fat boxes)
     pair_search.valid = false;
     pair_search.pairs.clear();
     for (std::size_t next = 0; next < search_queue.size(); ++next) {
         seek_pairs(search_queue[next], dt, wide);
     }
-    searched_moving_version = moving_version;
+    // In pair_rank's order, whatever the broadphase's: a tree reports its
+    // leaves in an order its insertions and rotations decide, so the
+    // contacts, and the states the solve reaches, would depend on how the
+    // pairs were found.
+    std::sort(candidate_pairs.begin(), candidate_pairs.end(), [](const auto& a, const auto& b) {
+        return pair_rank(a.first, a.second) < pair_rank(b.first, b.second);
+    });
     if (wide) {
+        std::sort(pair_search.pairs.begin(), pair_search.pairs.end(), pair_order);
         pair_search.valid = true;
         pair_search.moving_version = moving_version;
         pair_search.static_version = static_version;
@@ -71,11 +80,81 @@ void World::Impl::start_contact_search(real dt) {
     }
 }
 
-bool World::Impl::reuse_pair_search(real dt) {
-    if (!pair_search.valid || pair_search.moving_version != moving_version ||
-        pair_search.static_version != static_version || pair_search.queue != search_queue) {
+bool World::Impl::update_pair_search() {
+    if (!pair_search.valid || pair_search.static_version != static_version ||
+        pair_search.queue != search_queue) {
         return false;
     }
+    if (pair_search.moving_version == moving_version) {
+        return true;
+    }
+    // Each moved shape walks the trees as a searching shape does, and the
+    // kept pairs are filtered and merged: beyond a quarter of the searching
+    // bodies, a whole search costs about as much.
+    if (!moved_proxies.complete || 4 * moved_proxies.shapes.size() > search_queue.size()) {
+        return false;
+    }
+    std::erase_if(pair_search.pairs, [&](const WidePair& p) {
+        return moved_proxies.has(p.shape) || (p.other_body >= 0 && moved_proxies.has(p.other));
+    });
+    std::vector<WidePair>& fresh = pair_scratch;
+    fresh.clear();
+    for (const int m : moved_proxies.shapes) {
+        seek_pairs_of_moved(m, fresh);
+    }
+    // Merged in order: the pairs, in order, of a whole search.
+    std::sort(fresh.begin(), fresh.end(), pair_order);
+    std::vector<WidePair>& merged = merge_scratch;
+    merged.resize(pair_search.pairs.size() + fresh.size());
+    std::merge(pair_search.pairs.begin(), pair_search.pairs.end(), fresh.begin(), fresh.end(),
+               merged.begin(), pair_order);
+    std::swap(pair_search.pairs, merged);
+    pair_search.moving_version = moving_version;
+    return true;
+}
+
+void World::Impl::seek_pairs_of_moved(int m, std::vector<WidePair>& found) {
+    const ShapeRecord& sm = shapes[m];
+    const int bm = sm.body;
+    const Body& body_m = bodies[bm];
+    const bool m_seeks = !sm.sensor && body_m.type == BodyType::dynamic && body_m.awake;
+    const Aabb fat_m = moving_tree.fat_aabb(sm.tree_proxy);
+    const Aabb query = inflate(fat_m, tol.speculative_distance);
+    if (m_seeks) {
+        query_static(query, [&](ProxyId id, std::uint64_t other) {
+            found.push_back({m, static_cast<int>(other), -1, static_tree.fat_aabb(id)});
+            return true;
+        });
+    }
+    // Grown twice as far, to hold the boxes of the shapes that seek it,
+    // each tested as its own search would test it.
+    moving_tree.query(
+        inflate(query, tol.speculative_distance), ~0ull, [&](ProxyId id, std::uint64_t other) {
+            const int o = static_cast<int>(other);
+            const ShapeRecord& so = shapes[o];
+            const int bo = so.body;
+            if (bo == bm) {
+                return true;
+            }
+            const Aabb& fat_o = moving_tree.fat_aabb(id);
+            if (m_seeks && seeks(bm, bo)) {
+                if (overlaps(query, fat_o)) {
+                    found.push_back({m, o, bo, fat_o});
+                }
+                return true;
+            }
+            const Body& body_o = bodies[bo];
+            const bool o_seeks = !so.sensor && body_o.type == BodyType::dynamic && body_o.awake;
+            // (A moved seeker finds the pair itself.)
+            if (o_seeks && !moved_proxies.has(o) && seeks(bo, bm) &&
+                overlaps(inflate(fat_o, tol.speculative_distance), fat_m)) {
+                found.push_back({o, m, bm, fat_m});
+            }
+            return true;
+        });
+}
+
+bool World::Impl::reuse_pair_search(real dt) {
     for (const int bi : search_queue) {
         note_search(bi, dt);
     }

@@ -147,7 +147,9 @@ Manifold World::Impl::collide_pair(int shape_a, int shape_b, const Transform& xf
                                    const Transform& xfb, const CollideSettings& settings) const {
     const ShapeRecord& sa = shapes[shape_a];
     const ShapeRecord& sb = shapes[shape_b];
-    const Manifold m = collide(sa.shape, xfa, sb.shape, xfb, settings);
+    CollideSettings fixed_face = settings;
+    fixed_face.prefer_reference_b = bodies[sb.body].type == BodyType::static_body;
+    const Manifold m = collide(sa.shape, xfa, sb.shape, xfb, fixed_face);
     if (sb.shape.type == ShapeType::segment) {
         return segment_contact(m, sa, xfa, sb, xfb, settings);
     }

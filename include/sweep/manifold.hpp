@@ -36,6 +36,12 @@ struct CollideSettings {
     real speculative_distance =
         k_speculative_distance;       ///< keep points with separation below this, L
     real linear_slop = k_linear_slop; ///< L; picks the reference face stably
+    /// Two polygons whose faces separate them equally well (within a tenth
+    /// of linear_slop) take A's face as the reference, or B's when this is
+    /// set: the face of a static shape, whose normal is exact, where A's may
+    /// be tilted by the solver's rounding (a frictionless box sliding on a
+    /// floor, tilted 4e-5 rad, slid down its own face and gained speed).
+    bool prefer_reference_b = false;
 };
 
 /// Circle vs circle. Concentric circles get the normal +y (up).

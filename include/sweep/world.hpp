@@ -111,9 +111,17 @@ struct StepStats {
     int contacts = 0; ///< manifolds with at least one point
     int contact_points = 0;
     /// Sub-steps whose contact search took its pairs from the one before,
-    /// which walked the broadphase trees with fat boxes (no proxy had moved
-    /// since, and the same bodies searched): a world at rest walks no tree.
+    /// which walked the static and moving trees with fat boxes (the same
+    /// bodies searched, and no proxy had moved since): a world at rest walks
+    /// no tree.
     int pair_searches_reused = 0;
+    /// Sub-steps whose contact search took its pairs from the one before
+    /// after seeking again only the pairs of the proxies that had moved
+    /// since (at most a quarter as many as the searching bodies; Box2D's
+    /// move buffer). The pairs, and so the step, are those of a whole
+    /// search: every search orders its pairs by shape, not by how the
+    /// broadphase found them.
+    int pair_searches_updated = 0;
     /// Of `contacts`, those whose manifold was the last step's, its points
     /// carried by the bodies, because the pair had moved, one body relative
     /// to the other, less than a tenth of the linear slop since collide()
@@ -205,9 +213,10 @@ class World {
     /// Adds a body with at least one shape. Errors: non-finite values,
     /// negative damping, negative density, friction or rolling resistance,
     /// restitution outside [0, 1], a shape reaching beyond k_max_coordinate,
-    /// a velocity component or spin beyond k_max_coordinate per second, a dynamic body whose shapes have no mass or whose
-    /// mass or inertia (or its inverse) is not finite in `real` (densities
-    /// too small or too large), an empty shape list, segments or chain
+    /// a velocity component or spin beyond k_max_coordinate per second, a
+    /// dynamic body whose shapes have no mass or whose mass or inertia (or
+    /// its inverse) is not finite in `real` (densities too small or too
+    /// large), an empty shape list, segments or chain
     /// segments on a moving body (invalid_input).
     Result<BodyId> create_body(const BodyDef& def, std::span<const ShapeDef> shapes);
     /// Removes a body. Errors: stale handle.

@@ -386,6 +386,43 @@ TEST(CollidePolygons, ReferenceFaceOnBKeepsTheNormalFromAToB) {
     EXPECT_NEAR(m.points[0].separation, -0.01, k_eps);
 }
 
+TEST(CollidePolygons, OnANearTieTheReferenceIsAsFaceUnlessBsIsPreferred) {
+    // A unit box tilted 4e-5 rad resting 1e-4 deep on the ground: both
+    // faces separate them equally well to far within a tenth of a slop
+    // (the box's face by 2e-5 L more). By default the box's (A's) face is
+    // the reference, its normal tilted with it: (sin, -cos) of 4e-5. With
+    // prefer_reference_b the ground's face is, and the normal is exactly
+    // -y, so the contact pushes the box straight up.
+    const real tilt = real(-4e-5);
+    const Transform pose = at(0, real(0.5 - 1e-4), tilt);
+    CollideSettings settings;
+    const Manifold own =
+        collide_polygons(box(real(0.5), real(0.5)), pose, k_ground, k_identity, settings);
+    ASSERT_EQ(own.count, 2);
+    EXPECT_FALSE(own.reference_is_b);
+    EXPECT_NEAR(own.normal.x, std::sin(tilt), 1e-7);
+    EXPECT_NE(own.normal.x, 0);
+    settings.prefer_reference_b = true;
+    const Manifold ground =
+        collide_polygons(box(real(0.5), real(0.5)), pose, k_ground, k_identity, settings);
+    ASSERT_EQ(ground.count, 2);
+    EXPECT_TRUE(ground.reference_is_b);
+    EXPECT_EQ(ground.normal, (Vec2{0, -1}));
+    // A's face clearly better (by more than a tenth of a slop) still wins:
+    // the ground as A under a box turned 45 degrees, its corner 0.01 deep.
+    const Manifold corner =
+        collide_polygons(k_ground, k_identity, box(real(0.5), real(0.5)),
+                         at(0, real(std::sqrt(0.5) - 0.01), k_pi / 4), settings);
+    ASSERT_EQ(corner.count, 1);
+    EXPECT_FALSE(corner.reference_is_b);
+    expect_vec_near(corner.normal, 0, 1);
+    settings.prefer_reference_b = false;
+    const Manifold ground_first =
+        collide_polygons(k_ground, k_identity, box(real(0.5), real(0.5)), pose, settings);
+    EXPECT_FALSE(ground_first.reference_is_b);
+    EXPECT_EQ(ground_first.normal, (Vec2{0, 1}));
+}
+
 TEST(CollidePolygons, RestingOnATiltedGroundUsesItsFaceNormal) {
     // Ground turned 30 degrees about the origin: its top normal is
     // (-sin 30, cos 30) = (-0.5, 0.866). A unit box centred 0.5 + 0.5 - 0.01

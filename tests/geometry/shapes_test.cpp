@@ -276,8 +276,8 @@ TEST(MakePolygon, RejectsAHullThinnerThanTheWeldDistanceRoundedOrNot) {
     // float rounding thick. Hand-derived widths: 1e-6, ~1e-30, ~1e-3 at 1e4.
     const std::array<Vec2, 3> flat{Vec2{0, 0}, Vec2{10, 0}, Vec2{5, real(1e-6)}};
     const std::array<Vec2, 3> sliver{Vec2{-1, -1}, Vec2{1, 1}, Vec2{0, real(1e-30)}};
-    const std::array<Vec2, 4> far_thin{Vec2{10000, 0}, Vec2{10001, 0},
-                                       Vec2{10001, real(1e-3)}, Vec2{10000, real(1e-3)}};
+    const std::array<Vec2, 4> far_thin{Vec2{10000, 0}, Vec2{10001, 0}, Vec2{10001, real(1e-3)},
+                                       Vec2{10000, real(1e-3)}};
     EXPECT_EQ(make_polygon(flat).error().code, ErrorCode::degenerate_shape);
     EXPECT_EQ(make_polygon(flat, 1).error().code, ErrorCode::degenerate_shape);
     EXPECT_EQ(make_polygon(sliver, real(1.2)).error().code, ErrorCode::degenerate_shape);

@@ -3,6 +3,7 @@
 // woken island is solved whole, so nothing sinks into a sleeping body.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -137,8 +138,8 @@ TEST(WorldSleep, AKinematicBodyMovingIntoASleepingBoxPushesIt) {
     World world = make_world();
     add_ground(world);
     const BodyId box = add_box(world, {0, 0.5f});
-    const BodyId pusher = add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(),
-                                   {-3, 0.5f});
+    const BodyId pusher =
+        add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(), {-3, 0.5f});
     ASSERT_LE(step_until_asleep(world, 300), 300);
     ASSERT_TRUE(world.set_velocity(pusher, {2, 0}, 0));
     for (int i = 0; i < 120; ++i) { // 4 m: it meets the box after 2
@@ -205,35 +206,61 @@ TEST(WorldSleep, ABoxDriftingWithinItsFatBoxWakesTheSleepingBoxItMeets) {
     EXPECT_GT(world.body_state(sleeper)->xf.p.x, real(1.35)); // pushed on
 }
 
-// The reused searches give the pairs, in the order, of a search: the same
-// scenes with a fast body far away (its proxy moves every step, so every
-// search walks the trees) end in the same states, bit for bit, step by
-// step. The scenes: the drift above (a reuse that met the sleeping box
-// without waking it would solve it asleep), and a stack at rest.
-TEST(WorldSleep, ReusedContactSearchesGiveTheStatesOfFullOnes) {
-    const auto run = [](bool sleep, bool runner, auto&& build, int steps) {
-        WorldDef def;
-        def.enable_sleep = sleep;
-        if (sleep) {
-            def.gravity = {};
+// Contact searches kept (pair_searches_reused), kept and brought up to date
+// with the few proxies that moved (pair_searches_updated) or made whole give
+// the same pairs in the same order: the same scenes end in the same states,
+// bit for bit, step by step, whether nothing else moves, one fast body far
+// away moves (its proxy every step: the kept search is updated, where more
+// than four bodies search) or many do (more moved proxies than an update
+// takes: every search is whole).
+// The scenes: a drift into a sleeping box (a reuse that met it without
+// waking it would solve it asleep), a stack at rest, and a pile of boxes and
+// circles falling into a container, where some proxies move every step.
+struct SearchRun {
+    std::vector<BodyState> states;
+    int reused = 0;
+    int updated = 0;
+};
+
+template <class Build>
+SearchRun run_with_runners(bool sleep, int runners, Build&& build, int steps) {
+    WorldDef def;
+    def.enable_sleep = sleep;
+    if (sleep) {
+        def.gravity = {};
+    }
+    World world = make_world(def);
+    const std::vector<BodyId> bodies = build(world);
+    for (int i = 0; i < runners; ++i) {
+        const BodyId far = add_box(world, {1000, 1000 + 10 * real(i)});
+        EXPECT_TRUE(world.set_velocity(far, {50, 0}, 0));
+    }
+    SearchRun run;
+    for (int i = 0; i < steps; ++i) {
+        EXPECT_TRUE(world.step(k_dt));
+        run.reused += world.stats().pair_searches_reused;
+        run.updated += world.stats().pair_searches_updated;
+        for (const BodyId id : bodies) {
+            run.states.push_back(world.body_state(id).value());
         }
-        World world = make_world(def);
-        const std::vector<BodyId> bodies = build(world);
-        if (runner) {
-            const BodyId far = add_box(world, {1000, 1000});
-            EXPECT_TRUE(world.set_velocity(far, {50, 0}, 0));
-        }
-        std::vector<BodyState> states;
-        int reused = 0;
-        for (int i = 0; i < steps; ++i) {
-            EXPECT_TRUE(world.step(k_dt));
-            reused += world.stats().pair_searches_reused;
-            for (const BodyId id : bodies) {
-                states.push_back(world.body_state(id).value());
-            }
-        }
-        return std::pair{states, reused};
-    };
+    }
+    return run;
+}
+
+void expect_same_states(const SearchRun& a, const SearchRun& b, const char* scene) {
+    ASSERT_EQ(a.states.size(), b.states.size());
+    for (std::size_t i = 0; i < a.states.size(); ++i) {
+        const BodyState& x = a.states[i];
+        const BodyState& y = b.states[i];
+        ASSERT_EQ(x.xf.p, y.xf.p) << scene << " at " << i;
+        ASSERT_EQ(x.xf.q.s, y.xf.q.s) << scene << " at " << i;
+        ASSERT_EQ(x.linear_velocity, y.linear_velocity) << scene << " at " << i;
+        ASSERT_EQ(x.angular_velocity, y.angular_velocity) << scene << " at " << i;
+        ASSERT_EQ(x.awake, y.awake) << scene << " at " << i;
+    }
+}
+
+TEST(WorldSleep, KeptUpdatedAndWholeContactSearchesGiveTheSameStates) {
     const auto drift = [](World& world) {
         const BodyId drifter = add_box(world, {0, 0});
         EXPECT_TRUE(world.set_velocity(drifter, {real(0.3), 0}, 0));
@@ -247,30 +274,51 @@ TEST(WorldSleep, ReusedContactSearchesGiveTheStatesOfFullOnes) {
         }
         return boxes;
     };
-    for (const bool sleep : {true, false}) {
-        const auto [reusing, reused] =
-            sleep ? run(true, false, drift, 180) : run(false, false, stack, 240);
-        const auto [searching, none] =
-            sleep ? run(true, true, drift, 180) : run(false, true, stack, 240);
-        EXPECT_GT(reused, 10) << "sleep " << sleep;
-        EXPECT_EQ(none, 0) << "sleep " << sleep;
-        ASSERT_EQ(reusing.size(), searching.size());
-        for (std::size_t i = 0; i < reusing.size(); ++i) {
-            ASSERT_EQ(reusing[i].xf.p, searching[i].xf.p) << "sleep " << sleep << " at " << i;
-            ASSERT_EQ(reusing[i].xf.q.s, searching[i].xf.q.s) << "sleep " << sleep << " at " << i;
-            ASSERT_EQ(reusing[i].linear_velocity, searching[i].linear_velocity)
-                << "sleep " << sleep << " at " << i;
-            ASSERT_EQ(reusing[i].angular_velocity, searching[i].angular_velocity)
-                << "sleep " << sleep << " at " << i;
-            ASSERT_EQ(reusing[i].awake, searching[i].awake) << "sleep " << sleep << " at " << i;
+    const auto pile = [](World& world) {
+        add_ground(world);
+        add_body(world, BodyType::static_body, make_box(0.5f, 6).value(), {-5.5f, 6});
+        add_body(world, BodyType::static_body, make_box(0.5f, 6).value(), {5.5f, 6});
+        std::vector<BodyId> pieces;
+        for (int i = 0; i < 60; ++i) {
+            const Vec2 at{real(-4.5) + real(i % 10), real(0.5) + real(i / 10) * real(1.1)};
+            const real size = real(0.2) + real(0.05) * real(i % 5);
+            pieces.push_back(
+                i % 2 == 0 ? add_body(world, BodyType::dynamic, Circle{{}, size}, at)
+                           : add_body(world, BodyType::dynamic, make_box(size, size).value(), at));
         }
+        return pieces;
+    };
+    struct Case {
+        const char* name;
+        bool sleep;
+        int steps;
+        std::function<std::vector<BodyId>(World&)> build;
+        int many;     // runners that make every search whole
+        bool updates; // whether one runner's searches are updates
+    };
+    const std::vector<Case> cases{{"drift", true, 180, drift, 3, false},
+                                  {"stack", false, 240, stack, 3, true},
+                                  {"pile", false, 240, pile, 30, true}};
+    for (const Case& c : cases) {
+        const SearchRun kept = run_with_runners(c.sleep, 0, c.build, c.steps);
+        const SearchRun updated = run_with_runners(c.sleep, 1, c.build, c.steps);
+        const SearchRun whole = run_with_runners(c.sleep, c.many, c.build, c.steps);
+        EXPECT_GT(kept.reused + kept.updated, 10) << c.name;
+        if (c.updates) {
+            EXPECT_GT(updated.updated, 10) << c.name;
+        } else {
+            EXPECT_EQ(updated.updated, 0) << c.name; // too few bodies search
+        }
+        EXPECT_EQ(whole.reused + whole.updated, 0) << c.name;
+        expect_same_states(kept, whole, c.name);
+        expect_same_states(updated, whole, c.name);
     }
 }
 
 TEST(WorldSleep, APlatformMovedAwayFromUnderASleepingBoxLetsItFall) {
     World world = make_world();
-    const BodyId platform = add_body(world, BodyType::kinematic, make_box(2, 0.25f).value(),
-                                     {0, -0.25f});
+    const BodyId platform =
+        add_body(world, BodyType::kinematic, make_box(2, 0.25f).value(), {0, -0.25f});
     const BodyId box = add_box(world, {0, 0.5f});
     ASSERT_LE(step_until_asleep(world, 300), 300);
     ASSERT_TRUE(world.move(platform, {0, -3}));
