@@ -76,10 +76,10 @@ struct BodyMass {
 };
 
 // The mass properties `shape_defs` give a body of `type`, or why they cannot
-// move one: a dynamic body needs a positive mass, and every property and the
-// inverses the solver takes of them must be finite (densities so small or so
-// large that they are not, in `real`, are rejected here rather than turning
-// the body's state into NaN).
+// move one: a dynamic body needs a positive mass of at most k_max_mass, and
+// every property and the inverses the solver takes of them must be finite
+// (densities so small or so large that they are not, in `real`, are
+// rejected here rather than turning the body's state into NaN).
 Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs) {
     BodyMass out;
     if (type != BodyType::dynamic) {
@@ -100,11 +100,12 @@ Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs) 
         out.inertia += md.rotational_inertia +
                        md.mass * length_squared(md.center - out.local_center); // parallel axis
     }
-    if (!std::isfinite(out.mass) || !std::isfinite(1 / out.mass) || !is_finite(out.local_center) ||
-        !std::isfinite(out.inertia) || (out.inertia > 0 && !std::isfinite(1 / out.inertia))) {
+    if (!(out.mass <= k_max_mass) || !std::isfinite(1 / out.mass) ||
+        !is_finite(out.local_center) || !std::isfinite(out.inertia) ||
+        (out.inertia > 0 && !std::isfinite(1 / out.inertia))) {
         return Error{ErrorCode::invalid_input,
-                     "create_body: the densities give a mass or inertia that is not finite, or "
-                     "whose inverse is not, in `real`"};
+                     "create_body: the densities give a mass beyond k_max_mass, or a mass or "
+                     "inertia whose inverse is not finite in `real`"};
     }
     return out;
 }

@@ -62,6 +62,14 @@ inline constexpr real k_max_translation_speed = real(400);
 /// orientation tests) stay finite. Float resolves a unit only below 1.7e7.
 inline constexpr real k_max_coordinate = sizeof(real) == sizeof(float) ? real(1e9) : real(1e75);
 
+/// The largest mass a dynamic body may have (kg; 1e18 in float, 1e150 in
+/// double): the velocity solve's impulses are a mass times a relative
+/// speed, which with speeds and lever arms within k_max_coordinate (per
+/// second) stay finite in `real` below it. (A capsule of density 1e30 at
+/// 45,232 rad/s met a kinematic disc with an impulse of 4.8e38, beyond
+/// float: its velocity, and every body's it touched, became NaN; fuzz_world.)
+inline constexpr real k_max_mass = sizeof(real) == sizeof(float) ? real(1e18) : real(1e150);
+
 /// Whether `x` lies within k_max_coordinate of zero, and so is finite (NaN
 /// is not within it).
 inline bool in_coordinate_range(real x) { return std::abs(x) <= k_max_coordinate; }

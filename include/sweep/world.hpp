@@ -214,10 +214,10 @@ class World {
     /// negative damping, negative density, friction or rolling resistance,
     /// restitution outside [0, 1], a shape reaching beyond k_max_coordinate,
     /// a velocity component or spin beyond k_max_coordinate per second, a
-    /// dynamic body whose shapes have no mass or whose mass or inertia (or
-    /// its inverse) is not finite in `real` (densities too small or too
-    /// large), an empty shape list, segments or chain
-    /// segments on a moving body (invalid_input).
+    /// dynamic body whose shapes have no mass, a mass beyond k_max_mass, or
+    /// a mass or inertia whose inverse is not finite in `real` (densities too
+    /// small or too large), an empty shape list, segments or chain segments
+    /// on a moving body (invalid_input).
     Result<BodyId> create_body(const BodyDef& def, std::span<const ShapeDef> shapes);
     /// Removes a body. Errors: stale handle.
     Result<void> destroy_body(BodyId id);

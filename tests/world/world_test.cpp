@@ -269,6 +269,11 @@ TEST(World, RejectsBadInputAndChangesNothing) {
         EXPECT_EQ(world.create_body(def, std::span(&out_of_range, 1)).error().code,
                   ErrorCode::invalid_input);
     }
+    // A mass beyond k_max_mass, whose impulses could overflow: the box
+    // (area 100 L^2) at twice the density that gives k_max_mass.
+    const ShapeDef too_heavy{make_box(5, 5).value(), {k_max_mass / 50, 0.5f, 0}};
+    EXPECT_EQ(world.create_body(def, std::span(&too_heavy, 1)).error().code,
+              ErrorCode::invalid_input);
     EXPECT_EQ(world.body_count(), 0);
 
     def.position = {0, 2 * k_max_coordinate}; // its box's centre would overflow in the tree
@@ -324,6 +329,35 @@ TEST(World, GravityThatOverflowsAStepsVelocityGivesTheMaximumSpeed) {
     EXPECT_EQ(s.linear_velocity.x, 0);
     EXPECT_FLOAT_EQ(s.linear_velocity.y, -k_max_translation_speed);
     EXPECT_TRUE(is_finite(s.xf.p));
+}
+
+TEST(World, ABodyOfTheLargestMassSpinningIntoAKinematicDiscStaysFinite) {
+    // fuzz_world's: a capsule (density 1e30 then) spinning at 45,232 rad/s,
+    // met 17,917 L from its centre by a kinematic disc of radius 45,232
+    // coming down at 42,884 L/s; its impulse overflowed float, and NaN
+    // spread to every body it touched. At k_max_mass it stays finite.
+    World world = make_world(1, {0, -10});
+    const Capsule capsule{{real(-4.51782), real(-4.51782)}, {real(-4.51782), real(0.107178)},
+                          real(0.0625)};
+    const real area = compute_mass(Shape(capsule), 1).mass;
+    const ShapeDef heavy{capsule, {k_max_mass / area * real(0.999), real(0.0625), 0}};
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = {45232, 45232};
+    def.angular_velocity = 45232;
+    const BodyId spinner = world.create_body(def, std::span(&heavy, 1)).value();
+    const ShapeDef disc{Circle{{45232, 45232}, 45232}, {}};
+    BodyDef kinematic;
+    kinematic.type = BodyType::kinematic;
+    kinematic.position = {real(44.1719), 9392};
+    kinematic.linear_velocity = {0, -42884};
+    const BodyId crusher = world.create_body(kinematic, std::span(&disc, 1)).value();
+    ASSERT_TRUE(world.step(real(1) / 30, 1));
+    for (const BodyId id : {spinner, crusher}) {
+        const BodyState s = world.body_state(id).value();
+        EXPECT_TRUE(is_finite(s.xf.p) && is_finite(s.linear_velocity) &&
+                    std::isfinite(s.angular_velocity));
+    }
 }
 
 TEST(World, DestroyedBodyHandleIsStale) {
