@@ -344,6 +344,15 @@ std::uint64_t hash_states(const World& world, const std::vector<BodyId>& ids) {
     return h;
 }
 
+// Body i's shape in the mixed scenes: a circle, a box and a capsule in turn,
+// `scale` times the busy scene's sizes.
+Shape mixed_shape(int i, real scale) {
+    const real r = real(0.1) * scale;
+    return i % 3 == 0   ? Shape(Circle{{}, 3 * r})
+           : i % 3 == 1 ? Shape(make_box(3 * r, 2 * r).value())
+                        : Shape(Capsule{{-2 * r, 0}, {2 * r, 0}, real(1.5) * r});
+}
+
 std::uint64_t busy_scene_hash() {
     World world = make_world();
     // A closed room with 200 mixed bodies thrown about.
@@ -356,12 +365,10 @@ std::uint64_t busy_scene_hash() {
     }
     std::vector<BodyId> ids;
     for (int i = 0; i < 200; ++i) {
-        const Shape shape = i % 3 == 0   ? Shape(Circle{{}, 0.3f})
-                            : i % 3 == 1 ? Shape(make_box(0.3f, 0.2f).value())
-                                         : Shape(Capsule{{-0.2f, 0}, {0.2f, 0}, 0.15f});
         const Vec2 p{-9 + real(i % 20) * 0.9f, 1 + real(i / 20) * 1.5f};
         const Vec2 v{real((i * 7) % 11) - 5, real((i * 5) % 13) - 6};
-        ids.push_back(add_body(world, BodyType::dynamic, ShapeDef(shape, {1, 0.5f, 0.3f}), p, v));
+        ids.push_back(
+            add_body(world, BodyType::dynamic, ShapeDef(mixed_shape(i, 1), {1, 0.5f, 0.3f}), p, v));
     }
     for (int i = 0; i < 1000; ++i) {
         if (!world.step(k_dt)) {
@@ -377,7 +384,7 @@ TEST(WorldDeterminism, TheSameBusySceneEndsBitIdenticalRunToRun) {
     EXPECT_EQ(busy_scene_hash(), first);
 }
 
-// 120 bodies of three shapes dropped on a floor of 40 tiles between two
+// 120 mixed bodies dropped on a floor of 40 tiles between two
 // walls, 300 steps, in a world whose static shapes are in `static_broadphase`.
 std::uint64_t tile_pile_hash(StaticBroadphase static_broadphase) {
     WorldDef def;
@@ -392,11 +399,9 @@ std::uint64_t tile_pile_hash(StaticBroadphase static_broadphase) {
     }
     std::vector<BodyId> ids;
     for (int i = 0; i < 120; ++i) {
-        const Shape shape = i % 3 == 0   ? Shape(Circle{{}, 0.4f})
-                            : i % 3 == 1 ? Shape(make_box(0.4f, 0.3f).value())
-                                         : Shape(Capsule{{-0.3f, 0}, {0.3f, 0}, 0.2f});
         const Vec2 p{-19 + real(i % 30) * 1.3f, 1 + real(i / 30) * 1.2f};
-        ids.push_back(add_body(world, BodyType::dynamic, ShapeDef(shape, {1, 0.5f, 0.2f}), p,
+        ids.push_back(add_body(world, BodyType::dynamic,
+                               ShapeDef(mixed_shape(i, real(4) / 3), {1, 0.5f, 0.2f}), p,
                                {real(i % 7) - 3, 0}));
     }
     for (int i = 0; i < 300; ++i) {
