@@ -96,7 +96,7 @@ struct PairSearch {
     std::uint64_t moving_version = 0;
     std::uint32_t static_version = 0;
     std::vector<int> queue;      // the bodies that searched, in order (woken ones last)
-    std::vector<WidePair> pairs; // in the order the search found them, then updated
+    std::vector<WidePair> pairs; // in pair_order
 };
 
 // The moving shapes whose proxies' fat boxes changed since the last
