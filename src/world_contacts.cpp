@@ -55,16 +55,18 @@ void World::Impl::find_candidate_pairs(real dt) {
     // leaves in an order its insertions and rotations decide, so the
     // contacts, and the states the solve reaches, would depend on how the
     // pairs were found.
-    std::sort(candidate_pairs.begin(), candidate_pairs.end(), [](const auto& a, const auto& b) {
-        return pair_rank(a.first, a.second) < pair_rank(b.first, b.second);
-    });
-    if (wide) {
-        std::sort(pair_search.pairs.begin(), pair_search.pairs.end(), pair_order);
-        pair_search.valid = true;
-        pair_search.moving_version = moving_version;
-        pair_search.static_version = static_version;
-        pair_search.queue = search_queue;
+    if (!wide) {
+        std::sort(candidate_pairs.begin(), candidate_pairs.end(), [](const auto& a, const auto& b) {
+            return pair_rank(a.first, a.second) < pair_rank(b.first, b.second);
+        });
+        return;
     }
+    std::sort(pair_search.pairs.begin(), pair_search.pairs.end(), pair_order);
+    pair_search.valid = true;
+    pair_search.moving_version = moving_version;
+    pair_search.static_version = static_version;
+    pair_search.queue = search_queue;
+    candidates_from_kept_pairs(); // (the search woke every body they meet)
 }
 
 void World::Impl::start_contact_search(real dt) {
@@ -116,8 +118,7 @@ bool World::Impl::update_pair_search() {
 void World::Impl::seek_pairs_of_moved(int m, std::vector<WidePair>& found) {
     const ShapeRecord& sm = shapes[m];
     const int bm = sm.body;
-    const Body& body_m = bodies[bm];
-    const bool m_seeks = !sm.sensor && body_m.type == BodyType::dynamic && body_m.awake;
+    const bool m_seeks = seeks_pairs(sm);
     const Aabb fat_m = moving_tree.fat_aabb(sm.tree_proxy);
     const Aabb query = inflate(fat_m, tol.speculative_distance);
     if (m_seeks) {
@@ -128,36 +129,38 @@ void World::Impl::seek_pairs_of_moved(int m, std::vector<WidePair>& found) {
     }
     // Grown twice as far, to hold the boxes of the shapes that seek it,
     // each tested as its own search would test it.
-    moving_tree.query(
-        inflate(query, tol.speculative_distance), ~0ull, [&](ProxyId id, std::uint64_t other) {
-            const int o = static_cast<int>(other);
-            const ShapeRecord& so = shapes[o];
-            const int bo = so.body;
-            if (bo == bm) {
-                return true;
-            }
-            const Aabb& fat_o = moving_tree.fat_aabb(id);
-            if (m_seeks && seeks(bm, bo)) {
-                if (overlaps(query, fat_o)) {
-                    found.push_back({m, o, bo, fat_o});
-                }
-                return true;
-            }
-            const Body& body_o = bodies[bo];
-            const bool o_seeks = !so.sensor && body_o.type == BodyType::dynamic && body_o.awake;
-            // (A moved seeker finds the pair itself.)
-            if (o_seeks && !moved_proxies.has(o) && seeks(bo, bm) &&
-                overlaps(inflate(fat_o, tol.speculative_distance), fat_m)) {
-                found.push_back({o, m, bm, fat_m});
-            }
-            return true;
-        });
+    moving_tree.query(inflate(query, tol.speculative_distance), ~0ull,
+                      [&](ProxyId id, std::uint64_t other) {
+                          const int o = static_cast<int>(other);
+                          const ShapeRecord& so = shapes[o];
+                          const int bo = so.body;
+                          if (bo == bm) {
+                              return true;
+                          }
+                          const Aabb& fat_o = moving_tree.fat_aabb(id);
+                          if (m_seeks && seeks(bm, bo)) {
+                              if (overlaps(query, fat_o)) {
+                                  found.push_back({m, o, bo, fat_o});
+                              }
+                              return true;
+                          }
+                          // (A moved seeker finds the pair itself.)
+                          if (seeks_pairs(so) && !moved_proxies.has(o) && seeks(bo, bm) &&
+                              overlaps(inflate(fat_o, tol.speculative_distance), fat_m)) {
+                              found.push_back({o, m, bm, fat_m});
+                          }
+                          return true;
+                      });
 }
 
 bool World::Impl::reuse_pair_search(real dt) {
     for (const int bi : search_queue) {
         note_search(bi, dt);
     }
+    return candidates_from_kept_pairs();
+}
+
+bool World::Impl::candidates_from_kept_pairs() {
     for (const WidePair& p : pair_search.pairs) {
         if (!overlaps(shapes[p.shape].contact_box, p.box)) {
             continue;
@@ -191,15 +194,15 @@ void World::Impl::seek_pairs(int bi, real dt, bool wide) {
         const Aabb query =
             wide ? inflate(moving_tree.fat_aabb(shapes[si].tree_proxy), tol.speculative_distance)
                  : box;
+        // Wide, the pairs are kept, and the candidates taken from them in
+        // order once the search is done (candidates_from_kept_pairs).
         query_static(query, [&](ProxyId id, std::uint64_t other) {
             if (wide) {
-                const Aabb& fat = static_tree.fat_aabb(id);
-                pair_search.pairs.push_back({si, static_cast<int>(other), -1, fat});
-                if (!overlaps(box, fat)) {
-                    return true;
-                }
+                pair_search.pairs.push_back(
+                    {si, static_cast<int>(other), -1, static_tree.fat_aabb(id)});
+            } else {
+                candidate_pairs.push_back({si, static_cast<int>(other)});
             }
-            candidate_pairs.push_back({si, static_cast<int>(other)});
             return true;
         });
         moving_tree.query(query, ~0ull, [&](ProxyId id, std::uint64_t other) {
@@ -208,17 +211,15 @@ void World::Impl::seek_pairs(int bi, real dt, bool wide) {
             if (ob == bi || (o.type == BodyType::dynamic && searched[ob])) {
                 return true;
             }
+            const Aabb& fat = moving_tree.fat_aabb(id);
             if (wide) {
-                const Aabb& fat = moving_tree.fat_aabb(id);
                 pair_search.pairs.push_back({si, static_cast<int>(other), ob, fat});
-                if (!overlaps(box, fat)) {
-                    return true;
-                }
+            } else {
+                candidate_pairs.push_back({si, static_cast<int>(other)});
             }
-            if (!o.awake && !shapes[other].sensor) {
+            if (!o.awake && !shapes[other].sensor && overlaps(box, fat)) {
                 wake_island(ob, true);
             }
-            candidate_pairs.push_back({si, static_cast<int>(other)});
             return true;
         });
     }

@@ -921,6 +921,18 @@ struct World::Impl {
     // those an unmoved shape seeks with it, by seek_pairs' rules.
     void seek_pairs_of_moved(int m, std::vector<WidePair>& found);
 
+    // The kept wide pairs whose box meets their shape's contact box (noted
+    // by note_search), in order, as the step's candidates; false, leaving
+    // them partial, when one would wake a sleeping body (a search does that).
+    bool candidates_from_kept_pairs();
+
+    // Whether shape `s` seeks its pairs in the contact search: a solid shape
+    // of an awake dynamic body.
+    bool seeks_pairs(const ShapeRecord& s) const {
+        const Body& b = bodies[s.body];
+        return !s.sensor && b.type == BodyType::dynamic && b.awake;
+    }
+
     // Whether body `bi`'s shapes seek their pairs with body `other`'s (the
     // search's rule: an awake dynamic body seeks every other body's shapes
     // but those of awake dynamic bodies queued before it, which sought it).
