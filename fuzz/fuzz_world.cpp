@@ -1,7 +1,8 @@
 // libFuzzer target: a World driven by the input (fuzz_input.hpp). The input
 // picks the world's settings, creates bodies of one to three shapes with
 // fuzzed materials, then runs a script of calls: steps, moves, velocities,
-// destruction, queries, stale handles. Nothing may crash, hang or touch
+// teleports, forces, torques, impulses, gravity, destruction, queries,
+// stale handles. Nothing may crash, hang or touch
 // memory it should not (AddressSanitizer, UBSan, libFuzzer's timeout).
 //
 // What docs/conventions.md ("Errors") promises is checked:
@@ -182,6 +183,48 @@ class Script {
         }
     }
 
+    void set_transform() {
+        const BodyId id = some_body();
+        const Vec2 position = in_.point();
+        const real angle = in_.number();
+        const auto before = snapshot(world_, bodies_);
+        if (!world_.set_transform(id, position, angle)) {
+            require(snapshot(world_, bodies_) == before,
+                    "a failed set_transform changed the world");
+        }
+    }
+
+    // A force, torque or impulse on a body for the next step, or a new
+    // gravity.
+    void push() {
+        const BodyId id = some_body();
+        const Vec2 v = in_.point();
+        const Vec2 point = in_.point();
+        const real amount = in_.number();
+        const auto before = snapshot(world_, bodies_);
+        Result<void> r;
+        switch (in_.byte() % 5) {
+        case 0:
+            r = world_.apply_force(id, v, point);
+            break;
+        case 1:
+            r = world_.apply_torque(id, amount);
+            break;
+        case 2:
+            r = world_.apply_linear_impulse(id, v, point);
+            break;
+        case 3:
+            r = world_.apply_angular_impulse(id, amount);
+            break;
+        default:
+            r = world_.set_gravity(v);
+            break;
+        }
+        if (!r) {
+            require(snapshot(world_, bodies_) == before, "a failed push changed the world");
+        }
+    }
+
     void query() {
         const Vec2 origin = in_.point();
         const Vec2 translation = in_.point();
@@ -210,7 +253,8 @@ class Script {
             create_body();
         }
         for (int call = 0; call < k_max_calls && !in_.exhausted(); ++call) {
-            switch (in_.byte() % 8) {
+            const std::uint8_t pick = in_.byte();
+            switch (pick % 8) {
             case 0:
             case 1:
                 step();
@@ -232,8 +276,14 @@ class Script {
                     create_body();
                 }
                 break;
-            default:
-                step();
+            default: // (the rest of the byte picks: older inputs mostly still step)
+                if (pick / 8 % 3 == 1) {
+                    set_transform();
+                } else if (pick / 8 % 3 == 2) {
+                    push();
+                } else {
+                    step();
+                }
                 break;
             }
         }

@@ -951,8 +951,8 @@ Result<void> World::move(BodyId id, Vec2 translation, const MoveFilter& filter,
         return Error{ErrorCode::invalid_input,
                      "move: a translation or end beyond k_max_coordinate"};
     }
-    if (w.move_scratch.busy) {
-        return Error{ErrorCode::unsupported, "move: called from inside a move filter"};
+    if (std::optional<Error> refused = w.refusal_inside("move")) {
+        return *refused;
     }
     w.rebuild_static_tree_if_dirty();
     w.find_seams_if_dirty(); // (for Mover::into_exposed_face)

@@ -60,13 +60,6 @@ Result<World> World::make(const WorldDef& def) {
 
 namespace {
 
-// Velocities the step's arithmetic can carry: each component, and the spin,
-// within k_max_coordinate per second (a spin times a lever arm, or a speed
-// times a step, then stays finite in `real`).
-bool within_velocity_range(Vec2 linear, real angular) {
-    return in_coordinate_range(linear) && in_coordinate_range(angular);
-}
-
 // A dynamic body's mass, centre of mass (body frame) and rotational inertia
 // about it; zero for the other types.
 struct BodyMass {
@@ -114,6 +107,9 @@ Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs) 
 
 Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> shape_defs) {
     Impl& w = *impl_;
+    if (std::optional<Error> refused = w.refusal_inside("create_body")) {
+        return *refused;
+    }
     if (!is_finite(def) || shape_defs.empty()) {
         return Error{ErrorCode::invalid_input,
                      "create_body: NaN/inf in the body definition or no shapes"};
@@ -218,32 +214,39 @@ Result<void> World::destroy_body(BodyId id) {
     if (!w.find(id)) {
         return stale();
     }
-    Body& b = w.bodies[id.index];
+    if (std::optional<Error> refused = w.refusal_inside("destroy_body")) {
+        return *refused;
+    }
+    w.destroy_body(id.index);
+    return {};
+}
+
+void World::Impl::destroy_body(int index) {
+    Body& b = bodies[index];
     // What rested on it, and its own island if it slept, wake.
     for (int si : b.shapes) {
-        const ShapeRecord& s = w.shapes[si];
-        w.wake_near(inflate(compute_aabb(s.shape, b.xf), w.tol.speculative_distance), false);
+        const ShapeRecord& s = shapes[si];
+        wake_near(inflate(compute_aabb(s.shape, b.xf), tol.speculative_distance), false);
     }
-    w.wake_island(id.index, false);
-    w.note_seams_of(b);
+    wake_island(index, false);
+    note_seams_of(b);
     for (int si : b.shapes) {
-        ShapeRecord& s = w.shapes[si];
+        ShapeRecord& s = shapes[si];
         if (b.type == BodyType::static_body) {
-            w.destroy_static_proxy(s.tree_proxy);
+            destroy_static_proxy(s.tree_proxy);
         } else {
-            w.destroy_moving_proxy(s.tree_proxy);
+            destroy_moving_proxy(s.tree_proxy);
         }
         s.tree_proxy = k_null_proxy;
         s.body = -1;
         ++s.generation; // its ShapeIds go stale
-        ++w.shapes_version;
-        w.free_shapes.push_back(si);
+        ++shapes_version;
+        free_shapes.push_back(si);
     }
     b.alive = false;
     b.shapes.clear();
-    w.free_bodies.push_back(id.index);
-    --w.live_bodies;
-    return {};
+    free_bodies.push_back(index);
+    --live_bodies;
 }
 
 Result<BodyState> World::body_state(BodyId id) const {
@@ -280,6 +283,9 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     if (!impl_->find(id)) {
         return stale();
     }
+    if (std::optional<Error> refused = impl_->refusal_inside("set_filter")) {
+        return *refused;
+    }
     Impl& w = *impl_;
     ShapeRecord& s = w.shapes[id.index];
     s.filter = filter;
@@ -302,6 +308,9 @@ Result<void> World::set_awake(BodyId id, bool awake) {
     if (!w.find(id)) {
         return stale();
     }
+    if (std::optional<Error> refused = w.refusal_inside("set_awake")) {
+        return *refused;
+    }
     Body& b = w.bodies[id.index];
     if (b.type != BodyType::dynamic || b.awake == awake) {
         return {};
@@ -317,7 +326,13 @@ Result<void> World::set_awake(BodyId id, bool awake) {
     return {};
 }
 
-void World::set_pre_solve(PreSolveFn pre_solve) { impl_->pre_solve = std::move(pre_solve); }
+Result<void> World::set_pre_solve(PreSolveFn pre_solve) {
+    if (std::optional<Error> refused = impl_->refusal_inside("set_pre_solve")) {
+        return *refused;
+    }
+    impl_->pre_solve = std::move(pre_solve);
+    return {};
+}
 
 Result<void> World::set_velocity(BodyId id, Vec2 linear, real angular) {
     if (!impl_->find(id)) {
@@ -329,6 +344,9 @@ Result<void> World::set_velocity(BodyId id, Vec2 linear, real angular) {
     if (!within_velocity_range(linear, angular)) {
         return Error{ErrorCode::invalid_input,
                      "set_velocity: a velocity beyond k_max_coordinate per second"};
+    }
+    if (std::optional<Error> refused = impl_->refusal_inside("set_velocity")) {
+        return *refused;
     }
     Body& b = impl_->bodies[id.index];
     if (linear != Vec2{} || angular != 0) {
@@ -353,11 +371,15 @@ Result<void> World::step(real dt, int substeps) {
         return Error{ErrorCode::invalid_input,
                      "step: dt divided by the sub-steps is shorter than k_min_step_seconds (1e-9 s)"};
     }
+    if (std::optional<Error> refused = w.refusal_inside("step")) {
+        return *refused;
+    }
     w.stats = {};
     if (dt == 0) {
         return {};
     }
     w.events = {};
+    w.stepping = true;
     PhaseClock clock;
     w.rebuild_static_tree_if_dirty();
     w.find_seams_if_dirty();
@@ -369,14 +391,17 @@ Result<void> World::step(real dt, int substeps) {
     }
     clock = {}; // single_step timed itself
     w.carry_riders();
-    w.remove_out_of_bounds(*this);
+    w.remove_out_of_bounds();
     clock.lap(w.stats.broadphase_seconds);
     w.update_touching();
     w.update_sensors();
     clock.lap(w.stats.narrowphase_seconds);
-    for (const Body& b : w.bodies) {
+    for (Body& b : w.bodies) {
         w.stats.awake_bodies += b.alive && b.type == BodyType::dynamic && b.awake;
+        b.force = {}; // (applied over the whole step: see World::apply_force)
+        b.torque = 0;
     }
+    w.stepping = false;
     return {};
 }
 

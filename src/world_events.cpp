@@ -45,7 +45,7 @@ void World::Impl::report_hits() {
     }
 }
 
-void World::Impl::remove_out_of_bounds(World& world) {
+void World::Impl::remove_out_of_bounds() {
     if (!def.bounds) {
         return;
     }
@@ -59,9 +59,8 @@ void World::Impl::remove_out_of_bounds(World& world) {
             inside = inside || overlaps(compute_aabb(shapes[si].shape, b.xf), *def.bounds);
         }
         if (!inside) {
-            const BodyId id = body_id(bi);
-            events.removed.push_back(id);
-            (void)world.destroy_body(id);
+            events.removed.push_back(body_id(bi));
+            destroy_body(bi);
         }
     }
 }

@@ -190,6 +190,10 @@ struct Body {
     // time-of-impact phase moves bodies along their paths.
     Vec2 path_v;
     real path_w = 0;
+    // Applied by World::apply_force and apply_torque for the next step
+    // (world frame; mass L / s^2 and mass L^2 / s^2), cleared when it ends.
+    Vec2 force;
+    real torque = 0;
     real inv_mass = 0;
     real inv_inertia = 0;
     real mass = 0;
@@ -539,6 +543,13 @@ inline bool is_finite(const BodyDef& d) {
 
 inline Error stale() { return Error{ErrorCode::stale_handle, "body handle is stale or invalid"}; }
 
+// Velocities the step's arithmetic can carry: each component, and the spin,
+// within k_max_coordinate per second (a spin times a lever arm, or a speed
+// times a step, then stays finite in `real`).
+inline bool within_velocity_range(Vec2 linear, real angular) {
+    return in_coordinate_range(linear) && in_coordinate_range(angular);
+}
+
 // Charges the wall-clock time since the previous lap to one of StepStats'
 // phase times: one clock read per phase boundary, none per pair.
 class PhaseClock {
@@ -561,6 +572,7 @@ struct World::Impl {
     WorldDef def;
     Tolerances tol;
     Vec2 gravity;
+    bool stepping = false; // World::step runs: see refusal_inside
     std::vector<Body> bodies;
     std::vector<int> free_bodies;
     std::vector<ShapeRecord> shapes;
@@ -821,6 +833,19 @@ struct World::Impl {
     }
 
     ShapeId shape_id(int si) const { return {si, shapes[si].generation}; }
+
+    // The refusal of `call`, a call that changes the world, while a step or
+    // a move runs (from a pre-solve hook or a move filter): it would change
+    // what the running call is walking (a body destroyed under the contact
+    // search, the hook replaced while it runs). None when nothing runs.
+    std::optional<Error> refusal_inside(const char* call) const {
+        if (!stepping && !move_scratch.busy) {
+            return std::nullopt;
+        }
+        return Error{ErrorCode::unsupported,
+                     std::string(call) + ": called from inside a step (a pre-solve hook) or a "
+                                         "move (a move filter), which it would change under them"};
+    }
     BodyId body_id(int bi) const { return {bi, bodies[bi].generation}; }
 
     real combine_friction(const Material& a, const Material& b) const {
@@ -1108,9 +1133,10 @@ struct World::Impl {
     // convergence, and a gap a sub-step closes is seen by the next.
     void solve_substepped(real dt);
 
-    // Gravity over `t` seconds of a step of `dt` to the awake dynamic bodies'
-    // solver velocities: the share t / dt of gravity_change.
-    void add_gravity(real t, real dt);
+    // Gravity and the applied forces and torques over `t` seconds of a step
+    // of `dt` to the awake dynamic bodies' solver velocities: the share
+    // t / dt of velocity_change and spin_change.
+    void add_gravity_and_forces(real t, real dt);
 
     // The velocity body `b` gains from gravity over a step of `dt` (L/s):
     // dt * gravity_scale * gravity, unless that is more than twice the speed
@@ -1119,6 +1145,16 @@ struct World::Impl {
     // the step's arithmetic (the sub-steps take the change back a share at a
     // time) finite whatever the gravity.
     Vec2 gravity_change(const Body& b, real dt) const;
+
+    // gravity_change with the body's applied force (World::apply_force)
+    // too: dt * (gravity_scale * gravity + force / mass), cut the same way.
+    // Without a force, gravity_change itself, to the bit.
+    Vec2 velocity_change(const Body& b, real dt) const;
+
+    // The spin body `b` gains from its applied torque over a step of `dt`
+    // (rad/s): dt * torque / inertia, cut to k_max_coordinate per second
+    // (the velocity range; a torque on a body of tiny inertia overflows).
+    static real spin_change(const Body& b, real dt);
 
     // The bodies' motion over one sub-step, the rotation exact: a body
     // spinning a radian a step must not grow (a first-order rotation does).
@@ -1547,7 +1583,15 @@ struct World::Impl {
     void report_hits();
 
     // Moving bodies whose AABB no longer meets the bounds are destroyed.
-    void remove_out_of_bounds(World& world);
+    void remove_out_of_bounds();
+
+    // World::destroy_body's work on live body `index`: what rested on it
+    // wakes, its shapes and their proxies go, its handles go stale.
+    void destroy_body(int index);
+
+    // World::set_transform's work on live body `index`: pose `xf`, of
+    // rotation `angle` (rad), checked.
+    void teleport(int index, const Transform& xf, real angle);
 
     // The step's contacts at their final poses: pairs with a point within
     // the linear slop touch. Begin and end events are the difference from

@@ -5,6 +5,7 @@
 // inline in world_impl.hpp: they run for every body, every sub-step.
 #include "world_impl.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sweep {
@@ -38,12 +39,30 @@ Vec2 World::Impl::gravity_change(const Body& b, real dt) const {
     return length(change) <= most ? change : capped_velocity(change, most);
 }
 
+Vec2 World::Impl::velocity_change(const Body& b, real dt) const {
+    if (b.force == Vec2{}) {
+        return gravity_change(b, dt);
+    }
+    // (Each term finite; their sum may overflow, or a force on a light body
+    // may: capped_velocity cuts an infinite change without NaN.)
+    const Vec2 change = dt * b.gravity_scale * gravity + (dt * b.inv_mass) * b.force;
+    const real most = 2 * tol.max_translation_speed;
+    return length(change) <= most ? change : capped_velocity(change, most);
+}
+
+real World::Impl::spin_change(const Body& b, real dt) {
+    return std::clamp(dt * b.inv_inertia * b.torque, -k_max_coordinate, k_max_coordinate);
+}
+
 void World::Impl::integrate_velocities(real dt) {
     for (Body& b : bodies) {
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
         }
-        b.v = capped_velocity(b.v + gravity_change(b, dt), tol.max_translation_speed);
+        b.v = capped_velocity(b.v + velocity_change(b, dt), tol.max_translation_speed);
+        if (b.torque != 0) {
+            b.w += spin_change(b, dt);
+        }
         b.v *= real(1) / (real(1) + dt * b.linear_damping);
         b.w *= real(1) / (real(1) + dt * b.angular_damping);
     }
@@ -74,7 +93,7 @@ void World::Impl::solve_substepped(real dt) {
     substep_angles.assign(solver_bodies.size(), 0);
     // integrate_velocities gave a step's gravity, which the contact
     // search predicts with; the sub-steps take it a share at a time.
-    add_gravity(-(dt - h), dt);
+    add_gravity_and_forces(-(dt - h), dt);
     scale_impulses(contact_batches, solver_contacts, real(1) / static_cast<real>(n));
     SubstepTargets targets{motions,
                            real(1) / h,
@@ -84,7 +103,7 @@ void World::Impl::solve_substepped(real dt) {
                            true};
     for (int sub = 0; sub < n; ++sub) {
         if (sub > 0) {
-            add_gravity(h, dt);
+            add_gravity_and_forces(h, dt);
         }
         warm_start(contact_batches, solver_contacts, solver_bodies);
         targets.push = true;
@@ -99,17 +118,25 @@ void World::Impl::solve_substepped(real dt) {
     scale_impulses(contact_batches, solver_contacts, static_cast<real>(n));
 }
 
-void World::Impl::add_gravity(real t, real dt) {
+void World::Impl::add_gravity_and_forces(real t, real dt) {
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         const Body& b = bodies[i];
-        if (b.alive && b.type == BodyType::dynamic && b.awake) {
+        if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
+            continue;
+        }
+        if (b.force != Vec2{}) {
+            solver_bodies[i].v += (t / dt) * velocity_change(b, dt);
+        } else {
             // The square compare keeps the common, uncut case free of a
             // square root in this per-body, per-sub-step loop.
             const Vec2 full = dt * b.gravity_scale * gravity;
             const real most = 2 * tol.max_translation_speed;
             solver_bodies[i].v += length_squared(full) <= most * most
                                       ? t * b.gravity_scale * gravity
-                                      : (t / dt) * gravity_change(b, dt); // the step's change was cut
+                                      : (t / dt) * gravity_change(b, dt); // the change was cut
+        }
+        if (b.torque != 0) {
+            solver_bodies[i].w += (t / dt) * spin_change(b, dt);
         }
     }
 }

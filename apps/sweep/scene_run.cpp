@@ -217,19 +217,21 @@ void install_one_way_rule(World& world, const Built& built) {
     if (built.one_way_shapes.empty()) {
         return;
     }
-    world.set_pre_solve([&shapes = built.one_way_shapes](ShapeId a, ShapeId b, const Manifold& m) {
-        const auto one_way = [&](ShapeId s) {
-            return std::binary_search(shapes.begin(), shapes.end(), s);
-        };
-        // The normal points from a to b: down when a rests on the platform b.
-        if (one_way(b)) {
-            return m.normal.y < real(-0.5);
-        }
-        if (one_way(a)) {
-            return m.normal.y > real(0.5);
-        }
-        return true;
-    });
+    // (Outside a step or a move: it cannot be refused.)
+    (void)world.set_pre_solve(
+        [&shapes = built.one_way_shapes](ShapeId a, ShapeId b, const Manifold& m) {
+            const auto one_way = [&](ShapeId s) {
+                return std::binary_search(shapes.begin(), shapes.end(), s);
+            };
+            // The normal points from a to b: down when a rests on the platform b.
+            if (one_way(b)) {
+                return m.normal.y < real(-0.5);
+            }
+            if (one_way(a)) {
+                return m.normal.y > real(0.5);
+            }
+            return true;
+        });
 }
 
 // One character's state between steps.

@@ -217,9 +217,11 @@ class World {
     /// dynamic body whose shapes have no mass, a mass beyond k_max_mass, or
     /// a mass or inertia whose inverse is not finite in `real` (densities too
     /// small or too large), an empty shape list, segments or chain segments
-    /// on a moving body (invalid_input).
+    /// on a moving body (invalid_input); a call from inside a pre-solve hook
+    /// or a move filter (unsupported).
     Result<BodyId> create_body(const BodyDef& def, std::span<const ShapeDef> shapes);
-    /// Removes a body. Errors: stale handle.
+    /// Removes a body. Errors: stale handle; a call from inside a pre-solve
+    /// hook or a move filter (unsupported).
     Result<void> destroy_body(BodyId id);
     /// A body's current state. Errors: stale handle.
     Result<BodyState> body_state(BodyId id) const;
@@ -231,22 +233,93 @@ class World {
     Result<ShapeInfo> shape_info(ShapeId id) const;
 
     /// Changes a shape's filter; takes effect from the next step or move.
-    /// Errors: stale handle.
+    /// Errors: stale handle; a call from inside a pre-solve hook or a move
+    /// filter (unsupported).
     Result<void> set_filter(ShapeId id, const Filter& filter);
 
     /// Installs (or, with an empty function, removes) the pre-solve hook.
-    void set_pre_solve(PreSolveFn pre_solve);
+    /// Errors: a call from inside the hook or a move filter (unsupported).
+    Result<void> set_pre_solve(PreSolveFn pre_solve);
 
     /// Wakes a sleeping dynamic body and every body asleep in its island
     /// (awake = true), or puts a dynamic body to sleep alone at once, its
     /// velocity zeroed (awake = false; it wakes as any sleeping body does).
-    /// Static and kinematic bodies ignore it. Errors: stale handle.
+    /// Static and kinematic bodies ignore it. Errors: stale handle; a call
+    /// from inside a pre-solve hook or a move filter (unsupported).
     Result<void> set_awake(BodyId id, bool awake);
 
     /// Sets a dynamic or kinematic body's velocity; a non-zero velocity wakes
     /// a sleeping body (and its island). Errors: stale handle, NaN/inf, a
-    /// component or spin beyond k_max_coordinate per second (invalid_input).
+    /// component or spin beyond k_max_coordinate per second (invalid_input);
+    /// a call from inside a pre-solve hook or a move filter (unsupported).
     Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
+
+    /// Teleports a body: its origin to `position` (world, L) and its
+    /// rotation to `angle` (radians, counter-clockwise), at once and not
+    /// swept (a teleport is not a motion: it may land the body inside
+    /// another, which the next step pushes apart). Its velocities are kept.
+    /// It wakes, with its island, and so does whatever sleeps where it was
+    /// or is now (a box resting on a platform teleported away falls). Its
+    /// contacts are found again by the next step (touching_contacts() and
+    /// the events hold the last step's until then); a kinematic body's
+    /// riders (step()'s carry) are not carried, and it stands on no ground
+    /// until its next move. Any body type: a static body's shapes leave the
+    /// static broadphase and enter it again, which, as creating a static
+    /// body does, rebuilds the static tree and finds the seams between
+    /// static shapes again before the next step or move (costly with many
+    /// static shapes; Box2D warns the same). Errors: stale handle, NaN/inf,
+    /// a shape reaching beyond k_max_coordinate at the new pose
+    /// (invalid_input); a call from inside a pre-solve hook or a move filter
+    /// (unsupported). On an error the body is where it was.
+    Result<void> set_transform(BodyId id, Vec2 position, real angle);
+
+    /// Adds `force` (world; mass x L / s^2, mass as BodyState::mass) acting
+    /// at `point` (world, L) to a dynamic body's forces for the next step:
+    /// its centre of mass accelerates by force / mass, and it turns by the
+    /// torque cross(point - centre, force) over its rotational inertia
+    /// (none with fixed rotation). Forces add up until the next step with
+    /// dt > 0 ends, which applies them over each of its parts (World::step's
+    /// substeps and WorldDef::solver_substeps, as gravity) and clears them;
+    /// to push over many steps, apply every step (Box2D's ApplyForce). A
+    /// non-zero force wakes a sleeping body and its island. Static and
+    /// kinematic bodies ignore it. The speed and spin it gives are cut as
+    /// any (step()). Errors: stale handle, NaN/inf, `point` beyond
+    /// k_max_coordinate, a total force or torque that is not finite
+    /// (invalid_input); a call from inside a pre-solve hook or a move filter
+    /// (unsupported). On an error the body's forces are as they were.
+    Result<void> apply_force(BodyId id, Vec2 force, Vec2 point);
+
+    /// Adds `torque` (mass x L^2 / s^2, counter-clockwise) to a dynamic
+    /// body's torque for the next step: apply_force's rules, turning only.
+    Result<void> apply_torque(BodyId id, real torque);
+
+    /// Changes a dynamic body's velocities at once by `impulse` (world;
+    /// mass x L / s) acting at `point` (world, L): its linear velocity by
+    /// impulse / mass, its spin by cross(point - centre, impulse) over its
+    /// rotational inertia (none with fixed rotation); Box2D's
+    /// ApplyLinearImpulse. A non-zero impulse wakes a sleeping body and its
+    /// island. Static and kinematic bodies ignore it. Errors: stale handle,
+    /// NaN/inf, `point` beyond k_max_coordinate, velocities after it beyond
+    /// k_max_coordinate per second (invalid_input); a call from inside a
+    /// pre-solve hook or a move filter (unsupported). On an error the
+    /// body's velocities are as they were.
+    Result<void> apply_linear_impulse(BodyId id, Vec2 impulse, Vec2 point);
+
+    /// Changes a dynamic body's spin at once by `impulse` (mass x L^2 / s,
+    /// counter-clockwise) over its rotational inertia: apply_linear_impulse's
+    /// rules, turning only.
+    Result<void> apply_angular_impulse(BodyId id, real impulse);
+
+    /// Sets the gravity from the next step on, in metres per s^2 as
+    /// WorldDef::gravity (scaled by length_units_per_meter). A change wakes
+    /// every sleeping body: a pile at rest feels the new gravity (Box2D's
+    /// SetGravity leaves them asleep).
+    /// Errors: non-finite, in L/s^2 too, with its length (invalid_input);
+    /// a call from inside a pre-solve hook or a move filter (unsupported).
+    Result<void> set_gravity(Vec2 gravity);
+
+    /// The gravity, metres per s^2 (WorldDef::gravity, or set_gravity's).
+    Vec2 gravity() const;
 
     /// Moves a kinematic or dynamic body by `translation` (world, L) with
     /// collide-and-slide (mover.hpp): sweeps its shapes along what remains,
@@ -286,7 +359,7 @@ class World {
     /// Errors: stale handle; a static body, non-finite translation, a
     /// translation or end position (the body's origin plus `translation`)
     /// beyond k_max_coordinate (invalid_input); a call from inside a move
-    /// filter (unsupported).
+    /// filter or a pre-solve hook (unsupported).
     Result<MoveResult> move(BodyId id, Vec2 translation, const MoveFilter& filter = {});
 
     /// The same move, written into `result`: whatever it held is replaced,
@@ -332,7 +405,8 @@ class World {
     /// WorldDef::solver_substeps share of dt) before its pose moves.
     /// Errors: dt not finite, < 0 or > k_max_step_seconds (1 s), substeps < 1,
     /// dt > 0 divided by substeps and WorldDef::solver_substeps below
-    /// k_min_step_seconds (1e-9 s) (invalid_input); dt = 0 does nothing.
+    /// k_min_step_seconds (1e-9 s) (invalid_input); a call from inside a
+    /// pre-solve hook or a move filter (unsupported); dt = 0 does nothing.
     Result<void> step(real dt, int substeps = 1);
 
     /// What the last step reported: contact begin, end and hit events,

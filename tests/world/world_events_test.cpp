@@ -219,9 +219,9 @@ TEST(WorldPreSolve, OneWayPlatformLetsABallUpAndHoldsItComingDown) {
     const ShapeId plank_shape = world.body_shapes(plank)->at(0);
     // Collide only when the ball comes from above: the normal from the ball
     // (A) to the platform (B) points down.
-    world.set_pre_solve([&](ShapeId, ShapeId b, const Manifold& m) {
+    ASSERT_TRUE(world.set_pre_solve([&](ShapeId, ShapeId b, const Manifold& m) {
         return b != plank_shape || m.normal.y < -0.5f;
-    });
+    }));
     // Launched up at 10 m/s from y = 0: rises 5 m, through the platform.
     const BodyId ball =
         add_body(world, BodyType::dynamic, ShapeDef(Circle{{}, 0.2f}), {0, 0}, {0, 10});

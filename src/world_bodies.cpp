@@ -1,0 +1,203 @@
+// What a game does to bodies between steps, beyond their velocities
+// (world.cpp): teleports, forces and torques for the next step, impulses,
+// and the world's gravity. The forces are applied by the step with gravity
+// (world_solve.cpp).
+#include <cmath>
+
+#include "world_impl.hpp"
+
+namespace sweep {
+
+Result<void> World::set_transform(BodyId id, Vec2 position, real angle) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    if (!is_finite(position) || !std::isfinite(angle)) {
+        return Error{ErrorCode::invalid_input, "set_transform: NaN or infinite pose"};
+    }
+    const Transform xf{position, Rot::from_angle(angle)};
+    for (int si : w.bodies[id.index].shapes) {
+        const Aabb box = compute_aabb(w.shapes[si].shape, xf);
+        if (!in_coordinate_range(box.lower) || !in_coordinate_range(box.upper)) {
+            return Error{ErrorCode::invalid_input,
+                         "set_transform: a shape would reach beyond k_max_coordinate"};
+        }
+    }
+    if (std::optional<Error> refused = w.refusal_inside("set_transform")) {
+        return *refused;
+    }
+    w.teleport(id.index, xf, angle);
+    return {};
+}
+
+void World::Impl::teleport(int index, const Transform& xf, real angle) {
+    Body& b = bodies[index];
+    // What slept on it or against it, and its own island, wake where it
+    // was; what sleeps where it lands wakes below.
+    wake_island(index, false);
+    for (int si : b.shapes) {
+        wake_near(inflate(compute_aabb(shapes[si].shape, b.xf), tol.speculative_distance), false);
+    }
+    b.xf = xf;
+    b.sweep.c1 = b.sweep.c2 = transform_point(xf, b.sweep.local_center);
+    b.sweep.a1 = b.sweep.a2 = angle;
+    b.ground = {}; // it stands on nothing until a move finds a ground
+    for (int si : b.shapes) {
+        ShapeRecord& s = shapes[si];
+        const Aabb box = compute_aabb(s.shape, xf);
+        if (b.type == BodyType::static_body) {
+            // (The static broadphase and the seams are found again, as for
+            // a static body created or destroyed.)
+            destroy_static_proxy(s.tree_proxy);
+            s.tree_proxy = create_static_proxy(si, box);
+        } else {
+            // A fresh fat box, listed as moved for the next contact search.
+            set_moving_fat_aabb(s.tree_proxy, inflate(box, tol.aabb_margin));
+        }
+        wake_near(inflate(box, tol.speculative_distance), false);
+    }
+}
+
+Result<void> World::apply_force(BodyId id, Vec2 force, Vec2 point) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    if (!is_finite(force) || !in_coordinate_range(point)) {
+        return Error{ErrorCode::invalid_input,
+                     "apply_force: NaN or infinite force, or a point beyond k_max_coordinate"};
+    }
+    if (std::optional<Error> refused = w.refusal_inside("apply_force")) {
+        return *refused;
+    }
+    Body& b = w.bodies[id.index];
+    if (b.type != BodyType::dynamic) {
+        return {};
+    }
+    const Vec2 total = b.force + force;
+    const real torque = b.torque + cross(point - b.sweep.c2, force);
+    if (!is_finite(total) || !std::isfinite(torque)) {
+        return Error{ErrorCode::invalid_input,
+                     "apply_force: the body's total force or torque would not be finite"};
+    }
+    if (force != Vec2{}) {
+        w.wake_island(id.index, false);
+    }
+    b.force = total;
+    b.torque = torque;
+    return {};
+}
+
+Result<void> World::apply_torque(BodyId id, real torque) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    if (!std::isfinite(torque)) {
+        return Error{ErrorCode::invalid_input, "apply_torque: NaN or infinite torque"};
+    }
+    if (std::optional<Error> refused = w.refusal_inside("apply_torque")) {
+        return *refused;
+    }
+    Body& b = w.bodies[id.index];
+    if (b.type != BodyType::dynamic) {
+        return {};
+    }
+    if (!std::isfinite(b.torque + torque)) {
+        return Error{ErrorCode::invalid_input,
+                     "apply_torque: the body's total torque would not be finite"};
+    }
+    if (torque != 0) {
+        w.wake_island(id.index, false);
+    }
+    b.torque += torque;
+    return {};
+}
+
+Result<void> World::apply_linear_impulse(BodyId id, Vec2 impulse, Vec2 point) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    if (!is_finite(impulse) || !in_coordinate_range(point)) {
+        return Error{ErrorCode::invalid_input, "apply_linear_impulse: NaN or infinite impulse, "
+                                               "or a point beyond k_max_coordinate"};
+    }
+    if (std::optional<Error> refused = w.refusal_inside("apply_linear_impulse")) {
+        return *refused;
+    }
+    Body& b = w.bodies[id.index];
+    if (b.type != BodyType::dynamic) {
+        return {};
+    }
+    const Vec2 v = b.v + b.inv_mass * impulse;
+    const real spin = b.w + b.inv_inertia * cross(point - b.sweep.c2, impulse);
+    if (!within_velocity_range(v, spin)) {
+        return Error{ErrorCode::invalid_input,
+                     "apply_linear_impulse: a velocity beyond k_max_coordinate per second"};
+    }
+    if (impulse != Vec2{}) {
+        w.wake_island(id.index, false);
+    }
+    b.v = v;
+    b.w = spin;
+    return {};
+}
+
+Result<void> World::apply_angular_impulse(BodyId id, real impulse) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    if (!std::isfinite(impulse)) {
+        return Error{ErrorCode::invalid_input, "apply_angular_impulse: NaN or infinite impulse"};
+    }
+    if (std::optional<Error> refused = w.refusal_inside("apply_angular_impulse")) {
+        return *refused;
+    }
+    Body& b = w.bodies[id.index];
+    if (b.type != BodyType::dynamic) {
+        return {};
+    }
+    const real spin = b.w + b.inv_inertia * impulse;
+    if (!in_coordinate_range(spin)) {
+        return Error{ErrorCode::invalid_input,
+                     "apply_angular_impulse: a spin beyond k_max_coordinate per second"};
+    }
+    if (impulse != 0) {
+        w.wake_island(id.index, false);
+    }
+    b.w = spin;
+    return {};
+}
+
+Result<void> World::set_gravity(Vec2 gravity) {
+    Impl& w = *impl_;
+    const real units = w.def.length_units_per_meter;
+    if (!is_finite(gravity) || !is_finite(units * gravity) ||
+        !std::isfinite(length(units * gravity))) {
+        return Error{ErrorCode::invalid_input,
+                     "set_gravity: gravity must be finite (in L/s^2 too, with its length)"};
+    }
+    if (std::optional<Error> refused = w.refusal_inside("set_gravity")) {
+        return *refused;
+    }
+    if (gravity == w.def.gravity) {
+        return {};
+    }
+    w.def.gravity = gravity;
+    w.gravity = units * gravity;
+    w.gravity_direction = length(w.gravity) > 0 ? normalize(w.gravity) : Vec2{};
+    for (int bi = 0; bi < static_cast<int>(w.bodies.size()); ++bi) {
+        const Body& b = w.bodies[bi];
+        if (b.alive && b.type == BodyType::dynamic && !b.awake) {
+            w.wake_island(bi, false); // a pile at rest feels the new gravity
+        }
+    }
+    return {};
+}
+
+Vec2 World::gravity() const { return impl_->def.gravity; }
+
+} // namespace sweep

@@ -1,0 +1,415 @@
+// What a game does to bodies between steps (src/world_bodies.cpp): teleports,
+// forces, torques and impulses against Newton's laws and hand-derived
+// values, their errors, and calls refused from inside a step or a move.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+constexpr real k_dt = real(1) / 60;
+
+World make_world(Vec2 gravity = {0, -10}, bool sleep = false, int solver_substeps = 8) {
+    WorldDef def;
+    def.gravity = gravity;
+    def.enable_sleep = sleep;
+    def.solver_substeps = solver_substeps;
+    return std::move(World::make(def).value());
+}
+
+BodyId add_body(World& world, BodyType type, const Shape& shape, Vec2 position, real angle = 0,
+                Material material = {}) {
+    BodyDef def;
+    def.type = type;
+    def.position = position;
+    def.angle = angle;
+    const ShapeDef sd{shape, material};
+    return world.create_body(def, std::span(&sd, 1)).value();
+}
+
+void run(World& world, int steps) {
+    for (int i = 0; i < steps; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+    }
+}
+
+// Every field of two states equal to the bit (NaN never occurs here).
+void expect_same_state(const BodyState& a, const BodyState& b) {
+    EXPECT_EQ(a.xf.p, b.xf.p);
+    EXPECT_EQ(a.xf.q.c, b.xf.q.c);
+    EXPECT_EQ(a.xf.q.s, b.xf.q.s);
+    EXPECT_EQ(a.center, b.center);
+    EXPECT_EQ(a.linear_velocity, b.linear_velocity);
+    EXPECT_EQ(a.angular_velocity, b.angular_velocity);
+    EXPECT_EQ(a.awake, b.awake);
+}
+
+// A floor of tiles, a tilted box and a disc falling on it, and a static
+// ledge: each body either made at its place, or made elsewhere and
+// teleported there before the first step.
+struct Pile {
+    World world = make_world();
+    BodyId box, disc, ledge;
+};
+
+Pile make_pile(bool teleported) {
+    Pile p;
+    for (int i = 0; i < 8; ++i) {
+        add_body(p.world, BodyType::static_body, make_box(0.5f, 0.5f).value(),
+                 {static_cast<real>(i) - 4, -0.5f});
+    }
+    const Vec2 far{40, 40};
+    const Shape box = make_box(0.4f, 0.3f).value();
+    const Shape disc = Circle{{}, 0.35f};
+    const Shape ledge = make_box(1, 0.1f).value();
+    p.box = add_body(p.world, BodyType::dynamic, box, teleported ? far : Vec2{-1, 2},
+                     teleported ? 0 : real(0.3));
+    p.disc = add_body(p.world, BodyType::dynamic, disc,
+                      teleported ? far + Vec2{3, 0} : Vec2{-0.8f, 3.5f});
+    p.ledge = add_body(p.world, BodyType::static_body, ledge, teleported ? -far : Vec2{2, 1});
+    if (teleported) {
+        EXPECT_TRUE(p.world.set_transform(p.box, {-1, 2}, real(0.3)));
+        EXPECT_TRUE(p.world.set_transform(p.disc, {-0.8f, 3.5f}, 0));
+        EXPECT_TRUE(p.world.set_transform(p.ledge, {2, 1}, 0));
+    }
+    return p;
+}
+
+// A teleport leaves nothing behind: the bodies, the proxies and the static
+// broadphase are as if made there, so the step gives the same states to
+// the bit (every contact search orders its pairs by shape, not by the
+// trees' layout).
+TEST(WorldBodies, BodiesTeleportedBeforeTheFirstStepMoveAsIfMadeThere) {
+    Pile made = make_pile(false);
+    Pile teleported = make_pile(true);
+    for (int i = 0; i < 150; ++i) {
+        ASSERT_TRUE(made.world.step(k_dt));
+        ASSERT_TRUE(teleported.world.step(k_dt));
+    }
+    expect_same_state(made.world.body_state(made.box).value(),
+                      teleported.world.body_state(teleported.box).value());
+    expect_same_state(made.world.body_state(made.disc).value(),
+                      teleported.world.body_state(teleported.disc).value());
+    // The pile came to rest on the floor (so the check above saw contacts).
+    EXPECT_LT(made.world.body_state(made.box)->center.y, 1);
+    EXPECT_GT(made.world.stats().contacts, 1);
+}
+
+TEST(WorldBodies, ABoxOnATeleportedPlatformWakesAndFallsThenLandsWhereItIsTeleported) {
+    World world = make_world({0, -10}, true);
+    const BodyId platform =
+        add_body(world, BodyType::static_body, make_box(2, 0.25f).value(), {0, 0});
+    const BodyId box = add_body(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 1});
+    run(world, 120);
+    ASSERT_FALSE(world.body_state(box)->awake); // asleep on the platform
+    const real slop = world.tolerances().linear_slop;
+    EXPECT_NEAR(world.body_state(box)->center.y, 0.75f, slop);
+
+    ASSERT_TRUE(world.set_transform(platform, {10, -5}, 0));
+    EXPECT_TRUE(world.body_state(box)->awake);
+    EXPECT_EQ(world.body_state(platform)->xf.p, (Vec2{10, -5}));
+    run(world, 30); // half a second of free fall: 1.25 m
+    EXPECT_LT(world.body_state(box)->center.y, 0.75f - 1);
+
+    // Teleported above the platform, turned a quarter, it lands on it.
+    ASSERT_TRUE(world.set_transform(box, {10, -3}, real(1.5707964)));
+    EXPECT_EQ(world.body_state(box)->center, (Vec2{10, -3}));
+    run(world, 120);
+    const BodyState s = world.body_state(box).value();
+    EXPECT_NEAR(s.center.y, -5 + 0.25f + 0.5f, 2 * slop);
+    EXPECT_NEAR(s.center.x, 10, 1e-3f);
+}
+
+// A move remembers the static shapes around a character; a static body
+// teleported into or out of its way must be seen at once.
+TEST(WorldBodies, MovesMeetAStaticBodyTeleportedIntoTheirWayAndPassWhereItWas) {
+    World world = make_world({0, 0});
+    const BodyId wall = add_body(world, BodyType::static_body, make_box(0.5f, 2).value(), {50, 0});
+    const BodyId walker =
+        add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(), {0, 0});
+    ASSERT_EQ(world.move(walker, {1, 0})->position, (Vec2{1, 0}));
+    ASSERT_TRUE(world.set_transform(wall, {3, 0}, 0)); // its left face at x = 2.5
+    const MoveResult blocked = world.move(walker, {4, 0}).value();
+    EXPECT_EQ(blocked.position, (Vec2{2, 0})); // boxes stop exactly touching
+    ASSERT_EQ(blocked.contacts.size(), 1u);
+    EXPECT_EQ(blocked.contacts[0].other, wall);
+    ASSERT_TRUE(world.set_transform(wall, {-20, 0}, 0));
+    const MoveResult free = world.move(walker, {4, 0}).value();
+    EXPECT_EQ(free.position, (Vec2{6, 0}));
+    EXPECT_TRUE(free.contacts.empty());
+}
+
+TEST(WorldBodies, SetTransformRejectsBadInputAndChangesNothing) {
+    World world = make_world();
+    const BodyId box =
+        add_body(world, BodyType::dynamic, make_box(1000, 1).value(), {1, 2}, real(0.5));
+    const BodyState before = world.body_state(box).value();
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    const real inf = std::numeric_limits<real>::infinity();
+    EXPECT_EQ(world.set_transform(box, {nan, 0}, 0).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.set_transform(box, {0, inf}, 0).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.set_transform(box, {0, 0}, nan).error().code, ErrorCode::invalid_input);
+    // The origin within range, the box's far side (1,000 L on) not.
+    EXPECT_EQ(world.set_transform(box, {k_max_coordinate, 0}, 0).error().code,
+              ErrorCode::invalid_input);
+    expect_same_state(world.body_state(box).value(), before);
+    ASSERT_TRUE(world.destroy_body(box));
+    EXPECT_EQ(world.set_transform(box, {0, 0}, 0).error().code, ErrorCode::stale_handle);
+    EXPECT_EQ(world.set_transform(BodyId{}, {0, 0}, 0).error().code, ErrorCode::stale_handle);
+}
+
+// A body of mass m pushed by a force F in a world without gravity moves
+// as one pulled by gravity F / m in a world without the force: the force
+// is applied as gravity is, over every part of the step. Its velocity after
+// n steps is n dt F / m.
+TEST(WorldBodies, AForceAcceleratesAsGravityOfForceOverMassDoes) {
+    for (const int substeps : {1, 8}) {
+        SCOPED_TRACE(substeps);
+        const Vec2 acceleration{3, -2};
+        World pushed = make_world({0, 0}, false, substeps);
+        World pulled = make_world(acceleration, false, substeps);
+        const Shape box = make_box(0.5f, 0.25f).value();
+        const Material dense{4, 0.6f, 0};
+        const BodyId a = add_body(pushed, BodyType::dynamic, box, {0, 0}, 0, dense);
+        const BodyId b = add_body(pulled, BodyType::dynamic, box, {0, 0}, 0, dense);
+        const real mass = pushed.body_state(a)->mass;
+        EXPECT_FLOAT_EQ(mass, 4 * 1 * 0.5f);
+        constexpr int n = 40;
+        for (int i = 0; i < n; ++i) {
+            const Vec2 centre = pushed.body_state(a)->center;
+            ASSERT_TRUE(pushed.apply_force(a, mass * acceleration, centre));
+            ASSERT_TRUE(pushed.step(k_dt));
+            ASSERT_TRUE(pulled.step(k_dt));
+        }
+        const BodyState s = pushed.body_state(a).value();
+        const BodyState g = pulled.body_state(b).value();
+        EXPECT_NEAR(s.linear_velocity.x, n * k_dt * acceleration.x, 1e-4f);
+        EXPECT_NEAR(s.linear_velocity.y, n * k_dt * acceleration.y, 1e-4f);
+        EXPECT_NEAR(s.center.x, g.center.x, 1e-5f);
+        EXPECT_NEAR(s.center.y, g.center.y, 1e-5f);
+        EXPECT_EQ(s.angular_velocity, 0); // applied at the centre: no turn
+    }
+}
+
+// A force off the centre turns the body by the torque r x F over its
+// inertia; a torque alone turns it without moving it; a body with fixed
+// rotation only moves. Box of half sides 0.5 x 0.25, density 2: mass 1,
+// inertia m (w^2 + h^2) / 12 = (1 + 0.25) / 12.
+TEST(WorldBodies, AForceOffTheCentreAndATorqueTurnTheBodyByTorqueOverInertia) {
+    World world = make_world({0, 0});
+    const Shape box = make_box(0.5f, 0.25f).value();
+    const Material material{2, 0.6f, 0};
+    const BodyId pushed = add_body(world, BodyType::dynamic, box, {0, 0}, 0, material);
+    const BodyId twisted = add_body(world, BodyType::dynamic, box, {5, 0}, 0, material);
+    BodyDef fixed_def;
+    fixed_def.type = BodyType::dynamic;
+    fixed_def.position = {-5, 0};
+    fixed_def.fixed_rotation = true;
+    const ShapeDef sd{box, material};
+    const BodyId fixed = world.create_body(fixed_def, std::span(&sd, 1)).value();
+    const real inertia = (1 + real(0.25)) / 12;
+    const Vec2 force{0, 6};
+    // At the box's right end: r = (0.5, 0), torque 0.5 * 6 = 3.
+    ASSERT_TRUE(world.apply_force(pushed, force, {0.5f, 0}));
+    ASSERT_TRUE(world.apply_torque(twisted, 3));
+    ASSERT_TRUE(world.apply_force(fixed, force, {-4.5f, 0}));
+    ASSERT_TRUE(world.apply_torque(fixed, 3));
+    ASSERT_TRUE(world.step(k_dt));
+    const BodyState p = world.body_state(pushed).value();
+    EXPECT_NEAR(p.linear_velocity.y, k_dt * 6, 1e-6f);
+    EXPECT_NEAR(p.angular_velocity, k_dt * 3 / inertia, 1e-5f);
+    const BodyState t = world.body_state(twisted).value();
+    EXPECT_EQ(t.linear_velocity, (Vec2{}));
+    EXPECT_NEAR(t.angular_velocity, k_dt * 3 / inertia, 1e-5f);
+    const BodyState f = world.body_state(fixed).value();
+    EXPECT_NEAR(f.linear_velocity.y, k_dt * 6, 1e-6f);
+    EXPECT_EQ(f.angular_velocity, 0);
+    // The step cleared them: the next one changes nothing.
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_EQ(world.body_state(pushed)->linear_velocity, p.linear_velocity);
+    EXPECT_EQ(world.body_state(pushed)->angular_velocity, p.angular_velocity);
+    EXPECT_EQ(world.body_state(twisted)->angular_velocity, t.angular_velocity);
+}
+
+// An impulse P at point x changes the velocity by P / m and the spin by
+// (x - c) x P / I at once (the same box: mass 1, inertia 1.25 / 12); static
+// and kinematic bodies ignore impulses and forces.
+TEST(WorldBodies, AnImpulseChangesTheVelocitiesByImpulseOverMassAndInertia) {
+    World world = make_world();
+    const Shape box = make_box(0.5f, 0.25f).value();
+    const BodyId body = add_body(world, BodyType::dynamic, box, {1, 1}, 0, {2, 0.6f, 0});
+    const real inertia = (1 + real(0.25)) / 12;
+    ASSERT_TRUE(world.apply_linear_impulse(body, {2, 0}, {1, 1.25f})); // r = (0, 0.25)
+    BodyState s = world.body_state(body).value();
+    EXPECT_EQ(s.linear_velocity, (Vec2{2, 0}));
+    EXPECT_FLOAT_EQ(s.angular_velocity, -0.5f / inertia); // (0, 0.25) x (2, 0) = -0.5
+    ASSERT_TRUE(world.apply_angular_impulse(body, 0.5f));
+    EXPECT_NEAR(world.body_state(body)->angular_velocity, 0, 1e-5f);
+
+    const BodyId platform = add_body(world, BodyType::kinematic, box, {5, 5});
+    const BodyId ground = add_body(world, BodyType::static_body, box, {-5, -5});
+    for (const BodyId other : {platform, ground}) {
+        ASSERT_TRUE(world.apply_linear_impulse(other, {5, 5}, {0, 0}));
+        ASSERT_TRUE(world.apply_angular_impulse(other, 5));
+        ASSERT_TRUE(world.apply_force(other, {5, 5}, {0, 0}));
+        ASSERT_TRUE(world.apply_torque(other, 5));
+    }
+    ASSERT_TRUE(world.step(k_dt));
+    for (const BodyId other : {platform, ground}) {
+        EXPECT_EQ(world.body_state(other)->linear_velocity, (Vec2{}));
+        EXPECT_EQ(world.body_state(other)->angular_velocity, 0);
+    }
+    EXPECT_EQ(world.body_state(ground)->xf.p, (Vec2{-5, -5}));
+}
+
+// Two equal discs, one struck by an impulse into the other: the pair's
+// momentum after they meet is the impulse (Newton's third law in the
+// contact; no gravity, no friction).
+TEST(WorldBodies, AnImpulseStrikingAPairGivesThePairThatMomentum) {
+    World world = make_world({0, 0});
+    const Material smooth{1, 0, 0};
+    const BodyId a = add_body(world, BodyType::dynamic, Circle{{}, 0.5f}, {0, 0}, 0, smooth);
+    const BodyId b = add_body(world, BodyType::dynamic, Circle{{}, 0.5f}, {3, 0}, 0, smooth);
+    const real mass = world.body_state(a)->mass;
+    ASSERT_TRUE(world.apply_linear_impulse(a, {4, 0}, {0, 0}));
+    run(world, 90);
+    const Vec2 momentum =
+        mass * (world.body_state(a)->linear_velocity + world.body_state(b)->linear_velocity);
+    EXPECT_GT(world.body_state(b)->linear_velocity.x, 0); // they met
+    EXPECT_NEAR(momentum.x, 4, 4e-5f);
+    EXPECT_NEAR(momentum.y, 0, 4e-5f);
+}
+
+TEST(WorldBodies, ForcesAndImpulsesRejectBadInputAndChangeNothing) {
+    World world = make_world();
+    const BodyId body = add_body(world, BodyType::dynamic, Circle{{}, 0.5f}, {0, 0});
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    const real inf = std::numeric_limits<real>::infinity();
+    const real most = std::numeric_limits<real>::max();
+    const auto code = [](const Result<void>& r) { return r.error().code; };
+    EXPECT_EQ(code(world.apply_force(body, {nan, 0}, {})), ErrorCode::invalid_input);
+    EXPECT_EQ(code(world.apply_force(body, {1, 0}, {inf, 0})), ErrorCode::invalid_input);
+    EXPECT_EQ(code(world.apply_force(body, {1, 0}, {2 * k_max_coordinate, 0})),
+              ErrorCode::invalid_input);
+    EXPECT_EQ(code(world.apply_torque(body, inf)), ErrorCode::invalid_input);
+    EXPECT_EQ(code(world.apply_linear_impulse(body, {0, nan}, {})), ErrorCode::invalid_input);
+    EXPECT_EQ(code(world.apply_angular_impulse(body, nan)), ErrorCode::invalid_input);
+    // Velocities beyond the range (k_max_coordinate per second).
+    const real mass = world.body_state(body)->mass;
+    EXPECT_EQ(code(world.apply_linear_impulse(body, {2 * k_max_coordinate * mass, 0}, {})),
+              ErrorCode::invalid_input);
+    // A total force that overflows: the first is kept, the second refused.
+    ASSERT_TRUE(world.apply_force(body, {most, 0}, world.body_state(body)->center));
+    EXPECT_EQ(code(world.apply_force(body, {most, 0}, world.body_state(body)->center)),
+              ErrorCode::invalid_input);
+    EXPECT_EQ(world.body_state(body)->linear_velocity, (Vec2{}));
+    EXPECT_EQ(world.body_state(body)->angular_velocity, 0);
+    // The greatest force on a light disc leaves at the speed limit, finite.
+    ASSERT_TRUE(world.apply_torque(body, most));
+    ASSERT_TRUE(world.step(k_dt));
+    const BodyState s = world.body_state(body).value();
+    EXPECT_TRUE(std::isfinite(s.linear_velocity.x) && std::isfinite(s.angular_velocity));
+    EXPECT_NEAR(length(s.linear_velocity), world.tolerances().max_translation_speed, 1e-2f);
+    EXPECT_EQ(code(world.apply_force(BodyId{}, {1, 0}, {})), ErrorCode::stale_handle);
+    EXPECT_EQ(code(world.apply_linear_impulse(BodyId{}, {1, 0}, {})), ErrorCode::stale_handle);
+    EXPECT_EQ(code(world.set_gravity({nan, 0})), ErrorCode::invalid_input);
+    EXPECT_EQ(world.gravity(), (Vec2{0, -10}));
+}
+
+TEST(WorldBodies, ForcesImpulsesAndANewGravityWakeSleepingBodies) {
+    World world = make_world({0, -10}, true);
+    add_body(world, BodyType::static_body, make_box(10, 0.5f).value(), {0, -0.5f});
+    const auto resting_box = [&](real x) {
+        return add_body(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {x, 0.5f});
+    };
+    const BodyId pushed = resting_box(-6);
+    const BodyId struck = resting_box(-2);
+    const BodyId lifted = resting_box(2);
+    run(world, 90);
+    for (const BodyId b : {pushed, struck, lifted}) {
+        ASSERT_FALSE(world.body_state(b)->awake);
+    }
+    ASSERT_TRUE(world.apply_force(pushed, {30, 0}, world.body_state(pushed)->center));
+    ASSERT_TRUE(world.apply_linear_impulse(struck, {0, 5}, world.body_state(struck)->center));
+    EXPECT_TRUE(world.body_state(pushed)->awake);
+    EXPECT_TRUE(world.body_state(struck)->awake);
+    EXPECT_FALSE(world.body_state(lifted)->awake);
+    ASSERT_TRUE(world.set_gravity({0, 10})); // up
+    EXPECT_EQ(world.gravity(), (Vec2{0, 10}));
+    EXPECT_TRUE(world.body_state(lifted)->awake);
+    run(world, 30);
+    EXPECT_GT(world.body_state(pushed)->center.x, -6 + 0.01f);
+    EXPECT_GT(world.body_state(lifted)->center.y, 0.5f + 1); // 1.25 m in half a second
+}
+
+// Calls that change the world, from a pre-solve hook (inside a step) or a
+// move filter (inside a move), would change what the running call walks: a
+// body destroyed under the contact search, the hook replaced while it
+// runs. They are refused, and the step or move goes on unharmed.
+TEST(WorldBodies, CallsThatChangeTheWorldFromInsideAStepOrAMoveAreRefused) {
+    World world = make_world();
+    add_body(world, BodyType::static_body, make_box(5, 0.5f).value(), {0, -0.5f});
+    const BodyId ball = add_body(world, BodyType::dynamic, Circle{{}, 0.5f}, {0, 0.5f});
+    const BodyId walker =
+        add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(), {3, 0.5f});
+    std::vector<ErrorCode> refusals;
+    const auto try_all = [&] {
+        const ShapeDef sd{Circle{{}, 1}, {}};
+        const auto note = [&](const Result<void>& r) {
+            refusals.push_back(r ? ErrorCode::invalid_input : r.error().code);
+        };
+        const Result<BodyId> made = world.create_body(BodyDef{}, std::span(&sd, 1));
+        refusals.push_back(made ? ErrorCode::invalid_input : made.error().code);
+        note(world.destroy_body(ball));
+        note(world.set_transform(ball, {0, 5}, 0));
+        note(world.set_velocity(ball, {1, 0}, 0));
+        note(world.set_awake(ball, false));
+        note(world.set_filter(world.body_shapes(ball)->at(0), Filter{}));
+        note(world.apply_force(ball, {1, 0}, {}));
+        note(world.apply_torque(ball, 1));
+        note(world.apply_linear_impulse(ball, {1, 0}, {}));
+        note(world.apply_angular_impulse(ball, 1));
+        note(world.set_gravity({0, 1}));
+        note(world.set_pre_solve({}));
+        note(world.step(k_dt));
+        MoveResult scratch;
+        note(world.move(walker, {1, 0}, {}, scratch));
+    };
+    bool called = false;
+    ASSERT_TRUE(world.set_pre_solve([&](ShapeId, ShapeId, const Manifold&) {
+        if (!called) {
+            called = true;
+            try_all();
+        }
+        return true;
+    }));
+    ASSERT_TRUE(world.step(k_dt));
+    ASSERT_TRUE(called);
+    const std::size_t calls = refusals.size();
+    const MoveResult moved = world
+                                 .move(walker, {-1, 0},
+                                       [&](BodyId) {
+                                           try_all();
+                                           return MoveResponse::slide;
+                                       })
+                                 .value();
+    ASSERT_GT(refusals.size(), calls); // the filter was called
+    for (const ErrorCode c : refusals) {
+        EXPECT_EQ(c, ErrorCode::unsupported);
+    }
+    EXPECT_EQ(world.body_count(), 3);
+    EXPECT_EQ(world.gravity(), (Vec2{0, -10}));
+    EXPECT_NEAR(world.body_state(ball)->center.y, 0.5f, world.tolerances().linear_slop);
+    EXPECT_EQ(moved.position, (Vec2{2, 0.5f}));
+    // Outside them, the same calls work.
+    EXPECT_TRUE(world.set_transform(ball, {0, 5}, 0));
+    EXPECT_TRUE(world.step(k_dt));
+}
+
+} // namespace
+} // namespace sweep
