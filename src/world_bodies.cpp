@@ -43,6 +43,12 @@ void World::Impl::teleport(int index, const Transform& xf, real angle) {
     b.sweep.c1 = b.sweep.c2 = transform_point(xf, b.sweep.local_center);
     b.sweep.a1 = b.sweep.a2 = angle;
     b.ground = {}; // it stands on nothing until a move finds a ground
+    const BodyId id = body_id(index);
+    for (Body& rider : bodies) {
+        if (rider.alive && rider.ground == id) {
+            rider.ground = {}; // nor does anything stand on it
+        }
+    }
     for (int si : b.shapes) {
         ShapeRecord& s = shapes[si];
         const Aabb box = compute_aabb(s.shape, xf);

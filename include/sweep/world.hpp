@@ -261,9 +261,9 @@ class World {
     /// It wakes, with its island, and so does whatever sleeps where it was
     /// or is now (a box resting on a platform teleported away falls). Its
     /// contacts are found again by the next step (touching_contacts() and
-    /// the events hold the last step's until then); a kinematic body's
-    /// riders (step()'s carry) are not carried, and it stands on no ground
-    /// until its next move. Any body type: a static body's shapes leave the
+    /// the events hold the last step's until then). It stands on no ground
+    /// until its next move, and what rode it (step()'s carry) rides it no
+    /// more until a move finds it again. Any body type: a static body's shapes leave the
     /// static broadphase and enter it again, which, as creating a static
     /// body does, rebuilds the static tree and finds the seams between
     /// static shapes again before the next step or move (costly with many

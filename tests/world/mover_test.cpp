@@ -640,6 +640,21 @@ TEST_P(MoveStaticChange, ACharactersNewFilterHoldsFromTheNextMove) {
     EXPECT_EQ(back.contacts.size(), 1u);
 }
 
+TEST_P(MoveStaticChange, AWallTeleportedAfterAMoveBlocksWhereItLandsAndNoLongerWhereItWas) {
+    const BodyId wall = add_static_box(world, {50, 1}, 0.5f, 1);
+    const BodyId c = add_character(world, {0, 0.4f}, k_box);
+    ASSERT_EQ(world.move(c, {1, 0})->position.x, 1);
+    ASSERT_TRUE(world.set_transform(wall, {3, 1}, 0)); // face at x = 2.5
+    const MoveResult blocked = world.move(c, {4, 0}).value();
+    EXPECT_NEAR(blocked.position.x, 2.5f - 0.4f, 1e-6f); // boxes stop exactly touching
+    ASSERT_EQ(blocked.contacts.size(), 1u);
+    EXPECT_EQ(blocked.contacts[0].other, wall);
+    ASSERT_TRUE(world.set_transform(wall, {-20, 1}, 0));
+    const MoveResult free = world.move(c, {4, 0}).value();
+    EXPECT_NEAR(free.position.x, 6.1f, 1e-5f);
+    EXPECT_TRUE(free.contacts.empty());
+}
+
 // A new character may take a destroyed one's shape record: it meets what its
 // own filter lets it meet, not what the old one's did (here within the
 // neighbourhood the old one found).
@@ -675,6 +690,20 @@ TEST(Carry, AHorizontallyMovingPlatformCarriesTheBoxOverManyStepsTouching) {
     const MoveResult next = s.world.move(s.rider, {0, -0.1f}).value();
     EXPECT_FALSE(next.started_overlapping);
     EXPECT_EQ(next.ground, s.platform);
+}
+
+// A platform teleported away (World::set_transform) carries its rider no
+// more, though the rider's last move stood on it.
+TEST(Carry, APlatformTeleportedAwayCarriesItsRiderNoMore) {
+    Riding s;
+    drop(s);
+    ASSERT_TRUE(s.world.set_velocity(s.platform, {1.5f, 0}, 0));
+    ASSERT_TRUE(s.world.step(k_dt));
+    const Vec2 rider = s.world.body_state(s.rider)->xf.p;
+    ASSERT_NEAR(rider.x, 1.5f * k_dt, 1e-5f);
+    ASSERT_TRUE(s.world.set_transform(s.platform, {0, -40}, 0));
+    ASSERT_TRUE(s.world.step(k_dt));
+    EXPECT_EQ(s.world.body_state(s.rider)->xf.p, rider);
 }
 
 TEST(Carry, ARisingPlatformLiftsTheBox) {

@@ -125,25 +125,6 @@ TEST(WorldBodies, ABoxOnATeleportedPlatformWakesAndFallsThenLandsWhereItIsTelepo
     EXPECT_NEAR(s.center.x, 10, 1e-3f);
 }
 
-// A move remembers the static shapes around a character; a static body
-// teleported into or out of its way must be seen at once.
-TEST(WorldBodies, MovesMeetAStaticBodyTeleportedIntoTheirWayAndPassWhereItWas) {
-    World world = make_world({0, 0});
-    const BodyId wall = add_body(world, BodyType::static_body, make_box(0.5f, 2).value(), {50, 0});
-    const BodyId walker =
-        add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(), {0, 0});
-    ASSERT_EQ(world.move(walker, {1, 0})->position, (Vec2{1, 0}));
-    ASSERT_TRUE(world.set_transform(wall, {3, 0}, 0)); // its left face at x = 2.5
-    const MoveResult blocked = world.move(walker, {4, 0}).value();
-    EXPECT_EQ(blocked.position, (Vec2{2, 0})); // boxes stop exactly touching
-    ASSERT_EQ(blocked.contacts.size(), 1u);
-    EXPECT_EQ(blocked.contacts[0].other, wall);
-    ASSERT_TRUE(world.set_transform(wall, {-20, 0}, 0));
-    const MoveResult free = world.move(walker, {4, 0}).value();
-    EXPECT_EQ(free.position, (Vec2{6, 0}));
-    EXPECT_TRUE(free.contacts.empty());
-}
-
 TEST(WorldBodies, SetTransformRejectsBadInputAndChangesNothing) {
     World world = make_world();
     const BodyId box =
