@@ -1,9 +1,9 @@
 // libFuzzer target: a World driven by the input (fuzz_input.hpp). The input
 // picks the world's settings, creates bodies of one to three shapes with
 // fuzzed materials, then runs a script of calls: steps, moves, velocities,
-// teleports, forces, torques, impulses, gravity, destruction, queries,
-// stale handles. Nothing may crash, hang or touch
-// memory it should not (AddressSanitizer, UBSan, libFuzzer's timeout).
+// teleports, forces, torques, impulses, gravity, body types, destruction,
+// queries, stale handles. Nothing may crash, hang or touch memory it should
+// not (AddressSanitizer, UBSan, libFuzzer's timeout).
 //
 // What docs/conventions.md ("Errors") promises is checked:
 // - a call that fails returns an error and changes nothing: every body's
@@ -194,8 +194,8 @@ class Script {
         }
     }
 
-    // A force, torque or impulse on a body for the next step, or a new
-    // gravity.
+    // A force, torque or impulse on a body for the next step, a new
+    // gravity, or a new type for a body.
     void push() {
         const BodyId id = some_body();
         const Vec2 v = in_.point();
@@ -203,7 +203,8 @@ class Script {
         const real amount = in_.number();
         const auto before = snapshot(world_, bodies_);
         Result<void> r;
-        switch (in_.byte() % 5) {
+        const std::uint8_t how = in_.byte();
+        switch (how % 6) {
         case 0:
             r = world_.apply_force(id, v, point);
             break;
@@ -216,8 +217,11 @@ class Script {
         case 3:
             r = world_.apply_angular_impulse(id, amount);
             break;
-        default:
+        case 4:
             r = world_.set_gravity(v);
+            break;
+        default:
+            r = world_.set_body_type(id, static_cast<BodyType>(how / 6 % 3));
             break;
         }
         if (!r) {

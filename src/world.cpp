@@ -58,22 +58,8 @@ Result<World> World::make(const WorldDef& def) {
     return World(std::make_unique<Impl>(def));
 }
 
-namespace {
-
-// A dynamic body's mass, centre of mass (body frame) and rotational inertia
-// about it; zero for the other types.
-struct BodyMass {
-    real mass = 0;
-    Vec2 local_center;
-    real inertia = 0;
-};
-
-// The mass properties `shape_defs` give a body of `type`, or why they cannot
-// move one: a dynamic body needs a positive mass of at most k_max_mass, and
-// every property and the inverses the solver takes of them must be finite
-// (densities so small or so large that they are not, in `real`, are
-// rejected here rather than turning the body's state into NaN).
-Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs) {
+Result<BodyMass> detail::body_mass(BodyType type, std::span<const ShapeDef> shape_defs,
+                                   const char* call) {
     BodyMass out;
     if (type != BodyType::dynamic) {
         return out;
@@ -85,7 +71,8 @@ Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs) 
         weighted_center += md.mass * md.center;
     }
     if (!(out.mass > 0)) {
-        return Error{ErrorCode::invalid_input, "create_body: a dynamic body needs positive mass"};
+        return Error{ErrorCode::invalid_input,
+                     std::string(call) + ": a dynamic body needs positive mass"};
     }
     out.local_center = (real(1) / out.mass) * weighted_center;
     for (const ShapeDef& sd : shape_defs) {
@@ -97,13 +84,32 @@ Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs) 
         !is_finite(out.local_center) || !std::isfinite(out.inertia) ||
         (out.inertia > 0 && !std::isfinite(1 / out.inertia))) {
         return Error{ErrorCode::invalid_input,
-                     "create_body: the densities give a mass beyond k_max_mass, or a mass or "
-                     "inertia whose inverse is not finite in `real`"};
+                     std::string(call) +
+                         ": the densities give a mass beyond k_max_mass, or a mass or "
+                         "inertia whose inverse is not finite in `real`"};
     }
     return out;
 }
 
-} // namespace
+bool detail::moving_bodies_take(const Shape& shape) {
+    return shape.type == ShapeType::circle || shape.type == ShapeType::capsule ||
+           shape.type == ShapeType::polygon;
+}
+
+void World::Impl::set_mass(Body& b, const BodyMass& mass) {
+    b.mass = mass.mass;
+    b.inv_mass = mass.mass > 0 ? 1 / mass.mass : 0;
+    b.inv_inertia = b.fixed_rotation || !(mass.inertia > 0) ? 0 : 1 / mass.inertia;
+    b.sweep.local_center = mass.local_center;
+    b.sweep.c1 = b.sweep.c2 = transform_point(b.xf, mass.local_center);
+    b.extent = 0;
+    for (std::size_t i = 0; i < b.shapes.size(); ++i) {
+        const Shape& shape = shapes[b.shapes[i]].shape;
+        b.extent = std::max(b.extent, max_extent(shape, mass.local_center));
+        b.inner_radius =
+            i == 0 ? inner_radius(shape) : std::min(b.inner_radius, inner_radius(shape));
+    }
+}
 
 Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> shape_defs) {
     Impl& w = *impl_;
@@ -130,10 +136,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         }
     }
     for (const ShapeDef& sd : shape_defs) {
-        const bool solid = sd.shape.type == ShapeType::circle ||
-                           sd.shape.type == ShapeType::capsule ||
-                           sd.shape.type == ShapeType::polygon;
-        if (def.type != BodyType::static_body && !solid) {
+        if (def.type != BodyType::static_body && !moving_bodies_take(sd.shape)) {
             return Error{ErrorCode::invalid_input,
                          "create_body: moving bodies take circles, capsules and polygons only"};
         }
@@ -146,7 +149,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
                          "and >= 0, restitution within [0, 1]"};
         }
     }
-    const Result<BodyMass> mass = body_mass(def.type, shape_defs);
+    const Result<BodyMass> mass = body_mass(def.type, shape_defs, "create_body");
     if (!mass) {
         return mass.error();
     }
@@ -172,15 +175,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     b.linear_damping = def.linear_damping;
     b.angular_damping = def.angular_damping;
     b.user_data = def.user_data;
-
-    const Vec2 local_center = mass->local_center;
-    if (def.type == BodyType::dynamic) {
-        b.mass = mass->mass;
-        b.inv_mass = 1 / mass->mass;
-        b.inv_inertia = def.fixed_rotation || !(mass->inertia > 0) ? 0 : 1 / mass->inertia;
-    }
-    b.sweep.local_center = local_center;
-    b.sweep.c1 = b.sweep.c2 = transform_point(b.xf, local_center);
+    b.fixed_rotation = def.fixed_rotation;
     b.sweep.a1 = b.sweep.a2 = def.angle;
 
     for (const ShapeDef& sd : shape_defs) {
@@ -200,10 +195,8 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
         s.tree_proxy = def.type == BodyType::static_body ? w.create_static_proxy(si, box)
                                                          : w.create_moving_proxy(box, si);
         b.shapes.push_back(si);
-        b.extent = std::max(b.extent, max_extent(sd.shape, local_center));
-        const real inner = inner_radius(sd.shape);
-        b.inner_radius = b.shapes.size() == 1 ? inner : std::min(b.inner_radius, inner);
     }
+    w.set_mass(b, *mass);
     w.note_seams_of(b);
     ++w.live_bodies;
     return BodyId{index, generation};
@@ -255,7 +248,9 @@ Result<BodyState> World::body_state(BodyId id) const {
         return stale();
     }
     const bool awake = b->type == BodyType::kinematic || (b->type == BodyType::dynamic && b->awake);
-    return BodyState{b->type, b->xf, b->sweep.c2, b->v, b->w, b->mass, b->user_data, awake};
+    const real inertia = b->inv_inertia > 0 ? 1 / b->inv_inertia : 0;
+    return BodyState{b->type, b->xf,   b->sweep.c2,  b->v, b->w,
+                     b->mass, inertia, b->user_data, awake};
 }
 
 Result<std::vector<ShapeId>> World::body_shapes(BodyId id) const {

@@ -3,6 +3,7 @@
 // and the world's gravity. The forces are applied by the step with gravity
 // (world_solve.cpp).
 #include <cmath>
+#include <vector>
 
 #include "world_impl.hpp"
 
@@ -63,6 +64,68 @@ void World::Impl::teleport(int index, const Transform& xf, real angle) {
         }
         wake_near(inflate(box, tol.speculative_distance), false);
     }
+}
+
+Result<void> World::set_body_type(BodyId id, BodyType type) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    const Body& b = w.bodies[id.index];
+    std::vector<ShapeDef> shape_defs;
+    for (int si : b.shapes) {
+        const ShapeRecord& s = w.shapes[si];
+        if (type != BodyType::static_body && !moving_bodies_take(s.shape)) {
+            return Error{ErrorCode::invalid_input,
+                         "set_body_type: moving bodies take circles, capsules and polygons only"};
+        }
+        shape_defs.push_back({s.shape, s.material});
+    }
+    const Result<BodyMass> mass = body_mass(type, shape_defs, "set_body_type");
+    if (!mass) {
+        return mass.error();
+    }
+    if (std::optional<Error> refused = w.refusal_inside("set_body_type")) {
+        return *refused;
+    }
+    if (type != b.type) {
+        w.change_type(id.index, type, *mass);
+    }
+    return {};
+}
+
+void World::Impl::change_type(int index, BodyType type, const BodyMass& mass) {
+    Body& b = bodies[index];
+    wake_island(index, false);
+    note_seams_of(b); // (a kinematic body of several shapes had seams of its own)
+    const bool was_static = b.type == BodyType::static_body;
+    b.type = type;
+    if (type == BodyType::static_body) {
+        b.v = {};
+        b.w = 0;
+    }
+    set_mass(b, mass);
+    if (b.inv_inertia == 0 && type == BodyType::dynamic) {
+        b.w = 0; // it cannot turn
+    }
+    b.sweep.a1 = b.sweep.a2;
+    for (int si : b.shapes) {
+        ShapeRecord& s = shapes[si];
+        const Aabb box = compute_aabb(s.shape, b.xf);
+        if (was_static != (type == BodyType::static_body)) {
+            if (was_static) {
+                destroy_static_proxy(s.tree_proxy);
+                s.tree_proxy = create_moving_proxy(box, si);
+            } else {
+                destroy_moving_proxy(s.tree_proxy);
+                s.tree_proxy = create_static_proxy(si, box);
+            }
+        }
+        s.near_version = 0; // (a moving shape's static neighbourhood, found again)
+        wake_near(inflate(box, tol.speculative_distance), false);
+    }
+    note_seams_of(b);
+    ++shapes_version; // no manifold made for the old type is carried
 }
 
 Result<void> World::apply_force(BodyId id, Vec2 force, Vec2 point) {

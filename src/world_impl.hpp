@@ -212,6 +212,7 @@ struct Body {
     real searched_angle = 0;     // start pose moved at its velocities then
     std::uint32_t generation = 0;
     std::uint64_t user_data = 0;
+    bool fixed_rotation = false; // BodyDef's: kept for World::set_body_type
     bool alive = false;
     bool stopped = false; // stopped by the final sweep this step: pinned for position correction
     bool awake = true;    // dynamic: simulated; false while its island sleeps
@@ -540,6 +541,26 @@ inline bool is_finite(const BodyDef& d) {
            std::isfinite(d.gravity_scale) && std::isfinite(d.linear_damping) &&
            std::isfinite(d.angular_damping);
 }
+
+// A dynamic body's mass, centre of mass (body frame) and rotational inertia
+// about it; zero for the other types.
+struct BodyMass {
+    real mass = 0;
+    Vec2 local_center;
+    real inertia = 0;
+};
+
+// The mass properties `shape_defs` give a body of `type`, or why they cannot
+// move one (the error's message starts with `call`): a dynamic body needs a
+// positive mass of at most k_max_mass, and every property and the inverses
+// the solver takes of them must be finite (densities so small or so large
+// that they are not, in `real`, are rejected here rather than turning the
+// body's state into NaN).
+Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs, const char* call);
+
+// Whether a kinematic or dynamic body may have `shape`: circles, capsules
+// and polygons (segments and chains have no inside to push out of).
+bool moving_bodies_take(const Shape& shape);
 
 inline Error stale() { return Error{ErrorCode::stale_handle, "body handle is stale or invalid"}; }
 
@@ -1588,6 +1609,15 @@ struct World::Impl {
     // World::destroy_body's work on live body `index`: what rested on it
     // wakes, its shapes and their proxies go, its handles go stale.
     void destroy_body(int index);
+
+    // Body `b`'s mass properties (zero for a body that is not dynamic), its
+    // centre of mass placed at its pose, and the reach of its shapes from
+    // that centre (extent, inner_radius).
+    void set_mass(Body& b, const BodyMass& mass);
+
+    // World::set_body_type's work on live body `index`, checked: a dynamic
+    // `type` comes with its `mass`.
+    void change_type(int index, BodyType type, const BodyMass& mass);
 
     // World::set_transform's work on live body `index`: pose `xf`, of
     // rotation `angle` (rad), checked.

@@ -188,7 +188,11 @@ struct BodyState {
     Vec2 center;  ///< centre of mass, world
     Vec2 linear_velocity;
     real angular_velocity = 0;
-    real mass = 0;
+    real mass = 0; ///< a dynamic body's (density x area summed over its shapes); else 0
+    /// Rotational inertia about the centre of mass (mass x L^2), from its
+    /// inverse: 0 for a body that cannot turn by contacts and torques (not
+    /// dynamic, or BodyDef::fixed_rotation).
+    real inertia = 0;
     std::uint64_t user_data = 0; ///< BodyDef::user_data
     /// Simulated by step(): a dynamic body not asleep (WorldDef::enable_sleep),
     /// every kinematic body; never a static body.
@@ -253,6 +257,22 @@ class World {
     /// component or spin beyond k_max_coordinate per second (invalid_input);
     /// a call from inside a pre-solve hook or a move filter (unsupported).
     Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
+
+    /// Changes a body's type, keeping its pose, shapes and handles (Box2D's
+    /// SetType). To dynamic: its mass, centre of mass and inertia come from
+    /// its shapes' densities (and BodyDef::fixed_rotation as made), its
+    /// velocities are kept. To kinematic: it keeps its velocities, and
+    /// neither gravity nor contacts change them. To static: it stops (its
+    /// velocities zeroed) and its shapes join the static broadphase and its
+    /// seams, which costs what set_transform on a static body costs. It
+    /// wakes, and so does whatever sleeps against it; its contacts are found
+    /// again by the next step. The same type does nothing. Errors: stale
+    /// handle; to kinematic or dynamic, a segment or chain segment among its
+    /// shapes; to dynamic, create_body's mass errors (no mass, beyond
+    /// k_max_mass, an inverse not finite) (invalid_input); a call from
+    /// inside a pre-solve hook or a move filter (unsupported). On an error
+    /// the body is as it was.
+    Result<void> set_body_type(BodyId id, BodyType type);
 
     /// Teleports a body: its origin to `position` (world, L) and its
     /// rotation to `angle` (radians, counter-clockwise), at once and not

@@ -3,6 +3,7 @@
 // values, their errors, and calls refused from inside a step or a move.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -142,6 +143,98 @@ TEST(WorldBodies, SetTransformRejectsBadInputAndChangesNothing) {
     ASSERT_TRUE(world.destroy_body(box));
     EXPECT_EQ(world.set_transform(box, {0, 0}, 0).error().code, ErrorCode::stale_handle);
     EXPECT_EQ(world.set_transform(BodyId{}, {0, 0}, 0).error().code, ErrorCode::stale_handle);
+}
+
+// A body made static and turned dynamic before the first step moves as one
+// made dynamic there, to the bit: the same mass, centre and inertia, the
+// same proxies (a body made kinematic and turned dynamic too).
+TEST(WorldBodies, ABodyTurnedDynamicBeforeTheFirstStepMovesAsOneMadeDynamic) {
+    for (const BodyType first : {BodyType::static_body, BodyType::kinematic}) {
+        SCOPED_TRACE(static_cast<int>(first));
+        Pile made = make_pile(false);
+        Pile turned = make_pile(false);
+        const Shape shape = make_box(0.3f, 0.2f).value();
+        const BodyId a = add_body(made.world, BodyType::dynamic, shape, {0.2f, 3}, real(0.4));
+        const BodyId b = add_body(turned.world, first, shape, {0.2f, 3}, real(0.4));
+        ASSERT_TRUE(turned.world.set_body_type(b, BodyType::dynamic));
+        EXPECT_EQ(turned.world.body_state(b)->mass, made.world.body_state(a)->mass);
+        EXPECT_EQ(turned.world.body_state(b)->inertia, made.world.body_state(a)->inertia);
+        for (int i = 0; i < 150; ++i) {
+            ASSERT_TRUE(made.world.step(k_dt));
+            ASSERT_TRUE(turned.world.step(k_dt));
+        }
+        expect_same_state(made.world.body_state(a).value(), turned.world.body_state(b).value());
+        expect_same_state(made.world.body_state(made.box).value(),
+                          turned.world.body_state(turned.box).value());
+        EXPECT_LT(made.world.body_state(a)->center.y, 2); // it fell into the pile
+    }
+}
+
+// A box resting on a ledge: the ledge made dynamic falls with it, made
+// static again it stops dead and holds the box; made kinematic it keeps
+// its velocity and gravity no longer changes it. Box of half sides
+// 1 x 0.25, density 3: mass 3 x 2 x 0.5 = 3, inertia m (2^2 + 0.5^2) / 12.
+TEST(WorldBodies, ALedgeTurnedDynamicFallsTurnedStaticStopsAndTurnedKinematicKeepsItsSpeed) {
+    World world = make_world({0, -10}, true);
+    const BodyId ledge = add_body(world, BodyType::static_body, make_box(1, 0.25f).value(), {0, 10},
+                                  0, {3, 0.6f, 0});
+    const BodyId box =
+        add_body(world, BodyType::dynamic, make_box(0.25f, 0.25f).value(), {0, 10.5f});
+    run(world, 90);
+    ASSERT_FALSE(world.body_state(box)->awake);
+    EXPECT_EQ(world.body_state(ledge)->mass, 0);
+    EXPECT_EQ(world.body_state(ledge)->inertia, 0);
+
+    ASSERT_TRUE(world.set_body_type(ledge, BodyType::dynamic));
+    BodyState s = world.body_state(ledge).value();
+    EXPECT_EQ(s.type, BodyType::dynamic);
+    EXPECT_FLOAT_EQ(s.mass, 3);
+    EXPECT_FLOAT_EQ(s.inertia, 3 * (4 + real(0.25)) / 12);
+    EXPECT_TRUE(world.body_state(box)->awake);
+    run(world, 30); // half a second of free fall together: 1.25 m
+    s = world.body_state(ledge).value();
+    EXPECT_NEAR(s.center.y, 10 - 1.29f, 0.05f);
+    EXPECT_NEAR(world.body_state(box)->center.y - s.center.y, 0.5f, 0.01f);
+
+    ASSERT_TRUE(world.set_body_type(ledge, BodyType::static_body));
+    s = world.body_state(ledge).value();
+    EXPECT_EQ(s.linear_velocity, (Vec2{}));
+    const real stopped_at = s.center.y;
+    run(world, 60);
+    EXPECT_EQ(world.body_state(ledge)->center.y, stopped_at);
+    EXPECT_NEAR(world.body_state(box)->center.y, stopped_at + 0.5f,
+                2 * world.tolerances().linear_slop);
+
+    ASSERT_TRUE(world.set_body_type(ledge, BodyType::dynamic));
+    ASSERT_TRUE(world.set_velocity(ledge, {0, -2}, 0));
+    ASSERT_TRUE(world.set_body_type(ledge, BodyType::kinematic));
+    EXPECT_EQ(world.body_state(ledge)->mass, 0);
+    run(world, 30);
+    EXPECT_EQ(world.body_state(ledge)->linear_velocity, (Vec2{0, -2}));
+    EXPECT_NEAR(world.body_state(ledge)->center.y, stopped_at - 1, 1e-4f);
+}
+
+TEST(WorldBodies, SetBodyTypeRejectsWhatCannotMoveAndChangesNothing) {
+    World world = make_world();
+    BodyDef def;
+    def.position = {1, 1};
+    const std::array<Vec2, 3> points{Vec2{0, 0}, Vec2{1, 0}, Vec2{2, 1}};
+    const ShapeDef line{Segment{points[0], points[1]}, {}};
+    const BodyId ground = world.create_body(def, std::span(&line, 1)).value();
+    const BodyId massless =
+        add_body(world, BodyType::kinematic, make_box(1, 1).value(), {5, 5}, 0, {0, 0.6f, 0});
+    EXPECT_EQ(world.set_body_type(ground, BodyType::dynamic).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_EQ(world.set_body_type(ground, BodyType::kinematic).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_EQ(world.set_body_type(massless, BodyType::dynamic).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_EQ(world.body_state(ground)->type, BodyType::static_body);
+    EXPECT_EQ(world.body_state(massless)->type, BodyType::kinematic);
+    EXPECT_TRUE(world.set_body_type(massless, BodyType::static_body)); // no mass needed
+    EXPECT_TRUE(world.set_body_type(ground, BodyType::static_body));   // as it is
+    ASSERT_TRUE(world.destroy_body(ground));
+    EXPECT_EQ(world.set_body_type(ground, BodyType::dynamic).error().code, ErrorCode::stale_handle);
 }
 
 // A body of mass m pushed by a force F in a world without gravity moves
@@ -348,6 +441,7 @@ TEST(WorldBodies, CallsThatChangeTheWorldFromInsideAStepOrAMoveAreRefused) {
         refusals.push_back(made ? ErrorCode::invalid_input : made.error().code);
         note(world.destroy_body(ball));
         note(world.set_transform(ball, {0, 5}, 0));
+        note(world.set_body_type(ball, BodyType::kinematic));
         note(world.set_velocity(ball, {1, 0}, 0));
         note(world.set_awake(ball, false));
         note(world.set_filter(world.body_shapes(ball)->at(0), Filter{}));
