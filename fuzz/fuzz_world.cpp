@@ -1,9 +1,9 @@
 // libFuzzer target: a World driven by the input (fuzz_input.hpp). The input
 // picks the world's settings, creates bodies of one to three shapes with
 // fuzzed materials, then runs a script of calls: steps, moves, velocities,
-// teleports, forces, torques, impulses, gravity, body types, destruction,
-// queries, stale handles. Nothing may crash, hang or touch memory it should
-// not (AddressSanitizer, UBSan, libFuzzer's timeout).
+// teleports, forces, torques, impulses, gravity, body types, shapes added
+// and removed, destruction, queries, stale handles. Nothing may crash, hang or touch memory it
+// should not (AddressSanitizer, UBSan, libFuzzer's timeout).
 //
 // What docs/conventions.md ("Errors") promises is checked:
 // - a call that fails returns an error and changes nothing: every body's
@@ -195,7 +195,7 @@ class Script {
     }
 
     // A force, torque or impulse on a body for the next step, a new
-    // gravity, or a new type for a body.
+    // gravity, a new type for a body, a shape added to it or taken away.
     void push() {
         const BodyId id = some_body();
         const Vec2 v = in_.point();
@@ -204,7 +204,7 @@ class Script {
         const auto before = snapshot(world_, bodies_);
         Result<void> r;
         const std::uint8_t how = in_.byte();
-        switch (how % 6) {
+        switch (how % 8) {
         case 0:
             r = world_.apply_force(id, v, point);
             break;
@@ -220,8 +220,22 @@ class Script {
         case 4:
             r = world_.set_gravity(v);
             break;
+        case 5:
+            r = world_.set_body_type(id, static_cast<BodyType>(how / 8 % 3));
+            break;
+        case 6:
+            if (const std::optional<Shape> shape = in_.shape()) {
+                const Result<ShapeId> made =
+                    world_.create_shape(id, ShapeDef(*shape, material(in_)));
+                r = made ? Result<void>() : Result<void>(made.error());
+            }
+            break;
         default:
-            r = world_.set_body_type(id, static_cast<BodyType>(how / 6 % 3));
+            if (const auto shapes = world_.body_shapes(id); shapes && !shapes->empty()) {
+                r = world_.destroy_shape((*shapes)[in_.byte() % shapes->size()]);
+            } else {
+                r = world_.destroy_shape(ShapeId{});
+            }
             break;
         }
         if (!r) {

@@ -96,6 +96,65 @@ bool detail::moving_bodies_take(const Shape& shape) {
            shape.type == ShapeType::polygon;
 }
 
+std::optional<Error> detail::shape_def_error(const ShapeDef& sd, BodyType type,
+                                             const Transform& pose, const char* call) {
+    const Aabb box = compute_aabb(sd.shape, pose);
+    if (!in_coordinate_range(box.lower) || !in_coordinate_range(box.upper)) {
+        return Error{ErrorCode::invalid_input,
+                     std::string(call) + ": a shape reaches beyond k_max_coordinate of the origin"};
+    }
+    if (type != BodyType::static_body && !moving_bodies_take(sd.shape)) {
+        return Error{ErrorCode::invalid_input,
+                     std::string(call) +
+                         ": moving bodies take circles, capsules and polygons only"};
+    }
+    const Material& m = sd.material;
+    if (!std::isfinite(m.density) || m.density < 0 || !std::isfinite(m.friction) ||
+        m.friction < 0 || !(m.restitution >= 0 && m.restitution <= 1) ||
+        !std::isfinite(m.rolling_resistance) || m.rolling_resistance < 0) {
+        return Error{ErrorCode::invalid_input,
+                     std::string(call) +
+                         ": density, friction and rolling_resistance must be finite and >= 0, "
+                         "restitution within [0, 1]"};
+    }
+    return std::nullopt;
+}
+
+int World::Impl::add_shape(int body, const ShapeDef& sd) {
+    Body& b = bodies[body];
+    const int si = allocate_shape();
+    ShapeRecord& s = shapes[si];
+    s.shape = sd.shape;
+    s.local_box = axis_aligned_box(sd.shape, Transform{});
+    s.material = sd.material;
+    s.proxy = make_proxy(sd.shape);
+    s.core_proxy = shrink_proxy(s.proxy, k_core_shrink * tol.linear_slop);
+    s.body = body;
+    s.filter = sd.filter;
+    s.near_version = 0; // a reused record's neighbourhood was for another filter
+    s.sensor = sd.sensor;
+    s.user_data = sd.user_data;
+    const Aabb box = compute_aabb(sd.shape, b.xf);
+    s.tree_proxy = b.type == BodyType::static_body ? create_static_proxy(si, box)
+                                                   : create_moving_proxy(box, si);
+    b.shapes.push_back(si);
+    return si;
+}
+
+void World::Impl::remove_shape(int si) {
+    ShapeRecord& s = shapes[si];
+    if (bodies[s.body].type == BodyType::static_body) {
+        destroy_static_proxy(s.tree_proxy);
+    } else {
+        destroy_moving_proxy(s.tree_proxy);
+    }
+    s.tree_proxy = k_null_proxy;
+    s.body = -1;
+    ++s.generation; // its ShapeIds go stale
+    ++shapes_version;
+    free_shapes.push_back(si);
+}
+
 void World::Impl::set_mass(Body& b, const BodyMass& mass) {
     b.mass = mass.mass;
     b.inv_mass = mass.mass > 0 ? 1 / mass.mass : 0;
@@ -129,24 +188,8 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     }
     const Transform pose{def.position, Rot::from_angle(def.angle)};
     for (const ShapeDef& sd : shape_defs) {
-        const Aabb box = compute_aabb(sd.shape, pose);
-        if (!in_coordinate_range(box.lower) || !in_coordinate_range(box.upper)) {
-            return Error{ErrorCode::invalid_input,
-                         "create_body: a shape reaches beyond k_max_coordinate of the origin"};
-        }
-    }
-    for (const ShapeDef& sd : shape_defs) {
-        if (def.type != BodyType::static_body && !moving_bodies_take(sd.shape)) {
-            return Error{ErrorCode::invalid_input,
-                         "create_body: moving bodies take circles, capsules and polygons only"};
-        }
-        if (!std::isfinite(sd.material.density) || sd.material.density < 0 ||
-            !std::isfinite(sd.material.friction) || sd.material.friction < 0 ||
-            !(sd.material.restitution >= 0 && sd.material.restitution <= 1) ||
-            !std::isfinite(sd.material.rolling_resistance) || sd.material.rolling_resistance < 0) {
-            return Error{ErrorCode::invalid_input,
-                         "create_body: density, friction and rolling_resistance must be finite "
-                         "and >= 0, restitution within [0, 1]"};
+        if (std::optional<Error> error = shape_def_error(sd, def.type, pose, "create_body")) {
+            return *error;
         }
     }
     const Result<BodyMass> mass = body_mass(def.type, shape_defs, "create_body");
@@ -179,22 +222,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     b.sweep.a1 = b.sweep.a2 = def.angle;
 
     for (const ShapeDef& sd : shape_defs) {
-        const int si = w.allocate_shape();
-        ShapeRecord& s = w.shapes[si];
-        s.shape = sd.shape;
-        s.local_box = axis_aligned_box(sd.shape, Transform{});
-        s.material = sd.material;
-        s.proxy = make_proxy(sd.shape);
-        s.core_proxy = shrink_proxy(s.proxy, k_core_shrink * w.tol.linear_slop);
-        s.body = index;
-        s.filter = sd.filter;
-        s.near_version = 0; // a reused record's neighbourhood was for another filter
-        s.sensor = sd.sensor;
-        s.user_data = sd.user_data;
-        const Aabb box = compute_aabb(sd.shape, b.xf);
-        s.tree_proxy = def.type == BodyType::static_body ? w.create_static_proxy(si, box)
-                                                         : w.create_moving_proxy(box, si);
-        b.shapes.push_back(si);
+        w.add_shape(index, sd);
     }
     w.set_mass(b, *mass);
     w.note_seams_of(b);
@@ -224,17 +252,7 @@ void World::Impl::destroy_body(int index) {
     wake_island(index, false);
     note_seams_of(b);
     for (int si : b.shapes) {
-        ShapeRecord& s = shapes[si];
-        if (b.type == BodyType::static_body) {
-            destroy_static_proxy(s.tree_proxy);
-        } else {
-            destroy_moving_proxy(s.tree_proxy);
-        }
-        s.tree_proxy = k_null_proxy;
-        s.body = -1;
-        ++s.generation; // its ShapeIds go stale
-        ++shapes_version;
-        free_shapes.push_back(si);
+        remove_shape(si);
     }
     b.alive = false;
     b.shapes.clear();

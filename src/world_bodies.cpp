@@ -2,6 +2,7 @@
 // (world.cpp): teleports, forces and torques for the next step, impulses,
 // and the world's gravity. The forces are applied by the step with gravity
 // (world_solve.cpp).
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -66,22 +67,106 @@ void World::Impl::teleport(int index, const Transform& xf, real angle) {
     }
 }
 
+namespace {
+
+// The definitions of body `b`'s shapes (shape and material, all the mass
+// needs) but for shape `except`, then `extra` if given.
+std::vector<ShapeDef> shape_defs_of(const World::Impl& w, const Body& b, int except,
+                                    const ShapeDef* extra) {
+    std::vector<ShapeDef> defs;
+    for (int si : b.shapes) {
+        if (si != except) {
+            defs.push_back({w.shapes[si].shape, w.shapes[si].material});
+        }
+    }
+    if (extra) {
+        defs.push_back(*extra);
+    }
+    return defs;
+}
+
+} // namespace
+
+Result<ShapeId> World::create_shape(BodyId id, const ShapeDef& shape) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    const Body& b = w.bodies[id.index];
+    if (std::optional<Error> error = shape_def_error(shape, b.type, b.xf, "create_shape")) {
+        return *error;
+    }
+    const Result<BodyMass> mass =
+        body_mass(b.type, shape_defs_of(w, b, -1, &shape), "create_shape");
+    if (!mass) {
+        return mass.error();
+    }
+    if (std::optional<Error> refused = w.refusal_inside("create_shape")) {
+        return *refused;
+    }
+    w.wake_island(id.index, false);
+    w.note_seams_of(w.bodies[id.index]); // (it may have seams of its own now)
+    const int si = w.add_shape(id.index, shape);
+    w.reset_mass(id.index, *mass);
+    w.note_seams_of(w.bodies[id.index]);
+    w.wake_near(inflate(compute_aabb(shape.shape, b.xf), w.tol.speculative_distance), false);
+    return w.shape_id(si);
+}
+
+Result<void> World::destroy_shape(ShapeId id) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return Error{ErrorCode::stale_handle, "destroy_shape: stale or null shape handle"};
+    }
+    const int index = w.shapes[id.index].body;
+    Body& b = w.bodies[index];
+    if (b.shapes.size() == 1) {
+        return Error{ErrorCode::invalid_input,
+                     "destroy_shape: a body keeps at least one shape (destroy the body instead)"};
+    }
+    const Result<BodyMass> mass =
+        body_mass(b.type, shape_defs_of(w, b, id.index, nullptr), "destroy_shape");
+    if (!mass) {
+        return mass.error();
+    }
+    if (std::optional<Error> refused = w.refusal_inside("destroy_shape")) {
+        return *refused;
+    }
+    // What rested on it, and its own island, wake.
+    w.wake_island(index, false);
+    w.wake_near(inflate(compute_aabb(w.shapes[id.index].shape, b.xf), w.tol.speculative_distance),
+                false);
+    w.note_seams_of(b);
+    w.remove_shape(id.index);
+    b.shapes.erase(std::find(b.shapes.begin(), b.shapes.end(), id.index));
+    w.reset_mass(index, *mass);
+    return {};
+}
+
+void World::Impl::reset_mass(int index, const BodyMass& mass) {
+    Body& b = bodies[index];
+    const Vec2 old_center = b.sweep.c2;
+    set_mass(b, mass);
+    // The new centre moves as the point of the body it is (Box2D's
+    // ResetMassData): the body's motion is unchanged.
+    b.v += cross(b.w, b.sweep.c2 - old_center);
+    b.sweep.a1 = b.sweep.a2;
+}
+
 Result<void> World::set_body_type(BodyId id, BodyType type) {
     Impl& w = *impl_;
     if (!w.find(id)) {
         return stale();
     }
     const Body& b = w.bodies[id.index];
-    std::vector<ShapeDef> shape_defs;
     for (int si : b.shapes) {
-        const ShapeRecord& s = w.shapes[si];
-        if (type != BodyType::static_body && !moving_bodies_take(s.shape)) {
+        if (type != BodyType::static_body && !moving_bodies_take(w.shapes[si].shape)) {
             return Error{ErrorCode::invalid_input,
                          "set_body_type: moving bodies take circles, capsules and polygons only"};
         }
-        shape_defs.push_back({s.shape, s.material});
     }
-    const Result<BodyMass> mass = body_mass(type, shape_defs, "set_body_type");
+    const Result<BodyMass> mass =
+        body_mass(type, shape_defs_of(w, b, -1, nullptr), "set_body_type");
     if (!mass) {
         return mass.error();
     }

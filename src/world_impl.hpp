@@ -562,6 +562,12 @@ Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs, 
 // and polygons (segments and chains have no inside to push out of).
 bool moving_bodies_take(const Shape& shape);
 
+// Why `sd` cannot be one of the shapes of a body of `type` at `pose` (the
+// message starting with `call`): a box beyond k_max_coordinate, a segment or
+// chain on a moving body, a material out of range. None when it can.
+std::optional<Error> shape_def_error(const ShapeDef& sd, BodyType type, const Transform& pose,
+                                     const char* call);
+
 inline Error stale() { return Error{ErrorCode::stale_handle, "body handle is stale or invalid"}; }
 
 // Velocities the step's arithmetic can carry: each component, and the spin,
@@ -1610,10 +1616,23 @@ struct World::Impl {
     // wakes, its shapes and their proxies go, its handles go stale.
     void destroy_body(int index);
 
+    // A shape made from `sd` (checked) on live body `body`, its proxy in
+    // the broadphase its body's type keeps: its index.
+    int add_shape(int body, const ShapeDef& sd);
+
+    // Shape `si`'s proxy and record go, its handles stale; its body's list
+    // of shapes is the caller's to mend.
+    void remove_shape(int si);
+
     // Body `b`'s mass properties (zero for a body that is not dynamic), its
     // centre of mass placed at its pose, and the reach of its shapes from
     // that centre (extent, inner_radius).
     void set_mass(Body& b, const BodyMass& mass);
+
+    // Body `index`'s mass properties after its shapes changed (set_mass),
+    // its velocity moved to its new centre of mass so that its motion is
+    // unchanged.
+    void reset_mass(int index, const BodyMass& mass);
 
     // World::set_body_type's work on live body `index`, checked: a dynamic
     // `type` comes with its `mass`.

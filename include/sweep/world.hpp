@@ -227,6 +227,23 @@ class World {
     /// Removes a body. Errors: stale handle; a call from inside a pre-solve
     /// hook or a move filter (unsupported).
     Result<void> destroy_body(BodyId id);
+    /// Adds a shape to a body (in the body's frame), as create_body would
+    /// have made it among the body's shapes; a dynamic body's mass, centre
+    /// of mass and inertia take it in, its motion unchanged (the new centre
+    /// moves as that point of the body did; Box2D's ResetMassData). The body
+    /// wakes, and so does whatever sleeps where the shape is. Errors: stale
+    /// handle; create_body's shape errors (a shape beyond k_max_coordinate, a
+    /// segment or chain on a moving body, a material out of range) and mass
+    /// errors (invalid_input); a call from inside a pre-solve hook or a move
+    /// filter (unsupported). On an error the body is as it was.
+    Result<ShapeId> create_shape(BodyId id, const ShapeDef& shape);
+    /// Removes a shape from its body, its handle going stale; a dynamic
+    /// body's mass follows as in create_shape. What rested on it wakes.
+    /// Errors: stale handle; the body's last shape (destroy the body), a
+    /// dynamic body left without mass (invalid_input); a call from inside a
+    /// pre-solve hook or a move filter (unsupported). On an error the body
+    /// is as it was.
+    Result<void> destroy_shape(ShapeId id);
     /// A body's current state. Errors: stale handle.
     Result<BodyState> body_state(BodyId id) const;
     /// The shapes of a body, in the order they were given. Errors: stale handle.

@@ -237,6 +237,110 @@ TEST(WorldBodies, SetBodyTypeRejectsWhatCannotMoveAndChangesNothing) {
     EXPECT_EQ(world.set_body_type(ground, BodyType::dynamic).error().code, ErrorCode::stale_handle);
 }
 
+// A shape added to a body before the first step makes the body one made
+// with it, to the bit.
+TEST(WorldBodies, AShapeAddedBeforeTheFirstStepMakesTheBodyOneMadeWithIt) {
+    Pile made = make_pile(false);
+    Pile added = make_pile(false);
+    const std::array<ShapeDef, 2> shapes{ShapeDef{make_box(0.3f, 0.2f).value(), {}},
+                                         ShapeDef{Circle{{0.4f, 0.3f}, 0.2f}, {2, 0.3f, 0}}};
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = {0.2f, 3};
+    def.angle = 0.4f;
+    const BodyId a = made.world.create_body(def, shapes).value();
+    const BodyId b = added.world.create_body(def, std::span(shapes).first(1)).value();
+    ASSERT_TRUE(added.world.create_shape(b, shapes[1]));
+    EXPECT_EQ(added.world.body_state(b)->center, made.world.body_state(a)->center);
+    EXPECT_EQ(added.world.body_state(b)->inertia, made.world.body_state(a)->inertia);
+    for (int i = 0; i < 150; ++i) {
+        ASSERT_TRUE(made.world.step(k_dt));
+        ASSERT_TRUE(added.world.step(k_dt));
+    }
+    expect_same_state(made.world.body_state(a).value(), added.world.body_state(b).value());
+    expect_same_state(made.world.body_state(made.disc).value(),
+                      added.world.body_state(added.disc).value());
+    EXPECT_LT(made.world.body_state(a)->center.y, 2);
+}
+
+// Two unit boxes of density 1, centres 2 apart: mass 2, centre midway,
+// inertia 2 (1/6) + 2 (1^2) about it. Adding the second to a body spinning
+// at 1 rad/s about the first moves its centre, whose velocity becomes that
+// point's, w x r = (0, 1): the motion is unchanged. Removing it again
+// restores the first box's mass, centre and inertia.
+TEST(WorldBodies, AddingAndRemovingAShapeMovesTheCentreOfMassAndKeepsTheMotion) {
+    World world = make_world({0, 0});
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.angular_velocity = 1;
+    const ShapeDef first{make_box(0.5f, 0.5f).value(), {}};
+    const BodyId body = world.create_body(def, std::span(&first, 1)).value();
+    const ShapeId second =
+        world.create_shape(body, {make_offset_box(0.5f, 0.5f, {2, 0}, 0).value(), {}}).value();
+    BodyState s = world.body_state(body).value();
+    EXPECT_FLOAT_EQ(s.mass, 2);
+    EXPECT_NEAR(s.center.x, 1, 1e-6f);
+    EXPECT_NEAR(s.center.y, 0, 1e-6f);
+    EXPECT_FLOAT_EQ(s.inertia, 2 * (real(1) / 6) + 2);
+    EXPECT_NEAR(s.linear_velocity.x, 0, 1e-6f);
+    EXPECT_NEAR(s.linear_velocity.y, 1, 1e-6f);
+    EXPECT_EQ(s.angular_velocity, 1);
+    EXPECT_EQ(world.shape_info(second)->body, body);
+    ASSERT_TRUE(world.destroy_shape(second));
+    s = world.body_state(body).value();
+    EXPECT_FLOAT_EQ(s.mass, 1);
+    EXPECT_NEAR(length(s.center), 0, 1e-6f);
+    EXPECT_FLOAT_EQ(s.inertia, real(1) / 6);
+    EXPECT_NEAR(length(s.linear_velocity), 0, 1e-6f);
+    EXPECT_EQ(world.body_shapes(body)->size(), 1u);
+    EXPECT_EQ(world.shape_info(second).error().code, ErrorCode::stale_handle);
+}
+
+// A box asleep on the left tile of a static floor of two: the right tile's
+// removal leaves it asleep and standing; the left's wakes it and it falls.
+TEST(WorldBodies, RemovingTheShapeABoxRestsOnWakesItAndItFalls) {
+    World world = make_world({0, -10}, true);
+    BodyDef def;
+    const std::array<ShapeDef, 2> tiles{
+        ShapeDef{make_offset_box(0.5f, 0.5f, {-0.5f, -0.5f}, 0).value(), {}},
+        ShapeDef{make_offset_box(0.5f, 0.5f, {3.5f, -0.5f}, 0).value(), {}}};
+    const BodyId floor = world.create_body(def, tiles).value();
+    const BodyId box =
+        add_body(world, BodyType::dynamic, make_box(0.25f, 0.25f).value(), {-0.5f, 0.25f});
+    run(world, 90);
+    ASSERT_FALSE(world.body_state(box)->awake);
+    const std::vector<ShapeId> shapes = world.body_shapes(floor).value();
+    ASSERT_TRUE(world.destroy_shape(shapes[1]));
+    EXPECT_FALSE(world.body_state(box)->awake);
+    ASSERT_TRUE(world.destroy_shape(shapes[0]).error().code == ErrorCode::invalid_input);
+    ASSERT_TRUE(world.create_shape(floor, {make_offset_box(0.5f, 0.5f, {8, 8}, 0).value(), {}}));
+    ASSERT_TRUE(world.destroy_shape(shapes[0])); // no longer its last
+    EXPECT_TRUE(world.body_state(box)->awake);
+    run(world, 30);
+    EXPECT_LT(world.body_state(box)->center.y, 0.25f - 1);
+}
+
+TEST(WorldBodies, CreateAndDestroyShapeRejectBadInputAndChangeNothing) {
+    World world = make_world();
+    const BodyId body = add_body(world, BodyType::dynamic, make_box(1, 1).value(), {0, 0});
+    const BodyState before = world.body_state(body).value();
+    const ShapeDef segment{Segment{{0, 0}, {1, 0}}, {}};
+    const ShapeDef far{Circle{{2 * k_max_coordinate, 0}, 1}, {}};
+    const ShapeDef slippery{Circle{{}, 1}, {1, -1, 0}};
+    for (const ShapeDef& bad : {segment, far, slippery}) {
+        EXPECT_EQ(world.create_shape(body, bad).error().code, ErrorCode::invalid_input);
+    }
+    // The massless shape may join, but the massive one may not leave it alone.
+    const ShapeId massless = world.create_shape(body, {Circle{{}, 1}, {0, 0.6f, 0}}).value();
+    const ShapeId massive = world.body_shapes(body)->front();
+    EXPECT_EQ(world.destroy_shape(massive).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.body_shapes(body)->size(), 2u);
+    ASSERT_TRUE(world.destroy_shape(massless));
+    expect_same_state(world.body_state(body).value(), before);
+    EXPECT_EQ(world.destroy_shape(massless).error().code, ErrorCode::stale_handle);
+    EXPECT_EQ(world.create_shape(BodyId{}, segment).error().code, ErrorCode::stale_handle);
+}
+
 // A body of mass m pushed by a force F in a world without gravity moves
 // as one pulled by gravity F / m in a world without the force: the force
 // is applied as gravity is, over every part of the step. Its velocity after
@@ -427,7 +531,10 @@ TEST(WorldBodies, ForcesImpulsesAndANewGravityWakeSleepingBodies) {
 // runs. They are refused, and the step or move goes on unharmed.
 TEST(WorldBodies, CallsThatChangeTheWorldFromInsideAStepOrAMoveAreRefused) {
     World world = make_world();
-    add_body(world, BodyType::static_body, make_box(5, 0.5f).value(), {0, -0.5f});
+    const std::array<ShapeDef, 2> halves{
+        ShapeDef{make_offset_box(2.5f, 0.5f, {-2.5f, -0.5f}, 0).value(), {}},
+        ShapeDef{make_offset_box(2.5f, 0.5f, {2.5f, -0.5f}, 0).value(), {}}};
+    const BodyId floor = world.create_body(BodyDef{}, halves).value();
     const BodyId ball = add_body(world, BodyType::dynamic, Circle{{}, 0.5f}, {0, 0.5f});
     const BodyId walker =
         add_body(world, BodyType::kinematic, make_box(0.5f, 0.5f).value(), {3, 0.5f});
@@ -442,6 +549,9 @@ TEST(WorldBodies, CallsThatChangeTheWorldFromInsideAStepOrAMoveAreRefused) {
         note(world.destroy_body(ball));
         note(world.set_transform(ball, {0, 5}, 0));
         note(world.set_body_type(ball, BodyType::kinematic));
+        const Result<ShapeId> shape = world.create_shape(ball, sd);
+        refusals.push_back(shape ? ErrorCode::invalid_input : shape.error().code);
+        note(world.destroy_shape(world.body_shapes(floor)->at(1)));
         note(world.set_velocity(ball, {1, 0}, 0));
         note(world.set_awake(ball, false));
         note(world.set_filter(world.body_shapes(ball)->at(0), Filter{}));
