@@ -2,8 +2,8 @@
 // picks the world's settings, creates bodies of one to three shapes with
 // fuzzed materials, then runs a script of calls: steps, moves, velocities,
 // teleports, forces, torques, impulses, gravity, body types, shapes added
-// and removed, destruction, queries, stale handles. Nothing may crash, hang or touch memory it
-// should not (AddressSanitizer, UBSan, libFuzzer's timeout).
+// and removed, materials, destruction, queries, stale handles. Nothing may crash, hang or touch
+// memory it should not (AddressSanitizer, UBSan, libFuzzer's timeout).
 //
 // What docs/conventions.md ("Errors") promises is checked:
 // - a call that fails returns an error and changes nothing: every body's
@@ -195,8 +195,9 @@ class Script {
     }
 
     // A force, torque or impulse on a body for the next step, a new
-    // gravity, a new type for a body, a shape added to it or taken away.
-    void push() {
+    // gravity, a new type for a body, a shape added to it or taken away, a
+    // shape's new material.
+    void change_body() {
         const BodyId id = some_body();
         const Vec2 v = in_.point();
         const Vec2 point = in_.point();
@@ -204,7 +205,7 @@ class Script {
         const auto before = snapshot(world_, bodies_);
         Result<void> r;
         const std::uint8_t how = in_.byte();
-        switch (how % 8) {
+        switch (how % 9) {
         case 0:
             r = world_.apply_force(id, v, point);
             break;
@@ -221,7 +222,7 @@ class Script {
             r = world_.set_gravity(v);
             break;
         case 5:
-            r = world_.set_body_type(id, static_cast<BodyType>(how / 8 % 3));
+            r = world_.set_body_type(id, static_cast<BodyType>(how / 9 % 3));
             break;
         case 6:
             if (const std::optional<Shape> shape = in_.shape()) {
@@ -230,16 +231,16 @@ class Script {
                 r = made ? Result<void>() : Result<void>(made.error());
             }
             break;
+        case 7:
+            r = world_.destroy_shape(some_shape_of(id));
+            break;
         default:
-            if (const auto shapes = world_.body_shapes(id); shapes && !shapes->empty()) {
-                r = world_.destroy_shape((*shapes)[in_.byte() % shapes->size()]);
-            } else {
-                r = world_.destroy_shape(ShapeId{});
-            }
+            r = world_.set_material(some_shape_of(id), material(in_));
             break;
         }
         if (!r) {
-            require(snapshot(world_, bodies_) == before, "a failed push changed the world");
+            require(snapshot(world_, bodies_) == before,
+                    "a failed change of a body changed the world");
         }
     }
 
@@ -298,7 +299,7 @@ class Script {
                 if (pick / 8 % 3 == 1) {
                     set_transform();
                 } else if (pick / 8 % 3 == 2) {
-                    push();
+                    change_body();
                 } else {
                     step();
                 }
@@ -308,6 +309,15 @@ class Script {
     }
 
   private:
+    // One of body `id`'s shapes, or a null handle when it has none (stale).
+    ShapeId some_shape_of(BodyId id) {
+        const auto shapes = world_.body_shapes(id);
+        if (!shapes || shapes->empty()) {
+            return ShapeId{};
+        }
+        return (*shapes)[in_.byte() % shapes->size()];
+    }
+
     // One of the bodies made so far (perhaps destroyed since), or a handle
     // that never was one.
     BodyId some_body() {

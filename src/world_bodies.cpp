@@ -70,17 +70,16 @@ void World::Impl::teleport(int index, const Transform& xf, real angle) {
 namespace {
 
 // The definitions of body `b`'s shapes (shape and material, all the mass
-// needs) but for shape `except`, then `extra` if given.
+// needs), in its order, with `instead` for shape `except` (or without it).
 std::vector<ShapeDef> shape_defs_of(const World::Impl& w, const Body& b, int except,
-                                    const ShapeDef* extra) {
+                                    const ShapeDef* instead) {
     std::vector<ShapeDef> defs;
     for (int si : b.shapes) {
         if (si != except) {
             defs.push_back({w.shapes[si].shape, w.shapes[si].material});
+        } else if (instead) {
+            defs.push_back(*instead);
         }
-    }
-    if (extra) {
-        defs.push_back(*extra);
     }
     return defs;
 }
@@ -96,8 +95,9 @@ Result<ShapeId> World::create_shape(BodyId id, const ShapeDef& shape) {
     if (std::optional<Error> error = shape_def_error(shape, b.type, b.xf, "create_shape")) {
         return *error;
     }
-    const Result<BodyMass> mass =
-        body_mass(b.type, shape_defs_of(w, b, -1, &shape), "create_shape");
+    std::vector<ShapeDef> defs = shape_defs_of(w, b, -1, nullptr);
+    defs.push_back(shape);
+    const Result<BodyMass> mass = body_mass(b.type, defs, "create_shape");
     if (!mass) {
         return mass.error();
     }
@@ -140,6 +140,37 @@ Result<void> World::destroy_shape(ShapeId id) {
     w.remove_shape(id.index);
     b.shapes.erase(std::find(b.shapes.begin(), b.shapes.end(), id.index));
     w.reset_mass(index, *mass);
+    return {};
+}
+
+Result<void> World::set_material(ShapeId id, const Material& material) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return Error{ErrorCode::stale_handle, "set_material: stale or null shape handle"};
+    }
+    ShapeRecord& s = w.shapes[id.index];
+    const int index = s.body;
+    const Body& b = w.bodies[index];
+    const ShapeDef changed(s.shape, material);
+    if (std::optional<Error> error = shape_def_error(changed, b.type, b.xf, "set_material")) {
+        return *error;
+    }
+    const Result<BodyMass> mass =
+        body_mass(b.type, shape_defs_of(w, b, id.index, &changed), "set_material");
+    if (!mass) {
+        return mass.error();
+    }
+    if (std::optional<Error> refused = w.refusal_inside("set_material")) {
+        return *refused;
+    }
+    const bool new_density = material.density != s.material.density;
+    s.material = material;
+    // What rests on it may now slide (ice), and the body itself.
+    w.wake_island(index, false);
+    w.wake_near(inflate(compute_aabb(s.shape, b.xf), w.tol.speculative_distance), false);
+    if (new_density) {
+        w.reset_mass(index, *mass);
+    }
     return {};
 }
 

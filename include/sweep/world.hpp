@@ -244,6 +244,16 @@ class World {
     /// pre-solve hook or a move filter (unsupported). On an error the body
     /// is as it was.
     Result<void> destroy_shape(ShapeId id);
+    /// Changes a shape's material: friction, restitution and rolling
+    /// resistance from the next step on (ice under a box that rested: it
+    /// wakes, with what rests on the shape); a new density changes a
+    /// dynamic body's mass, centre of mass and inertia at once, its motion
+    /// kept (as create_shape). Errors: stale handle; a material out of
+    /// range (create_body's rule), a dynamic body left without mass or
+    /// beyond k_max_mass (invalid_input); a call from inside a pre-solve
+    /// hook or a move filter (unsupported). On an error the shape is as it
+    /// was.
+    Result<void> set_material(ShapeId id, const Material& material);
     /// A body's current state. Errors: stale handle.
     Result<BodyState> body_state(BodyId id) const;
     /// The shapes of a body, in the order they were given. Errors: stale handle.

@@ -341,6 +341,57 @@ TEST(WorldBodies, CreateAndDestroyShapeRejectBadInputAndChangeNothing) {
     EXPECT_EQ(world.create_shape(BodyId{}, segment).error().code, ErrorCode::stale_handle);
 }
 
+// A box resting on a 20 degree slope (friction 0.6 > tan 20 degrees) slides
+// down it at g sin 20 degrees once the slope's friction is set to 0 (the
+// pair's is the geometric mean: 0).
+TEST(WorldBodies, ABoxRestingOnASlopeSlidesWhenTheSlopeTurnsToIce) {
+    World world = make_world({0, -10}, true);
+    const real angle = real(20) * real(3.14159265) / 180;
+    const BodyId slope =
+        add_body(world, BodyType::static_body, make_box(20, 0.5f).value(), {0, 0}, angle);
+    const Vec2 along{std::cos(angle), std::sin(angle)};
+    const Vec2 up{-along.y, along.x};
+    const BodyId box =
+        add_body(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), real(1.0) * up, angle);
+    run(world, 120);
+    ASSERT_FALSE(world.body_state(box)->awake);
+    const Vec2 resting = world.body_state(box)->center;
+    Material ice;
+    ice.friction = 0;
+    ASSERT_TRUE(world.set_material(world.body_shapes(slope)->front(), ice));
+    EXPECT_TRUE(world.body_state(box)->awake);
+    run(world, 30);
+    const real slid = -dot(world.body_state(box)->center - resting, along);
+    const real expected = real(0.5) * 10 * std::sin(angle) * real(0.25); // 0.43 m in 0.5 s
+    EXPECT_NEAR(slid, expected, 0.05f * expected);
+}
+
+// Two unit boxes of a body, centres 2 apart: the second's density from 1 to
+// 3 makes the mass 4 and moves the centre to 3 x 2 / 4 = 1.5 from the first.
+TEST(WorldBodies, ANewDensityMovesTheMassAndCentreOfItsBody) {
+    World world = make_world({0, 0});
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    const std::array<ShapeDef, 2> boxes{
+        ShapeDef{make_box(0.5f, 0.5f).value(), {}},
+        ShapeDef{make_offset_box(0.5f, 0.5f, {2, 0}, 0).value(), {}}};
+    const BodyId body = world.create_body(def, boxes).value();
+    ASSERT_TRUE(world.set_material(world.body_shapes(body)->at(1), {3, 0.6f, 0}));
+    const BodyState s = world.body_state(body).value();
+    EXPECT_FLOAT_EQ(s.mass, 4);
+    EXPECT_FLOAT_EQ(s.center.x, 1.5f);
+    EXPECT_EQ(world.shape_info(world.body_shapes(body)->at(1))->material.density, 3);
+    // A massless body, a restitution above 1, a stale shape: refused.
+    const ShapeId first = world.body_shapes(body)->at(0);
+    ASSERT_TRUE(world.set_material(first, {0, 0.6f, 0})); // the other keeps the mass
+    EXPECT_EQ(world.set_material(world.body_shapes(body)->at(1), {0, 0.6f, 0}).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_EQ(world.set_material(first, {1, 0.6f, 2}).error().code, ErrorCode::invalid_input);
+    EXPECT_FLOAT_EQ(world.body_state(body)->mass, 3);
+    ASSERT_TRUE(world.destroy_body(body));
+    EXPECT_EQ(world.set_material(first, {}).error().code, ErrorCode::stale_handle);
+}
+
 // A body of mass m pushed by a force F in a world without gravity moves
 // as one pulled by gravity F / m in a world without the force: the force
 // is applied as gravity is, over every part of the step. Its velocity after
@@ -552,6 +603,7 @@ TEST(WorldBodies, CallsThatChangeTheWorldFromInsideAStepOrAMoveAreRefused) {
         const Result<ShapeId> shape = world.create_shape(ball, sd);
         refusals.push_back(shape ? ErrorCode::invalid_input : shape.error().code);
         note(world.destroy_shape(world.body_shapes(floor)->at(1)));
+        note(world.set_material(world.body_shapes(floor)->at(1), Material{}));
         note(world.set_velocity(ball, {1, 0}, 0));
         note(world.set_awake(ball, false));
         note(world.set_filter(world.body_shapes(ball)->at(0), Filter{}));
