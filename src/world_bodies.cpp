@@ -245,114 +245,86 @@ void World::Impl::change_type(int index, BodyType type, const BodyMass& mass) {
 }
 
 Result<void> World::apply_force(BodyId id, Vec2 force, Vec2 point) {
-    Impl& w = *impl_;
-    if (!w.find(id)) {
-        return stale();
-    }
     if (!is_finite(force) || !in_coordinate_range(point)) {
         return Error{ErrorCode::invalid_input,
                      "apply_force: NaN or infinite force, or a point beyond k_max_coordinate"};
     }
-    if (std::optional<Error> refused = w.refusal_inside("apply_force")) {
-        return *refused;
-    }
-    Body& b = w.bodies[id.index];
-    if (b.type != BodyType::dynamic) {
-        return {};
-    }
-    const Vec2 total = b.force + force;
-    const real torque = b.torque + cross(point - b.sweep.c2, force);
-    if (!is_finite(total) || !std::isfinite(torque)) {
-        return Error{ErrorCode::invalid_input,
-                     "apply_force: the body's total force or torque would not be finite"};
-    }
-    if (force != Vec2{}) {
-        w.wake_island(id.index, false);
-    }
-    b.force = total;
-    b.torque = torque;
-    return {};
+    return impl_->add_load(id, force, point, 0, "apply_force");
 }
 
 Result<void> World::apply_torque(BodyId id, real torque) {
-    Impl& w = *impl_;
-    if (!w.find(id)) {
-        return stale();
-    }
     if (!std::isfinite(torque)) {
         return Error{ErrorCode::invalid_input, "apply_torque: NaN or infinite torque"};
     }
-    if (std::optional<Error> refused = w.refusal_inside("apply_torque")) {
+    return impl_->add_load(id, {}, std::nullopt, torque, "apply_torque");
+}
+
+Result<Body*> World::Impl::dynamic_body_to_push(BodyId id, const char* call) {
+    if (!find(id)) {
+        return stale();
+    }
+    if (std::optional<Error> refused = refusal_inside(call)) {
         return *refused;
     }
-    Body& b = w.bodies[id.index];
-    if (b.type != BodyType::dynamic) {
-        return {};
+    Body& b = bodies[id.index];
+    return b.type == BodyType::dynamic ? &b : nullptr;
+}
+
+Result<void> World::Impl::add_load(BodyId id, Vec2 force, std::optional<Vec2> point, real torque,
+                                   const char* call) {
+    const Result<Body*> found = dynamic_body_to_push(id, call);
+    if (!found || !*found) {
+        return found ? Result<void>() : Result<void>(found.error());
     }
-    if (!std::isfinite(b.torque + torque)) {
+    Body& b = **found;
+    const Vec2 total = b.force + force;
+    const real total_torque =
+        b.torque + (point ? torque + cross(*point - b.sweep.c2, force) : torque);
+    if (!is_finite(total) || !std::isfinite(total_torque)) {
         return Error{ErrorCode::invalid_input,
-                     "apply_torque: the body's total torque would not be finite"};
+                     std::string(call) + ": the body's total force or torque would not be finite"};
     }
-    if (torque != 0) {
-        w.wake_island(id.index, false);
+    if (force != Vec2{} || torque != 0) {
+        wake_island(id.index, false);
     }
-    b.torque += torque;
+    b.force = total;
+    b.torque = total_torque;
     return {};
 }
 
 Result<void> World::apply_linear_impulse(BodyId id, Vec2 impulse, Vec2 point) {
-    Impl& w = *impl_;
-    if (!w.find(id)) {
-        return stale();
-    }
     if (!is_finite(impulse) || !in_coordinate_range(point)) {
         return Error{ErrorCode::invalid_input, "apply_linear_impulse: NaN or infinite impulse, "
                                                "or a point beyond k_max_coordinate"};
     }
-    if (std::optional<Error> refused = w.refusal_inside("apply_linear_impulse")) {
-        return *refused;
-    }
-    Body& b = w.bodies[id.index];
-    if (b.type != BodyType::dynamic) {
-        return {};
-    }
-    const Vec2 v = b.v + b.inv_mass * impulse;
-    const real spin = b.w + b.inv_inertia * cross(point - b.sweep.c2, impulse);
-    if (!within_velocity_range(v, spin)) {
-        return Error{ErrorCode::invalid_input,
-                     "apply_linear_impulse: a velocity beyond k_max_coordinate per second"};
-    }
-    if (impulse != Vec2{}) {
-        w.wake_island(id.index, false);
-    }
-    b.v = v;
-    b.w = spin;
-    return {};
+    return impl_->add_impulse(id, impulse, point, 0, "apply_linear_impulse");
 }
 
 Result<void> World::apply_angular_impulse(BodyId id, real impulse) {
-    Impl& w = *impl_;
-    if (!w.find(id)) {
-        return stale();
-    }
     if (!std::isfinite(impulse)) {
         return Error{ErrorCode::invalid_input, "apply_angular_impulse: NaN or infinite impulse"};
     }
-    if (std::optional<Error> refused = w.refusal_inside("apply_angular_impulse")) {
-        return *refused;
+    return impl_->add_impulse(id, {}, std::nullopt, impulse, "apply_angular_impulse");
+}
+
+Result<void> World::Impl::add_impulse(BodyId id, Vec2 impulse, std::optional<Vec2> point,
+                                      real angular, const char* call) {
+    const Result<Body*> found = dynamic_body_to_push(id, call);
+    if (!found || !*found) {
+        return found ? Result<void>() : Result<void>(found.error());
     }
-    Body& b = w.bodies[id.index];
-    if (b.type != BodyType::dynamic) {
-        return {};
-    }
-    const real spin = b.w + b.inv_inertia * impulse;
-    if (!in_coordinate_range(spin)) {
+    Body& b = **found;
+    const Vec2 v = b.v + b.inv_mass * impulse;
+    const real turn = point ? angular + cross(*point - b.sweep.c2, impulse) : angular;
+    const real spin = b.w + b.inv_inertia * turn;
+    if (!within_velocity_range(v, spin)) {
         return Error{ErrorCode::invalid_input,
-                     "apply_angular_impulse: a spin beyond k_max_coordinate per second"};
+                     std::string(call) + ": a velocity beyond k_max_coordinate per second"};
     }
-    if (impulse != 0) {
-        w.wake_island(id.index, false);
+    if (impulse != Vec2{} || angular != 0) {
+        wake_island(id.index, false);
     }
+    b.v = v;
     b.w = spin;
     return {};
 }

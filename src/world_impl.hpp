@@ -1638,6 +1638,23 @@ struct World::Impl {
     // `type` comes with its `mass`.
     void change_type(int index, BodyType type, const BodyMass& mass);
 
+    // Live body `id` for an apply_ call (`call`), if it is dynamic; null
+    // for static and kinematic bodies, which ignore forces and impulses.
+    // Errors: stale handle, a call from inside a step or a move.
+    Result<Body*> dynamic_body_to_push(BodyId id, const char* call);
+
+    // apply_force's and apply_torque's work, their input checked: `force`
+    // (at `point`, world, if given) and `torque` added to body `id`'s for
+    // the next step, if it is dynamic (`call` names the caller in errors).
+    Result<void> add_load(BodyId id, Vec2 force, std::optional<Vec2> point, real torque,
+                          const char* call);
+
+    // apply_linear_impulse's and apply_angular_impulse's work, their input
+    // checked: `impulse` (at `point`, world, if given) and the `angular`
+    // impulse change body `id`'s velocities at once, if it is dynamic.
+    Result<void> add_impulse(BodyId id, Vec2 impulse, std::optional<Vec2> point, real angular,
+                             const char* call);
+
     // World::set_transform's work on live body `index`: pose `xf`, of
     // rotation `angle` (rad), checked.
     void teleport(int index, const Transform& xf, real angle);

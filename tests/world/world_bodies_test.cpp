@@ -81,6 +81,20 @@ Pile make_pile(bool teleported) {
     return p;
 }
 
+// Steps two piles, and expects body `a` of one and body `b` of the other,
+// and the piles' discs, to end in the same states to the bit, `a` having
+// fallen into its pile.
+void expect_same_piles(Pile& one, BodyId a, Pile& other, BodyId b) {
+    for (int i = 0; i < 150; ++i) {
+        ASSERT_TRUE(one.world.step(k_dt));
+        ASSERT_TRUE(other.world.step(k_dt));
+    }
+    expect_same_state(one.world.body_state(a).value(), other.world.body_state(b).value());
+    expect_same_state(one.world.body_state(one.disc).value(),
+                      other.world.body_state(other.disc).value());
+    EXPECT_LT(one.world.body_state(a)->center.y, 2);
+}
+
 // A teleport leaves nothing behind: the bodies, the proxies and the static
 // broadphase are as if made there, so the step gives the same states to
 // the bit (every contact search orders its pairs by shape, not by the
@@ -88,14 +102,7 @@ Pile make_pile(bool teleported) {
 TEST(WorldBodies, BodiesTeleportedBeforeTheFirstStepMoveAsIfMadeThere) {
     Pile made = make_pile(false);
     Pile teleported = make_pile(true);
-    for (int i = 0; i < 150; ++i) {
-        ASSERT_TRUE(made.world.step(k_dt));
-        ASSERT_TRUE(teleported.world.step(k_dt));
-    }
-    expect_same_state(made.world.body_state(made.box).value(),
-                      teleported.world.body_state(teleported.box).value());
-    expect_same_state(made.world.body_state(made.disc).value(),
-                      teleported.world.body_state(teleported.disc).value());
+    expect_same_piles(made, made.box, teleported, teleported.box);
     // The pile came to rest on the floor (so the check above saw contacts).
     EXPECT_LT(made.world.body_state(made.box)->center.y, 1);
     EXPECT_GT(made.world.stats().contacts, 1);
@@ -159,14 +166,7 @@ TEST(WorldBodies, ABodyTurnedDynamicBeforeTheFirstStepMovesAsOneMadeDynamic) {
         ASSERT_TRUE(turned.world.set_body_type(b, BodyType::dynamic));
         EXPECT_EQ(turned.world.body_state(b)->mass, made.world.body_state(a)->mass);
         EXPECT_EQ(turned.world.body_state(b)->inertia, made.world.body_state(a)->inertia);
-        for (int i = 0; i < 150; ++i) {
-            ASSERT_TRUE(made.world.step(k_dt));
-            ASSERT_TRUE(turned.world.step(k_dt));
-        }
-        expect_same_state(made.world.body_state(a).value(), turned.world.body_state(b).value());
-        expect_same_state(made.world.body_state(made.box).value(),
-                          turned.world.body_state(turned.box).value());
-        EXPECT_LT(made.world.body_state(a)->center.y, 2); // it fell into the pile
+        expect_same_piles(made, a, turned, b);
     }
 }
 
@@ -253,14 +253,7 @@ TEST(WorldBodies, AShapeAddedBeforeTheFirstStepMakesTheBodyOneMadeWithIt) {
     ASSERT_TRUE(added.world.create_shape(b, shapes[1]));
     EXPECT_EQ(added.world.body_state(b)->center, made.world.body_state(a)->center);
     EXPECT_EQ(added.world.body_state(b)->inertia, made.world.body_state(a)->inertia);
-    for (int i = 0; i < 150; ++i) {
-        ASSERT_TRUE(made.world.step(k_dt));
-        ASSERT_TRUE(added.world.step(k_dt));
-    }
-    expect_same_state(made.world.body_state(a).value(), added.world.body_state(b).value());
-    expect_same_state(made.world.body_state(made.disc).value(),
-                      added.world.body_state(added.disc).value());
-    EXPECT_LT(made.world.body_state(a)->center.y, 2);
+    expect_same_piles(made, a, added, b);
 }
 
 // Two unit boxes of density 1, centres 2 apart: mass 2, centre midway,
