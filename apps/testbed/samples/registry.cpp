@@ -6,7 +6,7 @@
 namespace sweep::testbed {
 
 std::span<const SampleInfo> all_samples() {
-    static constexpr std::array<SampleInfo, 14> k_samples{{
+    static constexpr std::array<SampleInfo, 15> k_samples{{
         {"crack",
          "boxes slide diagonally over rows of tiles and must never catch on a seam: "
          "World::move over a floor and up a wall, World::step pushing a box; beside the "
@@ -29,6 +29,10 @@ std::span<const SampleInfo> all_samples() {
          make_spinning_bars},
         {"particles", "fast particles in a closed box", make_particles},
         {"crossing", "two fast discs crossing head on", make_crossing},
+        {"drive",
+         "bodies driven between steps: ledges turn dynamic when a ball has touched them, a "
+         "fan pushes balls up with a force, what falls off is teleported back",
+         make_drive},
         {"platformer", "a character on a Tiled map: arrows or WASD, space to jump",
          make_platformer},
         {"lab", "narrowphase lab: manifold, GJK closest points, Minkowski difference, shape cast",

@@ -39,6 +39,7 @@ std::unique_ptr<Sample> make_pyramid(const SampleContext&);
 std::unique_ptr<Sample> make_spinning_bars(const SampleContext&);
 std::unique_ptr<Sample> make_particles(const SampleContext&);
 std::unique_ptr<Sample> make_crossing(const SampleContext&);
+std::unique_ptr<Sample> make_drive(const SampleContext&);
 std::unique_ptr<Sample> make_platformer(const SampleContext&);
 std::unique_ptr<Sample> make_lab(const SampleContext&);
 
