@@ -2,7 +2,8 @@
 // picks the world's settings, creates bodies of one to three shapes with
 // fuzzed materials, then runs a script of calls: steps, moves, velocities,
 // teleports, forces, torques, impulses, gravity, body types, shapes added
-// and removed, materials, destruction, queries, stale handles. Nothing may crash, hang or touch
+// and removed, materials, gravity scales, damping, fixed rotation,
+// destruction, queries, stale handles. Nothing may crash, hang or touch
 // memory it should not (AddressSanitizer, UBSan, libFuzzer's timeout).
 //
 // What docs/conventions.md ("Errors") promises is checked:
@@ -196,7 +197,7 @@ class Script {
 
     // A force, torque or impulse on a body for the next step, a new
     // gravity, a new type for a body, a shape added to it or taken away, a
-    // shape's new material.
+    // shape's new material, a new gravity scale, damping or fixed rotation.
     void change_body() {
         const BodyId id = some_body();
         const Vec2 v = in_.point();
@@ -205,7 +206,7 @@ class Script {
         const auto before = snapshot(world_, bodies_);
         Result<void> r;
         const std::uint8_t how = in_.byte();
-        switch (how % 9) {
+        switch (how % 12) {
         case 0:
             r = world_.apply_force(id, v, point);
             break;
@@ -222,7 +223,7 @@ class Script {
             r = world_.set_gravity(v);
             break;
         case 5:
-            r = world_.set_body_type(id, static_cast<BodyType>(how / 9 % 3));
+            r = world_.set_body_type(id, static_cast<BodyType>(how / 12 % 3));
             break;
         case 6:
             if (const std::optional<Shape> shape = in_.shape()) {
@@ -234,8 +235,17 @@ class Script {
         case 7:
             r = world_.destroy_shape(some_shape_of(id));
             break;
-        default:
+        case 8:
             r = world_.set_material(some_shape_of(id), material(in_));
+            break;
+        case 9:
+            r = world_.set_gravity_scale(id, amount);
+            break;
+        case 10:
+            r = world_.set_damping(id, v.x, v.y);
+            break;
+        default:
+            r = world_.set_fixed_rotation(id, how / 12 % 2 == 0);
             break;
         }
         if (!r) {

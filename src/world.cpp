@@ -267,8 +267,19 @@ Result<BodyState> World::body_state(BodyId id) const {
     }
     const bool awake = b->type == BodyType::kinematic || (b->type == BodyType::dynamic && b->awake);
     const real inertia = b->inv_inertia > 0 ? 1 / b->inv_inertia : 0;
-    return BodyState{b->type, b->xf,   b->sweep.c2,  b->v, b->w,
-                     b->mass, inertia, b->user_data, awake};
+    return BodyState{.type = b->type,
+                     .xf = b->xf,
+                     .center = b->sweep.c2,
+                     .linear_velocity = b->v,
+                     .angular_velocity = b->w,
+                     .mass = b->mass,
+                     .inertia = inertia,
+                     .user_data = b->user_data,
+                     .awake = awake,
+                     .gravity_scale = b->gravity_scale,
+                     .linear_damping = b->linear_damping,
+                     .angular_damping = b->angular_damping,
+                     .fixed_rotation = b->fixed_rotation};
 }
 
 Result<std::vector<ShapeId>> World::body_shapes(BodyId id) const {

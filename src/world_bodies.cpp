@@ -329,6 +329,69 @@ Result<void> World::Impl::add_impulse(BodyId id, Vec2 impulse, std::optional<Vec
     return {};
 }
 
+Result<void> World::set_gravity_scale(BodyId id, real scale) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    if (!std::isfinite(scale)) {
+        return Error{ErrorCode::invalid_input, "set_gravity_scale: NaN or infinite scale"};
+    }
+    if (std::optional<Error> refused = w.refusal_inside("set_gravity_scale")) {
+        return *refused;
+    }
+    Body& b = w.bodies[id.index];
+    if (b.gravity_scale != scale) {
+        b.gravity_scale = scale;
+        w.wake_island(id.index, false); // (a body asleep feels the new pull)
+    }
+    return {};
+}
+
+Result<void> World::set_damping(BodyId id, real linear, real angular) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    if (!std::isfinite(linear) || !std::isfinite(angular) || linear < 0 || angular < 0) {
+        return Error{ErrorCode::invalid_input,
+                     "set_damping: damping must be finite and >= 0 (less would grow the speed)"};
+    }
+    if (std::optional<Error> refused = w.refusal_inside("set_damping")) {
+        return *refused;
+    }
+    Body& b = w.bodies[id.index];
+    b.linear_damping = linear;
+    b.angular_damping = angular;
+    return {};
+}
+
+Result<void> World::set_fixed_rotation(BodyId id, bool fixed) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return stale();
+    }
+    if (std::optional<Error> refused = w.refusal_inside("set_fixed_rotation")) {
+        return *refused;
+    }
+    Body& b = w.bodies[id.index];
+    if (b.fixed_rotation == fixed) {
+        return {};
+    }
+    b.fixed_rotation = fixed;
+    if (b.type == BodyType::dynamic) {
+        // (Its shapes gave it a mass when it was made: they give it again.)
+        const real inertia =
+            body_mass(b.type, shape_defs_of(w, b, -1, nullptr), "set_fixed_rotation")
+                .value()
+                .inertia;
+        b.inv_inertia = fixed || !(inertia > 0) ? 0 : 1 / inertia;
+        b.w = fixed ? 0 : b.w;
+        w.wake_island(id.index, false);
+    }
+    return {};
+}
+
 Result<void> World::set_gravity(Vec2 gravity) {
     Impl& w = *impl_;
     const real units = w.def.length_units_per_meter;

@@ -197,6 +197,10 @@ struct BodyState {
     /// Simulated by step(): a dynamic body not asleep (WorldDef::enable_sleep),
     /// every kinematic body; never a static body.
     bool awake = false;
+    real gravity_scale = 1;   ///< BodyDef's, or set_gravity_scale's
+    real linear_damping = 0;  ///< 1/s: BodyDef's, or set_damping's
+    real angular_damping = 0; ///< 1/s: BodyDef's, or set_damping's
+    bool fixed_rotation = false; ///< BodyDef's, or set_fixed_rotation's
 };
 
 /// A 2D world of rigid bodies. Movable, not copyable. Every call that can
@@ -300,6 +304,25 @@ class World {
     /// inside a pre-solve hook or a move filter (unsupported). On an error
     /// the body is as it was.
     Result<void> set_body_type(BodyId id, BodyType type);
+
+    /// Scales the gravity on a dynamic body from the next step on (any finite
+    /// value: 0 floats, -1 falls up). A change wakes it and its island.
+    /// Errors: stale handle, NaN/inf (invalid_input); a call from inside a
+    /// pre-solve hook or a move filter (unsupported).
+    Result<void> set_gravity_scale(BodyId id, real scale);
+
+    /// Sets a body's damping from the next step on (1/s, >= 0: each step
+    /// divides the velocity by 1 + dt x damping, as BodyDef's). Errors: stale
+    /// handle, NaN/inf or negative (invalid_input); a call from inside a
+    /// pre-solve hook or a move filter (unsupported).
+    Result<void> set_damping(BodyId id, real linear, real angular);
+
+    /// Stops a dynamic body turning (fixed = true: its spin becomes 0 and
+    /// contacts and torques no longer turn it; a character's box), or lets
+    /// it turn again with the inertia of its shapes (BodyDef::fixed_rotation).
+    /// It wakes with its island. Errors: stale handle; a call from inside a
+    /// pre-solve hook or a move filter (unsupported).
+    Result<void> set_fixed_rotation(BodyId id, bool fixed);
 
     /// Teleports a body: its origin to `position` (world, L) and its
     /// rotation to `angle` (radians, counter-clockwise), at once and not

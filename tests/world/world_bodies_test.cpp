@@ -385,6 +385,77 @@ TEST(WorldBodies, ANewDensityMovesTheMassAndCentreOfItsBody) {
     EXPECT_EQ(world.set_material(first, {}).error().code, ErrorCode::stale_handle);
 }
 
+// Gravity scaled by 0 leaves a body at its speed, by -1 pulls it up at g; a
+// body asleep on a floor wakes and rises when its scale turns negative.
+TEST(WorldBodies, AGravityScaleOfZeroFloatsAndOfMinusOneFallsUp) {
+    World world = make_world({0, -10}, true);
+    add_body(world, BodyType::static_body, make_box(20, 0.5f).value(), {0, -0.5f});
+    const BodyId floating = add_body(world, BodyType::dynamic, Circle{{}, 0.5f}, {-5, 5});
+    const BodyId rising = add_body(world, BodyType::dynamic, Circle{{}, 0.5f}, {5, 5});
+    const BodyId resting =
+        add_body(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 0.5f});
+    ASSERT_TRUE(world.set_gravity_scale(floating, 0));
+    ASSERT_TRUE(world.set_gravity_scale(rising, -1));
+    ASSERT_TRUE(world.set_velocity(floating, {1, 0}, 0));
+    run(world, 60);
+    EXPECT_EQ(world.body_state(floating)->linear_velocity, (Vec2{1, 0}));
+    EXPECT_NEAR(world.body_state(floating)->center.y, 5, 1e-6f);
+    EXPECT_EQ(world.body_state(floating)->gravity_scale, 0);
+    EXPECT_NEAR(world.body_state(rising)->linear_velocity.y, 10, 1e-4f); // g for 1 s
+    ASSERT_FALSE(world.body_state(resting)->awake);
+    ASSERT_TRUE(world.set_gravity_scale(resting, -1));
+    EXPECT_TRUE(world.body_state(resting)->awake);
+    run(world, 30);
+    EXPECT_GT(world.body_state(resting)->center.y, 0.5f + 1);
+    EXPECT_EQ(world.set_gravity_scale(resting, NAN).error().code, ErrorCode::invalid_input);
+}
+
+// Damping c divides the velocity by 1 + dt c every step: after n steps
+// v0 / (1 + dt c)^n, spin alike.
+TEST(WorldBodies, DampingSetLaterSlowsAsTheStepsDivide) {
+    World world = make_world({0, 0});
+    const BodyId body = add_body(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 0});
+    ASSERT_TRUE(world.set_velocity(body, {10, 0}, 4));
+    ASSERT_TRUE(world.set_damping(body, 2, 0.5f));
+    constexpr int n = 45;
+    run(world, n);
+    const BodyState s = world.body_state(body).value();
+    const double linear = 10 / std::pow(1 + double(k_dt) * 2, n);
+    const double angular = 4 / std::pow(1 + double(k_dt) * 0.5, n);
+    EXPECT_NEAR(s.linear_velocity.x, linear, 1e-5 * linear);
+    EXPECT_NEAR(s.angular_velocity, angular, 1e-5 * angular);
+    EXPECT_EQ(s.linear_damping, 2);
+    EXPECT_EQ(s.angular_damping, 0.5f);
+    EXPECT_EQ(world.set_damping(body, -1, 0).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.set_damping(body, 0, INFINITY).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(world.body_state(body)->linear_damping, 2);
+}
+
+// A spinning box whose rotation is fixed stops turning, and an impulse off
+// its centre no longer turns it; freed, the same impulse turns it by r x P
+// over the inertia it had (half sides 0.5 x 0.25, mass 0.5: 0.5 x 1.25 / 12).
+TEST(WorldBodies, AFixedRotationStopsTheSpinAndFreedTheBodyTurnsAgain) {
+    World world = make_world({0, 0});
+    const BodyId body = add_body(world, BodyType::dynamic, make_box(0.5f, 0.25f).value(), {0, 0});
+    const real inertia = world.body_state(body)->inertia;
+    EXPECT_FLOAT_EQ(inertia, real(0.5) * real(1.25) / 12);
+    ASSERT_TRUE(world.set_velocity(body, {}, 3));
+    ASSERT_TRUE(world.set_fixed_rotation(body, true));
+    BodyState s = world.body_state(body).value();
+    EXPECT_EQ(s.angular_velocity, 0);
+    EXPECT_EQ(s.inertia, 0);
+    EXPECT_TRUE(s.fixed_rotation);
+    ASSERT_TRUE(world.apply_linear_impulse(body, {0, 1}, {0.5f, 0}));
+    EXPECT_EQ(world.body_state(body)->angular_velocity, 0);
+    run(world, 10);
+    EXPECT_EQ(world.body_state(body)->xf.q.angle(), 0);
+    ASSERT_TRUE(world.set_fixed_rotation(body, false));
+    EXPECT_EQ(world.body_state(body)->inertia, inertia);
+    ASSERT_TRUE(
+        world.apply_linear_impulse(body, {0, 1}, world.body_state(body)->center + Vec2{0.5f, 0}));
+    EXPECT_FLOAT_EQ(world.body_state(body)->angular_velocity, real(0.5) / inertia);
+}
+
 // A body of mass m pushed by a force F in a world without gravity moves
 // as one pulled by gravity F / m in a world without the force: the force
 // is applied as gravity is, over every part of the step. Its velocity after
@@ -593,6 +664,9 @@ TEST(WorldBodies, CallsThatChangeTheWorldFromInsideAStepOrAMoveAreRefused) {
         note(world.destroy_body(ball));
         note(world.set_transform(ball, {0, 5}, 0));
         note(world.set_body_type(ball, BodyType::kinematic));
+        note(world.set_gravity_scale(ball, 0));
+        note(world.set_damping(ball, 1, 1));
+        note(world.set_fixed_rotation(ball, true));
         const Result<ShapeId> shape = world.create_shape(ball, sd);
         refusals.push_back(shape ? ErrorCode::invalid_input : shape.error().code);
         note(world.destroy_shape(world.body_shapes(floor)->at(1)));
