@@ -313,6 +313,39 @@ TEST(WorldBodies, RemovingTheShapeABoxRestsOnWakesItAndItFalls) {
     EXPECT_LT(world.body_state(box)->center.y, 0.25f - 1);
 }
 
+// A shape taken away ends its contacts at the next step (the event names
+// its stale handle), and a shape added under a body begins one.
+TEST(WorldBodies, AShapeTakenAwayEndsItsContactsAndOneAddedBeginsThem) {
+    World world = make_world({0, -10});
+    BodyDef def;
+    const std::array<ShapeDef, 2> tiles{
+        ShapeDef{make_offset_box(0.5f, 0.5f, {0, -0.5f}, 0).value(), {}},
+        ShapeDef{make_offset_box(0.5f, 0.5f, {6, -0.5f}, 0).value(), {}}};
+    const BodyId floor = world.create_body(def, tiles).value();
+    const BodyId box =
+        add_body(world, BodyType::dynamic, make_box(0.25f, 0.25f).value(), {0, 0.25f});
+    run(world, 10);
+    const ShapeId under = world.body_shapes(floor)->at(0);
+    ASSERT_EQ(world.touching_contacts().size(), 1u);
+    ASSERT_TRUE(world.destroy_shape(under));
+    ASSERT_TRUE(world.step(k_dt));
+    const auto ends = world.events().contact_end;
+    ASSERT_EQ(ends.size(), 1u);
+    EXPECT_TRUE(ends[0].shape_a == under || ends[0].shape_b == under);
+    EXPECT_TRUE(world.touching_contacts().empty());
+    const ShapeId catcher =
+        world.create_shape(floor, {make_offset_box(2, 0.5f, {0, -1.5f}, 0).value(), {}}).value();
+    bool began = false;
+    for (int i = 0; i < 60 && !began; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        for (const ContactBeginEvent& e : world.events().contact_begin) {
+            began = began || ((e.shape_a == catcher || e.shape_b == catcher) &&
+                              (e.body_a == box || e.body_b == box));
+        }
+    }
+    EXPECT_TRUE(began);
+}
+
 TEST(WorldBodies, CreateAndDestroyShapeRejectBadInputAndChangeNothing) {
     World world = make_world();
     const BodyId body = add_body(world, BodyType::dynamic, make_box(1, 1).value(), {0, 0});
