@@ -282,6 +282,17 @@ Result<BodyState> World::body_state(BodyId id) const {
                      .fixed_rotation = b->fixed_rotation};
 }
 
+std::vector<BodyId> World::body_ids() const {
+    std::vector<BodyId> ids;
+    ids.reserve(static_cast<std::size_t>(impl_->live_bodies));
+    for (int bi = 0; bi < static_cast<int>(impl_->bodies.size()); ++bi) {
+        if (impl_->bodies[bi].alive) {
+            ids.push_back(impl_->body_id(bi));
+        }
+    }
+    return ids;
+}
+
 Result<std::vector<ShapeId>> World::body_shapes(BodyId id) const {
     const Body* b = impl_->find(id);
     if (!b) {

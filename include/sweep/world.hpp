@@ -260,6 +260,10 @@ class World {
     Result<void> set_material(ShapeId id, const Material& material);
     /// A body's current state. Errors: stale handle.
     Result<BodyState> body_state(BodyId id) const;
+    /// Every live body, by index (a debug draw's or a save's walk): a
+    /// destroyed body's slot is reused by the next body made, whose handle
+    /// then stands there with a new generation.
+    std::vector<BodyId> body_ids() const;
     /// The shapes of a body, in the order they were given. Errors: stale handle.
     Result<std::vector<ShapeId>> body_shapes(BodyId id) const;
 

@@ -360,6 +360,20 @@ TEST(World, ABodyOfTheLargestMassSpinningIntoAKinematicDiscStaysFinite) {
     }
 }
 
+TEST(World, BodyIdsListsTheLiveBodiesByIndex) {
+    World world = make_world();
+    const BodyId a = add_static_box(world, {0, 0}, 1, 1);
+    const BodyId b = add_dynamic(world, Circle{{}, 0.5f}, {0, 5});
+    const BodyId c = add_dynamic(world, Circle{{}, 0.5f}, {3, 5});
+    EXPECT_EQ(world.body_ids(), (std::vector<BodyId>{a, b, c}));
+    ASSERT_TRUE(world.destroy_body(b));
+    EXPECT_EQ(world.body_ids(), (std::vector<BodyId>{a, c}));
+    const BodyId d = add_dynamic(world, Circle{{}, 0.5f}, {6, 5}); // b's slot, a new generation
+    EXPECT_EQ(world.body_ids(), (std::vector<BodyId>{a, d, c}));
+    EXPECT_NE(d, b);
+    EXPECT_EQ(static_cast<int>(world.body_ids().size()), world.body_count());
+}
+
 TEST(World, DestroyedBodyHandleIsStale) {
     World world = make_world();
     const BodyId a = add_dynamic(world, Circle{{}, 1}, {0, 0});
