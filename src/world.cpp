@@ -91,10 +91,16 @@ Result<BodyMass> detail::body_mass(BodyType type, std::span<const ShapeDef> shap
     return out;
 }
 
-bool detail::moving_bodies_take(const Shape& shape) {
+namespace {
+
+// Whether a kinematic or dynamic body may have `shape`: circles, capsules
+// and polygons (segments and chains have no inside to push out of).
+bool moving_bodies_take(const Shape& shape) {
     return shape.type == ShapeType::circle || shape.type == ShapeType::capsule ||
            shape.type == ShapeType::polygon;
 }
+
+} // namespace
 
 std::optional<Error> detail::shape_def_error(const ShapeDef& sd, BodyType type,
                                              const Transform& pose, const char* call) {

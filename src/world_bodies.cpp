@@ -1,7 +1,8 @@
 // What a game does to bodies between steps, beyond their velocities
-// (world.cpp): teleports, forces and torques for the next step, impulses,
-// and the world's gravity. The forces are applied by the step with gravity
-// (world_solve.cpp).
+// (world.cpp): teleports, new types, shapes added and taken away, new
+// materials, forces and torques for the next step, impulses, gravity
+// scales, damping, fixed rotation and the world's gravity. The forces are
+// applied by the step with gravity (world_solve.cpp).
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -9,6 +10,38 @@
 #include "world_impl.hpp"
 
 namespace sweep {
+
+namespace {
+
+// The definitions of body `b`'s shapes (shape and material, all the mass
+// needs), in its order, with `instead` for shape `except` (or without it).
+std::vector<ShapeDef> shape_defs_of(const World::Impl& w, const Body& b, int except,
+                                    const ShapeDef* instead) {
+    std::vector<ShapeDef> defs;
+    for (int si : b.shapes) {
+        if (si != except) {
+            defs.push_back({w.shapes[si].shape, w.shapes[si].material});
+        } else if (instead) {
+            defs.push_back(*instead);
+        }
+    }
+    return defs;
+}
+
+// Why body `b`'s shapes could not be those of a body of `type` at `xf`
+// (shape_def_error on each), if they could not.
+std::optional<Error> shapes_error(const World::Impl& w, const Body& b, BodyType type,
+                                  const Transform& xf, const char* call) {
+    for (int si : b.shapes) {
+        const ShapeRecord& s = w.shapes[si];
+        if (std::optional<Error> error = shape_def_error({s.shape, s.material}, type, xf, call)) {
+            return error;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
 
 Result<void> World::set_transform(BodyId id, Vec2 position, real angle) {
     Impl& w = *impl_;
@@ -19,12 +52,9 @@ Result<void> World::set_transform(BodyId id, Vec2 position, real angle) {
         return Error{ErrorCode::invalid_input, "set_transform: NaN or infinite pose"};
     }
     const Transform xf{position, Rot::from_angle(angle)};
-    for (int si : w.bodies[id.index].shapes) {
-        const Aabb box = compute_aabb(w.shapes[si].shape, xf);
-        if (!in_coordinate_range(box.lower) || !in_coordinate_range(box.upper)) {
-            return Error{ErrorCode::invalid_input,
-                         "set_transform: a shape would reach beyond k_max_coordinate"};
-        }
+    const Body& b = w.bodies[id.index];
+    if (std::optional<Error> error = shapes_error(w, b, b.type, xf, "set_transform")) {
+        return *error;
     }
     if (std::optional<Error> refused = w.refusal_inside("set_transform")) {
         return *refused;
@@ -67,25 +97,6 @@ void World::Impl::teleport(int index, const Transform& xf, real angle) {
     }
 }
 
-namespace {
-
-// The definitions of body `b`'s shapes (shape and material, all the mass
-// needs), in its order, with `instead` for shape `except` (or without it).
-std::vector<ShapeDef> shape_defs_of(const World::Impl& w, const Body& b, int except,
-                                    const ShapeDef* instead) {
-    std::vector<ShapeDef> defs;
-    for (int si : b.shapes) {
-        if (si != except) {
-            defs.push_back({w.shapes[si].shape, w.shapes[si].material});
-        } else if (instead) {
-            defs.push_back(*instead);
-        }
-    }
-    return defs;
-}
-
-} // namespace
-
 Result<ShapeId> World::create_shape(BodyId id, const ShapeDef& shape) {
     Impl& w = *impl_;
     if (!w.find(id)) {
@@ -105,10 +116,9 @@ Result<ShapeId> World::create_shape(BodyId id, const ShapeDef& shape) {
         return *refused;
     }
     w.wake_island(id.index, false);
-    w.note_seams_of(w.bodies[id.index]); // (it may have seams of its own now)
     const int si = w.add_shape(id.index, shape);
     w.reset_mass(id.index, *mass);
-    w.note_seams_of(w.bodies[id.index]);
+    w.note_seams_of(b); // (a kinematic body of several shapes has seams of its own)
     w.wake_near(inflate(compute_aabb(shape.shape, b.xf), w.tol.speculative_distance), false);
     return w.shape_id(si);
 }
@@ -190,11 +200,8 @@ Result<void> World::set_body_type(BodyId id, BodyType type) {
         return stale();
     }
     const Body& b = w.bodies[id.index];
-    for (int si : b.shapes) {
-        if (type != BodyType::static_body && !moving_bodies_take(w.shapes[si].shape)) {
-            return Error{ErrorCode::invalid_input,
-                         "set_body_type: moving bodies take circles, capsules and polygons only"};
-        }
+    if (std::optional<Error> error = shapes_error(w, b, type, b.xf, "set_body_type")) {
+        return *error;
     }
     const Result<BodyMass> mass =
         body_mass(type, shape_defs_of(w, b, -1, nullptr), "set_body_type");

@@ -558,10 +558,6 @@ struct BodyMass {
 // body's state into NaN).
 Result<BodyMass> body_mass(BodyType type, std::span<const ShapeDef> shape_defs, const char* call);
 
-// Whether a kinematic or dynamic body may have `shape`: circles, capsules
-// and polygons (segments and chains have no inside to push out of).
-bool moving_bodies_take(const Shape& shape);
-
 // Why `sd` cannot be one of the shapes of a body of `type` at `pose` (the
 // message starting with `call`): a box beyond k_max_coordinate, a segment or
 // chain on a moving body, a material out of range. None when it can.
