@@ -311,7 +311,10 @@ void solve_rolling(ContactBatch& c, BodyLanes& a, BodyLanes& b) {
     b.w += b.inv_inertia * lambda;
 }
 
-// solve_contact on the batch's k_lanes contacts; `change` grows lane by lane.
+// solve_contact on the batch's k_lanes contacts; `change` grows lane by lane
+// when `measure` (a sub-step's sweeps run a fixed count, so no one reads it:
+// the divisions are left out).
+template <bool measure>
 [[gnu::always_inline]] inline
 Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
@@ -327,7 +330,9 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
         const Lanes lambda = select(active, next - p.tangent_impulse, Lanes{});
         p.tangent_impulse = select(active, next, p.tangent_impulse);
         apply_impulse(a, b, p, lambda, tx, ty);
-        change = max_of(change, select(active, speed_change(lambda, p.tangent_mass), Lanes{}));
+        if constexpr (measure) {
+            change = max_of(change, select(active, speed_change(lambda, p.tangent_mass), Lanes{}));
+        }
     }
     if (c.rolling) {
         solve_rolling(c, a, b);
@@ -337,7 +342,10 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     Lanes x1;
     Lanes x2;
     LaneMask solved;
-    change = max_of(change, block_impulses(c, a, b, x1, x2, solved));
+    const Lanes block_change = block_impulses(c, a, b, x1, x2, solved);
+    if constexpr (measure) {
+        change = max_of(change, block_change);
+    }
     for (PointLanes& p : c.points) {
         const LaneMask active = p.active & ~c.block;
         const Lanes vn = relative_speed(a, b, p, c.nx, c.ny);
@@ -347,7 +355,9 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
         p.normal_impulse = select(active, next, p.normal_impulse);
         p.max_normal_impulse = select(active, max_of(p.max_normal_impulse, next), p.max_normal_impulse);
         apply_impulse(a, b, p, lambda, c.nx, c.ny);
-        change = max_of(change, select(active, speed_change(lambda, p.normal_mass), Lanes{}));
+        if constexpr (measure) {
+            change = max_of(change, select(active, speed_change(lambda, p.normal_mass), Lanes{}));
+        }
     }
     for (int i = 0; i < 2; ++i) {
         PointLanes& p = c.points[static_cast<std::size_t>(i)];
@@ -409,17 +419,18 @@ void set_targets(ContactBatch& c, const SubstepTargets& t) {
     }
 }
 
-// Every batch in order (each aiming at `targets` first, if any); the
-// largest change of a lane.
+// Every batch in order (each aiming at `targets` first, if any, and if
+// they aim); the largest change of a lane, when `measure`, else 0.
+template <bool measure>
 [[gnu::always_inline]] inline
 real solve_batches(std::span<ContactBatch> batches, std::span<SolverBody> bodies,
                    const SubstepTargets* targets) {
     Lanes change{};
     for (ContactBatch& batch : batches) {
-        if (targets) {
+        if (targets && targets->aim) {
             set_targets(batch, *targets);
         }
-        change = solve_batch(batch, bodies, change);
+        change = solve_batch<measure>(batch, bodies, change);
     }
     real most = 0;
     for (int l = 0; l < k_lanes; ++l) {
@@ -428,19 +439,22 @@ real solve_batches(std::span<ContactBatch> batches, std::span<SolverBody> bodies
     return most;
 }
 
-// The copies of solve_batches. The baseline one runs the 32-byte lanes as
+// The copies of solve_batches, measuring the one-step solve's sweeps (no
+// targets) and not a sub-step's. The baseline one runs the 32-byte lanes as
 // pairs of 16-byte registers (SSE2 on x86-64). AVX has no fused
 // multiply-add, so the compiler contracts nothing: both give the same bits.
 real solve_batches_baseline(std::span<ContactBatch> batches, std::span<SolverBody> bodies,
                             const SubstepTargets* targets) {
-    return solve_batches(batches, bodies, targets);
+    return targets ? solve_batches<false>(batches, bodies, targets)
+                   : solve_batches<true>(batches, bodies, targets);
 }
 
 #if SWEEP_AVX_LANES
 [[gnu::target("avx")]] real solve_batches_avx(std::span<ContactBatch> batches,
                                               std::span<SolverBody> bodies,
                                               const SubstepTargets* targets) {
-    return solve_batches(batches, bodies, targets);
+    return targets ? solve_batches<false>(batches, bodies, targets)
+                   : solve_batches<true>(batches, bodies, targets);
 }
 #endif
 
@@ -494,7 +508,7 @@ real solve_sweep(ContactBatches& batches, std::span<SolverContact> contacts,
 #endif
     for (const int ci : batches.rest) {
         SolverContact& c = contacts[static_cast<std::size_t>(ci)];
-        if (targets) {
+        if (targets && targets->aim) {
             set_targets(c, *targets);
         }
         most = std::max(most, solve_contact(c, bodies[static_cast<std::size_t>(c.body_a)],
@@ -720,9 +734,9 @@ real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts
     return solve_sweep(batches, contacts, bodies, nullptr, isa);
 }
 
-real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
+void solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
                    std::span<SolverBody> bodies, const SubstepTargets& targets, LaneIsa isa) {
-    return solve_sweep(batches, contacts, bodies, &targets, isa);
+    solve_sweep(batches, contacts, bodies, &targets, isa);
 }
 
 void warm_start(const ContactBatches& batches, std::span<const SolverContact> contacts,

@@ -232,11 +232,14 @@ struct SubstepTargets {
     real push_rate = 0; ///< 1/s
     real max_push = 0;  ///< L/s
     bool push = true;   ///< false: a relax sweep
+    /// false: the targets the last sweep set stand (neither the motions nor
+    /// `push` changed since), so the sweep skips setting them.
+    bool aim = true;
 };
 
-/// One sweep of a sub-step: each point's target speed from `targets`,
-/// then the sweep of solve_velocities. Returns what it does.
-real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
+/// One sweep of a sub-step: each point's target speed from `targets`
+/// (unless they do not aim), then the sweep of solve_velocities.
+void solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
                    std::span<SolverBody> bodies, const SubstepTargets& targets,
                    LaneIsa isa = best_lane_isa());
 

@@ -256,7 +256,7 @@ void World::Impl::add_contact(int shape_a, int shape_b, real dt) {
     const CollideSettings settings{tol.speculative_distance + margin, tol.linear_slop};
     // (Filled in place: a whole Contact copied in cost more than its collide.)
     Contact& c = contacts.emplace_back();
-    const Contact* before = carried_from(shape_a, shape_b, a, b, settings, c.manifold);
+    const Contact* before = carried_from(shape_a, shape_b, a, b, settings, c.manifold, c.previous);
     if (before) {
         c.made_xf_a = before->made_xf_a;
         c.made_xf_b = before->made_xf_b;
@@ -316,7 +316,7 @@ void World::Impl::prepare_contacts(real dt) {
         s.count = c.manifold.count;
         s.round_a = shapes[c.shape_a].shape.type == ShapeType::circle;
         s.round_b = shapes[c.shape_b].shape.type == ShapeType::circle;
-        const CachedImpulse* cached = find_cached(pair_key(c.shape_a, c.shape_b));
+        const CachedImpulse cached = warm_impulses(c);
         std::array<real, 2> separations{};
         for (int i = 0; i < c.manifold.count; ++i) {
             const ManifoldPoint& mp = c.manifold.points[i];
@@ -324,10 +324,10 @@ void World::Impl::prepare_contacts(real dt) {
             p.ra = mp.point - a.sweep.c2;
             p.rb = mp.point - b.sweep.c2;
             separations[static_cast<std::size_t>(i)] = mp.separation;
-            for (int k = 0; cached && k < cached->count; ++k) {
-                if (cached->ids[k] == mp.id) {
-                    p.normal_impulse = cached->normal[k];
-                    p.tangent_impulse = cached->tangent[k];
+            for (int k = 0; k < cached.count; ++k) {
+                if (cached.ids[k] == mp.id) {
+                    p.normal_impulse = cached.normal[k];
+                    p.tangent_impulse = cached.tangent[k];
                 }
             }
         }
@@ -368,8 +368,28 @@ void World::Impl::store_impulses() {
         }
         impulse_cache.push_back(e);
     }
-    std::sort(impulse_cache.begin(), impulse_cache.end(),
-              [](const CachedImpulse& x, const CachedImpulse& y) { return x.key < y.key; });
+    impulse_cache_sorted = false;
+}
+
+CachedImpulse World::Impl::warm_impulses(const Contact& c) {
+    if (c.previous == k_previous_unknown) {
+        const CachedImpulse* cached = find_cached(pair_key(c.shape_a, c.shape_b));
+        return cached ? *cached : CachedImpulse{};
+    }
+    CachedImpulse e;
+    if (c.previous == k_no_previous) {
+        return e;
+    }
+    // What store_impulses kept of it. (A contact added after that in its
+    // step was not kept, and holds no impulses: the same zeros.)
+    const Contact& p = previous_contacts[static_cast<std::size_t>(c.previous)];
+    e.count = p.manifold.count;
+    for (int i = 0; i < p.manifold.count; ++i) {
+        e.ids[i] = p.manifold.points[i].id;
+        e.normal[i] = p.impulses[i].normal;
+        e.tangent[i] = p.impulses[i].tangent;
+    }
+    return e;
 }
 
 } // namespace sweep

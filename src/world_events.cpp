@@ -108,7 +108,7 @@ void World::Impl::update_touching() {
     for (std::size_t i = 0; i < touching_data.size(); ++i) {
         now.push_back({{touching_data[i].shape_a, touching_data[i].shape_b}, i});
     }
-    std::sort(now.begin(), now.end());
+    touching_scratch.sort_now.sort(now);
     const auto searched_pairs = static_cast<std::ptrdiff_t>(now.size());
     for (const ContactData& d : resting) {
         const ShapePair pair{d.shape_a, d.shape_b};

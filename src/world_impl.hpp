@@ -23,6 +23,7 @@
 #include "move_narrowphase.hpp"
 #include "occupancy_grid.hpp"
 #include "push_out.hpp"
+#include "repeated_sort.hpp"
 #include "seams.hpp"
 
 namespace sweep {
@@ -328,7 +329,15 @@ struct Contact {
     Transform made_xf_b;
     real made_distance = -1;
     std::array<PointImpulse, 2> impulses{};
+    // The pair's contact in the last step (World::Impl::previous_contacts),
+    // as the contact search found it: its index; k_no_previous when it had
+    // none; k_previous_unknown when the search did not look (shapes changed
+    // since), so the warm start looks it up.
+    int previous = -2;
 };
+
+inline constexpr int k_no_previous = -1;
+inline constexpr int k_previous_unknown = -2;
 
 // Position correction's record of what it last saw of a contact, to skip
 // work whose result it knows; kept apart from the Contact (a few hundred
@@ -624,7 +633,8 @@ struct World::Impl {
     std::vector<BodyMotion> motions;
     std::vector<real> substep_angles;
     ContactBatches contact_batches;           // solver_contacts packed for the sweeps
-    std::vector<CachedImpulse> impulse_cache; // sorted by key; reused, so no allocation per step
+    std::vector<CachedImpulse> impulse_cache; // reused, so no allocation per step
+    bool impulse_cache_sorted = true;         // by key (find_cached sorts it)
     // The last step's contacts (those impulse_cache indexes), whose
     // manifolds the next contact search may carry (carried_manifold) while
     // no shape was destroyed or refiltered (shapes_version) and the static
@@ -643,6 +653,7 @@ struct World::Impl {
         std::vector<ContactData> resting;
         std::vector<IndexedPair> now;
         std::vector<char> began;
+        RepeatedSort<IndexedPair> sort_now;
     } touching_scratch;                     // update_touching's, kept so that it does not allocate
     std::vector<ShapePair> sensor_overlaps; // sorted (sensor, visitor); at the end of the last step
     std::vector<ShapePair> disabled_pairs;  // sorted; turned off by pre_solve this step
@@ -651,6 +662,7 @@ struct World::Impl {
     std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
     std::vector<std::uint64_t> contact_keys; // sorted shape pairs of the step's contacts
+    RepeatedSort<std::uint64_t> contact_key_sort;
     // (shape, wall) pairs a sweep began touching that are no contacts
     // (first_static_impact): position correction never saw them.
     std::vector<std::pair<int, int>> touched_walls;
@@ -1052,12 +1064,15 @@ struct World::Impl {
     // slack and the motion, over 3 slops beyond how far the pair can close
     // this step: it would push nothing. A resting stack's pairs skip the
     // narrowphase.
+    // `previous`: the pair's last contact, as Contact::previous holds it.
     const Contact* carried_from(int shape_a, int shape_b, const Body& a, const Body& b,
-                                const CollideSettings& settings, Manifold& moved) {
+                                const CollideSettings& settings, Manifold& moved, int& previous) {
+        previous = k_previous_unknown;
         if (cached_shapes_version != shapes_version || cached_static_version != static_version) {
             return nullptr;
         }
         const Contact* found = previous_contact(shape_a, shape_b);
+        previous = found ? static_cast<int>(found - previous_contacts.data()) : k_no_previous;
         if (!found) {
             return nullptr;
         }
@@ -1090,7 +1105,15 @@ struct World::Impl {
         return &previous_contacts[static_cast<std::size_t>(cached->contact)];
     }
 
-    const CachedImpulse* find_cached(std::uint64_t key) const {
+    // (Sorted when first looked in: in a world at rest the search finds
+    // every previous contact in order, and the warm start takes its
+    // impulses from there, so nothing looks.)
+    const CachedImpulse* find_cached(std::uint64_t key) {
+        if (!impulse_cache_sorted) {
+            std::sort(impulse_cache.begin(), impulse_cache.end(),
+                      [](const CachedImpulse& x, const CachedImpulse& y) { return x.key < y.key; });
+            impulse_cache_sorted = true;
+        }
         const auto it =
             std::lower_bound(impulse_cache.begin(), impulse_cache.end(), key,
                              [](const CachedImpulse& e, std::uint64_t k) { return e.key < k; });
@@ -1098,6 +1121,11 @@ struct World::Impl {
     }
 
     void store_impulses();
+
+    // The impulses of `c`'s pair at the end of the last step's velocity
+    // solve, by feature id, as store_impulses kept them: from the contact
+    // the search found (Contact::previous), else looked up.
+    CachedImpulse warm_impulses(const Contact& c);
 
     // Stills a body as it falls asleep: no velocity, no path, its sweep
     // ended where it stands.

@@ -111,8 +111,10 @@ void World::Impl::solve_substepped(real dt) {
         move_substep(h);
         targets.push = false;
         for (int relax = 0; relax < k_relax_sweeps; ++relax) {
+            targets.aim = relax == 0; // (the motions stand until the next sub-step)
             solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
         }
+        targets.aim = true;
     }
     stats.velocity_sweeps += (1 + k_relax_sweeps) * n;
     scale_impulses(contact_batches, solver_contacts, static_cast<real>(n));

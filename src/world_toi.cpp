@@ -101,7 +101,7 @@ void World::Impl::begin_toi_phase() {
     for (const Contact& c : contacts) {
         contact_keys.push_back(ordered_key(c.shape_a, c.shape_b));
     }
-    std::sort(contact_keys.begin(), contact_keys.end());
+    contact_key_sort.sort(contact_keys);
 }
 
 void World::Impl::solve_toi_events(real dt) {

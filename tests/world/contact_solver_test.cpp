@@ -133,6 +133,84 @@ TEST(ContactSolver, AvxBatchesGiveTheSameResultsAsTheirContactsOneByOne) {
     expect_batches_match_one_by_one(LaneIsa::avx);
 }
 
+// A sub-step's sweeps as solve_substepped runs them, three sub-steps of a
+// push sweep and two relax sweeps, the bodies' motions growing between
+// sub-steps; the second relax sweep sets no targets when `skip_aim` (the
+// motions are those of the first). `c`'s contacts solved with `batches`.
+void run_substeps(ContactBatches& batches, Case& c, bool skip_aim, LaneIsa isa, std::mt19937& rng) {
+    std::uniform_real_distribution<real> unit(-1, 1);
+    std::vector<BodyMotion> motions(c.bodies.size());
+    SubstepTargets t{motions, 480, real(0.00375), 120, 3, true};
+    for (int sub = 0; sub < 3; ++sub) {
+        t.push = true;
+        t.aim = true;
+        solve_substep(batches, c.contacts, c.bodies, t, isa);
+        for (std::size_t i = 0; i + 1 < motions.size(); ++i) {
+            const real turn = unit(rng) / 10;
+            motions[i].dp += real(0.01) * Vec2{unit(rng), unit(rng)};
+            motions[i].c = std::cos(turn);
+            motions[i].s = std::sin(turn);
+        }
+        t.push = false;
+        for (int relax = 0; relax < 2; ++relax) {
+            t.aim = !skip_aim || relax == 0;
+            solve_substep(batches, c.contacts, c.bodies, t, isa);
+        }
+    }
+}
+
+// Sub-stepped sweeps of batches, which measure nothing and aim only when the
+// motions changed, against the contacts one by one, every sweep aiming: the
+// same bits.
+void expect_substeps_match_one_by_one(LaneIsa isa) {
+    std::mt19937 rng(23);
+    for (int trial = 0; trial < 100; ++trial) {
+        const Case c = random_case(rng, 4 + trial % 40, 1 + trial % 120);
+        Case wide = c;
+        ContactBatches packed;
+        pack_contacts(wide.contacts, wide.bodies, static_cast<int>(c.bodies.size()) - 1, packed);
+        Case narrow = c;
+        ContactBatches one_by_one;
+        for (const int ci : packed.lanes) {
+            if (ci >= 0) {
+                one_by_one.rest.push_back(ci);
+            }
+        }
+        one_by_one.rest.insert(one_by_one.rest.end(), packed.rest.begin(), packed.rest.end());
+        std::mt19937 motions_wide(static_cast<unsigned>(trial));
+        std::mt19937 motions_narrow(static_cast<unsigned>(trial));
+        run_substeps(packed, wide, true, isa, motions_wide);
+        run_substeps(one_by_one, narrow, false, LaneIsa::baseline, motions_narrow);
+        unpack_contacts(packed, wide.contacts);
+        for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+            const SolverBody& x = wide.bodies[i];
+            const SolverBody& y = narrow.bodies[i];
+            ASSERT_TRUE(same_bits(x.v.x, y.v.x) && same_bits(x.v.y, y.v.y) && same_bits(x.w, y.w))
+                << "trial " << trial << ", body " << i;
+        }
+        for (std::size_t k = 0; k < c.contacts.size(); ++k) {
+            for (int i = 0; i < c.contacts[k].count; ++i) {
+                const SolverPoint& x = wide.contacts[k].points[static_cast<std::size_t>(i)];
+                const SolverPoint& y = narrow.contacts[k].points[static_cast<std::size_t>(i)];
+                ASSERT_TRUE(same_bits(x.normal_impulse, y.normal_impulse) &&
+                            same_bits(x.tangent_impulse, y.tangent_impulse))
+                    << "trial " << trial << ", contact " << k << ", point " << i;
+            }
+        }
+    }
+}
+
+TEST(ContactSolver, SubstepBatchesGiveTheSameResultsAsTheirContactsOneByOne) {
+    expect_substeps_match_one_by_one(LaneIsa::baseline);
+}
+
+TEST(ContactSolver, AvxSubstepBatchesGiveTheSameResultsAsTheirContactsOneByOne) {
+    if (best_lane_isa() != LaneIsa::avx) {
+        GTEST_SKIP() << "this CPU or compiler has no AVX copy of the batch solve";
+    }
+    expect_substeps_match_one_by_one(LaneIsa::avx);
+}
+
 TEST(ContactSolver, NoTwoContactsOfABatchShareABodyThatImpulsesMove) {
     std::mt19937 rng(5);
     for (int trial = 0; trial < 100; ++trial) {
