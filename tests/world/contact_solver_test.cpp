@@ -66,6 +66,39 @@ Case random_case(std::mt19937& rng, int body_count, int contact_count) {
     return c;
 }
 
+// The contacts `packed` solves, every one by one in the same order.
+ContactBatches one_by_one_like(const ContactBatches& packed) {
+    ContactBatches one_by_one;
+    for (const int ci : packed.lanes) {
+        if (ci >= 0) {
+            one_by_one.rest.push_back(ci);
+        }
+    }
+    one_by_one.rest.insert(one_by_one.rest.end(), packed.rest.begin(), packed.rest.end());
+    return one_by_one;
+}
+
+// The bodies' velocities and the points' impulses of two solves of one case
+// agree to the bit.
+void expect_same_bits(const Case& wide, const Case& narrow, int trial) {
+    for (std::size_t i = 0; i < wide.bodies.size(); ++i) {
+        const SolverBody& x = wide.bodies[i];
+        const SolverBody& y = narrow.bodies[i];
+        ASSERT_TRUE(same_bits(x.v.x, y.v.x) && same_bits(x.v.y, y.v.y) && same_bits(x.w, y.w))
+            << "trial " << trial << ", body " << i;
+    }
+    for (std::size_t k = 0; k < wide.contacts.size(); ++k) {
+        for (int i = 0; i < wide.contacts[k].count; ++i) {
+            const SolverPoint& x = wide.contacts[k].points[static_cast<std::size_t>(i)];
+            const SolverPoint& y = narrow.contacts[k].points[static_cast<std::size_t>(i)];
+            ASSERT_TRUE(same_bits(x.normal_impulse, y.normal_impulse) &&
+                        same_bits(x.tangent_impulse, y.tangent_impulse) &&
+                        same_bits(x.max_normal_impulse, y.max_normal_impulse))
+                << "trial " << trial << ", contact " << k << ", point " << i;
+        }
+    }
+}
+
 // 200 random cases, 8 sweeps each, the batches solved with `isa`.
 void expect_batches_match_one_by_one(LaneIsa isa) {
     std::mt19937 rng(17);
@@ -81,15 +114,8 @@ void expect_batches_match_one_by_one(LaneIsa isa) {
         ContactBatches packed;
         pack_contacts(wide.contacts, wide.bodies, empty, packed);
         batched += static_cast<int>(packed.batches.size());
-        // The same order, every contact one by one.
         Case narrow = c;
-        ContactBatches one_by_one;
-        for (const int ci : packed.lanes) {
-            if (ci >= 0) {
-                one_by_one.rest.push_back(ci);
-            }
-        }
-        one_by_one.rest.insert(one_by_one.rest.end(), packed.rest.begin(), packed.rest.end());
+        ContactBatches one_by_one = one_by_one_like(packed);
         ASSERT_EQ(one_by_one.rest.size(), c.contacts.size()) << "trial " << trial;
         for (int sweep = 0; sweep < 8; ++sweep) {
             const real change_wide = solve_velocities(packed, wide.contacts, wide.bodies, isa);
@@ -97,22 +123,7 @@ void expect_batches_match_one_by_one(LaneIsa isa) {
             ASSERT_EQ(change_wide, change_narrow) << "trial " << trial << ", sweep " << sweep;
         }
         unpack_contacts(packed, wide.contacts);
-        for (std::size_t i = 0; i < c.bodies.size(); ++i) {
-            const SolverBody& x = wide.bodies[i];
-            const SolverBody& y = narrow.bodies[i];
-            ASSERT_TRUE(same_bits(x.v.x, y.v.x) && same_bits(x.v.y, y.v.y) && same_bits(x.w, y.w))
-                << "trial " << trial << ", body " << i;
-        }
-        for (std::size_t k = 0; k < c.contacts.size(); ++k) {
-            for (int i = 0; i < c.contacts[k].count; ++i) {
-                const SolverPoint& x = wide.contacts[k].points[static_cast<std::size_t>(i)];
-                const SolverPoint& y = narrow.contacts[k].points[static_cast<std::size_t>(i)];
-                ASSERT_TRUE(same_bits(x.normal_impulse, y.normal_impulse) &&
-                            same_bits(x.tangent_impulse, y.tangent_impulse) &&
-                            same_bits(x.max_normal_impulse, y.max_normal_impulse))
-                    << "trial " << trial << ", contact " << k << ", point " << i;
-            }
-        }
+        expect_same_bits(wide, narrow, trial);
     }
     // The cases exercised what they should: blocks and full batches.
     EXPECT_GT(blocks, 1000);
@@ -170,33 +181,13 @@ void expect_substeps_match_one_by_one(LaneIsa isa) {
         ContactBatches packed;
         pack_contacts(wide.contacts, wide.bodies, static_cast<int>(c.bodies.size()) - 1, packed);
         Case narrow = c;
-        ContactBatches one_by_one;
-        for (const int ci : packed.lanes) {
-            if (ci >= 0) {
-                one_by_one.rest.push_back(ci);
-            }
-        }
-        one_by_one.rest.insert(one_by_one.rest.end(), packed.rest.begin(), packed.rest.end());
+        ContactBatches one_by_one = one_by_one_like(packed);
         std::mt19937 motions_wide(static_cast<unsigned>(trial));
         std::mt19937 motions_narrow(static_cast<unsigned>(trial));
         run_substeps(packed, wide, true, isa, motions_wide);
         run_substeps(one_by_one, narrow, false, LaneIsa::baseline, motions_narrow);
         unpack_contacts(packed, wide.contacts);
-        for (std::size_t i = 0; i < c.bodies.size(); ++i) {
-            const SolverBody& x = wide.bodies[i];
-            const SolverBody& y = narrow.bodies[i];
-            ASSERT_TRUE(same_bits(x.v.x, y.v.x) && same_bits(x.v.y, y.v.y) && same_bits(x.w, y.w))
-                << "trial " << trial << ", body " << i;
-        }
-        for (std::size_t k = 0; k < c.contacts.size(); ++k) {
-            for (int i = 0; i < c.contacts[k].count; ++i) {
-                const SolverPoint& x = wide.contacts[k].points[static_cast<std::size_t>(i)];
-                const SolverPoint& y = narrow.contacts[k].points[static_cast<std::size_t>(i)];
-                ASSERT_TRUE(same_bits(x.normal_impulse, y.normal_impulse) &&
-                            same_bits(x.tangent_impulse, y.tangent_impulse))
-                    << "trial " << trial << ", contact " << k << ", point " << i;
-            }
-        }
+        expect_same_bits(wide, narrow, trial);
     }
 }
 
