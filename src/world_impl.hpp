@@ -354,6 +354,15 @@ struct PositionCheck {
     bool quiet = false;
 };
 
+// What gravity and the applied force and torque add to an awake dynamic
+// body's solver velocities over a sub-step (World::Impl::load_of).
+struct SubstepLoad {
+    int body = -1;
+    Vec2 dv;           // L/s
+    real dw = 0;       // rad/s
+    bool spin = false; // a torque is applied: dw is added
+};
+
 // Impulses of last step's contact points, by shape pair and feature id, to
 // warm start this step's solve.
 struct CachedImpulse {
@@ -632,6 +641,7 @@ struct World::Impl {
     // turned so far (rad).
     std::vector<BodyMotion> motions;
     std::vector<real> substep_angles;
+    std::vector<SubstepLoad> substep_loads;   // find_substep_loads'
     ContactBatches contact_batches;           // solver_contacts packed for the sweeps
     std::vector<CachedImpulse> impulse_cache; // reused, so no allocation per step
     bool impulse_cache_sorted = true;         // by key (find_cached sorts it)
@@ -1184,10 +1194,16 @@ struct World::Impl {
     // convergence, and a gap a sub-step closes is seen by the next.
     void solve_substepped(real dt);
 
-    // Gravity and the applied forces and torques over `t` seconds of a step
-    // of `dt` to the awake dynamic bodies' solver velocities: the share
-    // t / dt of velocity_change and spin_change.
-    void add_gravity_and_forces(real t, real dt);
+    // What gravity and the applied force and torque add to body `bi`'s
+    // solver velocities over `t` seconds of a step of `dt`: the share t / dt
+    // of velocity_change and spin_change.
+    SubstepLoad load_of(int bi, real t, real dt) const;
+    void add_load(const SubstepLoad& load);
+
+    // Every awake dynamic body's load over `t` seconds of a step of `dt`
+    // into substep_loads, each added to its solver velocities if `add`.
+    // Every sub-step but the first adds the same loads: found once a step.
+    void find_substep_loads(real t, real dt, bool add);
 
     // The velocity body `b` gains from gravity over a step of `dt` (L/s):
     // dt * gravity_scale * gravity, unless that is more than twice the speed

@@ -93,7 +93,8 @@ void World::Impl::solve_substepped(real dt) {
     substep_angles.assign(solver_bodies.size(), 0);
     // integrate_velocities gave a step's gravity, which the contact
     // search predicts with; the sub-steps take it a share at a time.
-    add_gravity_and_forces(-(dt - h), dt);
+    find_substep_loads(-(dt - h), dt, true);
+    find_substep_loads(h, dt, false); // (the same for every later sub-step)
     scale_impulses(contact_batches, solver_contacts, real(1) / static_cast<real>(n));
     SubstepTargets targets{motions,
                            real(1) / h,
@@ -103,7 +104,9 @@ void World::Impl::solve_substepped(real dt) {
                            true};
     for (int sub = 0; sub < n; ++sub) {
         if (sub > 0) {
-            add_gravity_and_forces(h, dt);
+            for (const SubstepLoad& load : substep_loads) {
+                add_load(load);
+            }
         }
         warm_start(contact_batches, solver_contacts, solver_bodies);
         targets.push = true;
@@ -120,25 +123,44 @@ void World::Impl::solve_substepped(real dt) {
     scale_impulses(contact_batches, solver_contacts, static_cast<real>(n));
 }
 
-void World::Impl::add_gravity_and_forces(real t, real dt) {
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-        const Body& b = bodies[i];
+SubstepLoad World::Impl::load_of(int bi, real t, real dt) const {
+    const Body& b = bodies[static_cast<std::size_t>(bi)];
+    SubstepLoad load{bi, {}, 0, b.torque != 0};
+    if (b.force != Vec2{}) {
+        load.dv = (t / dt) * velocity_change(b, dt);
+    } else {
+        // The square compare keeps the common, uncut case free of a
+        // square root.
+        const Vec2 full = dt * b.gravity_scale * gravity;
+        const real most = 2 * tol.max_translation_speed;
+        load.dv = length_squared(full) <= most * most
+                      ? t * b.gravity_scale * gravity
+                      : (t / dt) * gravity_change(b, dt); // the change was cut
+    }
+    if (load.spin) {
+        load.dw = (t / dt) * spin_change(b, dt);
+    }
+    return load;
+}
+
+void World::Impl::add_load(const SubstepLoad& load) {
+    SolverBody& s = solver_bodies[static_cast<std::size_t>(load.body)];
+    s.v += load.dv;
+    if (load.spin) {
+        s.w += load.dw;
+    }
+}
+
+void World::Impl::find_substep_loads(real t, real dt, bool add) {
+    substep_loads.clear();
+    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
         }
-        if (b.force != Vec2{}) {
-            solver_bodies[i].v += (t / dt) * velocity_change(b, dt);
-        } else {
-            // The square compare keeps the common, uncut case free of a
-            // square root in this per-body, per-sub-step loop.
-            const Vec2 full = dt * b.gravity_scale * gravity;
-            const real most = 2 * tol.max_translation_speed;
-            solver_bodies[i].v += length_squared(full) <= most * most
-                                      ? t * b.gravity_scale * gravity
-                                      : (t / dt) * gravity_change(b, dt); // the change was cut
-        }
-        if (b.torque != 0) {
-            solver_bodies[i].w += (t / dt) * spin_change(b, dt);
+        substep_loads.push_back(load_of(bi, t, dt));
+        if (add) {
+            add_load(substep_loads.back());
         }
     }
 }
