@@ -304,6 +304,11 @@ struct PointImpulse {
     real approach_speed = 0; // normal velocity before the solve (negative approaches)
 };
 
+// Contact::previous when the pair had no contact in the last step, or when
+// the contact search did not look for it.
+inline constexpr int k_no_previous = -1;
+inline constexpr int k_previous_unknown = -2;
+
 struct Contact {
     int body_a = -1;
     int body_b = -1;
@@ -333,11 +338,8 @@ struct Contact {
     // as the contact search found it: its index; k_no_previous when it had
     // none; k_previous_unknown when the search did not look (shapes changed
     // since), so the warm start looks it up.
-    int previous = -2;
+    int previous = k_previous_unknown;
 };
-
-inline constexpr int k_no_previous = -1;
-inline constexpr int k_previous_unknown = -2;
 
 // Position correction's record of what it last saw of a contact, to skip
 // work whose result it knows; kept apart from the Contact (a few hundred
