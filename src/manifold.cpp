@@ -303,9 +303,11 @@ Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule&
         return m;
     }
     const real dist = std::sqrt(closest.distance_squared);
-    if (dist < real(0.1) * settings.linear_slop) {
+    if (dist < real(0.1) * settings.linear_slop || dist == 0) {
         // The cores cross: the closest points give no direction. The
-        // separating axes of the two cores (their side normals) do.
+        // separating axes of the two cores (their side normals) do. (Also
+        // with no slop, where crossing cores divided by their zero distance:
+        // a world of 4e-45 L per metre, its slop 0 in float, went NaN.)
         return collide_polygons(capsule_polygon(a), xfa, capsule_polygon(b), xfb, settings);
     }
     const Vec2 u1 = normalize(q1 - p1);

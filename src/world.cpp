@@ -27,6 +27,24 @@ ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
     return id;
 }
 
+namespace {
+
+// Whether every tolerance is a normal number: none rounded to zero or into
+// the subnormals, none overflowed (a world of 4e-45 L per metre had no
+// slop, and crossing capsule cores divided by their zero distance).
+bool tolerances_are_normal(const Tolerances& t) {
+    for (const real x : {t.linear_slop, t.touch_tolerance, t.speculative_distance, t.aabb_margin,
+                         t.restitution_threshold, t.max_linear_correction, t.max_translation_speed,
+                         t.linear_sleep_tolerance}) {
+        if (!std::isnormal(x)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 Result<World> World::make(const WorldDef& def) {
     if (!is_finite(def.gravity) || !std::isfinite(def.length_units_per_meter) ||
         !(def.length_units_per_meter > 0) ||
@@ -35,6 +53,12 @@ Result<World> World::make(const WorldDef& def) {
         return Error{ErrorCode::invalid_input,
                      "World: gravity must be finite (in L/s^2 too, with its length) and "
                      "length_units_per_meter > 0"};
+    }
+    if (!tolerances_are_normal(Tolerances::for_units(def.length_units_per_meter))) {
+        return Error{ErrorCode::invalid_input,
+                     "World: length_units_per_meter so small or large that a tolerance in L "
+                     "(from the touch tolerance, 0.00125 m, to the speed limit, 400 m/s) is "
+                     "zero, subnormal or infinite in `real`"};
     }
     if (def.velocity_iterations < 1 || def.position_iterations < 1 || def.solver_substeps < 1) {
         return Error{ErrorCode::invalid_input,

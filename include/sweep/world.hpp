@@ -208,7 +208,10 @@ struct BodyState {
 class World {
   public:
     /// A world with `def`. Errors: non-finite gravity (in L/s^2 too, and its
-    /// length), length_units_per_meter not > 0, iteration counts < 1,
+    /// length), length_units_per_meter not > 0 or so small or large that a
+    /// tolerance in L (Tolerances::for_units) is zero, subnormal or infinite
+    /// in `real` (in float, below about 1e-35 or above about 8e35),
+    /// iteration counts < 1,
     /// max_translation_speed not > 0 or not finite in L/s,
     /// hit_speed_threshold < 0, bounds not finite or inverted, grid_cell_size
     /// or time_to_sleep not finite or < 0 (invalid_input).

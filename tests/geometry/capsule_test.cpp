@@ -184,6 +184,17 @@ TEST(CollideCapsules, CrossingCoresPushOutAlongASideNormal) {
     EXPECT_NEAR(m.points[0].separation, -1.2, 1e-4);
 }
 
+// The same X with no linear slop (a world so small in its units that the
+// slop rounds to 0): the cores' zero distance gives no normal, and the side
+// normals still do; it divided by that distance and gave NaN (fuzz_world).
+TEST(CollideCapsules, CrossingCoresWithNoSlopStillPushOutAlongASideNormal) {
+    const Manifold m = collide_capsules({{-2, 0}, {2, 0}, 0.1f}, k_identity,
+                                        {{0, -1}, {0, 1}, 0.1f}, k_identity, {0, 0});
+    ASSERT_GE(m.count, 1);
+    EXPECT_NEAR(length(m.normal), 1, k_eps);
+    EXPECT_NEAR(m.points[0].separation, -1.2, 1e-4);
+}
+
 TEST(Collide, CapsuleOnABoxRestsOnTwoPoints) {
     // A capsule lying on the ground box's top face (y = 0), core at y = 0.5
     // with r 0.5: touching along the face from x = -1 to x = 1.

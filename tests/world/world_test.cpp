@@ -300,6 +300,25 @@ TEST(World, RejectsBadInputAndChangesNothing) {
         return World::make(bad).error().code == ErrorCode::invalid_input;
     };
     EXPECT_TRUE(rejects([](WorldDef& d) { d.length_units_per_meter = 0; }));
+    // So small that the slop rounds to 0 in float (fuzz_world: crossing
+    // capsules then divided by their zero distance), or that the touch
+    // tolerance is subnormal; so large that the speed limit in L/s overflows.
+    EXPECT_TRUE(rejects([](WorldDef& d) {
+        d.length_units_per_meter = 3 * std::numeric_limits<real>::denorm_min(); // 4.2e-45 in float
+    }));
+    EXPECT_TRUE(rejects(
+        [](WorldDef& d) { d.length_units_per_meter = std::numeric_limits<real>::min() / 100; }));
+    EXPECT_TRUE(rejects([](WorldDef& d) {
+        d.length_units_per_meter = std::numeric_limits<real>::max() / 100;
+        d.gravity = {};
+        d.max_translation_speed = 1;
+    }));
+    EXPECT_TRUE(World::make([] {
+                    WorldDef d;
+                    d.length_units_per_meter = real(1e-30);
+                    return d;
+                }())
+                    .has_value());
     EXPECT_TRUE(rejects([](WorldDef& d) { d.max_translation_speed = 0; }));
     EXPECT_TRUE(rejects([](WorldDef& d) { d.hit_speed_threshold = -1; }));
     EXPECT_TRUE(rejects([](WorldDef& d) { d.bounds = Aabb{{1, 1}, {0, 0}}; }));
