@@ -55,9 +55,13 @@ const char* const k_level = R"(<?xml version="1.0" encoding="UTF-8"?>
 </map>
 )";
 
+// The level, in a file of this test's own: ctest runs the tests side by
+// side, and one file shared by three tests was rewritten by one while
+// another's `sweep check` read it (exit code 2, bad input).
 std::string write_level() {
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     const std::filesystem::path file =
-        std::filesystem::temp_directory_path() / "sweep_check_level.tmx";
+        std::filesystem::temp_directory_path() / ("sweep_check_level_" + test + ".tmx");
     std::ofstream(file) << k_level;
     return file.string();
 }
