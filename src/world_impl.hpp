@@ -1200,12 +1200,12 @@ struct World::Impl {
     // solver velocities over `t` seconds of a step of `dt`: the share t / dt
     // of velocity_change and spin_change.
     SubstepLoad load_of(int bi, real t, real dt) const;
-    void add_load(const SubstepLoad& load);
 
     // Every awake dynamic body's load over `t` seconds of a step of `dt`
-    // into substep_loads, each added to its solver velocities if `add`.
-    // Every sub-step but the first adds the same loads: found once a step.
-    void find_substep_loads(real t, real dt, bool add);
+    // into substep_loads (every sub-step but the first adds the same loads:
+    // found once a step), and substep_loads added to the solver velocities.
+    void find_substep_loads(real t, real dt);
+    void add_substep_loads();
 
     // The velocity body `b` gains from gravity over a step of `dt` (L/s):
     // dt * gravity_scale * gravity, unless that is more than twice the speed

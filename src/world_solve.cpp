@@ -93,8 +93,9 @@ void World::Impl::solve_substepped(real dt) {
     substep_angles.assign(solver_bodies.size(), 0);
     // integrate_velocities gave a step's gravity, which the contact
     // search predicts with; the sub-steps take it a share at a time.
-    find_substep_loads(-(dt - h), dt, true);
-    find_substep_loads(h, dt, false); // (the same for every later sub-step)
+    find_substep_loads(-(dt - h), dt);
+    add_substep_loads();
+    find_substep_loads(h, dt); // (the same for every later sub-step)
     scale_impulses(contact_batches, solver_contacts, real(1) / static_cast<real>(n));
     SubstepTargets targets{motions,
                            real(1) / h,
@@ -104,9 +105,7 @@ void World::Impl::solve_substepped(real dt) {
                            true};
     for (int sub = 0; sub < n; ++sub) {
         if (sub > 0) {
-            for (const SubstepLoad& load : substep_loads) {
-                add_load(load);
-            }
+            add_substep_loads();
         }
         warm_start(contact_batches, solver_contacts, solver_bodies);
         targets.push = true;
@@ -143,15 +142,17 @@ SubstepLoad World::Impl::load_of(int bi, real t, real dt) const {
     return load;
 }
 
-void World::Impl::add_load(const SubstepLoad& load) {
-    SolverBody& s = solver_bodies[static_cast<std::size_t>(load.body)];
-    s.v += load.dv;
-    if (load.spin) {
-        s.w += load.dw;
+void World::Impl::add_substep_loads() {
+    for (const SubstepLoad& load : substep_loads) {
+        SolverBody& s = solver_bodies[static_cast<std::size_t>(load.body)];
+        s.v += load.dv;
+        if (load.spin) {
+            s.w += load.dw;
+        }
     }
 }
 
-void World::Impl::find_substep_loads(real t, real dt, bool add) {
+void World::Impl::find_substep_loads(real t, real dt) {
     substep_loads.clear();
     for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
         const Body& b = bodies[static_cast<std::size_t>(bi)];
@@ -159,9 +160,6 @@ void World::Impl::find_substep_loads(real t, real dt, bool add) {
             continue;
         }
         substep_loads.push_back(load_of(bi, t, dt));
-        if (add) {
-            add_load(substep_loads.back());
-        }
     }
 }
 
