@@ -297,6 +297,19 @@ Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes&
     return select(solved, max_of(select(s1 < 0, -s1, s1), select(s2 < 0, -s2, s2)), Lanes{});
 }
 
+// The batch's first `count` points: those some lane's contact has, when
+// `count` is its points_solved (the rest hold no impulse, and none is
+// applied). A count fixed at compile time keeps the loops unrolled.
+template <std::size_t count, class Batch>
+[[gnu::always_inline]] inline
+decltype(auto) points_of(Batch& c) {
+    if constexpr (count == 2) {
+        return (c.points);
+    } else {
+        return std::span(c.points).template first<count>();
+    }
+}
+
 // solve_rolling, lane by lane (lanes without rolling resistance have a
 // zero bound, and so no impulse).
 [[gnu::always_inline]] inline
@@ -314,14 +327,14 @@ void solve_rolling(ContactBatch& c, BodyLanes& a, BodyLanes& b) {
 // solve_contact on the batch's k_lanes contacts; `change` grows lane by lane
 // when `measure` (a sub-step's sweeps run a fixed count, so no one reads it:
 // the divisions are left out).
-template <bool measure>
+template <bool measure, std::size_t points>
 [[gnu::always_inline]] inline
 Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
     BodyLanes b = gather(bodies, c.body_b, c.inv_mass_b, c.inv_inertia_b);
     const Lanes tx = c.ny; // right_perp(n)
     const Lanes ty = -c.nx;
-    for (PointLanes& p : c.points) {
+    for (PointLanes& p : points_of<points>(c)) {
         const LaneMask active = p.active & ~((p.normal_impulse == 0) & (p.tangent_impulse == 0));
         const Lanes vt = relative_speed(a, b, p, tx, ty);
         const Lanes max_friction = c.friction * p.normal_impulse;
@@ -339,34 +352,45 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     }
     // Both ways from the velocities friction left: the block's impulses
     // first, applied after the point-by-point lanes (zero in the others).
-    Lanes x1;
-    Lanes x2;
-    LaneMask solved;
-    const Lanes block_change = block_impulses(c, a, b, x1, x2, solved);
-    if constexpr (measure) {
-        change = max_of(change, block_change);
-    }
-    for (PointLanes& p : c.points) {
-        const LaneMask active = p.active & ~c.block;
-        const Lanes vn = relative_speed(a, b, p, c.nx, c.ny);
-        const Lanes next =
-            max_of(p.normal_impulse - p.normal_mass * (vn - p.target_speed), Lanes{});
-        const Lanes lambda = select(active, next - p.normal_impulse, Lanes{});
-        p.normal_impulse = select(active, next, p.normal_impulse);
-        p.max_normal_impulse = select(active, max_of(p.max_normal_impulse, next), p.max_normal_impulse);
-        apply_impulse(a, b, p, lambda, c.nx, c.ny);
+    // A batch of blocks alone (a resting pile of boxes) or of no block (of
+    // circles) skips the other kind's lanes, whose impulses are all zero.
+    Lanes x1{};
+    Lanes x2{};
+    LaneMask solved{};
+    const bool blocks = points == 2 && c.blocks; // (a block has two points)
+    if (blocks) {
+        const Lanes block_change = block_impulses(c, a, b, x1, x2, solved);
         if constexpr (measure) {
-            change = max_of(change, select(active, speed_change(lambda, p.normal_mass), Lanes{}));
+            change = max_of(change, block_change);
         }
     }
-    for (int i = 0; i < 2; ++i) {
-        PointLanes& p = c.points[static_cast<std::size_t>(i)];
-        const Lanes x = i == 0 ? x1 : x2;
-        const Lanes lambda = select(solved, x - p.normal_impulse, Lanes{});
-        p.max_normal_impulse =
-            select(solved, max_of(p.max_normal_impulse, x), p.max_normal_impulse);
-        p.normal_impulse = select(solved, x, p.normal_impulse);
-        apply_impulse(a, b, p, lambda, c.nx, c.ny);
+    if (c.singles) {
+        for (PointLanes& p : points_of<points>(c)) {
+            const LaneMask active = p.active & ~c.block;
+            const Lanes vn = relative_speed(a, b, p, c.nx, c.ny);
+            const Lanes next =
+                max_of(p.normal_impulse - p.normal_mass * (vn - p.target_speed), Lanes{});
+            const Lanes lambda = select(active, next - p.normal_impulse, Lanes{});
+            p.normal_impulse = select(active, next, p.normal_impulse);
+            p.max_normal_impulse =
+                select(active, max_of(p.max_normal_impulse, next), p.max_normal_impulse);
+            apply_impulse(a, b, p, lambda, c.nx, c.ny);
+            if constexpr (measure) {
+                change =
+                    max_of(change, select(active, speed_change(lambda, p.normal_mass), Lanes{}));
+            }
+        }
+    }
+    if (blocks) {
+        for (int i = 0; i < 2; ++i) {
+            PointLanes& p = c.points[static_cast<std::size_t>(i)];
+            const Lanes x = i == 0 ? x1 : x2;
+            const Lanes lambda = select(solved, x - p.normal_impulse, Lanes{});
+            p.max_normal_impulse =
+                select(solved, max_of(p.max_normal_impulse, x), p.max_normal_impulse);
+            p.normal_impulse = select(solved, x, p.normal_impulse);
+            apply_impulse(a, b, p, lambda, c.nx, c.ny);
+        }
     }
     scatter(a, bodies, c.body_a);
     scatter(b, bodies, c.body_b);
@@ -393,6 +417,7 @@ MotionLanes gather_motion(std::span<const BodyMotion> motions,
 }
 
 // set_targets on the batch's lanes.
+template <std::size_t points>
 [[gnu::always_inline]] inline
 void set_targets(ContactBatch& c, const SubstepTargets& t) {
     const MotionLanes a = gather_motion(t.motions, c.body_a);
@@ -403,7 +428,7 @@ void set_targets(ContactBatch& c, const SubstepTargets& t) {
     const Lanes sa = select(c.round_a, zero, a.s);
     const Lanes cb = select(c.round_b, one, b.c);
     const Lanes sb = select(c.round_b, zero, b.s);
-    for (PointLanes& p : c.points) {
+    for (PointLanes& p : points_of<points>(c)) {
         const Lanes qax = ca * p.rax - sa * p.ray;
         const Lanes qay = sa * p.rax + ca * p.ray;
         const Lanes qbx = cb * p.rbx - sb * p.rby;
@@ -419,18 +444,47 @@ void set_targets(ContactBatch& c, const SubstepTargets& t) {
     }
 }
 
-// Every batch in order (each aiming at `targets` first, if any, and if
-// they aim); the largest change of a lane, when `measure`, else 0.
+// The end of the run of batches from `begin` whose points_solved is the
+// same: pack_contacts orders a colour's two-point contacts before its
+// one-point ones, so a sweep has about two runs a colour.
+std::size_t run_end(std::span<const ContactBatch> batches, std::size_t begin) {
+    std::size_t end = begin + 1;
+    while (end < batches.size() && batches[end].points_solved == batches[begin].points_solved) {
+        ++end;
+    }
+    return end;
+}
+
+// The batches of a run in order (each aiming at `targets` first, if any,
+// and if they aim), each with `points` points.
+template <bool measure, std::size_t points>
+[[gnu::always_inline]] inline
+Lanes solve_run(std::span<ContactBatch> run, std::span<SolverBody> bodies,
+                const SubstepTargets* targets, Lanes change) {
+    for (ContactBatch& batch : run) {
+        if (targets && targets->aim) {
+            set_targets<points>(batch, *targets);
+        }
+        change = solve_batch<measure, points>(batch, bodies, change);
+    }
+    return change;
+}
+
+// Every batch in order, run by run (a loop of its own for each count of
+// points keeps each loop's code the one kind's); the largest change of a
+// lane, when `measure`, else 0.
 template <bool measure>
 [[gnu::always_inline]] inline
 real solve_batches(std::span<ContactBatch> batches, std::span<SolverBody> bodies,
                    const SubstepTargets* targets) {
     Lanes change{};
-    for (ContactBatch& batch : batches) {
-        if (targets && targets->aim) {
-            set_targets(batch, *targets);
-        }
-        change = solve_batch<measure>(batch, bodies, change);
+    for (std::size_t begin = 0; begin < batches.size();) {
+        const std::size_t end = run_end(batches, begin);
+        const std::span<ContactBatch> run = batches.subspan(begin, end - begin);
+        change = batches[begin].points_solved == 2
+                     ? solve_run<measure, 2>(run, bodies, targets, change)
+                     : solve_run<measure, 1>(run, bodies, targets, change);
+        begin = end;
     }
     real most = 0;
     for (int l = 0; l < k_lanes; ++l) {
@@ -460,11 +514,12 @@ real solve_batches_baseline(std::span<ContactBatch> batches, std::span<SolverBod
 
 // Applies the batch's accumulated impulses (warm_start, lane by lane). A
 // point a contact lacks holds no impulse.
+template <std::size_t points>
 [[gnu::always_inline]] inline
 void warm_start_batch(const ContactBatch& c, std::span<SolverBody> bodies) {
     BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
     BodyLanes b = gather(bodies, c.body_b, c.inv_mass_b, c.inv_inertia_b);
-    for (const PointLanes& p : c.points) {
+    for (const PointLanes& p : points_of<points>(c)) {
         const Lanes px = p.normal_impulse * c.nx + p.tangent_impulse * c.ny;
         const Lanes py = p.normal_impulse * c.ny + p.tangent_impulse * -c.nx;
         a.vx -= a.inv_mass * px;
@@ -480,19 +535,33 @@ void warm_start_batch(const ContactBatch& c, std::span<SolverBody> bodies) {
     scatter(b, bodies, c.body_b);
 }
 
+// warm_start_batch over every batch, run by run (as solve_batches).
+[[gnu::always_inline]] inline
+void warm_start_batches(std::span<const ContactBatch> batches, std::span<SolverBody> bodies) {
+    for (std::size_t begin = 0; begin < batches.size();) {
+        const std::size_t end = run_end(batches, begin);
+        if (batches[begin].points_solved == 2) {
+            for (const ContactBatch& c : batches.subspan(begin, end - begin)) {
+                warm_start_batch<2>(c, bodies);
+            }
+        } else {
+            for (const ContactBatch& c : batches.subspan(begin, end - begin)) {
+                warm_start_batch<1>(c, bodies);
+            }
+        }
+        begin = end;
+    }
+}
+
 void warm_start_batches_baseline(std::span<const ContactBatch> batches,
                                  std::span<SolverBody> bodies) {
-    for (const ContactBatch& c : batches) {
-        warm_start_batch(c, bodies);
-    }
+    warm_start_batches(batches, bodies);
 }
 
 #if SWEEP_AVX_LANES
 [[gnu::target("avx")]] void warm_start_batches_avx(std::span<const ContactBatch> batches,
                                                    std::span<SolverBody> bodies) {
-    for (const ContactBatch& c : batches) {
-        warm_start_batch(c, bodies);
-    }
+    warm_start_batches(batches, bodies);
 }
 #endif
 
@@ -529,6 +598,15 @@ constexpr int k_colors = 16;
 // inverse mass, may be in every colour.
 bool moved_by_impulses(const SolverBody& b) { return b.inv_mass > 0 || b.inv_inertia > 0; }
 
+// The kinds of contact a batch's lanes hold, in the order pack_contacts
+// puts them in a colour's batches.
+enum class LaneKind { block, two_points, one_point };
+constexpr int k_lane_kinds = 3;
+
+LaneKind lane_kind(const SolverContact& c) {
+    return c.block ? LaneKind::block : c.count == 2 ? LaneKind::two_points : LaneKind::one_point;
+}
+
 // Lane l of the batch holds contact c.
 void put_lane(ContactBatch& batch, int l, const SolverContact& c,
               std::span<const SolverBody> bodies) {
@@ -555,6 +633,9 @@ void put_lane(ContactBatch& batch, int l, const SolverContact& c,
     batch.rolling_mass[l] = c.rolling_mass;
     batch.rolling_impulse[l] = c.rolling_impulse;
     batch.rolling = batch.rolling || c.rolling_resistance > 0;
+    batch.blocks = batch.blocks || c.block;
+    batch.singles = batch.singles || (c.count > 0 && !c.block);
+    batch.points_solved = std::max(batch.points_solved, c.count);
     for (int i = 0; i < 2; ++i) {
         const SolverPoint& p = c.points[static_cast<std::size_t>(i)];
         PointLanes& q = batch.points[static_cast<std::size_t>(i)];
@@ -614,7 +695,7 @@ void pack_contacts(std::span<const SolverContact> contacts, std::span<const Solv
                    int empty_body, ContactBatches& out) {
     const std::size_t words = (bodies.size() + 63) / 64;
     out.used.assign(words * k_colors, 0);
-    out.members.resize(k_colors);
+    out.members.resize(k_colors * k_lane_kinds);
     for (std::vector<int>& m : out.members) {
         m.clear();
     }
@@ -642,11 +723,24 @@ void pack_contacts(std::span<const SolverContact> contacts, std::span<const Solv
                 bit(color, body) |= std::uint64_t{1} << (body % 64);
             }
         }
-        out.members[static_cast<std::size_t>(color)].push_back(static_cast<int>(ci));
+        out.members[static_cast<std::size_t>(color * k_lane_kinds) +
+                    static_cast<std::size_t>(lane_kind(c))]
+            .push_back(static_cast<int>(ci));
     }
     out.batches.clear();
     out.lanes.clear();
-    for (const std::vector<int>& m : out.members) {
+    std::vector<int>& m = out.ordered;
+    for (int color = 0; color < k_colors; ++color) {
+        // Blocks first, then the rest, two points before one: most batches
+        // then hold one kind and skip the others' lanes (solve_batch). A
+        // colour's contacts share no moved body, so their order in it
+        // changes no result.
+        m.clear();
+        for (int kind = 0; kind < k_lane_kinds; ++kind) {
+            const std::vector<int>& of_kind =
+                out.members[static_cast<std::size_t>(color * k_lane_kinds + kind)];
+            m.insert(m.end(), of_kind.begin(), of_kind.end());
+        }
         for (std::size_t k = 0; k < m.size(); k += k_lanes) {
             ContactBatch& batch = out.batches.emplace_back();
             for (int l = 0; l < k_lanes; ++l) {

@@ -160,6 +160,9 @@ struct ContactBatch {
     LaneMask round_a, round_b; ///< SolverContact::round_a, round_b
     Lanes rolling_resistance, rolling_mass, rolling_impulse; ///< SolverContact's
     bool rolling = false; ///< a lane has rolling resistance
+    bool blocks = false;  ///< a lane is a block (SolverContact::block)
+    bool singles = false; ///< a lane has points solved one by one (no block)
+    int points_solved = 0; ///< the most points of a lane's contact: the others hold none
     std::array<PointLanes, 2> points;
 };
 
@@ -175,7 +178,8 @@ struct ContactBatches {
     std::vector<int> rest;  ///< contacts no colour took, in their order
     // Scratch, kept between steps so that packing does not allocate.
     std::vector<std::uint64_t> used; // per colour, a bit per body
-    std::vector<std::vector<int>> members; // per colour, its contacts
+    std::vector<std::vector<int>> members; // per colour and lane kind, its contacts
+    std::vector<int> ordered;              // a colour's contacts, blocks first
 };
 
 /// Packs the contacts (prepared) into batches, greedily in their order:

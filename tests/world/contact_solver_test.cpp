@@ -202,6 +202,53 @@ TEST(ContactSolver, AvxSubstepBatchesGiveTheSameResultsAsTheirContactsOneByOne) 
     expect_substeps_match_one_by_one(LaneIsa::avx);
 }
 
+// Each batch's flags say what its lanes hold, and a colour's contacts are
+// packed blocks first, then two points, then one: only the batches where
+// one kind gives way to the next mix kinds (so most skip the others' work).
+TEST(ContactSolver, BatchesHoldOneKindOfContactButWhereTheKindChanges) {
+    std::mt19937 rng(23);
+    int block_only = 0;
+    int one_point_only = 0;
+    for (int trial = 0; trial < 100; ++trial) {
+        const Case c = random_case(rng, 20 + trial, 4 * (20 + trial));
+        ContactBatches packed;
+        pack_contacts(c.contacts, c.bodies, static_cast<int>(c.bodies.size()) - 1, packed);
+        int mixed = 0;
+        for (std::size_t k = 0; k < packed.batches.size(); ++k) {
+            const ContactBatch& batch = packed.batches[k];
+            bool blocks = false;
+            bool singles = false;
+            int most_points = 0;
+            int two_point_singles = 0;
+            int lanes = 0;
+            for (int l = 0; l < k_lanes; ++l) {
+                const int ci = packed.lanes[k * k_lanes + static_cast<std::size_t>(l)];
+                if (ci < 0) {
+                    continue;
+                }
+                const SolverContact& s = c.contacts[static_cast<std::size_t>(ci)];
+                ++lanes;
+                blocks = blocks || s.block;
+                singles = singles || !s.block;
+                most_points = std::max(most_points, s.count);
+                two_point_singles += !s.block && s.count == 2;
+            }
+            ASSERT_EQ(batch.blocks, blocks) << "trial " << trial << ", batch " << k;
+            ASSERT_EQ(batch.singles, singles) << "trial " << trial << ", batch " << k;
+            ASSERT_EQ(batch.points_solved, most_points) << "trial " << trial << ", batch " << k;
+            const bool one_kind =
+                !(blocks && singles) && (two_point_singles == 0 || two_point_singles == lanes);
+            mixed += one_kind ? 0 : 1;
+            block_only += blocks && !singles;
+            one_point_only += most_points == 1;
+        }
+        // Two changes of kind a colour at most, in 16 colours (k_colors).
+        ASSERT_LE(mixed, 2 * 16) << "trial " << trial;
+    }
+    EXPECT_GT(block_only, 100);
+    EXPECT_GT(one_point_only, 100);
+}
+
 TEST(ContactSolver, NoTwoContactsOfABatchShareABodyThatImpulsesMove) {
     std::mt19937 rng(5);
     for (int trial = 0; trial < 100; ++trial) {
