@@ -549,8 +549,11 @@ void DynamicTree::partition_leaves(std::vector<ProxyId>& leaves, std::size_t beg
     const real scale = real(k_bins) / width;
     const auto bin_of = [&](ProxyId id) {
         const Vec2 c = centre_of(id);
-        const int bin = static_cast<int>(((along_x ? c.x : c.y) - low) * scale);
-        return std::clamp(bin, 0, k_bins - 1);
+        const real at = ((along_x ? c.x : c.y) - low) * scale;
+        // Clamped before the conversion to int: centres a subnormal width
+        // apart make the scale infinite, and the lowest centre's 0 × inf
+        // NaN (which goes to bin 0).
+        return at >= real(k_bins - 1) ? k_bins - 1 : at > 0 ? static_cast<int>(at) : 0;
     };
 
     std::array<int, k_bins> counts{};

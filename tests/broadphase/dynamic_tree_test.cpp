@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace sweep {
@@ -326,6 +327,25 @@ TEST(DynamicTree, RebuildOfEmptyAndSingleTrees) {
     EXPECT_EQ(query_all(tree, box(0, 0, 1, 1)), Data{9});
     tree.destroy_proxy(id);
     tree.validate();
+}
+
+// Centres the smallest subnormal apart: the binned split's scale (bins over
+// the centres' spread) is infinite. Its bins were converted to int from inf
+// (undefined behaviour; the asan preset traps it), a fuzz finding.
+TEST(DynamicTree, RebuildOfCentresASubnormalApart) {
+    DynamicTree tree(0);
+    const real d = std::numeric_limits<real>::denorm_min();
+    ASSERT_TRUE(std::isinf(real(16) / d));
+    std::vector<ProxyId> ids;
+    for (int i = 0; i < 8; ++i) {
+        const real x = i % 2 == 0 ? 0 : d;
+        ids.push_back(tree.create_proxy(box(x, 0, x, 0), static_cast<std::uint64_t>(i)));
+    }
+    tree.rebuild();
+    tree.validate();
+    EXPECT_EQ(query_all(tree, box(0, 0, 0, 0)), (Data{0, 2, 4, 6}));
+    EXPECT_EQ(query_all(tree, box(d, 0, d, 0)), (Data{1, 3, 5, 7}));
+    EXPECT_EQ(query_all(tree, box(0, 0, d, 0)), (Data{0, 1, 2, 3, 4, 5, 6, 7}));
 }
 
 TEST(NodeStack, SpillsBeyondItsArrayAndStaysLastInFirstOut) {
