@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include "sweep/broadphase.hpp"
 
@@ -32,12 +33,19 @@ constexpr real k_coordinate_limit = real(1 << 30);
 /// the wrong way there, still visits a cell of every box it touches.
 constexpr real k_cell_boundary_slack = real(1e-3);
 
+/// Cells per world unit for cells `size` L wide (0 for 0). Kept finite: a
+/// subnormal size made it infinite, and a coordinate of 0 then NaN, whose
+/// conversion to a cell coordinate is undefined.
+real cells_per_unit(real size) {
+    return size > real(0) ? std::min(real(1) / size, std::numeric_limits<real>::max()) : real(0);
+}
+
 } // namespace
 
 UniformGrid::UniformGrid(real cell_size, real margin)
     : cell_size_(cell_size), margin_(margin), auto_size_(cell_size == real(0)) {
     assert(cell_size >= real(0) && margin >= real(0));
-    inv_cell_size_ = cell_size > real(0) ? real(1) / cell_size : real(0);
+    inv_cell_size_ = cells_per_unit(cell_size);
 }
 
 bool UniformGrid::is_live_proxy(ProxyId id) const {
@@ -114,7 +122,7 @@ ProxyId UniformGrid::create_proxy(const Aabb& aabb, std::uint64_t user_data,
         if (!(cell_size_ > real(0)) || !std::isfinite(cell_size_)) {
             cell_size_ = 1;
         }
-        inv_cell_size_ = real(1) / cell_size_;
+        inv_cell_size_ = cells_per_unit(cell_size_);
     }
     ProxyId id = free_list_;
     if (id == k_null_proxy) {
@@ -198,7 +206,7 @@ void UniformGrid::rebuild(real cell_size) {
     cells_.clear();
     huge_.clear();
     cell_size_ = size;
-    inv_cell_size_ = size > real(0) ? real(1) / size : real(0);
+    inv_cell_size_ = cells_per_unit(size);
     for (std::size_t i = 0; i < proxies_.size(); ++i) {
         if (proxies_[i].live) {
             add_to_cells(static_cast<ProxyId>(i));

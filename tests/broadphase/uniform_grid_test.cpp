@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "broadphase_harness.hpp"
@@ -126,6 +128,29 @@ TEST(UniformGrid, RebuildKeepsIdsBoxesAndResults) {
     grid.validate();
     EXPECT_EQ(grid.cell_size(), real(0.25));
     EXPECT_EQ(query_all(grid, box(3, 3, 12, 9)), before);
+}
+
+// Cells a subnormal width wide: cells per unit (1 / width) overflowed to
+// inf, and a coordinate of 0 times inf is NaN, whose conversion to a cell is
+// undefined behaviour (the asan preset traps it). The grid sized by its
+// first proxy, a point, with no margin; and one given the width.
+TEST(UniformGrid, SubnormalCellsStayDefinedAndExact) {
+    const real d = std::numeric_limits<real>::denorm_min();
+    ASSERT_TRUE(std::isinf(real(1) / (2 * d)));
+    UniformGrid sized(0, 0);
+    const ProxyId a = sized.create_proxy(box(0, 0, d, 0), 1);
+    const ProxyId b = sized.create_proxy(box(1, 1, 2, 2), 2);
+    EXPECT_EQ(sized.cell_size(), 2 * d);
+    sized.validate();
+    EXPECT_EQ(query_all(sized, box(0, 0, 0, 0)), std::vector<ProxyId>{a});
+    EXPECT_EQ(query_all(sized, box(0, 0, 1, 1)), (std::vector<ProxyId>{a, b}));
+    UniformGrid given(d, 0);
+    const ProxyId c = given.create_proxy(box(0, 0, 0, 0), 3);
+    given.validate();
+    EXPECT_EQ(query_all(given, box(-1, -1, 1, 1)), std::vector<ProxyId>{c});
+    given.rebuild(d);
+    given.validate();
+    EXPECT_EQ(query_all(given, box(0, 0, 0, 0)), std::vector<ProxyId>{c});
 }
 
 TEST(UniformGridProperty, RandomOperationsMatchBruteForceUpTo10kProxies) {
