@@ -183,8 +183,12 @@ struct ContactBatches {
 };
 
 /// Packs the contacts (prepared) into batches, greedily in their order:
-/// deterministic. `empty_body` indexes a body with no mass and no
-/// velocity, which empty lanes use.
+/// deterministic. Within a colour, blocks come first, then the other
+/// two-point contacts, then the one-point ones, so that most batches hold
+/// one kind and the sweeps skip the others' work (ContactBatch::blocks,
+/// singles, points_solved); a colour's contacts share no moved body, so
+/// that order changes no result. `empty_body` indexes a body with no mass
+/// and no velocity, which empty lanes use.
 void pack_contacts(std::span<const SolverContact> contacts, std::span<const SolverBody> bodies,
                    int empty_body, ContactBatches& out);
 
