@@ -525,6 +525,29 @@ real inner_radius(const Shape& shape) {
     return 0;
 }
 
+real least_support(const Shape& shape, Vec2 local_point) {
+    // The centre of inner_radius's disc.
+    Vec2 center;
+    switch (shape.type) {
+    case ShapeType::circle:
+        center = shape.circle.center;
+        break;
+    case ShapeType::capsule:
+        center = real(0.5) * (shape.capsule.center1 + shape.capsule.center2);
+        break;
+    case ShapeType::polygon:
+        center = shape.polygon.centroid;
+        break;
+    case ShapeType::segment:
+        center = shape.segment.p1;
+        break;
+    case ShapeType::chain_segment:
+        center = shape.chain_segment.segment.p1;
+        break;
+    }
+    return inner_radius(shape) - distance(center, local_point);
+}
+
 real rounding_radius(const Shape& shape) {
     switch (shape.type) {
     case ShapeType::circle:

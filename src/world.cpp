@@ -192,12 +192,16 @@ void World::Impl::set_mass(Body& b, const BodyMass& mass) {
     b.sweep.local_center = mass.local_center;
     b.sweep.c1 = b.sweep.c2 = transform_point(b.xf, mass.local_center);
     b.extent = 0;
+    real support = 0; // the shapes' least support about the centre of mass
     for (std::size_t i = 0; i < b.shapes.size(); ++i) {
         const Shape& shape = shapes[b.shapes[i]].shape;
         b.extent = std::max(b.extent, max_extent(shape, mass.local_center));
         b.inner_radius =
             i == 0 ? inner_radius(shape) : std::min(b.inner_radius, inner_radius(shape));
+        const real least = least_support(shape, mass.local_center);
+        support = i == 0 ? least : std::min(support, least);
     }
+    b.turn_reach = std::max(b.extent - support, real(0));
 }
 
 Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> shape_defs) {

@@ -203,6 +203,10 @@ struct Body {
     real angular_damping = 0;
     real extent = 0;       // largest distance of a shape point from the centre of mass
     real inner_radius = 0; // smallest inner_radius of its shapes: "fast" beyond this per step
+    // How much nearer anything its surface comes by turning alone, however
+    // far it turns: extent less its shapes' least support about the centre
+    // of mass (0 for a disc about its centre).
+    real turn_reach = 0;
     // Continuous collision between moving bodies (world_toi.cpp), per step:
     real toi_clock = 0;          // the step fraction sweep.c1/a1 stand at
     std::uint32_t toi_stamp = 0; // bumped whenever the sweep changes: older events are stale

@@ -182,6 +182,13 @@ real max_extent(const Shape& shape, Vec2 local_point);
 /// its size (world.hpp's "fast" bodies). 0 for segments and chain segments.
 real inner_radius(const Shape& shape);
 
+/// A lower bound on the shape's support about `local_point` (L): in every
+/// direction the shape reaches at least this far from it (its inner disc's
+/// radius less the disc centre's distance from the point; negative when the
+/// point may lie outside the shape). Turning about `local_point` brings no
+/// point of the shape nearer anything outside it than max_extent less this.
+real least_support(const Shape& shape, Vec2 local_point);
+
 /// The radius the shape's core is rounded by (L): a circle's or capsule's
 /// radius, a rounded polygon's; 0 for sharp polygons, segments and chain
 /// segments. Rolling resistance acts at it (Material::rolling_resistance).

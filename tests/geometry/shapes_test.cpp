@@ -394,5 +394,19 @@ TEST(MaxExtent, IsTheFarthestCornerPlusRoundingRadius) {
     EXPECT_NEAR(max_extent(Shape(Circle{{0, 0}, 2}), {1, 0}), 3, k_eps);
 }
 
+TEST(LeastSupport, IsTheInnerRadiusLessTheInnerCentresDistance) {
+    // [-1,1] x [-2,2] about its centre: its half width, whatever the
+    // direction; about (0.5, 0), 0.5 less.
+    const Shape box(make_box(1, 2).value());
+    EXPECT_NEAR(least_support(box, {0, 0}), 1, k_eps);
+    EXPECT_NEAR(least_support(box, {0.5f, 0}), 0.5, k_eps);
+    // A disc about a point 3 from its centre lies beyond it: -1.
+    EXPECT_NEAR(least_support(Shape(Circle{{3, 0}, 2}), {0, 0}), -1, k_eps);
+    // A capsule's inner disc is its radius about the core's midpoint.
+    EXPECT_NEAR(least_support(Shape(Capsule{{-1, 0}, {3, 0}, real(0.5)}), {1, 0}), 0.5, k_eps);
+    // A segment has no inside: the distance from its first point, negated.
+    EXPECT_NEAR(least_support(Shape(Segment{{0, 4}, {1, 4}}), {0, 0}), -4, k_eps);
+}
+
 } // namespace
 } // namespace sweep

@@ -174,6 +174,35 @@ TEST(WorldToi, SpinningBodiesThatGrazeAndThenMeetWithinAStepMeet) {
     EXPECT_GE(world.stats().toi_pair_events, 1); // they met, and were sent apart
 }
 
+// A 2 x 2 box spinning at 1000 rad/s (cut to a quarter turn a sub-step)
+// sweeps a circle of radius sqrt(2) about its centre. A box whose face lies
+// 0.8 L beyond that circle is never touched: its corners' speed gave the
+// pair a speculative contact, whose corner speed, taken as straight for the
+// step, sent the box off at 357 L/s. A box within reach is hit.
+TEST(WorldToi, ABoxSpinningFastNeverTouchesABodyBeyondItsCorners) {
+    World world = make_world();
+    const BodyId blade = add(world, BodyType::dynamic, make_box(1, 1).value(), {-1, 0});
+    ASSERT_TRUE(world.set_velocity(blade, {}, 1000));
+    const BodyId beyond = add(world, BodyType::dynamic, make_box(1, 1).value(), {2.2f, 0});
+    for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+    }
+    const BodyState spun = *world.body_state(blade);
+    EXPECT_EQ(spun.center, (Vec2{-1, 0}));
+    EXPECT_EQ(spun.linear_velocity, Vec2{});
+    EXPECT_GT(spun.angular_velocity, 100); // spinning on, untouched
+    EXPECT_EQ(world.body_state(beyond)->center, (Vec2{2.2f, 0}));
+    EXPECT_EQ(world.body_state(beyond)->linear_velocity, Vec2{});
+
+    World near_world = make_world();
+    const BodyId near_blade = add(near_world, BodyType::dynamic, make_box(1, 1).value(), {-1, 0});
+    ASSERT_TRUE(near_world.set_velocity(near_blade, {}, 1000));
+    const BodyId within = add(near_world, BodyType::dynamic, make_box(1, 1).value(), {1.3f, 0});
+    ASSERT_TRUE(near_world.step(1.0f / 60));
+    EXPECT_GT(near_world.body_state(within)->linear_velocity.x, 10);
+    EXPECT_LE(near_world.stats().max_penetration, 2 * near_world.tolerances().linear_slop);
+}
+
 TEST(WorldToi, PairsWithinTheSpeculativeMarginMakeNoEvents) {
     // A stack at rest: every pair already has a speculative contact, so the
     // time-of-impact phase has nothing to do.
