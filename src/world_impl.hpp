@@ -879,7 +879,9 @@ struct World::Impl {
           gravity(d.length_units_per_meter * d.gravity), static_tree(tol.aabb_margin),
           static_grid(d.grid_cell_size, tol.aabb_margin), moving_tree(tol.aabb_margin),
           moving_occupancy(k_occupancy_cell * d.length_units_per_meter) {
-        tol.max_translation_speed = d.max_translation_speed * d.length_units_per_meter;
+        // Within k_max_coordinate per second, as k_max_mass assumes.
+        tol.max_translation_speed =
+            std::min(d.max_translation_speed * d.length_units_per_meter, k_max_coordinate);
         gravity_direction = length(gravity) > 0 ? normalize(gravity) : Vec2{};
     }
 

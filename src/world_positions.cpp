@@ -243,10 +243,9 @@ bool World::Impl::solve_positions_until_within_slop(bool pin_stopped) {
             // may first push a pair deeper; a squeezed pebble's jam went
             // from 2.4 to 3.3 slops in four sweeps, then to 1.8 in four
             // more).
-            const real rate = i - jam_start < k_jam_trial_sweeps
-                                  ? std::numeric_limits<real>::max()
-                                  : (entry_deepest - deepest) / real(i - jam_start);
-            if (deepest <= jam_exit || rate * real(jam_cap - i) < deepest - jam_exit) {
+            const bool judged = i - jam_start >= k_jam_trial_sweeps;
+            const real rate = judged ? (entry_deepest - deepest) / real(i - jam_start) : 0;
+            if (deepest <= jam_exit || (judged && rate * real(jam_cap - i) < deepest - jam_exit)) {
                 if (deepest > entry_deepest) {
                     restore_jam_entry();
                 }

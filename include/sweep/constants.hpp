@@ -65,9 +65,12 @@ inline constexpr real k_max_coordinate = sizeof(real) == sizeof(float) ? real(1e
 /// The largest mass a dynamic body may have (kg; 1e18 in float, 1e150 in
 /// double): the velocity solve's impulses are a mass times a relative
 /// speed, which with speeds and lever arms within k_max_coordinate (per
-/// second) stay finite in `real` below it. (A capsule of density 1e30 at
-/// 45,232 rad/s met a kinematic disc with an impulse of 4.8e38, beyond
-/// float: its velocity, and every body's it touched, became NaN; fuzz_world.)
+/// second) stay finite in `real` below it; World::step cuts a body's speed,
+/// and its spin times its extent, to k_max_coordinate L/s to keep them so.
+/// (A capsule of density 1e30 at 45,232 rad/s met a kinematic disc with an
+/// impulse of 4.8e38, beyond float: its velocity, and every body's it
+/// touched, became NaN; fuzz_world. Two 2e8 L boxes of density 1, one
+/// spinning at 1e9 rad/s, overflowed the same way before the spin cut.)
 inline constexpr real k_max_mass = sizeof(real) == sizeof(float) ? real(1e18) : real(1e150);
 
 /// Whether `x` lies within k_max_coordinate of zero, and so is finite (NaN

@@ -294,6 +294,8 @@ class World {
     /// a sleeping body (and its island). Errors: stale handle, NaN/inf, a
     /// component or spin beyond k_max_coordinate per second (invalid_input);
     /// a call from inside a pre-solve hook or a move filter (unsupported).
+    /// A spin that turns a point of the body faster than k_max_coordinate
+    /// L/s is kept, and cut when a step begins (see step).
     Result<void> set_velocity(BodyId id, Vec2 linear, real angular);
 
     /// Changes a body's type, keeping its pose, shapes and handles (Box2D's
@@ -478,8 +480,13 @@ class World {
     /// bodies ride by friction instead.
     ///
     /// A dynamic body's speed is cut to WorldDef::max_translation_speed
-    /// before the solve, and its spin to k_max_rotation per solve step (a
-    /// WorldDef::solver_substeps share of dt) before its pose moves.
+    /// (and to k_max_coordinate L/s, the range of `real` the solve needs)
+    /// before the solve. The spin of a dynamic or kinematic body is cut to
+    /// k_max_rotation per solve step (a WorldDef::solver_substeps share of
+    /// dt) before the solve, so that its impulses follow the turn the pose
+    /// makes, and again before its pose moves; and before the solve so
+    /// that no point of it turns faster than k_max_coordinate L/s (spin
+    /// times extent): beyond that the impulses overflow float.
     /// Errors: dt not finite, < 0 or > k_max_step_seconds (1 s), substeps < 1,
     /// dt > 0 divided by substeps and WorldDef::solver_substeps below
     /// k_min_step_seconds (1e-9 s) (invalid_input); a call from inside a

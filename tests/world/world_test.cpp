@@ -379,6 +379,48 @@ TEST(World, ABodyOfTheLargestMassSpinningIntoAKinematicDiscStaysFinite) {
     }
 }
 
+// The spin of a body in `world` (L = 1) times its extent about its centre,
+// for a 2h x 2h box: the speed of its corners, L/s.
+real corner_speed(const World& world, BodyId box, real half) {
+    return std::abs(world.body_state(box)->angular_velocity) * std::sqrt(real(2)) * half;
+}
+
+TEST(World, LargeBoxesSpinningAtTheLargestSpinStayFiniteAndKeepMomentum) {
+    // Two 2e8 L boxes of density 1 (mass 4e16), elastic and frictionless,
+    // one set spinning at 1e9 rad/s within reach of the other's face: its
+    // corners at 1.4e17 L/s made impulses of 8e32 whose lever-arm products
+    // overflowed float, and both states were NaN after the first step. The
+    // spin is cut so that its corners turn at k_max_coordinate L/s.
+    for (const BodyType type : {BodyType::dynamic, BodyType::kinematic}) {
+        SCOPED_TRACE(static_cast<int>(type));
+        World world = make_world(1, {0, 0});
+        const real half = real(1e8);
+        const Material elastic{1, 0, 1};
+        BodyDef def;
+        def.type = type;
+        def.position = {-half, 0};
+        def.angular_velocity = std::min(k_max_coordinate, real(1e9));
+        const ShapeDef box{make_box(half, half).value(), elastic};
+        const BodyId spinner = world.create_body(def, std::span(&box, 1)).value();
+        const BodyId struck = add_dynamic(world, box.shape, {real(1.3e8), 0}, {}, elastic);
+        ASSERT_TRUE(world.step(k_dt));
+        EXPECT_LE(corner_speed(world, spinner, half), k_max_coordinate * real(1.0001));
+        run(world, 9);
+        const BodyState a = *world.body_state(spinner);
+        const BodyState b = *world.body_state(struck);
+        for (const BodyState& s : {a, b}) {
+            ASSERT_TRUE(is_finite(s.xf.p) && is_finite(s.linear_velocity) &&
+                        std::isfinite(s.angular_velocity));
+        }
+        EXPECT_GT(b.xf.p.x, real(1.31e8)); // struck, and away
+        if (type == BodyType::dynamic) {
+            // Equal masses, at rest at first: their momenta cancel.
+            EXPECT_LE(length(a.linear_velocity + b.linear_velocity),
+                      1e-3 * length(b.linear_velocity));
+        }
+    }
+}
+
 TEST(World, BodyIdsListsTheLiveBodiesByIndex) {
     World world = make_world();
     const BodyId a = add_static_box(world, {0, 0}, 1, 1);
