@@ -254,14 +254,12 @@ void World::Impl::add_contact(int shape_a, int shape_b, real dt) {
     const bool bounded =
         b.type != BodyType::static_body && closing > a.inner_radius + b.inner_radius;
     real margin = bounded ? a.inner_radius + b.inner_radius : closing;
-    if (bounded && (dt * turn_a > a.inner_radius || dt * turn_b > b.inner_radius)) {
+    if (dt * turn_a > a.inner_radius || dt * turn_b > b.inner_radius) {
         // A fast turn brings a surface no nearer than turn_reach: a spinning
-        // blade's corners sweep a circle. (Their speed gave a box 0.8 L
-        // beyond it a contact, whose corner speed, taken as straight for the
-        // step, sent the box off at 357 L/s.) What lies beyond is left to
-        // the impact events. Pairs with a wall keep the wider margin: cut
-        // there too, the random scenes' spinning bodies took other paths,
-        // and one seed met the slow wedge (docs/conventions.md).
+        // blade's corners sweep a circle. Beyond it, the corner speed, taken
+        // as straight for the step, pushed what the blade never reached: a
+        // box 0.8 L beyond went off at 357 L/s, and a blade beside a wall
+        // was thrown off it at the speed limit.
         margin = std::min(margin, dt * length(b.v - a.v) + std::min(dt * turn_a, a.turn_reach) +
                                       std::min(dt * turn_b, b.turn_reach));
     }

@@ -212,6 +212,22 @@ TEST(WorldToi, ABoxSpinningFastNeverTouchesABodyBeyondItsCorners) {
     EXPECT_LE(near_world.stats().max_penetration, 2 * near_world.tolerances().linear_slop);
 }
 
+TEST(WorldToi, ABoxSpinningFastBesideAWallNeverTouchesIt) {
+    // As above with a static wall 0.2 L beyond the corners' circle: the
+    // blade spins on where it is.
+    World world = make_world();
+    const BodyId blade = add(world, BodyType::dynamic, make_box(1, 1).value(), {-1, 0});
+    ASSERT_TRUE(world.set_velocity(blade, {}, 1000));
+    add(world, BodyType::static_body, make_box(1, 3).value(), {real(1.614), 0});
+    for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+    }
+    const BodyState spun = *world.body_state(blade);
+    EXPECT_EQ(spun.center, (Vec2{-1, 0}));
+    EXPECT_EQ(spun.linear_velocity, Vec2{});
+    EXPECT_GT(spun.angular_velocity, 100);
+}
+
 TEST(WorldToi, ABladeSpinningPastTheTurnCapStrikesWithTheSpinItTurnsBy) {
     // A 2x2 box at (-1, 0) set spinning at 1000 rad/s, beyond the quarter
     // turn a sub-step (754 rad/s at 60 Hz in 8 sub-steps), strikes a free
