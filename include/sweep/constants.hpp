@@ -94,7 +94,8 @@ inline constexpr real k_min_step_seconds = real(1e-9);
 
 /// Most a dynamic body turns in one step of the solve (a sub-step when
 /// the solve has them), radians: its angular speed is cut to this over the
-/// step before its pose moves (Box2D 2.4's b2_maxRotation). A quarter
+/// step before the solve (as Box2D v3 does) and again before its pose
+/// moves (Box2D 2.4's b2_maxRotation). A quarter
 /// turn keeps a step's rotation within what the speculative contacts and
 /// the time-of-impact phase can follow; without it a light spinning body
 /// struck by impacts every step could spin faster without bound.
