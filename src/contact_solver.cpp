@@ -665,17 +665,6 @@ void put_empty_lane(ContactBatch& batch, int l, int empty_body,
 
 } // namespace
 
-real inverse_effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir) {
-    const real rna = cross(ra, dir);
-    const real rnb = cross(rb, dir);
-    return w.ima + w.imb + w.iia * rna * rna + w.iib * rnb * rnb;
-}
-
-real effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir) {
-    const real k = inverse_effective_mass(w, ra, rb, dir);
-    return k > 0 ? 1 / k : 0;
-}
-
 BlockMatrix block_matrix(const PairMass& w, Vec2 ra1, Vec2 rb1, Vec2 ra2, Vec2 rb2, Vec2 n) {
     const real rn1a = cross(ra1, n);
     const real rn1b = cross(rb1, n);

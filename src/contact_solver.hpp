@@ -41,11 +41,19 @@ struct PairMass {
 
 /// J M^-1 J^T for an impulse along the unit `dir` at a point with lever
 /// arms ra, rb (world, L) from the centres of mass: the inverse of the
-/// point's effective mass there; 0 when neither side moves.
-real inverse_effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir);
+/// point's effective mass there; 0 when neither side moves. (Inline: every
+/// contact point's preparation and position push takes it.)
+inline real inverse_effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir) {
+    const real rna = cross(ra, dir);
+    const real rnb = cross(rb, dir);
+    return w.ima + w.imb + w.iia * rna * rna + w.iib * rnb * rnb;
+}
 
 /// 1 / inverse_effective_mass, or 0 when neither side moves.
-real effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir);
+inline real effective_mass(const PairMass& w, Vec2 ra, Vec2 rb, Vec2 dir) {
+    const real k = inverse_effective_mass(w, ra, rb, dir);
+    return k > 0 ? 1 / k : 0;
+}
 
 /// The normal effective mass matrix of a two-point manifold (points 1 and
 /// 2 with lever arms ra, rb; unit normal n), for the block solves of the
