@@ -421,6 +421,22 @@ TEST(World, LargeBoxesSpinningAtTheLargestSpinStayFiniteAndKeepMomentum) {
     }
 }
 
+TEST(World, TheSpeedLimitStaysWithinTheCoordinateRangeAtLargeUnits) {
+    // At 1e8 L a metre the speed limit, 400 m/s, is 4e10 L/s: beyond
+    // k_max_coordinate in float, where the solve's impulses need speeds
+    // within it. A body falling at the most set_velocity takes gains
+    // gravity's 1.7e8 L/s in a step, and is cut back.
+    const real units = real(1e8);
+    World world = make_world(units);
+    const real most = std::min(k_max_translation_speed * units, k_max_coordinate);
+    EXPECT_EQ(world.tolerances().max_translation_speed, most);
+    const BodyId ball = add_dynamic(world, Circle{{}, units}, {0, 0}, {0, -k_max_coordinate});
+    ASSERT_TRUE(world.step(k_dt));
+    const BodyState s = *world.body_state(ball);
+    EXPECT_LE(length(s.linear_velocity), most * real(1.000001));
+    EXPECT_GT(length(s.linear_velocity), most * real(0.99));
+}
+
 TEST(World, BodyIdsListsTheLiveBodiesByIndex) {
     World world = make_world();
     const BodyId a = add_static_box(world, {0, 0}, 1, 1);
