@@ -43,11 +43,9 @@ void prepare_block(SolverContact& c, const SolverBody& a, const SolverBody& b) {
     c.block = k.well_conditioned;
 }
 
-// Both normal impulses of a two-point manifold at once: the 2x2 linear
-// complementarity problem solved by enumerating its four cases (Box2D
-// 2.4's block solver). Solving the points one after the other makes a
-// resting box rock, and a stack drift. Returns the change of the points'
-// normal speeds.
+// Both normal impulses of a two-point manifold at once (solve_block_lcp).
+// Solving the points one after the other makes a resting box rock, and a
+// stack drift. Returns the change of the points' normal speeds.
 real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
     const Vec2 n = c.normal;
     SolverPoint& p1 = c.points[0];
@@ -59,23 +57,13 @@ real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
         dot(relative_velocity(a, b, p1), n) - p1.target_speed - (c.k11 * a1 + c.k12 * a2);
     const real b2 =
         dot(relative_velocity(a, b, p2), n) - p2.target_speed - (c.k12 * a1 + c.k22 * a2);
-    const real det = c.k11 * c.k22 - c.k12 * c.k12;
-    real x1 = -(c.k22 * b1 - c.k12 * b2) / det; // both points push
-    real x2 = -(c.k11 * b2 - c.k12 * b1) / det;
-    if (x1 < 0 || x2 < 0) {
-        x1 = -b1 / c.k11; // only point 1 pushes; point 2 must be separating
-        x2 = 0;
-        if (x1 < 0 || c.k12 * x1 + b2 < 0) {
-            x1 = 0; // only point 2 pushes
-            x2 = -b2 / c.k22;
-            if (x2 < 0 || c.k12 * x2 + b1 < 0) {
-                x2 = 0; // neither pushes: both must be separating
-                if (b1 < 0 || b2 < 0) {
-                    return 0; // no case holds (numerical trouble): keep the impulses
-                }
-            }
-        }
+    const std::optional<std::array<real, 2>> x =
+        solve_block_lcp({c.k11, c.k12, c.k22, true}, b1, b2);
+    if (!x) {
+        return 0;
     }
+    const real x1 = (*x)[0];
+    const real x2 = (*x)[1];
     p1.normal_impulse = x1;
     p2.normal_impulse = x2;
     p1.max_normal_impulse = std::max(p1.max_normal_impulse, x1);
@@ -87,6 +75,31 @@ real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
     const real d2 = x2 - a2;
     return std::max(std::abs(c.k11 * d1 + c.k12 * d2), std::abs(c.k12 * d1 + c.k22 * d2));
 }
+
+} // namespace
+
+std::optional<std::array<real, 2>> solve_block_lcp(const BlockMatrix& k, real b1, real b2) {
+    const real det = k.k11 * k.k22 - k.k12 * k.k12;
+    real x1 = -(k.k22 * b1 - k.k12 * b2) / det; // both points push
+    real x2 = -(k.k11 * b2 - k.k12 * b1) / det;
+    if (x1 < 0 || x2 < 0) {
+        x1 = -b1 / k.k11; // only point 1 pushes; point 2 must be separating
+        x2 = 0;
+        if (x1 < 0 || k.k12 * x1 + b2 < 0) {
+            x1 = 0; // only point 2 pushes
+            x2 = -b2 / k.k22;
+            if (x2 < 0 || k.k12 * x2 + b1 < 0) {
+                x2 = 0; // neither pushes: both must be separating
+                if (b1 < 0 || b2 < 0) {
+                    return std::nullopt;
+                }
+            }
+        }
+    }
+    return std::array<real, 2>{x1, x2};
+}
+
+namespace {
 
 // The change of a point's speed along a direction that an impulse
 // `lambda` along it makes, given the point's effective mass there.
@@ -866,9 +879,19 @@ void apply_restitution(std::span<SolverContact> contacts, std::span<SolverBody> 
         SolverBody& a = bodies[static_cast<std::size_t>(c.body_a)];
         SolverBody& b = bodies[static_cast<std::size_t>(c.body_b)];
         const Vec2 n = c.normal;
+        const auto bounces = [&](const SolverPoint& p) {
+            return p.approach_speed <= -restitution_threshold && p.max_normal_impulse > 0;
+        };
+        if (c.count == 2 && c.block && bounces(c.points[0]) && bounces(c.points[1])) {
+            for (SolverPoint& p : c.points) {
+                p.target_speed = -c.restitution * p.approach_speed;
+            }
+            solve_block(c, a, b);
+            continue;
+        }
         for (int i = 0; i < c.count; ++i) {
             SolverPoint& p = c.points[static_cast<std::size_t>(i)];
-            if (p.approach_speed > -restitution_threshold || p.max_normal_impulse == 0) {
+            if (!bounces(p)) {
                 continue;
             }
             const real vn = dot(relative_velocity(a, b, p), n);

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -68,6 +69,14 @@ struct BlockMatrix {
 };
 
 BlockMatrix block_matrix(const PairMass& w, Vec2 ra1, Vec2 rb1, Vec2 ra2, Vec2 rb2, Vec2 n);
+
+/// Both normal impulses of a two-point manifold at once: the 2x2 linear
+/// complementarity problem K x + b >= 0, x >= 0, x . (K x + b) = 0, solved
+/// by enumerating its four cases (Box2D 2.4's block solver). `b`: the
+/// points' normal speeds less their targets, with the old impulses' share
+/// (K times them) removed. Returns the new accumulated impulses; nullopt
+/// when no case holds (numerical trouble), and the caller keeps the old.
+std::optional<std::array<real, 2>> solve_block_lcp(const BlockMatrix& k, real b1, real b2);
 
 /// What the velocity solve reads and writes of a body. Static and
 /// kinematic bodies have zero inverse masses: impulses do not move them.
@@ -271,7 +280,12 @@ void scale_impulses(ContactBatches& batches, std::span<SolverContact> contacts, 
 
 /// Bounce after the solve, once the points that pushed are known: a point
 /// that approached faster than `restitution_threshold` (L/s) and pushed
-/// leaves at its contact's restitution times its approach speed.
+/// leaves at its contact's restitution times its approach speed. The two
+/// points of a block contact that both bounce are solved together
+/// (solve_block_lcp): one after the other, the second undid the first's
+/// bounce in part, and an elastic box struck off the centre of its face
+/// left with up to 37 % more energy, or 40 % less, than it came with. (One
+/// pass, as Box2D v3's b2ApplyRestitution, for the rest.)
 void apply_restitution(std::span<SolverContact> contacts, std::span<SolverBody> bodies,
                        real restitution_threshold);
 

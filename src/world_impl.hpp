@@ -1408,28 +1408,14 @@ struct World::Impl {
         if (!k.well_conditioned) {
             return false;
         }
-        const real k11 = k.k11;
-        const real k12 = k.k12;
-        const real k22 = k.k22;
-        const real det = k11 * k22 - k12 * k12;
         // The 2x2 complementarity problem, as the velocity block solver.
-        const real c1 = p1.correction;
-        const real c2 = p2.correction;
-        real x1 = -(k22 * c1 - k12 * c2) / det; // both points push
-        real x2 = -(k11 * c2 - k12 * c1) / det;
-        if (x1 < 0 || x2 < 0) {
-            x1 = -c1 / k11; // only point 1 pushes
-            x2 = 0;
-            if (x1 < 0 || c2 + k12 * x1 < 0) {
-                x1 = 0; // only point 2 pushes
-                x2 = -c2 / k22;
-                if (x2 < 0 || c1 + k12 * x2 < 0) {
-                    return false;
-                }
-            }
+        const std::optional<std::array<real, 2>> x =
+            solve_block_lcp(k, p1.correction, p2.correction);
+        if (!x) {
+            return false;
         }
-        const Vec2 i1 = x1 * n;
-        const Vec2 i2 = x2 * n;
+        const Vec2 i1 = (*x)[0] * n;
+        const Vec2 i2 = (*x)[1] * n;
         a.sweep.c2 -= w.ima * (i1 + i2);
         a.sweep.a2 -= w.iia * (cross(p1.ra, i1) + cross(p2.ra, i2));
         b.sweep.c2 += w.imb * (i1 + i2);

@@ -364,19 +364,24 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
     std::array<Vec2, 2> ra{}, rb{};
     std::array<real, 2> target{}, normal_mass{}, tangent_mass{}, pn{}, pt{};
     real approach = 0;
+    const PairMass w{a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia};
     for (int i = 0; i < m.count; ++i) {
         ra[i] = m.points[i].point - a.center;
         rb[i] = m.points[i].point - b.center;
         const real vn = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
         approach = std::max(approach, -vn);
         target[i] = vn < -restitution_threshold ? -restitution * vn : 0;
-        const PairMass w{a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia};
         normal_mass[i] = effective_mass(w, ra[i], rb[i], n);
         tangent_mass[i] = effective_mass(w, ra[i], rb[i], t);
     }
     if (approach <= min_approach) {
         return std::max(approach, real(0));
     }
+    const BlockMatrix k =
+        m.count == 2 ? block_matrix(w, ra[0], rb[0], ra[1], rb[1], n) : BlockMatrix{};
+    const auto normal_speed = [&](int i) {
+        return dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
+    };
     for (int it = 0; it < k_impact_iterations; ++it) {
         for (int i = 0; i < m.count; ++i) {
             const real vt = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), t);
@@ -385,9 +390,23 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
             apply(a, b, ra[i], rb[i], (next - pt[i]) * t);
             pt[i] = next;
         }
+        if (k.well_conditioned) {
+            // Both points at once: one after the other, four rounds left a
+            // face hit off its centre far from its targets (an elastic
+            // pair of boxes left 3 % more energy than they came with).
+            const real b1 = normal_speed(0) - target[0] - (k.k11 * pn[0] + k.k12 * pn[1]);
+            const real b2 = normal_speed(1) - target[1] - (k.k12 * pn[0] + k.k22 * pn[1]);
+            if (const std::optional<std::array<real, 2>> x = solve_block_lcp(k, b1, b2)) {
+                for (int i = 0; i < 2; ++i) {
+                    apply(a, b, ra[i], rb[i], ((*x)[i] - pn[i]) * n);
+                    pn[i] = (*x)[i];
+                }
+                continue;
+            }
+        }
         for (int i = 0; i < m.count; ++i) {
-            const real vn = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
-            const real next = std::max(pn[i] - normal_mass[i] * (vn - target[i]), real(0));
+            const real next =
+                std::max(pn[i] - normal_mass[i] * (normal_speed(i) - target[i]), real(0));
             apply(a, b, ra[i], rb[i], (next - pn[i]) * n);
             pn[i] = next;
         }

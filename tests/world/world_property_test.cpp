@@ -101,5 +101,82 @@ TEST(WorldProperty, AnyValidSettingsKeepFastBodiesInAClosedBox) {
     }
 }
 
+// The kinetic energy of bodies `ids`, their spin's included.
+real kinetic_energy(const World& world, std::initializer_list<BodyId> ids) {
+    real e = 0;
+    for (const BodyId id : ids) {
+        const BodyState s = world.body_state(id).value();
+        e += (s.mass * length_squared(s.linear_velocity) +
+              s.inertia * s.angular_velocity * s.angular_velocity) /
+             2;
+    }
+    return e;
+}
+
+// Two bodies (boxes, discs, capsules), unspun, elastic and frictionless,
+// thrown at each other off centre in empty space: their first impact, in
+// the solve or as an impact event, keeps their kinetic energy and momentum
+// (a free elastic collision's laws). Solving a two-point manifold's points
+// one after the other, the bounce after the solve and the impact events'
+// four rounds left 8 % of such pairs with up to 37 % more energy, or 40 %
+// less, than they came with.
+TEST(WorldProperty, AFreeElasticImpactKeepsEnergyAndMomentum) {
+    const int cases = test::property_cases(400);
+    std::mt19937 rng(41);
+    std::uniform_real_distribution<real> unit(0, 1);
+    const auto shape = [&]() -> Shape {
+        const real pick = unit(rng);
+        const real a = 0.2f + unit(rng);
+        const real b = 0.2f + unit(rng);
+        if (pick < 0.5f) {
+            return make_box(a, b).value();
+        }
+        return pick < 0.75f ? Shape(Circle{{}, a})
+                            : Shape(make_capsule({-0.5f, 0}, {0.5f, 0}, 0.3f * b).value());
+    };
+    WorldDef def;
+    def.gravity = {0, 0};
+    int impacts = 0;
+    for (int c = 0; c < cases; ++c) {
+        World world = World::make(def).value();
+        const Material elastic{1, 0, 1};
+        std::array<BodyId, 2> ids;
+        for (int k = 0; k < 2; ++k) {
+            BodyDef body;
+            body.type = BodyType::dynamic;
+            const real side = k == 0 ? -1 : 1;
+            body.position = {1.5f * side, unit(rng) - 0.5f};
+            body.linear_velocity = {-side * (5 + 20 * unit(rng)), 4 * (unit(rng) - 0.5f)};
+            const ShapeDef sd{shape(), elastic};
+            ids[static_cast<std::size_t>(k)] = world.create_body(body, std::span(&sd, 1)).value();
+        }
+        const auto momentum = [&] {
+            Vec2 p;
+            for (const BodyId id : ids) {
+                const BodyState s = world.body_state(id).value();
+                p += s.mass * s.linear_velocity;
+            }
+            return p;
+        };
+        const real e0 = kinetic_energy(world, {ids[0], ids[1]});
+        const Vec2 p0 = momentum();
+        const Vec2 v0 = world.body_state(ids[0]).value().linear_velocity;
+        int step = 0;
+        while (step < 30 && world.body_state(ids[0]).value().linear_velocity == v0) {
+            ASSERT_TRUE(world.step(1.0f / 60));
+            ++step;
+        }
+        if (step == 30) {
+            continue; // they passed each other
+        }
+        ++impacts;
+        const real e1 = kinetic_energy(world, {ids[0], ids[1]});
+        EXPECT_LE(e1, e0 * 1.001f) << "case " << c;
+        EXPECT_GE(e1, e0 * 0.99f) << "case " << c;
+        EXPECT_LE(length(momentum() - p0), 1e-4f * length(p0) + 1e-3f) << "case " << c;
+    }
+    EXPECT_GE(impacts, cases * 9 / 10); // most pairs meet
+}
+
 } // namespace
 } // namespace sweep
