@@ -45,8 +45,9 @@ void prepare_block(SolverContact& c, const SolverBody& a, const SolverBody& b) {
 
 // Both normal impulses of a two-point manifold at once (solve_block_lcp).
 // Solving the points one after the other makes a resting box rock, and a
-// stack drift. Returns the change of the points' normal speeds.
-real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
+// stack drift. Returns the change of the points' normal speeds; nullopt,
+// the impulses kept, when no case of the problem holds.
+std::optional<real> solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
     const Vec2 n = c.normal;
     SolverPoint& p1 = c.points[0];
     SolverPoint& p2 = c.points[1];
@@ -60,7 +61,7 @@ real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
     const std::optional<std::array<real, 2>> x =
         solve_block_lcp({c.k11, c.k12, c.k22, true}, b1, b2);
     if (!x) {
-        return 0;
+        return std::nullopt;
     }
     const real x1 = (*x)[0];
     const real x2 = (*x)[1];
@@ -145,7 +146,7 @@ real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
         solve_rolling(c, a, b);
     }
     if (c.block) {
-        return std::max(change, solve_block(c, a, b));
+        return std::max(change, solve_block(c, a, b).value_or(0));
     }
     for (int i = 0; i < c.count; ++i) {
         SolverPoint& p = c.points[static_cast<std::size_t>(i)];
@@ -886,8 +887,10 @@ void apply_restitution(std::span<SolverContact> contacts, std::span<SolverBody> 
             for (SolverPoint& p : c.points) {
                 p.target_speed = -c.restitution * p.approach_speed;
             }
-            solve_block(c, a, b);
-            continue;
+            if (solve_block(c, a, b)) {
+                continue;
+            }
+            // No case of the problem held: point by point, as below.
         }
         for (int i = 0; i < c.count; ++i) {
             SolverPoint& p = c.points[static_cast<std::size_t>(i)];
