@@ -663,6 +663,7 @@ void put_lane(ContactBatch& batch, int l, const SolverContact& c,
         q.tangent_impulse[l] = p.tangent_impulse;
         q.target_speed[l] = p.target_speed;
         q.max_normal_impulse[l] = p.max_normal_impulse;
+        q.step_normal_impulse[l] = p.step_normal_impulse;
         q.base_separation[l] = p.base_separation;
         q.active[l] = i < c.count ? -1 : 0;
     }
@@ -776,6 +777,7 @@ void unpack_contacts(const ContactBatches& batches, std::span<SolverContact> con
                 p.normal_impulse = q.normal_impulse[l];
                 p.tangent_impulse = q.tangent_impulse[l];
                 p.max_normal_impulse = q.max_normal_impulse[l];
+                p.step_normal_impulse = q.step_normal_impulse[l];
             }
         }
     }
@@ -871,6 +873,54 @@ void scale_impulses(ContactBatches& batches, std::span<SolverContact> contacts, 
     }
 }
 
+void add_substep_impulses(ContactBatches& batches, std::span<SolverContact> contacts) {
+    for (ContactBatch& c : batches.batches) {
+        for (PointLanes& p : c.points) {
+            p.step_normal_impulse += p.normal_impulse;
+        }
+    }
+    for (const int ci : batches.rest) {
+        for (SolverPoint& p : contacts[static_cast<std::size_t>(ci)].points) {
+            p.step_normal_impulse += p.normal_impulse;
+        }
+    }
+}
+
+namespace {
+
+// A bounce's change `change` of point p's step impulse: applied, and
+// carried into the impulses the step keeps (the accumulated one, at or
+// above zero, warm starts the next step).
+void apply_bounce(SolverContact& c, SolverPoint& p, real change, SolverBody& a, SolverBody& b) {
+    p.step_normal_impulse += change;
+    p.normal_impulse = std::max(p.normal_impulse + change, real(0));
+    p.max_normal_impulse = std::max(p.max_normal_impulse, p.normal_impulse);
+    apply_impulse(a, b, p, change * c.normal);
+}
+
+// Both points' bounce at once: the step impulses x >= 0 that bring each
+// point to its target speed, or leave it faster with none.
+bool bounce_block(SolverContact& c, SolverBody& a, SolverBody& b) {
+    SolverPoint& p1 = c.points[0];
+    SolverPoint& p2 = c.points[1];
+    const real s1 = p1.step_normal_impulse;
+    const real s2 = p2.step_normal_impulse;
+    const real b1 = dot(relative_velocity(a, b, p1), c.normal) + c.restitution * p1.approach_speed -
+                    (c.k11 * s1 + c.k12 * s2);
+    const real b2 = dot(relative_velocity(a, b, p2), c.normal) + c.restitution * p2.approach_speed -
+                    (c.k12 * s1 + c.k22 * s2);
+    const std::optional<std::array<real, 2>> x =
+        solve_block_lcp({c.k11, c.k12, c.k22, true}, b1, b2);
+    if (!x) {
+        return false;
+    }
+    apply_bounce(c, p1, (*x)[0] - s1, a, b);
+    apply_bounce(c, p2, (*x)[1] - s2, a, b);
+    return true;
+}
+
+} // namespace
+
 void apply_restitution(std::span<SolverContact> contacts, std::span<SolverBody> bodies,
                        real restitution_threshold) {
     for (SolverContact& c : contacts) {
@@ -879,31 +929,24 @@ void apply_restitution(std::span<SolverContact> contacts, std::span<SolverBody> 
         }
         SolverBody& a = bodies[static_cast<std::size_t>(c.body_a)];
         SolverBody& b = bodies[static_cast<std::size_t>(c.body_b)];
-        const Vec2 n = c.normal;
         const auto bounces = [&](const SolverPoint& p) {
             return p.approach_speed <= -restitution_threshold && p.max_normal_impulse > 0;
         };
-        if (c.count == 2 && c.block && bounces(c.points[0]) && bounces(c.points[1])) {
-            for (SolverPoint& p : c.points) {
-                p.target_speed = -c.restitution * p.approach_speed;
-            }
-            if (solve_block(c, a, b)) {
-                continue;
-            }
-            // No case of the problem held: point by point, as below.
+        if (c.count == 2 && c.block && bounces(c.points[0]) && bounces(c.points[1]) &&
+            bounce_block(c, a, b)) {
+            continue;
         }
+        // One point, or no case of the block problem held: point by point.
         for (int i = 0; i < c.count; ++i) {
             SolverPoint& p = c.points[static_cast<std::size_t>(i)];
             if (!bounces(p)) {
                 continue;
             }
-            const real vn = dot(relative_velocity(a, b, p), n);
-            const real new_impulse = std::max(
-                p.normal_impulse - p.normal_mass * (vn + c.restitution * p.approach_speed),
+            const real vn = dot(relative_velocity(a, b, p), c.normal);
+            const real step_impulse = std::max(
+                p.step_normal_impulse - p.normal_mass * (vn + c.restitution * p.approach_speed),
                 real(0));
-            const real lambda = new_impulse - p.normal_impulse;
-            p.normal_impulse = new_impulse;
-            apply_impulse(a, b, p, lambda * n);
+            apply_bounce(c, p, step_impulse - p.step_normal_impulse, a, b);
         }
     }
 }

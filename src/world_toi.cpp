@@ -356,13 +356,23 @@ real path_approach(const ImpactSide& a, const ImpactSide& b, const Manifold& m) 
 constexpr int k_impact_iterations = 4;
 
 // Returns the fastest approach speed; 0 when no point approaches. An
-// approach no faster than `min_approach` is returned but not solved.
+// approach no faster than `min_approach` is returned but not solved. Only
+// the points that approach take impulses: a point already separating that
+// the other's impulse turned in was held at speed 0, and ΔKE = Σ Pᵢ
+// (vᵢ,before + vᵢ,after) / 2 then grew by its impulse times the speed it
+// left at (a capsule spun at 22 rad/s struck a box with 5 % more energy).
+// It may leave approaching: the step's later events and contacts meet it.
+// Two points whose block matrix is ill-conditioned (nearly the same
+// constraint) are one: the faster-approaching takes the impulse, as Box2D
+// 2.4 keeps one point of such a manifold. Four rounds point by point left
+// the pair far from both targets with impulses on both (5 % more energy).
 real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, real restitution,
                   real restitution_threshold, real min_approach) {
     const Vec2 n = m.normal;
     const Vec2 t = right_perp(n);
     std::array<Vec2, 2> ra{}, rb{};
-    std::array<real, 2> target{}, normal_mass{}, tangent_mass{}, pn{}, pt{};
+    std::array<real, 2> speed{}, target{}, normal_mass{}, tangent_mass{}, pn{}, pt{};
+    std::array<bool, 2> approaching{};
     real approach = 0;
     const PairMass w{a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia};
     for (int i = 0; i < m.count; ++i) {
@@ -370,6 +380,8 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
         rb[i] = m.points[i].point - b.center;
         const real vn = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
         approach = std::max(approach, -vn);
+        speed[i] = vn;
+        approaching[i] = vn < 0;
         target[i] = vn < -restitution_threshold ? -restitution * vn : 0;
         normal_mass[i] = effective_mass(w, ra[i], rb[i], n);
         tangent_mass[i] = effective_mass(w, ra[i], rb[i], t);
@@ -377,8 +389,12 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
     if (approach <= min_approach) {
         return std::max(approach, real(0));
     }
-    const BlockMatrix k =
-        m.count == 2 ? block_matrix(w, ra[0], rb[0], ra[1], rb[1], n) : BlockMatrix{};
+    const BlockMatrix k = m.count == 2 && approaching[0] && approaching[1]
+                              ? block_matrix(w, ra[0], rb[0], ra[1], rb[1], n)
+                              : BlockMatrix{};
+    if (m.count == 2 && approaching[0] && approaching[1] && !k.well_conditioned) {
+        approaching[speed[0] <= speed[1] ? 1 : 0] = false;
+    }
     const auto normal_speed = [&](int i) {
         return dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
     };
@@ -405,6 +421,9 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
             }
         }
         for (int i = 0; i < m.count; ++i) {
+            if (!approaching[i]) {
+                continue;
+            }
             const real next =
                 std::max(pn[i] - normal_mass[i] * (normal_speed(i) - target[i]), real(0));
             apply(a, b, ra[i], rb[i], (next - pn[i]) * n);

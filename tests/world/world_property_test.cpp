@@ -113,16 +113,13 @@ real kinetic_energy(const World& world, std::initializer_list<BodyId> ids) {
     return e;
 }
 
-// Two bodies (boxes, discs, capsules), unspun, elastic and frictionless,
-// thrown at each other off centre in empty space: their first impact, in
-// the solve or as an impact event, keeps their kinetic energy and momentum
-// (a free elastic collision's laws). Solving a two-point manifold's points
-// one after the other, the bounce after the solve and the impact events'
-// four rounds left 8 % of such pairs with up to 37 % more energy, or 40 %
-// less, than they came with.
-TEST(WorldProperty, AFreeElasticImpactKeepsEnergyAndMomentum) {
-    const int cases = test::property_cases(400);
-    std::mt19937 rng(41);
+// Two bodies (boxes, discs, capsules), spun at up to `spin` rad/s either
+// way, elastic and frictionless, thrown at each other off centre in empty
+// space at `speed` times 5 to 25 L/s, `cases` pairs from seed `seed`: their
+// first impact, in the solve or as an impact event, keeps their kinetic
+// energy and momentum (a free elastic collision's laws).
+void expect_free_elastic_impacts_keep_energy(int cases, unsigned seed, real spin, real speed = 1) {
+    std::mt19937 rng(seed);
     std::uniform_real_distribution<real> unit(0, 1);
     const auto shape = [&]() -> Shape {
         const real pick = unit(rng);
@@ -146,7 +143,11 @@ TEST(WorldProperty, AFreeElasticImpactKeepsEnergyAndMomentum) {
             body.type = BodyType::dynamic;
             const real side = k == 0 ? -1 : 1;
             body.position = {1.5f * side, unit(rng) - 0.5f};
-            body.linear_velocity = {-side * (5 + 20 * unit(rng)), 4 * (unit(rng) - 0.5f)};
+            body.linear_velocity =
+                speed * Vec2{-side * (5 + 20 * unit(rng)), 4 * (unit(rng) - 0.5f)};
+            if (spin != 0) { // (unspun: the same pairs as before spin was asked)
+                body.angular_velocity = spin * (2 * unit(rng) - 1);
+            }
             const ShapeDef sd{shape(), elastic};
             ids[static_cast<std::size_t>(k)] = world.create_body(body, std::span(&sd, 1)).value();
         }
@@ -160,9 +161,14 @@ TEST(WorldProperty, AFreeElasticImpactKeepsEnergyAndMomentum) {
         };
         const real e0 = kinetic_energy(world, {ids[0], ids[1]});
         const Vec2 p0 = momentum();
-        const Vec2 v0 = world.body_state(ids[0]).value().linear_velocity;
+        const BodyState s0 = world.body_state(ids[0]).value();
+        const auto unmet = [&] {
+            const BodyState s = world.body_state(ids[0]).value();
+            return s.linear_velocity == s0.linear_velocity &&
+                   s.angular_velocity == s0.angular_velocity;
+        };
         int step = 0;
-        while (step < 30 && world.body_state(ids[0]).value().linear_velocity == v0) {
+        while (step < 30 && unmet()) {
             ASSERT_TRUE(world.step(1.0f / 60));
             ++step;
         }
@@ -176,6 +182,30 @@ TEST(WorldProperty, AFreeElasticImpactKeepsEnergyAndMomentum) {
         EXPECT_LE(length(momentum() - p0), 1e-4f * length(p0) + 1e-3f) << "case " << c;
     }
     EXPECT_GE(impacts, cases * 9 / 10); // most pairs meet
+}
+
+// Unspun. Solving a two-point manifold's points one after the other, the
+// bounce after the solve and the impact events' four rounds left 8 % of
+// such pairs with up to 37 % more energy, or 40 % less, than they came
+// with.
+TEST(WorldProperty, AFreeElasticImpactKeepsEnergyAndMomentum) {
+    expect_free_elastic_impacts_keep_energy(test::property_cases(400), 41, 0);
+}
+
+// Spun at up to 10 rad/s. The bounce on the last sub-step's impulses left
+// 0.4 % of such pairs with up to 17 % more energy (a point a spin carried
+// away after the sub-steps pushed it left faster than it came, with the
+// push still on it), and impact events held points that were separating.
+TEST(WorldProperty, AFreeElasticImpactOfSpinningBodiesKeepsEnergyAndMomentum) {
+    expect_free_elastic_impacts_keep_energy(test::property_cases(1000), 43, 10);
+}
+
+// Ten times faster and spun at up to 30 rad/s, so that most first impacts
+// are impact events between the moving bodies. Impact events held a point
+// that was separating, and solved an ill-conditioned pair of points in
+// four rounds point by point: up to 5 % more energy.
+TEST(WorldProperty, AFastFreeElasticImpactOfSpinningBodiesKeepsEnergyAndMomentum) {
+    expect_free_elastic_impacts_keep_energy(test::property_cases(1000), 47, 30, 10);
 }
 
 } // namespace
