@@ -166,8 +166,9 @@ using LaneMask [[gnu::aligned(k_lane_bytes)]] = decltype(Lanes{} < Lanes{});
 struct PointLanes {
     Lanes rax, ray, rbx, rby;
     Lanes normal_mass, tangent_mass, normal_impulse, tangent_impulse, target_speed,
-        max_normal_impulse, step_normal_impulse, base_separation;
+        max_normal_impulse, base_separation;
     LaneMask active; ///< the contact has this point
+    Lanes step_normal_impulse; ///< (not read by the sweeps)
 };
 
 /// k_lanes contacts of one colour, which share no body that impulses move.
