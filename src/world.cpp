@@ -510,7 +510,9 @@ void World::Impl::single_step(real dt) {
     } else {
         warm_start(solver_contacts, solver_bodies);
         solve_velocities_until_converged(dt);
-        add_substep_impulses(contact_batches, solver_contacts);
+        if (any_restitution) {
+            add_substep_impulses(contact_batches, solver_contacts);
+        }
     }
     unpack_contacts(contact_batches, solver_contacts);
     apply_restitution(solver_contacts, solver_bodies, tol.restitution_threshold);

@@ -311,6 +311,7 @@ void World::Impl::prepare_contacts(real dt) {
     }
     solver_bodies.back() = {};
     solver_contacts.resize(contacts.size());
+    any_restitution = false;
     for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
         const Contact& c = contacts[ci];
         const Body& a = bodies[c.body_a];
@@ -322,6 +323,7 @@ void World::Impl::prepare_contacts(real dt) {
         s.normal = c.manifold.normal;
         s.friction = c.friction;
         s.restitution = c.restitution;
+        any_restitution = any_restitution || c.restitution > 0;
         s.rolling_resistance = c.rolling_resistance;
         s.count = c.manifold.count;
         s.round_a = shapes[c.shape_a].shape.type == ShapeType::circle;

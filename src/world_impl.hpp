@@ -642,6 +642,9 @@ struct World::Impl {
     // The velocity solve's copies (prepare_contacts): solver_contacts[i] is
     // contacts[i] for the contacts the step's search made; bodies by index.
     std::vector<SolverContact> solver_contacts;
+    // A solver contact bounces (restitution > 0): only then does the solve
+    // sum its sub-steps' impulses for apply_restitution.
+    bool any_restitution = false;
     std::vector<SolverBody> solver_bodies; // and the empty body last
     // solve_substepped's, by solver body: the motion so far, the angle
     // turned so far (rad).

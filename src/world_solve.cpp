@@ -129,7 +129,9 @@ void World::Impl::solve_substepped(real dt) {
             solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
         }
         targets.aim = true;
-        add_substep_impulses(contact_batches, solver_contacts);
+        if (any_restitution) {
+            add_substep_impulses(contact_batches, solver_contacts);
+        }
     }
     stats.velocity_sweeps += (1 + k_relax_sweeps) * n;
     scale_impulses(contact_batches, solver_contacts, static_cast<real>(n));
