@@ -109,7 +109,8 @@ struct SolverPoint {
     real max_normal_impulse = 0; ///< the largest normal impulse of the solve: did it push?
     /// The normal impulse the step's solve applied in all, the sub-steps'
     /// summed (each applies its accumulated impulse: add_substep_impulses):
-    /// the bounce's variable (apply_restitution).
+    /// the bounce's variable (apply_restitution). Summed only in a step
+    /// where some contact bounces; 0 otherwise.
     real step_normal_impulse = 0;
     /// The point's separation (L) at the step's start minus dot(rb - ra,
     /// normal): plus dot of the anchors' current offset, it is the current
@@ -300,8 +301,8 @@ void add_substep_impulses(ContactBatches& batches, std::span<SolverContact> cont
 /// pair's kinetic energy (with the impulses P the step applied in all,
 /// ΔKE = Σ Pᵢ (vᵢ,before + vᵢ,after) / 2, zero when each point either
 /// reverses its speed or holds no impulse). With the last sub-step's
-/// impulse as the variable, a box spun at 3 rad/s and struck on a face
-/// left with 12 % more energy. The two points of a block contact that both
+/// impulse as the variable, two boxes spun at 3 and 6 rad/s, one struck on
+/// a face, left with 12 % more energy. The two points of a block contact that both
 /// bounce are solved together (solve_block_lcp): one after the other, the
 /// second undid the first's bounce in part, and an elastic box struck off
 /// the centre of its face left with up to 37 % more energy, or 40 % less,
