@@ -479,6 +479,16 @@ class World {
     /// move) to ride; a move that meets no ground ends the ride. Dynamic
     /// bodies ride by friction instead.
     ///
+    /// Contacts bounce by Newton's law at each point: a point that approached
+    /// faster than Tolerances::restitution_threshold leaves at the contact's
+    /// restitution times that speed. The bounce is solved on the normal
+    /// impulse the whole step applied, two points together, so a free
+    /// elastic, frictionless impact keeps its kinetic energy and momentum,
+    /// spinning or not. The bounce itself is frictionless (as Box2D v3's):
+    /// with friction, about 3 % of elastic bounces leave with more energy
+    /// than they came with, up to about 12 % (docs/conventions.md,
+    /// "Restitution").
+    ///
     /// A dynamic body's speed is cut to WorldDef::max_translation_speed
     /// (and to k_max_coordinate L/s, the range of `real` the solve needs)
     /// before the solve. The spin of a dynamic or kinematic body is cut to
