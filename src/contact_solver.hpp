@@ -306,8 +306,9 @@ void add_substep_impulses(ContactBatches& batches, std::span<SolverContact> cont
 /// bounce are solved together (solve_block_lcp): one after the other, the
 /// second undid the first's bounce in part, and an elastic box struck off
 /// the centre of its face left with up to 37 % more energy, or 40 % less,
-/// than it came with. (One pass, as Box2D v3's b2ApplyRestitution, for the
-/// rest.)
+/// than it came with. Two points too near one constraint for the block
+/// solve (prepare_block) bounce as the faster-approaching one. (One pass,
+/// as Box2D v3's b2ApplyRestitution, for the rest.)
 void apply_restitution(std::span<SolverContact> contacts, std::span<SolverBody> bodies,
                        real restitution_threshold);
 
