@@ -43,25 +43,35 @@ void prepare_block(SolverContact& c, const SolverBody& a, const SolverBody& b) {
     c.block = k.well_conditioned;
 }
 
-// Both normal impulses of a two-point manifold at once (solve_block_lcp).
+// The block problem of a two-point contact whose points hold impulses
+// `held` and aim at normal speeds `target`: the speeds to cancel with the
+// held impulses taken out (vn - target - K held), solved (solve_block_lcp).
+std::optional<std::array<real, 2>> solve_block_of(const SolverContact& c, const SolverBody& a,
+                                                  const SolverBody& b,
+                                                  const std::array<real, 2>& held,
+                                                  const std::array<real, 2>& target) {
+    const Vec2 n = c.normal;
+    const real b1 = dot(relative_velocity(a, b, c.points[0]), n) - target[0] -
+                    (c.k11 * held[0] + c.k12 * held[1]);
+    const real b2 = dot(relative_velocity(a, b, c.points[1]), n) - target[1] -
+                    (c.k12 * held[0] + c.k22 * held[1]);
+    return solve_block_lcp({c.k11, c.k12, c.k22, true}, b1, b2);
+}
+
+// Both normal impulses of a two-point manifold at once (solve_block_of).
 // Solving the points one after the other makes a resting box rock, and a
-// stack drift. Returns the change of the points' normal speeds; nullopt,
-// the impulses kept, when no case of the problem holds.
-std::optional<real> solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
+// stack drift. Returns the change of the points' normal speeds; 0, the
+// impulses kept, when no case of the problem holds.
+real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
     const Vec2 n = c.normal;
     SolverPoint& p1 = c.points[0];
     SolverPoint& p2 = c.points[1];
     const real a1 = p1.normal_impulse;
     const real a2 = p2.normal_impulse;
-    // b = vn - target - K a: the speeds to cancel with the old impulses removed.
-    const real b1 =
-        dot(relative_velocity(a, b, p1), n) - p1.target_speed - (c.k11 * a1 + c.k12 * a2);
-    const real b2 =
-        dot(relative_velocity(a, b, p2), n) - p2.target_speed - (c.k12 * a1 + c.k22 * a2);
     const std::optional<std::array<real, 2>> x =
-        solve_block_lcp({c.k11, c.k12, c.k22, true}, b1, b2);
+        solve_block_of(c, a, b, {a1, a2}, {p1.target_speed, p2.target_speed});
     if (!x) {
-        return std::nullopt;
+        return 0;
     }
     const real x1 = (*x)[0];
     const real x2 = (*x)[1];
@@ -146,7 +156,7 @@ real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
         solve_rolling(c, a, b);
     }
     if (c.block) {
-        return std::max(change, solve_block(c, a, b).value_or(0));
+        return std::max(change, solve_block(c, a, b));
     }
     for (int i = 0; i < c.count; ++i) {
         SolverPoint& p = c.points[static_cast<std::size_t>(i)];
@@ -905,12 +915,9 @@ bool bounce_block(SolverContact& c, SolverBody& a, SolverBody& b) {
     SolverPoint& p2 = c.points[1];
     const real s1 = p1.step_normal_impulse;
     const real s2 = p2.step_normal_impulse;
-    const real b1 = dot(relative_velocity(a, b, p1), c.normal) + c.restitution * p1.approach_speed -
-                    (c.k11 * s1 + c.k12 * s2);
-    const real b2 = dot(relative_velocity(a, b, p2), c.normal) + c.restitution * p2.approach_speed -
-                    (c.k12 * s1 + c.k22 * s2);
     const std::optional<std::array<real, 2>> x =
-        solve_block_lcp({c.k11, c.k12, c.k22, true}, b1, b2);
+        solve_block_of(c, a, b, {s1, s2},
+                       {-c.restitution * p1.approach_speed, -c.restitution * p2.approach_speed});
     if (!x) {
         return false;
     }
