@@ -30,8 +30,27 @@ struct Scene {
     std::vector<sweep::BodyId> characters;
 };
 
+// The characters' shape: the 12x12 box, or a round one as tall (a
+// disc of radius 6; a capsule 12 tall and 6 wide, radius 3 about a 6-long
+// upright core), which a move meets through the general form (GJK casts and
+// manifolds) rather than the boxes' closed form.
+enum class Character { box, circle, capsule };
+
+sweep::Shape character_shape(Character character) {
+    switch (character) {
+    case Character::circle:
+        return sweep::Shape(sweep::Circle{{0, 0}, 6});
+    case Character::capsule:
+        return sweep::make_capsule({0, -3}, {0, 3}, 3).value();
+    case Character::box:
+        break;
+    }
+    return sweep::make_box(6, 6).value();
+}
+
 Scene make_scene(int characters,
-                 sweep::StaticBroadphase static_broadphase = sweep::StaticBroadphase::tree) {
+                 sweep::StaticBroadphase static_broadphase = sweep::StaticBroadphase::tree,
+                 Character character = Character::box) {
     Scene scene{sweep::World::make(world_def(static_broadphase)).value(), {}};
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> unit(0, 1);
@@ -51,7 +70,7 @@ Scene make_scene(int characters,
         }
     }
     std::shuffle(free_cells.begin(), free_cells.end(), rng);
-    const sweep::ShapeDef body{sweep::make_box(6, 6).value(), {}};
+    const sweep::ShapeDef body{character_shape(character), {}};
     for (int i = 0; i < characters; ++i) {
         sweep::BodyDef def;
         def.type = sweep::BodyType::kinematic;
@@ -64,8 +83,9 @@ Scene make_scene(int characters,
 // Each character moves through a MoveResult of its own, reused frame after
 // frame (World::move's overload that writes into one), as a game loop
 // would: no allocation per move.
-void Move_Characters(benchmark::State& state, sweep::StaticBroadphase static_broadphase) {
-    Scene scene = make_scene(1000, static_broadphase);
+void Move_Characters(benchmark::State& state, sweep::StaticBroadphase static_broadphase,
+                     Character character = Character::box) {
+    Scene scene = make_scene(1000, static_broadphase, character);
     std::mt19937 rng(9);
     std::uniform_real_distribution<float> goal(-8, 8);
     std::vector<sweep::MoveResult> results(scene.characters.size());
@@ -106,6 +126,13 @@ BENCHMARK_CAPTURE(Move_Characters, tree, sweep::StaticBroadphase::tree)
 // The tiles in a uniform grid (StaticBroadphase::grid) rather than a tree.
 BENCHMARK_CAPTURE(Move_Characters, grid, sweep::StaticBroadphase::grid)
     ->Name("Move/characters_1000_on_200x200_tiles_grid/sweep")
+    ->Unit(benchmark::kMillisecond);
+// Round characters (discs, capsules) among the same tiles.
+BENCHMARK_CAPTURE(Move_Characters, circle, sweep::StaticBroadphase::tree, Character::circle)
+    ->Name("Move/circles_1000_on_200x200_tiles/sweep")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Move_Characters, capsule, sweep::StaticBroadphase::tree, Character::capsule)
+    ->Name("Move/capsules_1000_on_200x200_tiles/sweep")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(Move_Characters_fresh_result)
     ->Name("Move/characters_1000_on_200x200_tiles_fresh_result/sweep")
