@@ -816,6 +816,17 @@ const Polygon* as_polygon(const Shape& shape, Polygon& storage) {
     return nullptr;
 }
 
+// The polygon form of a capsule or segment.
+Polygon core_polygon(const Shape& shape) {
+    return shape.type == ShapeType::capsule ? capsule_polygon(shape.capsule)
+                                            : segment_polygon(shape.segment);
+}
+
+// A polygon's own form, or null for a circle.
+const Polygon* solid_polygon(const Shape& shape) {
+    return shape.type == ShapeType::polygon ? &shape.polygon : nullptr;
+}
+
 // A capsule, or an edge as a capsule of zero radius: pairs of these meet
 // through their cores' closest points (separating axes on two segments miss
 // the end-to-end axis).
@@ -1251,9 +1262,11 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     if (a_edge && b_edge) {
         return {}; // edges are static geometry: they never meet each other
     }
-    if (is_point_like(a) || is_point_like(b)) {
-        const Shape pa = is_point_like(a) ? Shape(point_like_circle(a)) : a;
-        const Shape pb = is_point_like(b) ? Shape(point_like_circle(b)) : b;
+    const bool point_a = is_point_like(a);
+    const bool point_b = is_point_like(b);
+    if (point_a || point_b) {
+        const Shape pa = point_a ? Shape(point_like_circle(a)) : a;
+        const Shape pb = point_b ? Shape(point_like_circle(b)) : b;
         return collide(pa, xfa, pb, xfb, settings);
     }
     if (a.type == ShapeType::chain_segment) {
@@ -1262,13 +1275,22 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     if (b.type == ShapeType::chain_segment) {
         return flip_manifold(collide_chain(b.chain_segment, xfb, a, xfa, settings));
     }
-    const std::optional<Capsule> capsule_a = as_capsule(a);
-    const std::optional<Capsule> capsule_b = as_capsule(b);
-    Polygon storage_a;
-    Polygon storage_b;
-    return capsule_a && capsule_b ? collide_capsules(*capsule_a, xfa, *capsule_b, xfb, settings)
-                                  : collide_solids(a, as_polygon(a, storage_a), xfa, b,
-                                                   as_polygon(b, storage_b), xfb, settings);
+    // Left: a capsule or segment against a capsule, segment, polygon or
+    // circle, or the reverse. Two of them meet through their cores' closest
+    // points; one meets a solid through its polygon form, made once, where
+    // it stays (a capsule character on a tile: its zeroed spare forms and
+    // their copies were a fifth of the call).
+    const bool core_a = a.type == ShapeType::capsule || a.type == ShapeType::segment;
+    const bool core_b = b.type == ShapeType::capsule || b.type == ShapeType::segment;
+    if (core_a && core_b) {
+        return collide_capsules(*as_capsule(a), xfa, *as_capsule(b), xfb, settings);
+    }
+    if (core_b) {
+        const Polygon form_b = core_polygon(b);
+        return collide_solids(a, solid_polygon(a), xfa, b, &form_b, xfb, settings);
+    }
+    const Polygon form_a = core_polygon(a);
+    return collide_solids(a, &form_a, xfa, b, solid_polygon(b), xfb, settings);
 }
 
 Manifold collide_face(const Shape& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
