@@ -114,11 +114,12 @@ Vec2 contact_normal(const PlacedShape& a, const PlacedShape& b, Vec2 normal) {
 // tolerances inside it, moving into the wall); and, when `deep_blocks`, for
 // a start overlapping deeper still (a move's push-out comes first, so only
 // what a move or carry could not resolve): going deeper is refused rather
-// than let through.
+// than let through. The manifold is left in `touching`.
 std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
-                                       bool deep_blocks, const Tolerances& tol) {
-    const Manifold m =
-        collide(*a.shape, a.xf, *b.shape, b.xf, {tol.touch_tolerance, tol.linear_slop});
+                                       bool deep_blocks, const Tolerances& tol,
+                                       std::optional<Manifold>& touching) {
+    const Manifold& m = touching.emplace(
+        collide(*a.shape, a.xf, *b.shape, b.xf, {tol.touch_tolerance, tol.linear_slop}));
     if (m.count == 0) {
         return std::nullopt;
     }
@@ -395,7 +396,8 @@ BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const 
 } // namespace
 
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
-                                          bool may_touch, bool deep_blocks, const Tolerances& tol) {
+                                          bool may_touch, bool deep_blocks, const Tolerances& tol,
+                                          std::optional<Manifold>* touching) {
     ShapeCastInput input;
     input.proxy_a = *a.proxy;
     input.proxy_b = *b.proxy;
@@ -408,7 +410,9 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
     input.touch_tolerance = real(0.5) * tol.touch_tolerance;
     CastOutput out = shape_cast(input);
     if ((out.state == CastState::miss || out.state == CastState::overlapped) && may_touch) {
-        out = touching_hit(a, b, motion, deep_blocks, tol).value_or(out);
+        std::optional<Manifold> own_touching;
+        out = touching_hit(a, b, motion, deep_blocks, tol, touching ? *touching : own_touching)
+                  .value_or(out);
     }
     if (out.state != CastState::hit && out.state != CastState::failed) {
         return std::nullopt;

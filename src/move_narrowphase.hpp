@@ -24,6 +24,7 @@
 #include "box_reach.hpp"
 #include "sweep/constants.hpp"
 #include "sweep/distance.hpp"
+#include "sweep/manifold.hpp"
 #include "sweep/shape_cast.hpp"
 #include "sweep/shapes.hpp"
 
@@ -56,9 +57,13 @@ struct PlacedShape {
 /// 1e-4 of tangent), and a graze: a face of either shape
 /// separating them within the touch tolerance along the whole motion (a box
 /// sliding on a row of tiles and the corner at each seam, the seeds' crack
-/// problem). `fraction` is of `motion`, `point` on A's surface.
+/// problem). `fraction` is of `motion`, `point` on A's surface. Where the
+/// start's manifold decided (collide() with the touch tolerance as its
+/// speculative margin and the linear slop), it is left in `touching`, if
+/// given, for a caller that needs that manifold too.
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
-                                          bool may_touch, bool deep_blocks, const Tolerances& tol);
+                                          bool may_touch, bool deep_blocks, const Tolerances& tol,
+                                          std::optional<Manifold>* touching = nullptr);
 
 /// What a contact's normal is a face normal of, in the order a move's ties
 /// rank them: a face of the other shape (A: a floor under a round or

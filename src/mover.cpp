@@ -616,10 +616,11 @@ class Mover {
         Shape segment;
         const PlacedShape other = placed_other(o, c.response, segment);
         const PlacedShape own = placed_own(c.own_shape);
+        std::optional<Manifold> touching;
         std::optional<CastOutput> hit = cast_to_contact(
-            other, own, motion, may_touch, c.response != MoveResponse::one_way, w_.tol);
+            other, own, motion, may_touch, c.response != MoveResponse::one_way, w_.tol, &touching);
         if (!hit && may_touch && c.response != MoveResponse::one_way) {
-            hit = into_exposed_face(c, other, own, motion);
+            hit = into_exposed_face(c, other, own, motion, touching);
         }
         if (hit && (c.response != MoveResponse::one_way || lands_on(other, own, *hit))) {
             add_hit(ci, *hit);
@@ -638,14 +639,17 @@ class Mover {
     // floor.) Only for tiles with covered faces: a lone shape grazed is
     // grazed. None unless the manifold's face is the tile's (not the
     // mover's, against a tile's corner) and exposed where it touches.
+    // `touching`: that manifold, if the cast already made it.
     std::optional<CastOutput> into_exposed_face(const MoveCandidate& c, const PlacedShape& other,
-                                                const PlacedShape& own, Vec2 motion) const {
+                                                const PlacedShape& own, Vec2 motion,
+                                                const std::optional<Manifold>& touching) const {
         const ShapeRecord& tile = w_.shapes[c.other_shape];
         if (tile.shape.type != ShapeType::polygon || tile.seams_begin == tile.seams_end) {
             return std::nullopt;
         }
-        const Manifold m = collide(*other.shape, other.xf, *own.shape, own.xf,
-                                   {w_.tol.touch_tolerance, w_.tol.linear_slop});
+        const Manifold m = touching ? *touching
+                                    : collide(*other.shape, other.xf, *own.shape, own.xf,
+                                              {w_.tol.touch_tolerance, w_.tol.linear_slop});
         if (m.count == 0 || m.reference_is_b ||
             dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
             return std::nullopt;
