@@ -282,6 +282,11 @@ std::optional<ContactMeasure> measure_boxes(const OtherBox& a, const MoverBox& b
 /// deeper than the touch tolerance (the push-out's question): false when
 /// they clearly do not, true when collide() must tell. `reach_b`: B's box
 /// as BoxReach takes it. Inline: a move asks it of every box it gathers.
+/// Also for a disc B given by its box (mover_box of its AABB and its
+/// body's origin, for a zero motion): collide() measures a disc beside a
+/// box's face by its centre's distance beyond the face less its radius, and
+/// beside a corner by its distance from the corner less its radius, never
+/// deeper than their boxes overlap along either axis, beyond rounding.
 inline bool may_overlap_boxes(const OtherBox& a, const MoverBox& b, const BoxReach& reach_b,
                               const Tolerances& tol) {
     // All four of box_gaps(a.box, b.box) below the limit.

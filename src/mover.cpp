@@ -206,6 +206,20 @@ class Mover {
         return mover_box(*mine.exact, body().xf.p, motion);
     }
 
+    // The push-out's view of one of the body's shapes at its pose, for
+    // may_overlap_boxes: its box, when the gaps between its box and an
+    // axis-aligned box's bound their overlap (the shape is an axis-aligned
+    // box or a disc); else none.
+    std::optional<MoverBox> push_form(const MoverShape& mine) const {
+        if (mine.exact) {
+            return closed_form(mine, {});
+        }
+        if (w_.shapes[mine.shape].shape.type == ShapeType::circle) {
+            return mover_box(mine.box, body().xf.p, {});
+        }
+        return std::nullopt;
+    }
+
     const MoverShape& mover_shape(int si) {
         const std::vector<MoverShape>& own = own_shapes();
         return *std::find_if(own.begin(), own.end(),
@@ -236,7 +250,7 @@ class Mover {
             const int own = mine.shape;
             const bool own_sensor = w_.shapes[own].sensor;
             const Aabb box = inflate(mine.box, reach);
-            const std::optional<MoverBox> own_box = closed_form(mine, {});
+            const std::optional<MoverBox> own_box = push_form(mine);
             const BoxReach own_reach(mine.box);
             // Shape `other` (its box and body's origin, its body, whether it
             // is its box, whether it is a sensor) as a candidate, unless
@@ -452,10 +466,10 @@ class Mover {
     }
 
     // Whether candidate `c` of one of the body's shapes (`own_box`, its
-    // closed form at the pose, if any; `own_reach`, its box) may hold it
+    // push_form at the pose, if any; `own_reach`, its box) may hold it
     // overlapping deeper than the touch tolerance, so that the push-out must
     // ask collide(): shapes overlap only where their own boxes do, boxes
-    // only as deep as they overlap.
+    // and discs against boxes only as deep as their boxes overlap.
     bool may_push_out(const MoveCandidate& c, const std::optional<MoverBox>& own_box,
                       const BoxReach& own_reach) const {
         return may_push_out(c.response, c.exact_box, c.other, own_box, own_reach);
@@ -478,7 +492,7 @@ class Mover {
         real deepest = w_.tol.touch_tolerance;
         for (const MoverShape& mine : own_shapes()) {
             const int own = mine.shape;
-            const std::optional<MoverBox> own_box = closed_form(mine, {});
+            const std::optional<MoverBox> own_box = push_form(mine);
             const BoxReach own_reach(mine.box);
             for (const MoveCandidate& c : w_.move_scratch.candidates) {
                 if (c.own_shape != own || !may_push_out(c, own_box, own_reach)) {

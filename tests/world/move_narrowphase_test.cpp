@@ -457,6 +457,84 @@ TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
     EXPECT_GT(cleared, n / 2);
 }
 
+// A disc placed beside box `a` (world, L): against a face at a gap about
+// the push-out's depth and the manifold's thresholds (in touch tolerances),
+// along the face, round its corner or anywhere about; its body at its
+// centre, or off it and turned.
+struct PlacedDisc {
+    Shape shape;
+    Transform xf;
+};
+
+PlacedDisc disc_beside(Cases& cases, const Aabb& a, real unit, real touch) {
+    const real r = cases.uniform(0.1f, 1) * unit;
+    constexpr std::array<real, 12> gaps{0,     0,     0,    -1.2f, -1.05f, -0.95f,
+                                        -0.8f, -0.4f, 0.3f, 1,     4,      8};
+    const real gap = gaps[static_cast<std::size_t>(cases.pick(12))] * touch;
+    const int axis = cases.pick(2);
+    const real side = cases.pick(2) == 0 ? -1 : 1;
+    const real lo = axis == 0 ? a.lower.y : a.lower.x;
+    const real hi = axis == 0 ? a.upper.y : a.upper.x;
+    real across = 0;
+    switch (cases.pick(4)) {
+    case 0: // round the corner, a share of the radius past it
+        across = hi + cases.uniform(-1, 1) * r;
+        break;
+    case 1:
+        across = lo + cases.uniform(-1, 1) * r;
+        break;
+    default:
+        across = cases.uniform(lo, hi);
+        break;
+    }
+    const real face = side > 0 ? (axis == 0 ? a.upper.x : a.upper.y) + gap + r
+                               : (axis == 0 ? a.lower.x : a.lower.y) - gap - r;
+    Vec2 centre = axis == 0 ? Vec2{face, across} : Vec2{across, face};
+    if (cases.pick(4) == 0) { // anywhere about
+        centre = {cases.uniform(a.lower.x - 2 * unit, a.upper.x + 2 * unit),
+                  cases.uniform(a.lower.y - 2 * unit, a.upper.y + 2 * unit)};
+    }
+    const bool off = cases.pick(2) == 0;
+    const Vec2 offset = off ? Vec2{cases.uniform(-r, r), cases.uniform(-r, r)} : Vec2{};
+    const Rot q = off ? Rot::from_angle(cases.uniform(-k_pi, k_pi)) : Rot{};
+    return {Shape(Circle{offset, r}), {centre - rotate(q, offset), q}};
+}
+
+// The push-out's bound for a disc beside an axis-aligned box (a character
+// disc beside a tile): where their boxes say they do not overlap deeper
+// than the touch tolerance, collide() finds them no deeper, near the origin
+// and far from it.
+TEST(MoveNarrowphase, DiscsSaidNotToOverlapABoxGiveNoPushOut) {
+    Cases cases(11);
+    const int n = test::property_cases(40000);
+    int cleared = 0;
+    int near_the_depth = 0;
+    for (int i = 0; i < n; ++i) {
+        const Tolerances tol = cases.tolerances();
+        const real unit = tol.linear_slop / k_linear_slop;
+        const PlacedBox tile = placed_box(cases.a_box(unit, cases.pick(2) == 0));
+        const std::optional<Aabb> tile_box = axis_aligned_box(tile.shape, tile.xf);
+        ASSERT_TRUE(tile_box.has_value()) << "case " << i;
+        const PlacedDisc disc = disc_beside(cases, *tile_box, unit, tol.touch_tolerance);
+        const Manifold m = collide(tile.shape, tile.xf, disc.shape, disc.xf, {0, tol.linear_slop});
+        real deepest = 0;
+        for (int p = 0; p < m.count; ++p) {
+            deepest = std::max(deepest, -m.points[p].separation);
+        }
+        const Aabb disc_box = compute_aabb(disc.shape, disc.xf);
+        const MoverBox mover = mover_box(disc_box, disc.xf.p, {});
+        if (!may_overlap_boxes(other_box(*tile_box, tile.xf.p), mover, BoxReach(disc_box), tol)) {
+            ++cleared;
+            near_the_depth += deepest > real(0.5) * tol.touch_tolerance;
+            EXPECT_LE(deepest, tol.touch_tolerance) << "case " << i;
+        }
+    }
+    RecordProperty("cleared", cleared);
+    RecordProperty("near_the_depth", near_the_depth);
+    EXPECT_GT(cleared, n / 2);
+    EXPECT_GT(near_the_depth, n / 100); // the bound is tested near the push's depth
+}
+
 // B's part of the rounding scale: the largest magnitude among the
 // coordinates of its box, of the box moved by the motion and of its origin.
 TEST(MoveNarrowphase, MoverBoxExtentIsItsLargestCoordinateInMagnitude) {
