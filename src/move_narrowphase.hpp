@@ -278,15 +278,29 @@ inline BoxCast cast_boxes(const OtherBox& a, const MoverBox& b, Vec2 motion,
 std::optional<ContactMeasure> measure_boxes(const OtherBox& a, const MoverBox& b,
                                             const Tolerances& tol);
 
+/// Whether collide() of an axis-aligned box A and `shape` B never finds
+/// them deeper than their boxes overlap along either axis (beyond
+/// rounding), so that may_overlap_boxes answers for B by its box. A disc:
+/// collide() measures it beside a face by its centre's distance beyond the
+/// face less its radius, beside a corner by its distance from the corner
+/// less its radius. A capsule whose radius exceeds the touch tolerance and
+/// a tenth of the linear slop: wherever their boxes overlap by less than
+/// the touch tolerance, its core lies farther than a tenth of a slop from
+/// A, so collide() reads it on a face at least as separating as A's faces
+/// (the boxes' gaps plus the radius), or at the cores' closest points
+/// (GJK), never on the faces it falls back to for cores that nearly touch.
+inline bool bounded_by_boxes(const Shape& shape, const Tolerances& tol) {
+    return shape.type == ShapeType::circle ||
+           (shape.type == ShapeType::capsule &&
+            shape.capsule.radius > tol.touch_tolerance + real(0.1) * tol.linear_slop);
+}
+
 /// Whether two axis-aligned boxes (as for measure_boxes) may overlap
 /// deeper than the touch tolerance (the push-out's question): false when
 /// they clearly do not, true when collide() must tell. `reach_b`: B's box
 /// as BoxReach takes it. Inline: a move asks it of every box it gathers.
-/// Also for a disc B given by its box (mover_box of its AABB and its
-/// body's origin, for a zero motion): collide() measures a disc beside a
-/// box's face by its centre's distance beyond the face less its radius, and
-/// beside a corner by its distance from the corner less its radius, never
-/// deeper than their boxes overlap along either axis, beyond rounding.
+/// Also for a disc or capsule B that bounded_by_boxes, given by its box
+/// (mover_box of its AABB and its body's origin, for a zero motion).
 inline bool may_overlap_boxes(const OtherBox& a, const MoverBox& b, const BoxReach& reach_b,
                               const Tolerances& tol) {
     // All four of box_gaps(a.box, b.box) below the limit.

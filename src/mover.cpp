@@ -209,12 +209,13 @@ class Mover {
     // The push-out's view of one of the body's shapes at its pose, for
     // may_overlap_boxes: its box, when the gaps between its box and an
     // axis-aligned box's bound their overlap (the shape is an axis-aligned
-    // box or a disc); else none.
+    // box, a disc or a capsule rounder than bounded_by_boxes asks); else
+    // none.
     std::optional<MoverBox> push_form(const MoverShape& mine) const {
         if (mine.exact) {
             return closed_form(mine, {});
         }
-        if (w_.shapes[mine.shape].shape.type == ShapeType::circle) {
+        if (bounded_by_boxes(w_.shapes[mine.shape].shape, w_.tol)) {
             return mover_box(mine.box, body().xf.p, {});
         }
         return std::nullopt;

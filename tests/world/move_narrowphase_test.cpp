@@ -457,17 +457,23 @@ TEST(MoveNarrowphase, BoxesSaidNotToOverlapGiveNoPushOut) {
     EXPECT_GT(cleared, n / 2);
 }
 
-// A disc placed beside box `a` (world, L): against a face at a gap about
-// the push-out's depth and the manifold's thresholds (in touch tolerances),
+// A round shape placed beside box `a` (world, L): a disc, or a capsule
+// (`capsule`) of any length and direction, rounder than bounded_by_boxes
+// asks (`least_radius`). Its box against a face of `a` at a gap about the
+// push-out's depth and the manifold's thresholds (in touch tolerances),
 // along the face, round its corner or anywhere about; its body at its
 // centre, or off it and turned.
-struct PlacedDisc {
+struct PlacedRound {
     Shape shape;
     Transform xf;
 };
 
-PlacedDisc disc_beside(Cases& cases, const Aabb& a, real unit, real touch) {
-    const real r = cases.uniform(0.1f, 1) * unit;
+PlacedRound round_beside(Cases& cases, const Aabb& a, real unit, real touch, bool capsule,
+                         real least_radius) {
+    const real r = std::max(cases.uniform(0.1f, 1) * unit, least_radius * cases.uniform(1, 1.5f));
+    const real turn = cases.pick(3) == 0 ? 0 : cases.uniform(-k_pi, k_pi);
+    const Vec2 half_core =
+        capsule ? cases.uniform(0, 1) * unit * Vec2{std::cos(turn), std::sin(turn)} : Vec2{};
     constexpr std::array<real, 12> gaps{0,     0,     0,    -1.2f, -1.05f, -0.95f,
                                         -0.8f, -0.4f, 0.3f, 1,     4,      8};
     const real gap = gaps[static_cast<std::size_t>(cases.pick(12))] * touch;
@@ -475,20 +481,22 @@ PlacedDisc disc_beside(Cases& cases, const Aabb& a, real unit, real touch) {
     const real side = cases.pick(2) == 0 ? -1 : 1;
     const real lo = axis == 0 ? a.lower.y : a.lower.x;
     const real hi = axis == 0 ? a.upper.y : a.upper.x;
+    const real reach_across = r + std::abs(axis == 0 ? half_core.y : half_core.x);
     real across = 0;
     switch (cases.pick(4)) {
-    case 0: // round the corner, a share of the radius past it
-        across = hi + cases.uniform(-1, 1) * r;
+    case 0: // round the corner, a share of its reach past it
+        across = hi + cases.uniform(-1, 1) * reach_across;
         break;
     case 1:
-        across = lo + cases.uniform(-1, 1) * r;
+        across = lo + cases.uniform(-1, 1) * reach_across;
         break;
     default:
         across = cases.uniform(lo, hi);
         break;
     }
-    const real face = side > 0 ? (axis == 0 ? a.upper.x : a.upper.y) + gap + r
-                               : (axis == 0 ? a.lower.x : a.lower.y) - gap - r;
+    const real reach_along = r + std::abs(axis == 0 ? half_core.x : half_core.y);
+    const real face = side > 0 ? (axis == 0 ? a.upper.x : a.upper.y) + gap + reach_along
+                               : (axis == 0 ? a.lower.x : a.lower.y) - gap - reach_along;
     Vec2 centre = axis == 0 ? Vec2{face, across} : Vec2{across, face};
     if (cases.pick(4) == 0) { // anywhere about
         centre = {cases.uniform(a.lower.x - 2 * unit, a.upper.x + 2 * unit),
@@ -497,15 +505,20 @@ PlacedDisc disc_beside(Cases& cases, const Aabb& a, real unit, real touch) {
     const bool off = cases.pick(2) == 0;
     const Vec2 offset = off ? Vec2{cases.uniform(-r, r), cases.uniform(-r, r)} : Vec2{};
     const Rot q = off ? Rot::from_angle(cases.uniform(-k_pi, k_pi)) : Rot{};
-    return {Shape(Circle{offset, r}), {centre - rotate(q, offset), q}};
+    // The shape in its body's frame: its core's ends about `offset`, turned
+    // back by the body's rotation, so that the world core is as chosen.
+    const Vec2 local_half = inv_rotate(q, half_core);
+    const Shape shape = capsule ? make_capsule(offset - local_half, offset + local_half, r).value()
+                                : Shape(Circle{offset, r});
+    return {shape, {centre - rotate(q, offset), q}};
 }
 
-// The push-out's bound for a disc beside an axis-aligned box (a character
-// disc beside a tile): where their boxes say they do not overlap deeper
-// than the touch tolerance, collide() finds them no deeper, near the origin
-// and far from it.
-TEST(MoveNarrowphase, DiscsSaidNotToOverlapABoxGiveNoPushOut) {
-    Cases cases(11);
+// The push-out's bound for a disc or capsule beside an axis-aligned box (a
+// round character beside a tile; bounded_by_boxes): where their boxes say
+// they do not overlap deeper than the touch tolerance, collide() finds
+// them no deeper, near the origin and far from it.
+void expect_round_shapes_bounded_by_boxes(bool capsule, unsigned seed) {
+    Cases cases(seed);
     const int n = test::property_cases(40000);
     int cleared = 0;
     int near_the_depth = 0;
@@ -515,24 +528,48 @@ TEST(MoveNarrowphase, DiscsSaidNotToOverlapABoxGiveNoPushOut) {
         const PlacedBox tile = placed_box(cases.a_box(unit, cases.pick(2) == 0));
         const std::optional<Aabb> tile_box = axis_aligned_box(tile.shape, tile.xf);
         ASSERT_TRUE(tile_box.has_value()) << "case " << i;
-        const PlacedDisc disc = disc_beside(cases, *tile_box, unit, tol.touch_tolerance);
-        const Manifold m = collide(tile.shape, tile.xf, disc.shape, disc.xf, {0, tol.linear_slop});
+        const real least_radius = tol.touch_tolerance + real(0.1) * tol.linear_slop;
+        const PlacedRound round =
+            round_beside(cases, *tile_box, unit, tol.touch_tolerance, capsule, least_radius);
+        ASSERT_TRUE(bounded_by_boxes(round.shape, tol)) << "case " << i;
+        const Manifold m =
+            collide(tile.shape, tile.xf, round.shape, round.xf, {0, tol.linear_slop});
         real deepest = 0;
         for (int p = 0; p < m.count; ++p) {
             deepest = std::max(deepest, -m.points[p].separation);
         }
-        const Aabb disc_box = compute_aabb(disc.shape, disc.xf);
-        const MoverBox mover = mover_box(disc_box, disc.xf.p, {});
-        if (!may_overlap_boxes(other_box(*tile_box, tile.xf.p), mover, BoxReach(disc_box), tol)) {
+        const Aabb round_box = compute_aabb(round.shape, round.xf);
+        const MoverBox mover = mover_box(round_box, round.xf.p, {});
+        if (!may_overlap_boxes(other_box(*tile_box, tile.xf.p), mover, BoxReach(round_box), tol)) {
             ++cleared;
             near_the_depth += deepest > real(0.5) * tol.touch_tolerance;
             EXPECT_LE(deepest, tol.touch_tolerance) << "case " << i;
         }
     }
-    RecordProperty("cleared", cleared);
-    RecordProperty("near_the_depth", near_the_depth);
+    ::testing::Test::RecordProperty("cleared", cleared);
+    ::testing::Test::RecordProperty("near_the_depth", near_the_depth);
     EXPECT_GT(cleared, n / 2);
     EXPECT_GT(near_the_depth, n / 100); // the bound is tested near the push's depth
+}
+
+TEST(MoveNarrowphase, DiscsSaidNotToOverlapABoxGiveNoPushOut) {
+    expect_round_shapes_bounded_by_boxes(false, 11);
+}
+
+TEST(MoveNarrowphase, CapsulesSaidNotToOverlapABoxGiveNoPushOut) {
+    expect_round_shapes_bounded_by_boxes(true, 13);
+}
+
+// Where bounded_by_boxes draws its line: discs of any radius, capsules
+// rounder than the touch tolerance and a tenth of the linear slop (the
+// bound's argument needs the core that far clear of the box), no polygon.
+TEST(MoveNarrowphase, ThinCapsulesAreNotBoundedByTheirBoxes) {
+    const Tolerances tol;
+    const real least = tol.touch_tolerance + real(0.1) * tol.linear_slop;
+    EXPECT_FALSE(bounded_by_boxes(make_capsule({0, 0}, {1, 0}, least).value(), tol));
+    EXPECT_TRUE(bounded_by_boxes(make_capsule({0, 0}, {1, 0}, 2 * least).value(), tol));
+    EXPECT_TRUE(bounded_by_boxes(Shape(Circle{{}, least / 2}), tol));
+    EXPECT_FALSE(bounded_by_boxes(make_box(1, 1).value(), tol));
 }
 
 // B's part of the rounding scale: the largest magnitude among the
