@@ -289,6 +289,8 @@ std::optional<ContactMeasure> measure_boxes(const OtherBox& a, const MoverBox& b
 /// A, so collide() reads it on a face at least as separating as A's faces
 /// (the boxes' gaps plus the radius), or at the cores' closest points
 /// (GJK), never on the faces it falls back to for cores that nearly touch.
+/// (That GJK's closest points are within box_rounding of exact is checked
+/// on 2 M random capsules beside boxes, not proved.)
 inline bool bounded_by_boxes(const Shape& shape, const Tolerances& tol) {
     return shape.type == ShapeType::circle ||
            (shape.type == ShapeType::capsule &&
