@@ -79,6 +79,43 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
     return false;
 }
 
+// Whether `normal` is the cores' normal of polygon A and capsule B: it is
+// the normal n of a face of A, and the end of B's core nearest that face's
+// line lies beyond it and over the face, clear of its ends (by rounding's
+// margin). Then the cores' closest points are that end and its foot on the
+// face: A lies behind the line and the rest of the core no nearer it, so
+// no pair of points is nearer than that end's height over the face, along
+// n. (An upright capsule on a floor of tiles, or against a wall: GJK gave
+// the same normal, rounded.)
+bool face_holds_core(const PlacedShape& a, const PlacedShape& b, Vec2 normal) {
+    if (a.shape->type != ShapeType::polygon || b.shape->type != ShapeType::capsule) {
+        return false;
+    }
+    const Polygon& p = a.shape->polygon;
+    for (int i = 0; i < p.count; ++i) {
+        if (rotate(a.xf.q, p.normals[static_cast<std::size_t>(i)]) != normal) {
+            continue;
+        }
+        const Vec2 v1 = transform_point(a.xf, p.vertices[static_cast<std::size_t>(i)]);
+        const Vec2 v2 =
+            transform_point(a.xf, p.vertices[static_cast<std::size_t>((i + 1) % p.count)]);
+        const Vec2 e1 = transform_point(b.xf, b.shape->capsule.center1);
+        const Vec2 e2 = transform_point(b.xf, b.shape->capsule.center2);
+        const real h1 = dot(normal, e1 - v1);
+        const real h2 = dot(normal, e2 - v1);
+        const Vec2 end = h1 <= h2 ? e1 : e2;
+        // (16 roundings of the largest coordinate, as box_rounding.)
+        const auto largest = [](Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); };
+        const real margin = 16 * std::numeric_limits<real>::epsilon() *
+                            (1 + std::max({largest(v1), largest(v2), largest(end)}));
+        const Vec2 along = v2 - v1;
+        const real reach = margin * length(along);
+        return std::min(h1, h2) > margin && dot(along, end - v1) > reach &&
+               dot(along, end - v2) < -reach;
+    }
+    return false;
+}
+
 // The normal a move takes for a contact whose manifold's normal is
 // `normal`: the cores' when the shapes are rounded and their cores lie
 // apart (the exact contact normal then), else that one. collide() gives
@@ -92,11 +129,12 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
 // its ghosts smooth over the joints. A circle's manifold already has the
 // cores' normal, its centre's to the other core's nearest point (a face's
 // normal beside a face, from a corner or core point elsewhere), so it
-// needs no GJK: that was a tenth of a disc character's move.
+// needs no GJK: that was a tenth of a disc character's move. Nor does a
+// capsule over a polygon's face (face_holds_core).
 Vec2 contact_normal(const PlacedShape& a, const PlacedShape& b, Vec2 normal) {
     if (a.shape->type == ShapeType::chain_segment ||
         (a.proxy->radius == 0 && b.proxy->radius == 0) || a.shape->type == ShapeType::circle ||
-        b.shape->type == ShapeType::circle) {
+        b.shape->type == ShapeType::circle || face_holds_core(a, b, normal)) {
         return normal;
     }
     SimplexCache cache;

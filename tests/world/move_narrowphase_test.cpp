@@ -572,6 +572,151 @@ TEST(MoveNarrowphase, ThinCapsulesAreNotBoundedByTheirBoxes) {
     EXPECT_FALSE(bounded_by_boxes(make_box(1, 1).value(), tol));
 }
 
+// The nearest points of a convex polygon (its world vertices) and a
+// segment, by brute force over the segment's ends against the polygon's
+// edges and the polygon's vertices against the segment: their distance,
+// the unit normal from the polygon to the segment, and the least distance
+// of a pair whose normal differs from it by more than 1e-3 (where the
+// nearest pair is not clear, a normal may rightly be either).
+struct NearestPair {
+    real distance = std::numeric_limits<real>::max();
+    Vec2 normal;
+    real rival = std::numeric_limits<real>::max();
+    bool end_over_face = false; // the nearest pair is a segment end and its foot inside an edge
+};
+
+Vec2 nearest_on(Vec2 p, Vec2 a, Vec2 b, bool* inside = nullptr) {
+    const Vec2 ab = b - a;
+    const real t = std::clamp(dot(p - a, ab) / dot(ab, ab), real(0), real(1));
+    if (inside) {
+        *inside = t > 0 && t < 1;
+    }
+    return a + t * ab;
+}
+
+NearestPair nearest_pair(const std::vector<Vec2>& polygon, Vec2 s1, Vec2 s2) {
+    struct Pair {
+        real distance;
+        Vec2 normal;
+        bool end_over_face;
+    };
+    std::vector<Pair> pairs;
+    const std::size_t n = polygon.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2 a = polygon[i];
+        const Vec2 b = polygon[(i + 1) % n];
+        for (const Vec2 end : {s1, s2}) {
+            bool inside = false;
+            const Vec2 q = nearest_on(end, a, b, &inside);
+            pairs.push_back({length(end - q), normalize(end - q), inside});
+        }
+        const Vec2 q = nearest_on(a, s1, s2);
+        pairs.push_back({length(q - a), normalize(q - a), false});
+    }
+    NearestPair out;
+    for (const Pair& p : pairs) {
+        if (p.distance < out.distance) {
+            out.distance = p.distance;
+            out.normal = p.normal;
+            out.end_over_face = p.end_over_face;
+        }
+    }
+    for (const Pair& p : pairs) {
+        if (dot(p.normal, out.normal) < std::cos(real(1e-3))) {
+            out.rival = std::min(out.rival, p.distance);
+        }
+    }
+    return out;
+}
+
+// A move's measure of a capsule against a polygon it touches or nearly
+// touches gives the cores' normal (contact_normal: GJK's, or the face's
+// where the core's nearest end stands over it), against the brute-force
+// nearest points: boxes upright or turned and hulls of random points, with
+// capsules over their faces, past their ends and at their corners, near
+// the origin and far from it.
+TEST(MoveNarrowphase, ACapsuleIsMeasuredOnItsCoresNearestPoints) {
+    Cases cases(17);
+    const int n = test::property_cases(20000);
+    int over_faces = 0;
+    int checked = 0;
+    for (int i = 0; i < n; ++i) {
+        const Tolerances tol = cases.tolerances();
+        const real unit = tol.linear_slop / k_linear_slop;
+        const bool far = cases.pick(2) == 0;
+        const Vec2 centre{cases.uniform(-200, 200) * unit * far,
+                          cases.uniform(-200, 200) * unit * far};
+        Shape polygon_shape;
+        if (cases.pick(2) == 0) {
+            polygon_shape =
+                make_box(cases.uniform(0.2f, 2) * unit, cases.uniform(0.2f, 2) * unit).value();
+        } else {
+            std::vector<Vec2> points;
+            for (int k = 0; k < 8; ++k) {
+                points.push_back({cases.uniform(-2, 2) * unit, cases.uniform(-2, 2) * unit});
+            }
+            const Result<Polygon> hull = make_polygon(points);
+            if (!hull) {
+                continue;
+            }
+            polygon_shape = *hull;
+        }
+        const Rot q = cases.pick(3) == 0 ? Rot{} : Rot::from_angle(cases.uniform(-k_pi, k_pi));
+        const Transform xf_a{centre, q};
+        const Polygon& poly = polygon_shape.polygon;
+        std::vector<Vec2> world;
+        for (int k = 0; k < poly.count; ++k) {
+            world.push_back(transform_point(xf_a, poly.vertices[static_cast<std::size_t>(k)]));
+        }
+        // The capsule: its core's nearer end at a gap from a point of an
+        // edge (inside it, or past an end), leaning any way or upright.
+        const std::size_t edge = static_cast<std::size_t>(cases.pick(poly.count));
+        const Vec2 v1 = world[edge];
+        const Vec2 v2 = world[(edge + 1) % world.size()];
+        const Vec2 out = rotate(q, poly.normals[edge]);
+        const real r = cases.uniform(0.05f, 0.5f) * unit;
+        const real gap = (cases.pick(2) == 0 ? cases.uniform(0, 0.05f) : cases.uniform(-0.5f, 1)) *
+                         tol.linear_slop;
+        // Along the edge, or within a few slops of an end, over it or past it.
+        constexpr std::array<real, 8> by_end{-2, -0.5f, -0.1f, -0.02f, 0.02f, 0.1f, 0.5f, 2};
+        const Vec2 dir = normalize(v2 - v1);
+        const real off = by_end[static_cast<std::size_t>(cases.pick(8))] * tol.linear_slop;
+        Vec2 foot = v1 + cases.uniform(-0.2f, 1.2f) * (v2 - v1);
+        switch (cases.pick(3)) {
+        case 0:
+            foot = v1 + off * dir;
+            break;
+        case 1:
+            foot = v2 - off * dir;
+            break;
+        default:
+            break;
+        }
+        const Vec2 end = foot + (r + gap) * out;
+        const real lean = cases.pick(3) == 0 ? 0 : cases.uniform(-1.4f, 1.4f);
+        const Vec2 along = rotate(Rot::from_angle(lean), out);
+        const Vec2 other_end = end + cases.uniform(0.1f, 2) * unit * along;
+        const Shape capsule = make_capsule(end - centre, other_end - centre, r).value();
+        const Transform xf_b{centre, {}};
+        const ShapeProxy proxy_a = make_proxy(polygon_shape);
+        const ShapeProxy proxy_b = make_proxy(capsule);
+        const ContactMeasure m =
+            measure_contact({&polygon_shape, &proxy_a, xf_a}, {&capsule, &proxy_b, xf_b}, tol);
+        const NearestPair truth = nearest_pair(world, end, other_end);
+        if (m.count == 0 || truth.distance < r ||
+            truth.rival - truth.distance < real(1e-3) * unit) {
+            continue; // no contact, cores crossing, or no one nearest pair
+        }
+        ++checked;
+        over_faces += truth.end_over_face;
+        EXPECT_GT(dot(m.normal, truth.normal), std::cos(real(2e-3))) << "case " << i;
+    }
+    RecordProperty("checked", checked);
+    RecordProperty("over_faces", over_faces);
+    EXPECT_GT(checked, n / 4);
+    EXPECT_GT(over_faces, checked / 4);
+}
+
 // B's part of the rounding scale: the largest magnitude among the
 // coordinates of its box, of the box moved by the motion and of its origin.
 TEST(MoveNarrowphase, MoverBoxExtentIsItsLargestCoordinateInMagnitude) {
