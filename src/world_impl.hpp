@@ -685,6 +685,9 @@ struct World::Impl {
     // (shape, wall) pairs a sweep began touching that are no contacts
     // (first_static_impact): position correction never saw them.
     std::vector<std::pair<int, int>> touched_walls;
+    // Awake dynamic bodies with a shape outside its fat box in the moving
+    // tree (find_strays): the tree does not find them where they are.
+    std::vector<int> strays;
     std::vector<CoveredStretch> covered_stretches; // by shape (ShapeRecord::seams_begin)
     MoveScratch move_scratch;
     std::vector<Rider> riders;      // reused every step
@@ -1617,10 +1620,17 @@ struct World::Impl {
     // overlap would hide).
     real measure_penetration() const;
 
+    // Whether shape `oi` is one shape si (not a sensor) collides with:
+    // another body's, not a sensor, passing the filters, not disabled by
+    // the pre-solve hook this step.
+    bool is_partner(int si, int oi) const {
+        const ShapeRecord& s = shapes[si];
+        const ShapeRecord& o = shapes[oi];
+        return o.body != s.body && !o.sensor && may_collide(s, o) && !is_disabled(si, oi);
+    }
+
     // `visit(other)` for every shape, static or moving, whose broadphase box
-    // meets `box` and that shape si (not a sensor) collides with: another
-    // body's, not a sensor, passing the filters, not disabled by the
-    // pre-solve hook this step.
+    // meets `box` and that is_partner of shape si (not a sensor).
     template <class Visit>
     void for_each_partner_near(int si, const Aabb& box, Visit&& visit) const {
         const ShapeRecord& s = shapes[si];
@@ -1629,8 +1639,7 @@ struct World::Impl {
         }
         const auto consider = [&](std::uint64_t data) {
             const int oi = static_cast<int>(data);
-            const ShapeRecord& o = shapes[oi];
-            if (o.body != s.body && !o.sensor && may_collide(s, o) && !is_disabled(si, oi)) {
+            if (is_partner(si, oi)) {
                 visit(oi);
             }
             return true;
@@ -1800,6 +1809,7 @@ struct World::Impl {
     void add_contacts_of_deflected_bodies();
     template <class Flagged> int add_contacts_of_bodies(Flagged&& flagged);
     int add_contacts_near(int body);
+    void find_strays();
     bool left_contact_box(int body);
     void push_toi_event(int shape_a, int shape_b);
     void push_toi_event(int shape_a, int shape_b, real t0, real target, real tolerance,
