@@ -469,8 +469,9 @@ class Mover {
     // Whether candidate `c` of one of the body's shapes (`own_box`, its
     // push_form at the pose, if any; `own_reach`, its box) may hold it
     // overlapping deeper than the touch tolerance, so that the push-out must
-    // ask collide(): shapes overlap only where their own boxes do, boxes
-    // and discs against boxes only as deep as their boxes overlap.
+    // ask collide(): shapes overlap only where their own boxes do; boxes,
+    // discs and round capsules (bounded_by_boxes) against boxes only as
+    // deep as their boxes overlap.
     bool may_push_out(const MoveCandidate& c, const std::optional<MoverBox>& own_box,
                       const BoxReach& own_reach) const {
         return may_push_out(c.response, c.exact_box, c.other, own_box, own_reach);
