@@ -370,6 +370,10 @@ struct CircleFace {
     // A's polygon, when a neighbouring face collinear to rounding may hold
     // the centre (circle_against_face); null for a capsule's faces.
     const Polygon* polygon = nullptr;
+    // A two-vertex form (a segment's or capsule's): it has no inside, and
+    // its two faces lie on one line, so a centre on that line may lie
+    // behind both by rounding (circle_against_face).
+    bool flat = false;
 };
 
 Manifold polygon_circle_over_centre(const Polygon& a, int edge, Vec2 c, Vec2 c_world,
@@ -402,9 +406,12 @@ Manifold circle_against_face(const CircleFace& face, Vec2 c, Vec2 c_world, real 
     Vec2 local_normal = face.normal;
     Vec2 closest = c - face.separation * local_normal; // on the face plane
     std::uint32_t id = static_cast<std::uint32_t>(face.edge);
-    // Outside (or on the line of a two-vertex polygon, whose faces have no
-    // extent limit of their own): the centre may face a vertex.
-    if (face.separation >= 0) {
+    // Outside, or anywhere about a two-vertex form: the centre may face a
+    // vertex. A centre on a segment's line far beyond its end is behind
+    // both faces by rounding as often as in front; taken as inside, it was
+    // measured through the line, a whole radius deep (seed 1075589 of the
+    // random scenes: a disc 4.9 L from a chain segment).
+    if (face.separation >= 0 || face.flat) {
         if (dot(c - v1, v2 - v1) <= 0) {
             closest = v1;
             id = 0x100u | static_cast<std::uint32_t>(face.edge);
@@ -481,8 +488,9 @@ polygon_circle_over_centre(const Polygon& a, int edge, Vec2 c, Vec2 c_world, con
                            const CollideSettings& settings) {
     const int over = face_over_centre(a, c, edge);
     const int next = over + 1 < a.count ? over + 1 : 0;
-    const CircleFace face{a.vertices[over], a.vertices[next], over, next, a.normals[over],
-                          dot(a.normals[over], c - a.vertices[over])};
+    const real separation = dot(a.normals[over], c - a.vertices[over]);
+    const CircleFace face{a.vertices[over], a.vertices[next], over,    next,
+                          a.normals[over],  separation,       nullptr, a.count == 2};
     return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 
@@ -503,7 +511,7 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
     }
     const int next = edge + 1 < a.count ? edge + 1 : 0; // no division on the way to the face
     const CircleFace face{a.vertices[edge], a.vertices[next], edge, next,
-                          a.normals[edge],  separation,        &a};
+                          a.normals[edge],  separation,       &a,   a.count == 2};
     return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 
@@ -521,8 +529,9 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
     const Vec2 c = inv_transform_point(xfa, c_world); // in A's frame
     const real s0 = dot(normal0, c - a.center1);
     const real s1 = dot(-normal0, c - a.center2);
-    const CircleFace face = s1 > s0 ? CircleFace{a.center2, a.center1, 1, 0, -normal0, s1}
-                                    : CircleFace{a.center1, a.center2, 0, 1, normal0, s0};
+    const CircleFace face =
+        s1 > s0 ? CircleFace{a.center2, a.center1, 1, 0, -normal0, s1, nullptr, true}
+                : CircleFace{a.center1, a.center2, 0, 1, normal0, s0, nullptr, true};
     return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 

@@ -113,8 +113,11 @@ real polygon_point_separation(const Form& polygon, Vec2 c) {
     if (edge < 0) { // every edge has zero length: the polygon is a point
         return distance(c, polygon.vertices[0]);
     }
-    if (best < 0) {
-        return best; // inside: the face of least penetration is exact
+    // Inside: the face of least penetration is exact. A two-vertex form has
+    // no inside; a point on its line beyond an end lies behind both faces
+    // by rounding as often as in front (manifold.cpp's circle_against_face).
+    if (best < 0 && polygon.count > 2) {
+        return best;
     }
     const int next = edge + 1 < polygon.count ? edge + 1 : 0;
     return point_segment_distance(c, polygon.vertices[edge], polygon.vertices[next]);
