@@ -244,10 +244,15 @@ bool origin_on_simplex(const Simplex& s, Vec2 d) {
 constexpr int pair_key(int index_a, int index_b) { return index_a << 8 | index_b; }
 
 // Runs GJK on the cores; returns false when the origin is inside the simplex
-// (the cores overlap).
+// (the cores overlap). At the iteration cap the simplex is solved before it
+// is returned, so its weights give a point of the Minkowski difference: an
+// upper bound of the distance. (Returned with its last support unsolved,
+// its stale weights summed past 1: two capsules overlapping on one line,
+// whose flat Minkowski difference cycled GJK through three edges of the
+// same line, were said to be 0.78 L apart.)
 bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transform& xf,
              int& iterations) {
-    while (iterations < k_gjk_max_iterations) {
+    for (;;) {
         // The simplex before solving, to detect a repeated support pair: its
         // three slots, unused ones as -1 (no pair's key), in straight-line
         // code, where a loop over the count mispredicts its exit.
@@ -263,6 +268,9 @@ bool run_gjk(Simplex& s, const ShapeProxy& a, const ShapeProxy& b, const Transfo
         }
         if (s.count == 3) {
             return false;
+        }
+        if (iterations >= k_gjk_max_iterations) {
+            break;
         }
         const Vec2 d = search_direction(s);
         if (origin_on_simplex(s, d)) {
