@@ -593,20 +593,29 @@ bool overstates_gap(const Manifold& m, real gap, real slop) {
 
 // Polygons whose cores are apart by less than the vertex rule's tenth of a
 // slop, where clipping left nothing on either face (corner to corner): one
-// point at the cores' closest points (GJK). Empty when the cores overlap.
+// point at the cores' closest points (GJK), or none when they are farther
+// apart than the speculative distance. Nullopt when the cores overlap, or
+// when their closest points lie within the rounding of their coordinates,
+// where the direction between them is noise (corner to corner touching, 6e-8
+// L apart: a normal 73 degrees off the separating axis).
 // A box's corner 1.4e-4 L from a spinning polygon's had no manifold, and
 // the polygon went 6 slops into the box within the step.
-Manifold closest_cores(const Polygon& a, const Transform& xfa, const Polygon& b,
-                       const Transform& xfb, const CollideSettings& settings) {
+std::optional<Manifold> closest_cores(const Polygon& a, const Transform& xfa, const Polygon& b,
+                                      const Transform& xfb, const CollideSettings& settings) {
     const DistanceInput input{
         make_proxy(std::span(a.vertices.data(), static_cast<std::size_t>(a.count)), 0),
         make_proxy(std::span(b.vertices.data(), static_cast<std::size_t>(b.count)), 0), xfa, xfb,
         false};
     SimplexCache cache;
     const DistanceOutput d = distance(input, cache);
+    const real scale =
+        1 + std::max({std::abs(xfa.p.x), std::abs(xfa.p.y), std::abs(xfb.p.x), std::abs(xfb.p.y)});
+    if (d.state != DistanceState::separated ||
+        d.distance < 64 * std::numeric_limits<real>::epsilon() * scale) {
+        return std::nullopt;
+    }
     Manifold m;
-    if (d.state != DistanceState::separated || d.distance == 0 ||
-        d.distance - (a.radius + b.radius) > settings.speculative_distance) {
+    if (d.distance - (a.radius + b.radius) > settings.speculative_distance) {
         return m;
     }
     m.normal = d.normal;
@@ -749,11 +758,11 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         // cap, 0.026 L away: no point within 0.11 L, and one 0.17 L away at
         // 0.2 L. Seed 60357 of the random scenes closed 7 slops into it.)
         // The cores' closest points (GJK) decide where they are nearer.
-        const Manifold nearest = closest_cores(a, xfa, b, xfb, settings);
-        if (nearest.count > 0 &&
-            (m.count == 0 || nearest.points[0].separation <
+        const std::optional<Manifold> nearest = closest_cores(a, xfa, b, xfb, settings);
+        if (nearest && nearest->count > 0 &&
+            (m.count == 0 || nearest->points[0].separation <
                                  least_separation(m) - real(0.1) * settings.linear_slop)) {
-            m = nearest;
+            m = *nearest;
         }
         return m;
     }
@@ -777,13 +786,18 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         m = collide_on_face(a, xfa, b, xfb, !flip, flip ? sep_a.edge : sep_b.edge,
                             core_separation, settings);
     }
-    if (m.count == 0) {
-        m = closest_cores(a, xfa, b, xfb, settings);
+    if (m.count > 0) {
+        return m;
     }
-    if (m.count == 0) {
-        m = collide_on_nearly_separating_face(a, xfa, b, xfb, core_separation, settings);
+    // The faces' axes say touching, but apart cores are as far apart as GJK
+    // says: a needle's tip on the line of an edge, beyond its end, lies
+    // within a tenth of a slop of the line along the needle's long faces'
+    // normals, however far from the edge (a capsule 0.3 L from such a tip
+    // got a contact a whole radius deep).
+    if (const std::optional<Manifold> nearest = closest_cores(a, xfa, b, xfb, settings)) {
+        return *nearest;
     }
-    return m;
+    return collide_on_nearly_separating_face(a, xfa, b, xfb, core_separation, settings);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -29,6 +30,15 @@ using test::k_length_eps;
 double distance_to_core(Vec2 point, const Shape& shape, const Transform& xf) {
     const std::vector<test::D2> one{test::to_d2(point)};
     return test::convex_distance(one, test::world_points(make_proxy(shape), xf));
+}
+
+/// The least separation of a manifold's points (count > 0).
+double least_separation(const Manifold& m) {
+    double least = m.points[0].separation;
+    for (int i = 1; i < m.count; ++i) {
+        least = std::min(least, double(m.points[i].separation));
+    }
+    return least;
 }
 
 double radius_of(const Shape& s) {
@@ -194,10 +204,7 @@ TEST(CollideProperty, SpeculativePointsNeverClaimMoreRoomThanTheGap) {
                      std::to_string(int(b.type)) + ", gap " + std::to_string(placed.gap) +
                      ", speculative " + std::to_string(settings.speculative_distance));
         ASSERT_GE(m.count, 1);
-        double least = m.points[0].separation;
-        for (int i = 1; i < m.count; ++i) {
-            least = std::min(least, double(m.points[i].separation));
-        }
+        const double least = least_separation(m);
         // Nearly parallel capsules (cores within 0.05 rad) get two points
         // on B's core clipped to A's extent, each on B's surface along B's
         // own side normal (collide_capsules): up to (1 - cos 0.05) of B's
@@ -375,6 +382,59 @@ TEST(CollideProperty, CircleOnTheLineOfASegmentIsMeasuredFromItsCore) {
     }
     EXPECT_GT(contacts, cases / 10);
     EXPECT_GT(apart, cases / 2);
+}
+
+// A needle (a triangle 1 to 3 L long, 1e-3 to 1e-2 L wide at its base)
+// whose tip lies on the line of a segment's or capsule's core, beyond its
+// end, pointing away: along the needle's long faces' normals the tip lies
+// within a tenth of a slop of the line however far it is, so the faces'
+// axes call the pair touching. A capsule 0.3 L from such a tip got a
+// contact a whole radius deep; GJK's distance decides (closest_cores).
+TEST(CollideProperty, ANeedlesTipOnAnEdgesLineIsMeasuredFromTheEdge) {
+    std::mt19937 rng(320);
+    const int cases = test::property_cases(20000);
+    int near = 0;
+    for (int c = 0; c < cases; ++c) {
+        const Shape edge = test::random_shape(rng, 3 + c % 2); // segment or capsule
+        const Vec2 p1 = edge.type == ShapeType::segment ? edge.segment.p1 : edge.capsule.center1;
+        const Vec2 p2 = edge.type == ShapeType::segment ? edge.segment.p2 : edge.capsule.center2;
+        const Transform xf = test::to_transform(test::random_pose(rng, 3));
+        // The tip beyond p2 (or p1), the needle running on along the line.
+        const bool at_p2 = c % 4 < 2;
+        const test::D2 end = test::to_d2(at_p2 ? p2 : p1);
+        const test::D2 along = test::to_d2(at_p2 ? p2 - p1 : p1 - p2);
+        const test::D2 u = (1 / test::norm(along)) * along;
+        const double gap_along = radius_of(edge) + std::pow(10.0, test::uniform(rng, -3.5, 0.3));
+        const test::D2 tip = end + gap_along * u;
+        const test::D2 base = tip + test::uniform(rng, 1, 3) * u;
+        const double width = test::uniform(rng, 1e-3, 1e-2) * (c % 8 < 4 ? 1 : -1);
+        const std::array<test::D2, 3> local{tip, base, base + width * test::D2{-u.y, u.x}};
+        std::vector<Vec2> points;
+        for (const test::D2& q : local) {
+            const test::D2 w = test::apply(xf, q);
+            points.push_back({real(w.x), real(w.y)});
+        }
+        const Result<Polygon> needle = make_polygon(points);
+        if (!needle) {
+            continue;
+        }
+        const double gap = test::core_distance(make_proxy(edge), xf, make_proxy(Shape(*needle)),
+                                               Transform{}) -
+                           radius_of(edge);
+        SCOPED_TRACE("case " + std::to_string(c) + " gap " + std::to_string(gap));
+        for (const bool swapped : {false, true}) {
+            const Manifold m = swapped ? collide(Shape(*needle), Transform{}, edge, xf)
+                                       : collide(edge, xf, Shape(*needle), Transform{});
+            if (gap > k_speculative_distance + 1e-4) {
+                EXPECT_EQ(m.count, 0) << "separation " << m.points[0].separation;
+            } else if (gap < k_speculative_distance - 1e-4) {
+                near += !swapped;
+                ASSERT_GT(m.count, 0);
+                EXPECT_NEAR(least_separation(m), gap, 1e-4 + 0.1 * k_linear_slop);
+            }
+        }
+    }
+    EXPECT_GT(near, cases / 20);
 }
 
 /// Two chain segments meeting at a vertex with a given turn, placed by a

@@ -516,6 +516,40 @@ TEST(CollidePolygons, CornersTouchingExactlyGetAContact) {
     }
 }
 
+// A rotated pentagon and triangle touching corner to corner (2.5e-8 L deep
+// in double): GJK's closest points lie a few ulps apart, and the direction
+// between them is noise. The contact's normal must still separate them: it
+// was 73 degrees off the best axis, along which B reached 0.59 L behind A.
+TEST(CollidePolygons, CornersTouchingAtRotatedPosesGetASeparatingNormal) {
+    const std::array<Vec2, 5> pa{Vec2{0x1.2cec3cp-1f, -0x1.040d64p+4f},
+                                 Vec2{0x1.7c2132p-1f, -0x1.05826ap+4f},
+                                 Vec2{0x1.1e7254p+0f, -0x1.059428p+4f},
+                                 Vec2{0x1.0be74ep+0f, -0x1.033b2p+4f},
+                                 Vec2{0x1.cb063cp-1f, -0x1.02815cp+4f}};
+    const std::array<Vec2, 3> pb{Vec2{0x1.51265cp+0f, 0x1.c532b6p+2f},
+                                 Vec2{0x1.8654e8p+0f, 0x1.dc8a14p+2f},
+                                 Vec2{0x1.5c0576p+0f, 0x1.d8cdaep+2f}};
+    const Polygon a = make_polygon(pa).value();
+    const Polygon b = make_polygon(pb).value();
+    const Transform xfa{{0x1.6ea49cp+2f, 0x1.2884e2p+3f}, {0x1.ee5fc4p-1f, -0x1.0a5ecap-2f}};
+    const Transform xfb{{0x1.3a5838p+3f, -0x1.5e533cp+2f}, {-0x1.49f698p-2f, 0x1.e4b0dp-1f}};
+    const Manifold m = collide(Shape(a), xfa, Shape(b), xfb);
+    ASSERT_EQ(m.count, 1);
+    // The gap between them along the normal (double): B's least extent
+    // minus A's greatest.
+    const auto extent = [&](const Polygon& p, const Transform& xf, bool least) {
+        double e = least ? 1e30 : -1e30;
+        for (int i = 0; i < p.count; ++i) {
+            const Vec2 v = transform_point(xf, p.vertices[i]);
+            const double along = double(m.normal.x) * v.x + double(m.normal.y) * v.y;
+            e = least ? std::min(e, along) : std::max(e, along);
+        }
+        return e;
+    };
+    EXPECT_NEAR(extent(b, xfb, true) - extent(a, xfa, false), 0, 1e-5);
+    EXPECT_NEAR(m.points[0].separation, 0, 1e-5);
+}
+
 TEST(CollidePolygonCircle, CircleOnTheFace) {
     // Box [-1,1]^2, circle r = 0.5 at (0.3, 1.4): 0.1 into the top face.
     // Surface points (0.3, 1) and (0.3, 0.9); midway (0.3, 0.95).
