@@ -13,6 +13,7 @@
 // or two products per edge, measured 1.6 times slower.
 #include "sweep/raycast.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -271,6 +272,24 @@ CastOutput ray_rounded_polygon(const Ray& ray, std::span<const Vec2> vertices,
     return ray_circle(ray, s < 0 ? v1 : v2, radius);
 }
 
+/// Sine of the angle between a ray and a segment below which ray_segment
+/// also checks its hit's point: the crossing's parameters are then
+/// quotients of values near their own rounding.
+constexpr real k_nearly_parallel = real(1e-3);
+
+/// Whether the ray's point at `t` lies over the segment p1-p2, to the
+/// rounding of the coordinates. A ray along the segment's line, to within
+/// rounding, crosses it where rounding says: a hit 0.049 L short of the
+/// segment, or at t = 1, 5.3 L beyond it when moving away.
+bool on_segment(const Ray& ray, real t, Vec2 p1, Vec2 p2) {
+    const Vec2 e = p2 - p1;
+    const real scale = 1 + std::max({std::abs(p1.x), std::abs(p1.y), std::abs(p2.x), std::abs(p2.y),
+                                     std::abs(ray.p.x), std::abs(ray.p.y)});
+    const real slack = 64 * std::numeric_limits<real>::epsilon() * scale * length(e);
+    const real u = dot(ray.p + t * ray.d - p1, e); // |e|^2 times the place along it
+    return u >= -slack && u <= dot(e, e) + slack;
+}
+
 /// The ray against the segment p1 -> p2 (same frame), two-sided, or for a
 /// chain segment (`one_sided`) crossed from its outer side (the right of
 /// p1 -> p2) only. As Box2D's b2EdgeShape::RayCast, solving
@@ -306,7 +325,11 @@ template <bool one_sided> CastOutput ray_segment(const Ray& ray, Vec2 p1, Vec2 p
     if (normal == Vec2{}) {
         return rejected(valid);
     }
-    return hit_at(num / den, normal);
+    const real t = num / den;
+    if (den < k_nearly_parallel * length(n) * length(ray.d) && !on_segment(ray, t, p1, p2)) {
+        return rejected(valid);
+    }
+    return hit_at(t, normal);
 }
 
 } // namespace

@@ -386,5 +386,53 @@ TEST(RaycastProperty, AgreesWithBruteForceOnEveryShape) {
     EXPECT_GT(tallies[1].corner_hits, cases / 600); // rounded polygons, on their arcs
 }
 
+// Rays along a segment's line, to within the rounding of their float
+// coordinates (origin and end placed on the line in double): before,
+// toward, over and beyond the segment, moving either way, two-sided and as
+// a chain segment either way round. The crossing's parameters are then
+// quotients of rounding errors; a hit must still lie on the segment (one
+// was reported 0.049 L short of it, another 5.3 L beyond it moving away).
+TEST(RaycastProperty, RaysAlongASegmentsLineHitOnlyOnIt) {
+    std::mt19937 rng(31338);
+    const int cases = test::property_cases(40000);
+    int misses = 0;
+    for (int c = 0; c < cases; ++c) {
+        const Segment segment = test::random_shape(rng, 3).segment;
+        const Shape shape = c % 3 == 0   ? Shape(segment)
+                            : c % 3 == 1 ? Shape(ChainSegment{segment.p1, segment, segment.p2})
+                                         : Shape(ChainSegment{segment.p2, {segment.p2, segment.p1},
+                                                              segment.p1});
+        const Transform xf = test::to_transform(test::random_pose(rng, 3));
+        const RefShape ref = reference_of(shape, xf);
+        const D2 e = ref.core[1] - ref.core[0];
+        const double t0 = test::uniform(rng, -3, 4);
+        const double t1 = t0 + test::uniform(rng, -4, 4);
+        const D2 from = ref.core[0] + t0 * e;
+        const D2 to = ref.core[0] + t1 * e;
+        const RayInput in{{real(from.x), real(from.y)},
+                          {real(to.x - from.x), real(to.y - from.y)},
+                          1};
+        const CastOutput out = raycast(in, shape, xf);
+        SCOPED_TRACE("case " + std::to_string(c) + ", " + kind_name(shape) + ", from " +
+                     std::to_string(t0) + " to " + std::to_string(t1));
+        if (out.state == CastState::miss) {
+            ++misses;
+            continue;
+        }
+        // A hit lies on the segment, no earlier than where the ray reaches
+        // it (the side it comes from is rounding's to say: not checked).
+        ASSERT_EQ(out.state, CastState::hit);
+        const RefRay r{test::to_d2(in.origin), test::to_d2(in.translation), 1};
+        const double length = test::norm(r.translation);
+        EXPECT_LT(test::point_segment_distance(r.at(out.fraction), ref.core[0], ref.core[1]),
+                  k_length_eps);
+        const double reach = std::min(t0 > 1 ? t0 - 1 : t0 < 0 ? -t0 : 0, std::abs(t0 - t1)) *
+                             test::norm(e) / length;
+        EXPECT_GE(out.fraction, reach - k_length_eps / length);
+        EXPECT_LE(out.fraction, 1);
+    }
+    EXPECT_GT(misses, cases / 2);
+}
+
 } // namespace
 } // namespace sweep
