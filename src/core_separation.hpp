@@ -92,6 +92,53 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
     return best;
 }
 
+/// Whether some edge normal n of either core (from A to B) separates the
+/// shapes to within `tolerance` (their gap along n, less the radii, is at
+/// least -tolerance) while `closing(n)`, a bound on how fast any point of B
+/// nears A along n, is at most 0: then that plane holds for the whole motion
+/// and the shapes never overlap deeper than the tolerance. The casts ask it
+/// of a touching start whose own normal says they close: at a corner
+/// touching a corner that normal is one face's, and a motion leaving along
+/// the other face's normal (a box moving up and a little left off a box's
+/// top right corner) separates them at once.
+template <class Closing>
+bool touching_plane_holds(const ShapeProxy& a, const Transform& xf_a, const ShapeProxy& b,
+                          const Transform& xf_b, real tolerance, Closing&& closing) {
+    std::array<Vec2, k_max_polygon_vertices> wa{};
+    std::array<Vec2, k_max_polygon_vertices> wb{};
+    for (int i = 0; i < a.count; ++i) {
+        wa[i] = transform_point(xf_a, a.points[i]);
+    }
+    for (int i = 0; i < b.count; ++i) {
+        wb[i] = transform_point(xf_b, b.points[i]);
+    }
+    const real least_gap = a.radius + b.radius - tolerance;
+    const auto holds_on_edges =
+        [&](const std::array<Vec2, k_max_polygon_vertices>& ref, int ref_count,
+            const std::array<Vec2, k_max_polygon_vertices>& other, int other_count, real sign) {
+            for (int i = 0; ref_count >= 2 && i < ref_count; ++i) {
+                const Vec2 n = normalize(right_perp(ref[(i + 1) % ref_count] - ref[i]));
+                if (n == Vec2{} || closing(sign * n) > 0) {
+                    continue;
+                }
+                real ref_max = -std::numeric_limits<real>::max();
+                for (int j = 0; j < ref_count; ++j) {
+                    ref_max = std::max(ref_max, dot(n, ref[j]));
+                }
+                real other_min = std::numeric_limits<real>::max();
+                for (int j = 0; j < other_count; ++j) {
+                    other_min = std::min(other_min, dot(n, other[j]));
+                }
+                if (other_min - ref_max >= least_gap) {
+                    return true;
+                }
+            }
+            return false;
+        };
+    return holds_on_edges(wa, a.count, wb, b.count, real(1)) ||
+           holds_on_edges(wb, b.count, wa, a.count, real(-1));
+}
+
 /// The signed separation of two rounded proxies (L; negative = penetration),
 /// its normal from A to B and the point of A's surface on it (world frame):
 /// GJK while the cores are apart, the separating axes when they meet. GJK only

@@ -73,7 +73,10 @@ CastOutput shape_cast(const ShapeCastInput& input) {
         }
         const real approach = -dot(input.translation_b, s.normal);
         if (separation < target + tolerance) {
-            if (t == 0 && approach <= 0) {
+            const auto closing = [&](Vec2 n) { return -dot(input.translation_b, n); };
+            if (t == 0 && (approach <= 0 ||
+                           detail::touching_plane_holds(input.proxy_a, input.xf_a, input.proxy_b,
+                                                        xf_b, tolerance, closing))) {
                 out.state = CastState::miss; // touching, moving along or away
                 return out;
             }

@@ -4,6 +4,7 @@
 // search and the first time it reaches the target by bisection (it crosses the
 // target once on the way in).
 #include "sweep/shape_cast.hpp"
+#include "sweep/toi.hpp"
 
 #include <gtest/gtest.h>
 
@@ -159,6 +160,74 @@ TEST(ShapeCastProperty, HitTimeIsTheFirstContactOfTheBruteForceDistance) {
     }
     EXPECT_GT(hits, cases / 5);
     EXPECT_GT(misses, cases / 5);
+}
+
+// Two polygons touching at one point, each at its vertex that is extreme
+// along a random direction n (A's along n, B's along -n): the line through
+// the point across n separates them, and a motion of B with a component
+// along n of at least a twentieth of its length leaves at once, so the casts
+// miss. The directions that separate them form the cone between the
+// vertices' normal cones' nearer bounds; a motion against all of them (the
+// cone's bisector turned back) enters at once, so the casts hit at t = 0.
+// The casts' own normal at a touching start is one face's, which a motion
+// leaving along the other corner's face could close on (a box leaving a
+// box's corner up and a little to the left was stopped at t = 0); every
+// face normal that holds them apart decides (touching_plane_holds).
+TEST(ShapeCastProperty, CornersTouchingAtAPointMissWhenMovingApart) {
+    std::mt19937 rng(46);
+    const int cases = test::property_cases(20000);
+    int entering = 0;
+    for (int c = 0; c < cases; ++c) {
+        const Polygon a = test::random_polygon(rng, test::uniform_int(rng, 3, 8), 1);
+        const Polygon b = test::random_polygon(rng, test::uniform_int(rng, 3, 8), 1);
+        const Transform xfa = test::to_transform(test::random_pose(rng, 3));
+        const real angle_b = real(test::uniform(rng, -3.14, 3.14));
+        const Rot qb = Rot::from_angle(angle_b);
+        const real angle = real(test::uniform(rng, -3.14, 3.14));
+        const Vec2 n{std::cos(angle), std::sin(angle)};
+        const ShapeProxy pa = make_proxy(Shape(a));
+        const ShapeProxy pb = make_proxy(Shape(b));
+        const int ia = find_support(pa, inv_rotate(xfa.q, n));
+        const int ib = find_support(pb, inv_rotate(qb, -n));
+        const Transform xfb{transform_point(xfa, a.vertices[ia]) - rotate(qb, b.vertices[ib]), qb};
+        // The separating cone, as angles from n: A's vertex normal cone
+        // meets B's, turned back.
+        const auto from_n = [&](Vec2 v) { return std::atan2(cross(n, v), dot(n, v)); };
+        const auto before = [](const Polygon& p, int i) { return i > 0 ? i - 1 : p.count - 1; };
+        const real low = std::max(from_n(rotate(xfa.q, a.normals[before(a, ia)])),
+                                  from_n(-rotate(qb, b.normals[before(b, ib)])));
+        const real high =
+            std::min(from_n(rotate(xfa.q, a.normals[ia])), from_n(-rotate(qb, b.normals[ib])));
+        // Leaving: n turned by up to acos(0.05) either way, 0.1 to 2 L long.
+        const real turn = real(test::uniform(rng, -1, 1)) * std::acos(real(0.05));
+        const Vec2 leave = real(test::uniform(rng, 0.1, 2)) * rotate(Rot::from_angle(turn), n);
+        const Vec2 enter = -real(0.5) * rotate(Rot::from_angle(real(0.5) * (low + high)), n);
+        const bool can_enter = high - low < real(2.6); // against all of the cone by cos 75 degrees
+        entering += can_enter;
+        for (const Vec2 motion : {leave, enter}) {
+            const bool leaving = motion == leave;
+            if (!leaving && !can_enter) {
+                continue;
+            }
+            SCOPED_TRACE("case " + std::to_string(c) + (leaving ? ", leaving" : ", entering"));
+            const CastOutput cast = shape_cast({pa, pb, xfa, xfb, motion});
+            const real angle_a = std::atan2(xfa.q.s, xfa.q.c);
+            const ToiOutput toi = time_of_impact({pa,
+                                                  pb,
+                                                  {{}, xfa.p, xfa.p, angle_a, angle_a},
+                                                  {{}, xfb.p, xfb.p + motion, angle_b, angle_b}});
+            if (leaving) {
+                EXPECT_EQ(cast.state, CastState::miss) << "t " << cast.fraction;
+                EXPECT_EQ(toi.state, CastState::miss) << "t " << toi.fraction;
+            } else {
+                EXPECT_EQ(cast.state, CastState::hit);
+                EXPECT_EQ(cast.fraction, 0);
+                EXPECT_EQ(toi.state, CastState::hit);
+                EXPECT_EQ(toi.fraction, 0);
+            }
+        }
+    }
+    EXPECT_GT(entering, cases / 2);
 }
 
 TEST(ShapeCastProperty, HitNormalIsTheSeparatingDirectionAtTheHit) {
