@@ -326,7 +326,10 @@ template <bool one_sided> CastOutput ray_segment(const Ray& ray, Vec2 p1, Vec2 p
         return rejected(valid);
     }
     const real t = num / den;
-    if (den < k_nearly_parallel * length(n) * length(ray.d) && !on_segment(ray, t, p1, p2)) {
+    // (Squared: no root on every hit. An overflowing product only checks more.)
+    if (den * den <
+            k_nearly_parallel * k_nearly_parallel * length_squared(n) * length_squared(ray.d) &&
+        !on_segment(ray, t, p1, p2)) {
         return rejected(valid);
     }
     return hit_at(t, normal);
