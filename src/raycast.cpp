@@ -281,7 +281,7 @@ constexpr real k_nearly_parallel = real(1e-3);
 /// rounding of the coordinates. A ray along the segment's line, to within
 /// rounding, crosses it where rounding says: a hit 0.049 L short of the
 /// segment, or at t = 1, 5.3 L beyond it when moving away.
-bool on_segment(const Ray& ray, real t, Vec2 p1, Vec2 p2) {
+[[gnu::noinline, gnu::cold]] bool on_segment(const Ray& ray, real t, Vec2 p1, Vec2 p2) {
     const Vec2 e = p2 - p1;
     const real scale = 1 + std::max({std::abs(p1.x), std::abs(p1.y), std::abs(p2.x), std::abs(p2.y),
                                      std::abs(ray.p.x), std::abs(ray.p.y)});
@@ -310,27 +310,28 @@ template <bool one_sided> CastOutput ray_segment(const Ray& ray, Vec2 p1, Vec2 p
     const real num = sign * dot(n, w);         // t = num / den
     const real along = sign * cross(w, ray.d); // u = along / den
     const real m = ray.max_fraction;
-    const bool valid = all_finite(num, den, along, m) & (length_squared(ray.d) <= k_longest_squared) &
-                       (m >= 0);
+    const real d2 = length_squared(ray.d);
+    const bool valid = all_finite(num, den, along, m) & (d2 <= k_longest_squared) & (m >= 0);
     const bool wrong_side = one_sided ? denominator >= 0 : denominator == 0;
     // Parallel, not moving or (one-sided) leaving; behind; too far; off the segment.
     if (!valid | wrong_side | (num < 0) | (num > m * den) | (along < 0) | (along > den) |
-        (length_squared(ray.d) == 0)) {
+        (d2 == 0)) {
         return rejected(valid);
     }
     // A segment the transform's rounding shrank under normalize's floor is a
     // point, with no side to enter (a 3.7e-20 L one placed at y = 0.03125
     // was hit with normal zero).
+    const real n2 = length_squared(n);
     const Vec2 normal = normalize(-sign * n);
     if (normal == Vec2{}) {
         return rejected(valid);
     }
     const real t = num / den;
     // (Squared: no root on every hit. An overflowing product only checks more.)
-    if (den * den <
-            k_nearly_parallel * k_nearly_parallel * length_squared(n) * length_squared(ray.d) &&
-        !on_segment(ray, t, p1, p2)) {
-        return rejected(valid);
+    if (den * den < k_nearly_parallel * k_nearly_parallel * n2 * d2) [[unlikely]] {
+        if (!on_segment(ray, t, p1, p2)) {
+            return rejected(valid);
+        }
     }
     return hit_at(t, normal);
 }
