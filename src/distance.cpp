@@ -370,7 +370,13 @@ DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
     const real core_distance = distance(pa, pb);
     out.point_a = transform_point(input.xf_a, pa);
     out.point_b = transform_point(input.xf_a, pb);
-    if (!core.separated || core_distance < real(1e-12)) {
+    // Closest points within a few ulps of the coordinates are touching, or
+    // overlapping cores that GJK stopped beside by rounding (two copies of
+    // one polygon, placed by different transforms, 1.2e-7 L "apart"): their
+    // direction is noise.
+    const real scale = 1 + std::max({std::abs(input.xf_a.p.x), std::abs(input.xf_a.p.y),
+                                     std::abs(input.xf_b.p.x), std::abs(input.xf_b.p.y)});
+    if (!core.separated || core_distance < 4 * std::numeric_limits<real>::epsilon() * scale) {
         out.state = DistanceState::cores_overlap;
         out.point_b = out.point_a;
         return out;
