@@ -65,7 +65,9 @@ struct DistanceOutput {
 /// use_radii, when the cores are apart but the rounded shapes overlap the
 /// distance is 0 and the witness points coincide at the midpoint; the
 /// normal stays the cores' normal. Concentric or overlapping cores report
-/// cores_overlap rather than a zero normal. `cache` is read as a warm start
+/// cores_overlap rather than a zero normal, as do cores whose closest points
+/// lie within 4 ulps of the transforms' largest coordinate (touching to
+/// rounding: their direction is noise). `cache` is read as a warm start
 /// and updated. Never loops more than k_gjk_max_iterations.
 DistanceOutput distance(const DistanceInput& input, SimplexCache& cache);
 
