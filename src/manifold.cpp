@@ -1140,6 +1140,24 @@ Manifold collide_two_sided(const Segment& segment, const Transform& xfa, const S
     return collide_solids(Shape(segment), &solid, xfa, b, as_polygon(b, storage), xfb, settings);
 }
 
+// Whether contact `m`, snapped for leaning towards a flat or concave end,
+// leans by no more than a flat joint's tolerance and lies nearer the other
+// end, a convex one. There the lean's sign is rounding's: a shape a hair
+// beyond a ledge's corner, flush with the faces, gets the face normal
+// turned a little either way (by GJK, 7e-5 rad at 0.001 L), and the clip to
+// the segment's extent leaves nothing of it, while the ledge's other face
+// leaves it to this segment (neighbour_takes): a box 0.01 L above the
+// corner had no contact. The contact is then kept as computed.
+bool at_convex_end(const ChainEnds& e, const Manifold& m) {
+    const real lean = dot(m.normal, e.tangent);
+    const bool convex_p1 = lean > 0; // leaning towards p2: the other end is p1
+    if (std::abs(lean) > k_convex_sine || !(convex_p1 ? e.convex1 : e.convex2)) {
+        return false;
+    }
+    const real along = dot(m.points[0].point - e.p1, e.tangent);
+    return convex_p1 ? along <= real(0.5) * e.length : along >= real(0.5) * e.length;
+}
+
 // Whether the neighbour across the convex vertex at p1 (at_p1) or p2 takes
 // the contact whose normal fell in its half of the vertex's cone: its own
 // two-sided contact with B leans nearer its face normal than this segment's
@@ -1174,8 +1192,12 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     // behind its convex neighbours' lines, is inside the solid.
     const Vec2 centroid = world_centroid(b, xfb);
     const bool behind = dot(e.normal, centroid - e.p1) < 0;
-    const bool behind0 = !e.convex1 || dot(e.normal0, centroid - e.p1) < 0;
-    const bool behind2 = !e.convex2 || dot(e.normal2, centroid - e.p2) < 0;
+    // An open end is rounded on the outer side only: behind the line, a
+    // centroid beyond it is behind too (a box under a platform's open end,
+    // its centroid past the end, got a contact through the platform, 0.21
+    // L deep, from its bottom face).
+    const bool behind0 = !e.convex1 || e.open1 || dot(e.normal0, centroid - e.p1) < 0;
+    const bool behind2 = !e.convex2 || e.open2 || dot(e.normal2, centroid - e.p2) < 0;
     if (behind && behind0 && behind2) {
         return {};
     }
@@ -1188,7 +1210,8 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
         return m;
     case ChainNormal::snap:
         if (!behind) {
-            return chain_face_contact(e, xfa, b, xfb, settings);
+            const Manifold face = chain_face_contact(e, xfa, b, xfb, settings);
+            return face.count > 0 || !at_convex_end(e, m) ? face : m;
         }
         break; // a normal into the solid: B is deep, as for skip below
     case ChainNormal::neighbour: {
