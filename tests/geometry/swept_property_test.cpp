@@ -557,5 +557,48 @@ TEST(IntersectSegmentsProperty, GenericSegmentsMatchDoubleCramer) {
     EXPECT_GT(points, cases / 10);
 }
 
+// Segments crossing at 1e-6 to 1e-3 rad (just above the parallel
+// threshold, of a few ulps), at random places along both: the parameters
+// are ratios of cross products that cancel almost to nothing, which in
+// float gave s = 0 for 0.70 and a point 0.006 L off Q. Against Cramer in
+// double on the same float coordinates, where those products are exact.
+TEST(IntersectSegmentsProperty, NearlyParallelCrossingsMatchDoubleCramer) {
+    using State = SegmentIntersectionState;
+    std::mt19937 rng(4007);
+    const int cases = test::property_cases(40000);
+    int points = 0;
+    for (int n = 0; n < cases; ++n) {
+        const test::D2 c{uniform(rng, -5, 5), uniform(rng, -5, 5)};
+        const double angle = uniform(rng, -3.1416, 3.1416);
+        const double turn = std::pow(10.0, uniform(rng, -6, -3)) * (n % 2 ? 1 : -1);
+        const test::D2 u{std::cos(angle), std::sin(angle)};
+        const test::D2 v{std::cos(angle + turn), std::sin(angle + turn)};
+        const double lp = uniform(rng, 0.05, 8);
+        const double lq = uniform(rng, 0.05, 8);
+        const double tp = uniform(rng, 0.05, 0.95); // where c lies along each
+        const double tq = uniform(rng, 0.05, 0.95);
+        const auto at = [](test::D2 p) { return Vec2{real(p.x), real(p.y)}; };
+        const Vec2 p0 = at(c - tp * lp * u), p1 = at(c + (1 - tp) * lp * u);
+        const Vec2 q0 = at(c - tq * lq * v), q1 = at(c + (1 - tq) * lq * v);
+        const test::D2 dp = test::to_d2(p1) - test::to_d2(p0);
+        const test::D2 dq = test::to_d2(q1) - test::to_d2(q0);
+        const test::D2 w = test::to_d2(q0) - test::to_d2(p0);
+        const double d = test::cross(dp, dq);
+        const double t = test::cross(w, dq) / d;
+        const double s = test::cross(w, dp) / d;
+        if (std::abs(d) < 1e-5 * test::norm(dp) * test::norm(dq) ||
+            std::min({t, 1 - t, s, 1 - s}) < 1e-3) {
+            continue; // rounded parallel (to the threshold), or the crossing moved near an end
+        }
+        const SegmentIntersection r = intersect_segments(p0, p1, q0, q1);
+        SCOPED_TRACE("case " + std::to_string(n));
+        ASSERT_EQ(r.state, State::point);
+        ++points;
+        EXPECT_NEAR(r.t, t, 1e-5);
+        EXPECT_NEAR(r.s, s, 1e-5);
+    }
+    EXPECT_GT(points, cases / 2);
+}
+
 } // namespace
 } // namespace sweep
