@@ -534,7 +534,7 @@ TEST(CollidePolygons, CornersTouchingAtRotatedPosesGetASeparatingNormal) {
     const Transform xfa{{0x1.6ea49cp+2f, 0x1.2884e2p+3f}, {0x1.ee5fc4p-1f, -0x1.0a5ecap-2f}};
     const Transform xfb{{0x1.3a5838p+3f, -0x1.5e533cp+2f}, {-0x1.49f698p-2f, 0x1.e4b0dp-1f}};
     const Manifold m = collide(Shape(a), xfa, Shape(b), xfb);
-    ASSERT_EQ(m.count, 1);
+    ASSERT_GE(m.count, 1);
     // The gap between them along the normal (double): B's least extent
     // minus A's greatest.
     const auto extent = [&](const Polygon& p, const Transform& xf, bool least) {
@@ -547,7 +547,9 @@ TEST(CollidePolygons, CornersTouchingAtRotatedPosesGetASeparatingNormal) {
         return e;
     };
     EXPECT_NEAR(extent(b, xfb, true) - extent(a, xfa, false), 0, 1e-5);
-    EXPECT_NEAR(m.points[0].separation, 0, 1e-5);
+    for (int i = 0; i < m.count; ++i) {
+        EXPECT_NEAR(m.points[i].separation, 0, 1e-5);
+    }
 }
 
 TEST(CollidePolygonCircle, CircleOnTheFace) {

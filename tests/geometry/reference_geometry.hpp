@@ -76,14 +76,19 @@ inline double point_segment_distance(D2 p, D2 a, D2 b) {
     return norm(p - (a + t * e));
 }
 
-/// True when the closed segments a-b and c-d share a point (proper crossings;
-/// touching at an end is caught by the point-segment distances being 0).
+/// True when the closed segments a-b and c-d cross properly, each end
+/// clearly (beyond 1e-12 of the lengths' product) on its side of the other's
+/// line; touching at an end, and collinear segments, are caught by the
+/// point-segment distances. (Signs of products that cancel to rounding
+/// made collinear segments 3 L apart, in double builds, "cross".)
 inline bool segments_cross(D2 a, D2 b, D2 c, D2 d) {
+    const double zero = 1e-12 * norm(b - a) * norm(d - c);
     const double d1 = cross(b - a, c - a);
     const double d2 = cross(b - a, d - a);
     const double d3 = cross(d - c, a - c);
     const double d4 = cross(d - c, b - c);
-    return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+    return ((d1 > zero && d2 < -zero) || (d1 < -zero && d2 > zero)) &&
+           ((d3 > zero && d4 < -zero) || (d3 < -zero && d4 > zero));
 }
 
 /// Distance between the segments a-b and c-d: zero when they cross, else the
