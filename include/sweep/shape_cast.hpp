@@ -45,9 +45,12 @@ struct CastOutput {
 /// First time t in [0, max_fraction] at which B, moved by t * translation_b,
 /// is within target_separation of A. Starting touching (closer than
 /// target_separation + touch_tolerance but not overlapping): t = 0 with the
-/// normal when moving inward, miss when moving along or away; starting
-/// overlapped: state overlapped. Never reports a time after the first contact
-/// (each advancement is bounded by a separating plane).
+/// normal when moving inward, miss when moving along or away, that is when
+/// any face normal of either core that holds them apart to within the touch
+/// tolerance does not close along the motion (at a corner touching a
+/// corner, either face's); starting overlapped: state overlapped. Never
+/// reports a time after the first contact (each advancement is bounded by a
+/// separating plane).
 CastOutput shape_cast(const ShapeCastInput& input);
 
 } // namespace sweep

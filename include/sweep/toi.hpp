@@ -47,8 +47,10 @@ struct ToiOutput {
 /// the normal plus |angle change| times the largest core extent about the
 /// centre of mass), so t never passes the first contact, whatever the
 /// rotation per step. Starting within target + tolerance: hit at t = 0 when the
-/// bound says the shapes approach, miss otherwise. Overlapping beyond the
-/// touch tolerance at t = 0:
+/// bound says the shapes approach, miss when it does not, along the
+/// separation's normal or along any face normal of either core that holds
+/// them apart to within the touch tolerance (at a corner touching a corner,
+/// either face's). Overlapping beyond the touch tolerance at t = 0:
 /// overlapped. At most k_toi_max_iterations; then failed with the safe time.
 ToiOutput time_of_impact(const ToiInput& input);
 
