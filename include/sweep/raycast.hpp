@@ -90,6 +90,9 @@ CastOutput raycast(const RayInput& input, const Polygon& polygon, const Transfor
 /// Result as for a circle; `normal` is the segment's unit normal on the side
 /// the ray comes from. Degenerate cases: a ray parallel to the segment
 /// (collinear included) misses, as in Box2D: a segment has no area to enter;
+/// a ray within about 0.06 degrees of the segment's line hits only where its
+/// point lies over the segment, to the rounding of the coordinates (there
+/// the crossing's parameters are ratios of values near their rounding);
 /// an origin on the segment hits at t = 0 with the normal against the
 /// motion; a ray through an endpoint hits. Method: Box2D's
 /// b2EdgeShape::RayCast (the line-line intersection, then the segment's

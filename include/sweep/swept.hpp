@@ -74,7 +74,9 @@ struct SegmentIntersection {
 /// Cramer's rule ("Predictive Collision Detection": two particles' paths over a
 /// step). With d = cross(p1 - p0, q1 - q0) and w = q0 - p0:
 /// t = cross(w, q1 - q0) / d, s = cross(w, p1 - p0) / d (the article's
-/// formula for s has its sign flipped). When |d| is below a few ulps of
+/// formula for s has its sign flipped), in a wider type than `real` (from
+/// float coordinates the products are exact in double; long double in
+/// double builds), since near parallel they cancel. When |d| is below a few ulps of
 /// |P||Q| the segments are parallel: on distinct lines -> parallel; on one
 /// line -> their common interval by projection (collinear, or disjoint if
 /// none). Segments of zero length are points: they meet a segment through
