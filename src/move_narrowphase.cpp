@@ -79,6 +79,27 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
     return false;
 }
 
+// Whether B, hit at pose `at_hit` a touch tolerance early along `hit`'s
+// normal, only grazes A where that gap closes, farther along the motion
+// (and within it): a shallow motion finds a corner's extended face within
+// the tolerance while still overlapping the face beside it by the
+// tolerance times the slope, so grazes() at the hit sees no separating
+// face; where the gap closes, the corners meet exactly and part (a box
+// falling past a ledge's corner at 14:1 was stopped on the ledge's top
+// face extended, hovering 0.125 L over the gap).
+bool grazes_where_it_closes(const PlacedShape& a, const PlacedShape& b, const Transform& at_hit,
+                            Vec2 motion, const CastOutput& hit, const Tolerances& tol) {
+    const real approach = -dot(motion, hit.normal);
+    const real gap = gap_along(*a.proxy, a.xf, *b.proxy, at_hit, hit.normal);
+    if (!(approach > 0) || !(gap > real(0.5) * tol.touch_tolerance) ||
+        gap > approach * (1 - hit.fraction)) {
+        return false; // (within half a tolerance: grazes() at the hit has seen it)
+    }
+    Transform closed = at_hit;
+    closed.p += (gap / approach) * motion;
+    return grazes(*a.proxy, a.xf, *b.proxy, closed, motion, tol.touch_tolerance);
+}
+
 // Whether `normal` is the cores' normal of polygon A and capsule B: it is
 // the normal n of a face of A, and the end of B's core nearest that face's
 // line lies beyond it and over the face, clear of its ends (by rounding's
@@ -345,6 +366,30 @@ bool clear_of_grazes(const std::array<AxisGaps, 2>& g, const std::array<real, 2>
     return true;
 }
 
+// True when, from gaps `g` at a hit at fraction `t` across `axis`,
+// grazes_where_it_closes (cast_to_contact's second graze test) clearly
+// finds no graze: the gap along the axis is clearly within half a touch
+// tolerance (no second test), clearly closes beyond the motion, or closes
+// within it at a pose clear_of_grazes.
+bool clear_of_grazes_where_it_closes(const std::array<AxisGaps, 2>& g, const std::array<real, 2>& d,
+                                     int axis, real t, real motion_length, real touch, real mu) {
+    const real approach = std::abs(d[axis]);
+    const real now = gap(g[axis]);
+    const real left = approach * (1 - t);
+    if (now < real(0.5) * touch - mu) {
+        return true;
+    }
+    if (now <= real(0.5) * touch + mu || std::abs(now - left) <= mu) {
+        return false;
+    }
+    if (now > left) {
+        return true;
+    }
+    const real f = now / approach;
+    const std::array<AxisGaps, 2> closed{moved(g[0], f * d[0]), moved(g[1], f * d[1])};
+    return clear_of_grazes(closed, d, motion_length, touch, mu);
+}
+
 // The times [enter, exit] (of a motion by `d` along the axis) during which
 // B is within `r` of A along it; empty (enter > exit) when never.
 struct Span {
@@ -460,7 +505,8 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
     }
     Transform at_hit = b.xf;
     at_hit.p += out.fraction * motion;
-    if (grazes(*a.proxy, a.xf, *b.proxy, at_hit, motion, tol.touch_tolerance)) {
+    if (grazes(*a.proxy, a.xf, *b.proxy, at_hit, motion, tol.touch_tolerance) ||
+        grazes_where_it_closes(a, b, at_hit, motion, out, tol)) {
         return std::nullopt;
     }
     return out;
@@ -570,7 +616,8 @@ BoxCast cast_boxes_past_grazes(const OtherBox& shape_a, const MoverBox& mover, V
         if (into > -k_tangent_cosine + tilt) {
             return none; // along the face or away
         }
-        if (into > -k_tangent_cosine - tilt || !clear_of_grazes(g, d, motion_length, touch, mu)) {
+        if (into > -k_tangent_cosine - tilt || !clear_of_grazes(g, d, motion_length, touch, mu) ||
+            !clear_of_grazes_where_it_closes(g, d, k, 0, motion_length, touch, mu)) {
             return undecided;
         }
         return contact_at(0, n, face_middle(a, b, {}, k, sign));
@@ -603,7 +650,8 @@ BoxCast cast_boxes_past_grazes(const OtherBox& shape_a, const MoverBox& mover, V
     const real tilt = k_gjk_rounding_ulps * k_epsilon * (1 + extent(a, mover, origin_a)) / touch;
     const std::array<AxisGaps, 2> at_contact{moved(g[0], t * d[0]), moved(g[1], t * d[1])};
     if (-dot(motion, n) / motion_length <= 2 * k_along_cosine + tilt ||
-        !clear_of_grazes(at_contact, d, motion_length, touch, mu)) {
+        !clear_of_grazes(at_contact, d, motion_length, touch, mu) ||
+        !clear_of_grazes_where_it_closes(at_contact, d, axis, t, motion_length, touch, mu)) {
         return undecided; // almost along a face: GJK's normal or a graze may undo it
     }
     return contact_at(t, n, face_middle(a, b, t * motion, axis, sign));
