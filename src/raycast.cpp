@@ -321,8 +321,9 @@ template <bool one_sided> CastOutput ray_segment(const Ray& ray, Vec2 p1, Vec2 p
     // A segment the transform's rounding shrank under normalize's floor is a
     // point, with no side to enter (a 3.7e-20 L one placed at y = 0.03125
     // was hit with normal zero).
-    const real n2 = length_squared(n);
-    const Vec2 normal = normalize(-sign * n);
+    const Vec2 facing = -sign * n;
+    const real n2 = length_squared(facing); // (normalize's own square)
+    const Vec2 normal = normalize(facing);
     if (normal == Vec2{}) {
         return rejected(valid);
     }
