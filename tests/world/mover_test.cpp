@@ -579,6 +579,56 @@ TEST(Move, ABoxPassingExactlyByATilesCornerGoesAllTheWay) {
     EXPECT_EQ(moves, 1536);
 }
 
+// A unit box moving down and right into the inner corner of a floor of
+// tiles and a wall of tiles, reaching the wall a little before or after the
+// floor (within the tie window), ends touching both exactly. The wall's
+// bottom tile meets the box corner to corner, and the closing stopped at
+// that tie's measure along one normal, or where the box's corner would
+// touch the next wall tile's: up to 0.003 L short of the wall or above the
+// floor (76 of 144 boxes in an earlier count).
+TEST(Move, ABoxIntoAnInnerCornerOfTilesTouchesBothFacesExactly) {
+    int moves = 0;
+    for (const bool one_body : {false, true}) {
+        for (const double early : {0.0, 0.0005, 0.001, 0.002, 0.003, 0.004, 0.0049, 0.006, 0.01,
+                                   -0.001, -0.002, -0.004}) {
+            for (const double slope : {0.5, 1.0, 2.0}) {
+                for (const double length : {1.0, 4.0}) {
+                    World world = make_world();
+                    std::vector<ShapeDef> tiles;
+                    for (int i = 0; i < 12; ++i) { // the floor, y in [-1, 0]
+                        tiles.push_back(
+                            {make_offset_box(0.5f, 0.5f, {real(i + 0.5), -0.5f}, 0).value(), {}});
+                    }
+                    for (int j = 0; j < 6; ++j) { // the wall, x in [10, 11]
+                        tiles.push_back(
+                            {make_offset_box(0.5f, 0.5f, {10.5f, real(j + 0.5)}, 0).value(), {}});
+                    }
+                    if (one_body) {
+                        (void)world.create_body(BodyDef{}, tiles).value();
+                    } else {
+                        for (const ShapeDef& tile : tiles) {
+                            (void)world.create_body(BodyDef{}, std::span(&tile, 1)).value();
+                        }
+                    }
+                    // Where the box meets the floor, its right face is `early` short of the wall.
+                    const double dx = length;
+                    const double dy = -length * slope;
+                    const Vec2 start{real(10 - early - 0.5 - 0.75 * dx), real(0.5 - 0.75 * dy)};
+                    const BodyId c = add_character(world, start, make_box(0.5f, 0.5f).value());
+                    const MoveResult r = world.move(c, {real(dx), real(dy)}).value();
+                    SCOPED_TRACE("early " + std::to_string(early) + ", slope " +
+                                 std::to_string(slope) + ", length " + std::to_string(length) +
+                                 (one_body ? ", one body" : ", a body a tile"));
+                    EXPECT_EQ(r.position.x, real(9.5));
+                    EXPECT_EQ(r.position.y, real(0.5));
+                    ++moves;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(moves, 144);
+}
+
 TEST(Move, ReportsTheGroundItStandsOnAndNotAWall) {
     World world = make_world();
     const BodyId floor = add_static_box(world, {0, -0.5f}, 20, 0.5f); // top at y = 0
