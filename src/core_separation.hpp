@@ -31,20 +31,24 @@ struct CoreSeparation {
     bool on_edge = false;
 };
 
+/// A proxy's points placed by `xf` (the rest zero).
+inline std::array<Vec2, k_max_polygon_vertices> placed_points(const ShapeProxy& proxy,
+                                                              const Transform& xf) {
+    std::array<Vec2, k_max_polygon_vertices> w{};
+    for (int i = 0; i < proxy.count; ++i) {
+        w[i] = transform_point(xf, proxy.points[i]);
+    }
+    return w;
+}
+
 /// Separating axis test on the edge normals of both proxies (a proxy of two
 /// points has both normals of its segment; of one point, none). For two
 /// single points (concentric circles) the depth is 0 and the normal +y, as
 /// in collide_circles.
 inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a,
                                       const ShapeProxy& b, const Transform& xf_b) {
-    std::array<Vec2, k_max_polygon_vertices> wa{};
-    std::array<Vec2, k_max_polygon_vertices> wb{};
-    for (int i = 0; i < a.count; ++i) {
-        wa[i] = transform_point(xf_a, a.points[i]);
-    }
-    for (int i = 0; i < b.count; ++i) {
-        wb[i] = transform_point(xf_b, b.points[i]);
-    }
+    const std::array<Vec2, k_max_polygon_vertices> wa = placed_points(a, xf_a);
+    const std::array<Vec2, k_max_polygon_vertices> wb = placed_points(b, xf_b);
     CoreSeparation best;
     best.separation = -std::numeric_limits<real>::max();
     bool found = false;
@@ -104,14 +108,8 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
 template <class Closing>
 bool touching_plane_holds(const ShapeProxy& a, const Transform& xf_a, const ShapeProxy& b,
                           const Transform& xf_b, real tolerance, Closing&& closing) {
-    std::array<Vec2, k_max_polygon_vertices> wa{};
-    std::array<Vec2, k_max_polygon_vertices> wb{};
-    for (int i = 0; i < a.count; ++i) {
-        wa[i] = transform_point(xf_a, a.points[i]);
-    }
-    for (int i = 0; i < b.count; ++i) {
-        wb[i] = transform_point(xf_b, b.points[i]);
-    }
+    const std::array<Vec2, k_max_polygon_vertices> wa = placed_points(a, xf_a);
+    const std::array<Vec2, k_max_polygon_vertices> wb = placed_points(b, xf_b);
     const real least_gap = a.radius + b.radius - tolerance;
     const auto holds_on_edges =
         [&](const std::array<Vec2, k_max_polygon_vertices>& ref, int ref_count,
