@@ -57,7 +57,11 @@ struct PlacedShape {
 /// 1e-4 of tangent), and a graze: a face of either shape
 /// separating them within the touch tolerance along the whole motion (a box
 /// sliding on a row of tiles and the corner at each seam, the seeds' crack
-/// problem). `fraction` is of `motion`, `point` on A's surface. Where the
+/// problem), at the hit or where the gap along its normal closes, if that
+/// is within the motion and over half a tolerance on (a box passing a
+/// tile's corner exactly, met a tolerance early while still over the face
+/// beside it by the tolerance times the slope). `fraction` is of `motion`,
+/// `point` on A's surface. Where the
 /// start's manifold decided (collide() with the touch tolerance as its
 /// speculative margin and the linear slop), it is left in `touching`, if
 /// given, for a caller that needs that manifold too.
