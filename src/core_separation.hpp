@@ -157,8 +157,7 @@ inline CoreSeparation signed_separation(const ShapeProxy& a, const Transform& xf
     // direction that is noise (a box resting on a floor a few ulps away could
     // get a sideways normal and count as moving along it): the separating
     // axes give the face normal exactly there.
-    const real scale = 1 + std::max({std::abs(xf_a.p.x), std::abs(xf_a.p.y), std::abs(xf_b.p.x),
-                                     std::abs(xf_b.p.y)});
+    const real scale = rounding_scale(xf_a, xf_b);
     const real noise = 64 * std::numeric_limits<real>::epsilon() * scale;
     CoreSeparation s =
         !d.separated || dist < noise

@@ -374,8 +374,7 @@ DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
     // overlapping cores that GJK stopped beside by rounding (two copies of
     // one polygon, placed by different transforms, 1.2e-7 L "apart"): their
     // direction is noise.
-    const real scale = 1 + std::max({std::abs(input.xf_a.p.x), std::abs(input.xf_a.p.y),
-                                     std::abs(input.xf_b.p.x), std::abs(input.xf_b.p.y)});
+    const real scale = detail::rounding_scale(input.xf_a, input.xf_b);
     if (!core.separated || core_distance < 4 * std::numeric_limits<real>::epsilon() * scale) {
         out.state = DistanceState::cores_overlap;
         out.point_b = out.point_a;

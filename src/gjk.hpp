@@ -5,6 +5,7 @@
 // without the world-frame outputs they do not use.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -24,6 +25,13 @@ inline std::pair<real, real> edge_weights(real d1, real d2) {
         return {d1 * inv, d2 * inv};
     }
     return {d1 / sum, d2 / sum};
+}
+
+/// 1 plus the largest coordinate of two transforms' positions: the scale of
+/// the rounding in closest points computed from them (GJK's witness points
+/// closer than a few dozen ulps of it have a direction that is noise).
+inline real rounding_scale(const Transform& a, const Transform& b) {
+    return 1 + std::max({std::abs(a.p.x), std::abs(a.p.y), std::abs(b.p.x), std::abs(b.p.y)});
 }
 
 /// The closest points of two cores, both in A's frame.

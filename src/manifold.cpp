@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "gjk.hpp"
 #include "manifold_faces.hpp"
 #include "sweep/distance.hpp"
 
@@ -608,8 +609,7 @@ std::optional<Manifold> closest_cores(const Polygon& a, const Transform& xfa, co
         false};
     SimplexCache cache;
     const DistanceOutput d = distance(input, cache);
-    const real scale =
-        1 + std::max({std::abs(xfa.p.x), std::abs(xfa.p.y), std::abs(xfb.p.x), std::abs(xfb.p.y)});
+    const real scale = detail::rounding_scale(xfa, xfb);
     if (d.state != DistanceState::separated ||
         d.distance < 64 * std::numeric_limits<real>::epsilon() * scale) {
         return std::nullopt;
