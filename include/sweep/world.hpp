@@ -410,7 +410,11 @@ class World {
     /// corners (two faces meeting, then a face of the other body, then one
     /// of the mover's: the crack problem; unless
     /// WorldDef::move_ties_by_surface_area is off), then normal, then
-    /// id, and the motion is clipped against the face planes among them. A
+    /// id, and the motion is clipped against the face planes among them.
+    /// The clip holds for the rest of the move: a body that slides off the
+    /// end of what it slid on (a ledge, a round shape over a step's corner)
+    /// goes on along the plane, touching nothing, and lands at the next move
+    /// down (docs/conventions.md, "slide keeps its plane"). A
     /// body that starts overlapping what it slides on, touches or bounces off
     /// (not a one-way platform) deeper than the touch tolerance is first
     /// pushed out by the least translation that frees it of all of them at

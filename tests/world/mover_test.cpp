@@ -629,6 +629,81 @@ TEST(Move, ABoxIntoAnInnerCornerOfTilesTouchesBothFacesExactly) {
     EXPECT_EQ(moves, 144);
 }
 
+// A slide keeps its plane for the rest of the iteration (the seeds' sliding
+// plane, docs/conventions.md): a box pressing down as it walks off a ledge
+// goes on level, above the lower floor by the drop, and the next move down
+// lands it exactly on the lower floor.
+TEST(Move, AfterWalkingOffALedgeTheNextMoveDownLandsExactly) {
+    for (const real drop : {real(0.00390625), real(0.0625), real(0.125)}) {
+        World world = make_world();
+        (void)add_static_box(world, {-10, -0.5f}, 10, 0.5f);       // top y = 0, x <= 0
+        (void)add_static_box(world, {10, -drop - 0.5f}, 10, 0.5f); // top y = -drop
+        const BodyId c = add_character(world, {-0.5f, 0.4f}, k_box);
+        SCOPED_TRACE("drop " + std::to_string(drop));
+        const MoveResult off = world.move(c, {2, -0.25f}).value();
+        EXPECT_NEAR(off.position.x, 1.5f, 1e-5f);
+        EXPECT_EQ(off.position.y, 0.4f); // level past the ledge
+        const MoveResult down = world.move(c, {1, -0.25f}).value();
+        EXPECT_NEAR(down.position.x, 2.5f, 1e-5f);
+        EXPECT_EQ(down.position.y, 0.4f - drop); // exactly on the lower floor
+        ASSERT_FALSE(down.contacts.empty());
+        EXPECT_NEAR(down.contacts.back().normal.y, 1, 1e-6f);
+    }
+}
+
+// A round shape pressing over a small step up meets the step's corner at
+// theta = acos((r - h) / (r + slop)) off vertical or less (step height h,
+// radius r; the cast stops within a slop of the corner); the
+// slide along that tangent lifts it at most its motion's length times
+// sin(theta) above the terrain (docs/conventions.md), never into it, and
+// the next move down (by more than that) lands it touching. Heights are
+// those of the sole's centre (a disc's centre, a capsule's lower core end):
+// `support(x)` is the lowest it may stand at x, on the lower floor, the
+// step's corner, or the upper floor.
+TEST(Move, ARoundShapeLiftedOverASmallStepLandsOnTheNextMoveDown) {
+    const real r = 6;
+    const std::array<Shape, 2> shapes{Shape(make_circle({0, 0}, r).value()),
+                                      Shape(make_capsule({0, -3}, {0, 3}, r).value())};
+    const real world_slop = make_world().tolerances().linear_slop;
+    int lifted = 0;
+    for (const Shape& shape : shapes) {
+        const real sole = shape.type == ShapeType::circle ? 0 : 3; // below the origin
+        for (const real h : {real(0.002), real(0.01), real(0.05)}) {
+            const auto support = [&](real x) {
+                return x >= 0 ? h + r
+                              : std::max(r, h + std::sqrt(std::max(r * r - x * x, real(0))));
+            };
+            const real theta = std::acos((r - h) / (r + world_slop));
+            const real meet = -r * std::sin(theta); // the sole's x where it meets the corner
+            for (const Vec2 m : {Vec2{8, -1}, Vec2{8, -0.1f}, Vec2{5, -2}}) {
+                for (const real f : {real(0.1), real(0.5), real(0.8)}) {
+                    World world = make_world();
+                    (void)add_static_box(world, {-20, -0.5f}, 20, 0.5f);   // top y = 0, x <= 0
+                    (void)add_static_box(world, {40, h - 0.5f}, 40, 0.5f); // top y = h
+                    // Standing on the lower floor, meeting the corner after f of the move.
+                    const BodyId c = add_character(world, {meet - f * m.x, r + sole}, shape);
+                    SCOPED_TRACE(testing::Message()
+                                 << "h " << h << " m (" << m.x << ", " << m.y << ") f " << f
+                                 << " shape " << static_cast<int>(shape.type));
+                    const real tolerance = world.tolerances().touch_tolerance;
+                    const real slop = world.tolerances().linear_slop;
+                    const MoveResult over = world.move(c, m).value();
+                    const real above = over.position.y - sole - support(over.position.x);
+                    EXPECT_GE(above, -tolerance);
+                    EXPECT_LE(above, length(m) * std::sin(theta) + slop);
+                    lifted += above > slop;
+                    const MoveResult down = world.move(c, {1, -3}).value();
+                    const real landed = down.position.y - sole - support(down.position.x);
+                    EXPECT_GE(landed, -tolerance);
+                    EXPECT_LE(landed, slop);
+                    EXPECT_FALSE(down.contacts.empty());
+                }
+            }
+        }
+    }
+    EXPECT_GT(lifted, 0); // the case the test is about
+}
+
 TEST(Move, ReportsTheGroundItStandsOnAndNotAWall) {
     World world = make_world();
     const BodyId floor = add_static_box(world, {0, -0.5f}, 20, 0.5f); // top at y = 0
