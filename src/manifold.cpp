@@ -333,8 +333,14 @@ Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule&
     const real s_q2 = dot(q2 - p1, side);
     if (nearly_parallel && b_beside_a && s_p2 > 0 && s_q2 > 0) {
         // Two points: B's core clipped to A's extent along A's axis, each on
-        // B's surface along B's own side normal (B may lean by 3 degrees).
+        // B's surface where it is nearest A's line: on B's flat side (along
+        // B's own side normal: B may lean by 3 degrees), or at one of B's
+        // ends that leans towards A, on its cap, along the normal. (There
+        // the flat side's point stood B's radius times 1 - cos(lean) too
+        // high: 1e-4 L for a capsule of radius 0.2 leaning 1.8 degrees
+        // beside a wall.)
         const Vec2 side_b = dot(left_perp(u2), side) > 0 ? left_perp(u2) : -left_perp(u2);
+        const real lean = dot(side, u2); // > 0: B rises away from A towards q2
         const real span = fq2 - fp2;
         const real t_lo = std::clamp((0 - fp2) / span, real(0), real(1));
         const real t_hi = std::clamp((length1 - fp2) / span, real(0), real(1));
@@ -346,8 +352,10 @@ Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule&
                 continue;
             }
             const Vec2 core_a = core_b - gap * side;
-            m.points[m.count++] = make_point(core_a + a.radius * side, core_b - b.radius * side_b,
-                                             side, xfa, xfb, static_cast<std::uint32_t>(i));
+            const bool on_cap = (ts[i] == 0 && lean >= 0) || (ts[i] == 1 && lean <= 0);
+            m.points[m.count++] =
+                make_point(core_a + a.radius * side, core_b - b.radius * (on_cap ? side : side_b),
+                           side, xfa, xfb, static_cast<std::uint32_t>(i));
         }
         m.normal = side;
     } else {

@@ -161,6 +161,34 @@ TEST(CollideCapsules, ParallelSideBySideHaveTwoPointsClippedToTheOverlap) {
     EXPECT_NE(m.points[0].id, m.points[1].id);
 }
 
+// B leaning by up to 3 degrees beside A (the two-point case), by hand:
+// B's lower end is nearest A on its cap, at the distance from A's core line
+// to B's core end less the radii; its higher end on its flat side, B's
+// radius times cos(lean) below its core. Measured on the flat side, the
+// lower end's separation was B's radius times 1 - cos(lean) too large
+// (1e-4 L for radius 0.2 at 1.8 degrees, 4e-3 L for radius 3 at 3
+// degrees, nearly a slop).
+TEST(CollideCapsules, ALeaningCapsuleBesideAnotherGetsEachPointsTrueSeparation) {
+    for (const real rb : {real(0.2), real(3)}) {
+        for (const double lean : {0.5, 1.0, 1.8, 2.8}) {
+            // A on y = 0 from x = 0 to 4, radius 0.1; B from (1, h1) to
+            // (1.5, h2), 0.01 deep at its lower end.
+            const double rad = lean * 3.141592653589793 / 180;
+            const double h1 = 0.1 + rb - 0.01;
+            const double h2 = h1 + 0.5 * std::tan(rad);
+            const Manifold m = collide_capsules({{0, 0}, {4, 0}, 0.1f}, k_identity,
+                                                {{1, real(h1)}, {1.5f, real(h2)}, rb}, k_identity);
+            SCOPED_TRACE("radius " + std::to_string(rb) + ", lean " + std::to_string(lean));
+            ASSERT_EQ(m.count, 2);
+            EXPECT_NEAR(m.normal.y, 1, k_eps);
+            const double lo = std::min(m.points[0].separation, m.points[1].separation);
+            const double hi = std::max(m.points[0].separation, m.points[1].separation);
+            EXPECT_NEAR(lo, real(h1) - 0.1 - rb, 1e-6);
+            EXPECT_NEAR(hi, real(h2) - 0.1 - rb * std::cos(rad), 1e-6); // B's flat side
+        }
+    }
+}
+
 TEST(CollideCapsules, PerpendicularTouchAtOnePoint) {
     // B stands on A: B's core from (0, 1) up to (0, 3), r 0.25; A's core on
     // y = 0, r 0.5. Gap 1 - 0.75 = 0.25, within a speculative 0.3.
