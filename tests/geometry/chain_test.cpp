@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sweep/distance.hpp"
 #include "sweep/manifold.hpp"
 #include "sweep/mtv.hpp"
 #include "sweep/shapes.hpp"
@@ -387,6 +388,64 @@ TEST(Chain, ABoxAHairBeyondALedgeBesideAFlatSeamGetsTheCornersContact) {
             }
         }
     }
+}
+
+// A shape whose nearest point lies a gap g off a ledge's convex corner, in
+// the corner's cone (the ground block's top-right corner (4, 1)), at 19
+// directions and 200 rotations: it gets a contact, its normal in the cone,
+// at about its distance (a face's contact clipped to the face's extent is
+// measured where the clip put it, as Box2D's below a tenth of the slop). Beyond both faces'
+// extents, the two-sided axes are the shape's own faces, and at g = 1e-6 a triangle's tip had sides
+// leaning out of the cone by rounding: neither segment gave a contact (9 of 3,800; vertex_contact
+// in manifold.cpp).
+TEST(Chain, AShapeAHairOffALedgesCornerInItsConeGetsAContact) {
+    const auto chain = make_chain_loop(k_ground).value();
+    const std::array<ChainSegment, 2> corner{chain[1], chain[2]}; // right side, top
+    const Vec2 vertex{4, 1};
+    const std::array<Vec2, 3> tip{{{0, 0}, {1, 0.1f}, {0.2f, 0.7f}}};
+    const std::array<Shape, 3> shapes{Shape(make_box(0.5f, 0.25f).value()),
+                                      Shape(make_polygon(tip).value()),
+                                      Shape(make_capsule({-0.5f, 0}, {0.5f, 0}, 0.2f).value())};
+    int placements = 0;
+    for (const Shape& shape : shapes) {
+        const ShapeProxy proxy = make_proxy(shape);
+        for (const double g : {0.0, 1e-7, 1e-6, 1e-5, 1e-4}) {
+            for (int d = 0; d <= 18; ++d) {
+                const double angle = 1.5707963267948966 * d / 18;
+                const Vec2 u{real(std::cos(angle)), real(std::sin(angle))};
+                for (int r = 0; r < 200; ++r) {
+                    // Turned by r, then placed with its support point along -u at vertex + g u.
+                    Transform xf{{}, Rot::from_angle(real(6.283185307179586 * r / 200))};
+                    Vec2 nearest = transform_point(xf, proxy.points[0]) - proxy.radius * u;
+                    for (int i = 1; i < proxy.count; ++i) {
+                        const Vec2 p = transform_point(xf, proxy.points[i]) - proxy.radius * u;
+                        nearest = dot(u, p) < dot(u, nearest) ? p : nearest;
+                    }
+                    xf.p = vertex + real(g) * u - nearest;
+                    SCOPED_TRACE(testing::Message()
+                                 << "shape " << static_cast<int>(shape.type) << ", g " << g
+                                 << ", direction " << d << ", rotation " << r);
+                    double least = 1;
+                    const int contacts =
+                        for_each_contact(corner, shape, xf, [&](Vec2 n, const Manifold& m) {
+                            EXPECT_GE(n.x, -1e-6f);
+                            EXPECT_GE(n.y, -1e-6f);
+                            for (int i = 0; i < m.count; ++i) {
+                                least = std::min(least, double(m.points[i].separation));
+                            }
+                        });
+                    EXPECT_GE(contacts, 1);
+                    // Never overlapping; above the gap by less than the
+                    // slop (6.6e-4 L seen) where a face's clip takes its
+                    // point down the other's edge past the corner.
+                    EXPECT_GE(least, -1e-6);
+                    EXPECT_LE(least, g + k_linear_slop);
+                    ++placements;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(placements, 3 * 5 * 19 * 200);
 }
 
 TEST(Chain, AZeroLengthChainSegmentHasNoContact) {
