@@ -164,10 +164,15 @@ template <bool validate = false>
 /// along its normal. An edge whose plane the origin is on (numerator 0) and
 /// which the ray moves into counts as entered, so an origin on the surface
 /// moving inward hits at t = 0; an origin strictly inside enters no plane.
+/// An origin on a corner is inward only when it moves into both planes
+/// there: leaving the other plane at t = 0 (upper 0), or running along it,
+/// it touches the polygon at t = 0 alone and misses (a ray leaving a tile's
+/// corner hit it at t = 0).
 CastOutput ray_sharp_polygon(const Ray& ray, const Polygon& polygon) {
     real lower = 0;
     real upper = ray.max_fraction;
     int index = -1;
+    bool along_a_face = false; // on a face's plane, moving along it
     for (int i = 0; i < polygon.count; ++i) {
         // Component by component: GCC loads a whole Vec2 as one 64-bit
         // integer and splits it, which costs ~10% here.
@@ -180,6 +185,7 @@ CastOutput ray_sharp_polygon(const Ray& ray, const Polygon& polygon) {
             if (numerator < 0) {
                 return k_miss; // parallel to the plane and outside it
             }
+            along_a_face = along_a_face || numerator == 0;
         } else if (denominator < 0 && numerator <= lower * denominator) {
             lower = numerator / denominator; // enters this half-plane later
             index = i;
@@ -190,8 +196,8 @@ CastOutput ray_sharp_polygon(const Ray& ray, const Polygon& polygon) {
             return k_miss;
         }
     }
-    if (index < 0) {
-        return k_miss; // never entered a plane: started inside (or on, moving out)
+    if (index < 0 || (lower == 0 && (upper == 0 || along_a_face))) {
+        return k_miss; // never entered a plane (started inside), or only touched at t = 0
     }
     return hit_at(lower, polygon.normals[index]);
 }

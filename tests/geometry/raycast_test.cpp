@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -185,6 +186,31 @@ TEST(Raycast, BoxRayStartingOnAFace) {
     expect_vec_near(in.normal, -1, 0);
     EXPECT_EQ(raycast(ray({-1, 0}, {-1, 0}), box, k_identity).state, CastState::miss);
     EXPECT_EQ(raycast(ray({-1, 0}, {0, 1}), box, k_identity).state, CastState::miss);
+}
+
+// On a corner, only a ray moving into both faces' planes enters the box:
+// at (1, 1), (-1, -0.5) does (t = 0, either face's normal); leaving either
+// plane, or running along either face, it touches the box at t = 0 alone and
+// misses, as from the middle of a face. (Leaving rays hit at t = 0.) And a
+// triangle's corners the same way.
+TEST(Raycast, BoxRayStartingOnACornerHitsOnlyMovingIntoBothFaces) {
+    const Polygon box = make_box(1, 1).value();
+    const CastOutput in = raycast(ray({1, 1}, {-1, real(-0.5)}), box, k_identity);
+    ASSERT_EQ(in.state, CastState::hit);
+    EXPECT_EQ(in.fraction, 0);
+    EXPECT_TRUE(in.normal == (Vec2{1, 0}) || in.normal == (Vec2{0, 1})); // either face's
+    for (const Vec2 away : {Vec2{2, real(-0.5)}, Vec2{real(-0.5), 2}, Vec2{1, 1}, Vec2{1, 0},
+                            Vec2{0, 1}, Vec2{-1, 0}, Vec2{0, -1}}) {
+        SCOPED_TRACE(testing::Message()
+                     << "from (1, 1) along (" << away.x << ", " << away.y << ")");
+        EXPECT_EQ(raycast(ray({1, 1}, away), box, k_identity).state, CastState::miss);
+    }
+    const std::array<Vec2, 3> corners{{{3, 0}, {5, 0}, {3, 2}}};
+    const Polygon triangle = make_polygon(corners).value();
+    EXPECT_EQ(raycast(ray({5, 0}, {1, 1}), triangle, k_identity).state, CastState::miss);
+    EXPECT_EQ(raycast(ray({5, 0}, {-1, 1}), triangle, k_identity).state, CastState::miss);
+    EXPECT_EQ(raycast(ray({5, 0}, {-2, real(0.5)}), triangle, k_identity).state, CastState::hit);
+    EXPECT_EQ(raycast(ray({3, 0}, {0, -1}), triangle, k_identity).state, CastState::miss);
 }
 
 TEST(Raycast, BoxMaxFractionCutsOffTheHit) {
