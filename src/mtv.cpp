@@ -28,6 +28,19 @@ Direction direction_of(Vec2 d) {
     return {unit, dot(unit, d)};
 }
 
+/// 1 plus the largest coordinate of the placed vertices: the scale of the
+/// rounding in differences of them.
+real coordinate_scale(const std::array<Vec2, k_max_polygon_vertices>& va,
+                      const std::array<Vec2, k_max_polygon_vertices>& vb) {
+    real largest = 0;
+    for (const std::array<Vec2, k_max_polygon_vertices>* v : {&va, &vb}) {
+        for (const Vec2 p : *v) {
+            largest = std::max({largest, std::abs(p.x), std::abs(p.y)});
+        }
+    }
+    return 1 + largest;
+}
+
 /// Fills state and translation from normal and separation.
 Mtv finish(Vec2 normal, real separation, real touch_tolerance) {
     Mtv out;
@@ -272,9 +285,11 @@ Mtv mtv_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const
         }
     }
     const Direction d = direction_of(best_p);
-    if (d.unit == Vec2{}) {
-        // Apart by a rounding error only (tiny shapes far from the origin):
-        // the separating axis is the direction.
+    if (d.length < 64 * std::numeric_limits<real>::epsilon() * coordinate_scale(va, vb)) {
+        // Apart by a few dozen ulps of the vertices' coordinates, where the
+        // closest point's direction is noise (boxes 4.7e-8 L apart got a
+        // normal along which they overlap by 1.2 L): the separating axis is
+        // the direction.
         return finish(best_normal, best_separation - radius, touch_tolerance);
     }
     return finish(d.unit, d.length - radius, touch_tolerance);

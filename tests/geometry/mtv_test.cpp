@@ -206,6 +206,31 @@ TEST(Mtv, ShapesApartByADistanceWhoseSquareIsSubnormalGetAUnitNormal) {
     EXPECT_LE(m.separation, 2 * g);
 }
 
+// Two unit boxes 4.7e-8 L apart, corner to face (the exact distance, in
+// double, 4.678e-8): they touch, and the normal separates them to within
+// rounding. The closest point's direction, a vector 1e-8 long built from
+// differences of world coordinates, was noise: along the normal returned,
+// (1, -2) / sqrt 5, they overlapped by 1.19 L.
+TEST(Mtv, PolygonsApartByARoundingErrorGetASeparatingNormal) {
+    const Polygon box = make_box(0.5f, 0.5f).value();
+    const Transform xa{{0, 0}, {real(0x1.c1528p-1), real(0x1.eaee88p-2)}};
+    const Transform xb{{real(0x1.0005ecp+0), real(0x1.17bb7p-1)},
+                       {real(0x1.f9da04p-1), real(0x1.3c6efap-3)}};
+    const Mtv r = mtv_polygons(box, xa, box, xb);
+    EXPECT_EQ(r.state, MtvState::touching);
+    EXPECT_NEAR(r.separation, 4.678e-8, 1e-6);
+    // The gap along the normal, in double: B's least projection less A's greatest.
+    double a_max = -1e30;
+    double b_min = 1e30;
+    for (int i = 0; i < 4; ++i) {
+        const Vec2 va = transform_point(xa, box.vertices[i]);
+        const Vec2 vb = transform_point(xb, box.vertices[i]);
+        a_max = std::max(a_max, double(r.normal.x) * va.x + double(r.normal.y) * va.y);
+        b_min = std::min(b_min, double(r.normal.x) * vb.x + double(r.normal.y) * vb.y);
+    }
+    EXPECT_GE(b_min - a_max, -1e-6);
+}
+
 TEST(Mtv, NonFiniteInputIsInvalid) {
     const real nan = std::numeric_limits<real>::quiet_NaN();
     EXPECT_EQ(mtv_circles({{0, 0}, 1}, at(nan, 0), {{0, 0}, 1}, k_identity).state,
