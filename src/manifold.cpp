@@ -396,6 +396,20 @@ bool over_face_from(const Polygon& polygon, int at, int toward, Vec2 c) {
     return dot(c - v, polygon.vertices[toward] - v) > 0;
 }
 
+// Direction `d` (A's frame) turned into the cone of outward normals at
+// `polygon`'s vertex `v`, between the normals of the edges that meet there:
+// to the nearer of them when it lies outside. A centre a few ulps beyond a
+// face's end has a direction that is noise, and one past the face's normal
+// does not separate the shapes.
+Vec2 into_vertex_cone(const Polygon& polygon, int v, Vec2 d) {
+    const Vec2 before = polygon.normals[v > 0 ? v - 1 : polygon.count - 1];
+    const Vec2 after = polygon.normals[v];
+    if (cross(before, d) < 0) {
+        return before;
+    }
+    return cross(d, after) < 0 ? after : d;
+}
+
 // The manifold of circle B (centre `c` in A's frame, `c_world` in the
 // world's) against `face` of A, whose radius rounds it: the centre over the
 // face, or (outside, beyond an end) facing that vertex. Ids: the face, or
@@ -420,15 +434,22 @@ Manifold circle_against_face(const CircleFace& face, Vec2 c, Vec2 c_world, real 
     // both faces by rounding as often as in front; taken as inside, it was
     // measured through the line, a whole radius deep (seed 1075589 of the
     // random scenes: a disc 4.9 L from a chain segment).
+    // (Whether it does is the dot products' word, not whether `closest`
+    // rounds onto a vertex: a centre 2.7e-6 L over a face's end got the
+    // vertex's direction, 0.5 degrees past the face's normal, where the
+    // shapes overlap more than it said.)
     if (face.separation >= 0 || face.flat) {
+        bool at_vertex = true;
         if (dot(c - v1, v2 - v1) <= 0) {
             closest = v1;
             id = 0x100u | static_cast<std::uint32_t>(face.edge);
         } else if (dot(c - v2, v1 - v2) <= 0) {
             closest = v2;
             id = 0x100u | static_cast<std::uint32_t>(face.next);
+        } else {
+            at_vertex = false;
         }
-        if (closest == v1 || closest == v2) {
+        if (at_vertex) {
             // A neighbour collinear to rounding tied with this face, and its
             // extent holds the centre: the contact is with that face.
             const Polygon* p = face.polygon;
@@ -447,6 +468,9 @@ Manifold circle_against_face(const CircleFace& face, Vec2 c, Vec2 c_world, real 
             }
             if (dist > real(1e-12)) {
                 local_normal = (real(1) / dist) * (c - closest);
+                if (p != nullptr) {
+                    local_normal = into_vertex_cone(*p, at_v1 ? face.edge : face.next, local_normal);
+                }
             }
         }
     }
@@ -634,6 +658,51 @@ std::optional<Manifold> closest_cores(const Polygon& a, const Transform& xfa, co
     return m;
 }
 
+// Whether a point of `m`, the contact on reference face `edge` of B (flip)
+// or A, lies beyond the face's ends by more than a tenth of `slop`: kept by
+// the clip's sides grown by the polygons' radii, over a rounded corner of
+// the reference, where the face's axis is not the contact's.
+bool beyond_reference_face(const Manifold& m, const Polygon& ref, const Transform& xf_ref, int edge,
+                           real slop) {
+    const Vec2 v1 = transform_point(xf_ref, ref.vertices[edge]);
+    const Vec2 v2 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
+    const Vec2 tangent = left_perp(rotate(xf_ref.q, ref.normals[edge]));
+    const real lo = dot(tangent, v1) - real(0.1) * slop;
+    const real hi = dot(tangent, v2) + real(0.1) * slop;
+    for (int i = 0; i < m.count; ++i) {
+        const real s = dot(tangent, m.points[i].point);
+        if (s < lo || s > hi) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Contact `m` of polygons whose faces' axes call touching, checked against
+// the cores' closest points (GJK) where the faces' axis may not be the
+// contact's: when the cores are apart (beyond their coordinates' rounding)
+// and `m`'s least separation differs from theirs by more than a tenth of a
+// slop, the closest points' contact (or none, beyond the speculative
+// distance) replaces it. A needle's long faces pass within a tenth of a slop
+// of any point on its axis: a capsule's end 0.29 L beyond the tip (0.01 L
+// deep) got its cap measured flat, 0.3 L deep. A segment leaning over a
+// box's corner, the box's face clipping it past its nearest point, got
+// 0.0185 L for a gap of 1e-5 (the box's face, clipping it at the box's
+// side, dropped its nearest point).
+Manifold checked_by_cores(const Manifold& m, const Polygon& a, const Transform& xfa,
+                          const Polygon& b, const Transform& xfb, const CollideSettings& settings) {
+    const std::optional<Manifold> nearest = closest_cores(a, xfa, b, xfb, settings);
+    if (!nearest) {
+        return m;
+    }
+    if (nearest->count == 0 || m.count == 0 ||
+        std::abs(least_separation(m) - nearest->points[0].separation) >
+            real(0.1) * settings.linear_slop) {
+        return *nearest;
+    }
+    return m;
+}
+
 // One point where no face's clip left any (two polygons touching exactly
 // vertex to vertex, where every clip ends on a point): the other polygon's
 // deepest vertex against reference face `edge` of B (flip) or A, measured
@@ -775,7 +844,15 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         return m;
     }
     if (m.count > 0) {
-        return m;
+        // (A point past a rounded reference's face end, or the incident
+        // edge's deepest point clipped away: the face's axis may not be the
+        // contact's.)
+        const bool doubtful =
+            overstates_gap(m, core_separation - total_radius, settings.linear_slop) ||
+            (total_radius > 0 &&
+             beyond_reference_face(m, flip ? b : a, flip ? xfb : xfa,
+                                   flip ? sep_b.edge : sep_a.edge, settings.linear_slop));
+        return doubtful ? checked_by_cores(m, a, xfa, b, xfb, settings) : m;
     }
     // Where the faces are clipped (cores overlapping or closer than the
     // vertex-pair rule's tenth of a slop), the preferred reference face may
@@ -795,7 +872,7 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
                             core_separation, settings);
     }
     if (m.count > 0) {
-        return m;
+        return checked_by_cores(m, a, xfa, b, xfb, settings); // (a face that separates less)
     }
     // The faces' axes say touching, but apart cores are as far apart as GJK
     // says: a needle's tip on the line of an edge, beyond its end, lies

@@ -178,6 +178,105 @@ TEST(CollidePolygons, CornersWithinATenthOfASlopMeetAtTheirClosestPoints) {
     }
 }
 
+// A needle (a triangle 2 L long, 0.001 wide) whose tip lies on the axis of
+// a capsule of radius 0.3, 0.29 L beyond its core's end: 0.01 L deep along
+// the axis, by hand. The needle's long faces pass within a tenth of a slop
+// of the core's end, so their axes called the cores touching, and the clip
+// (grown by the radius) measured the cap as if flat: 0.3 L deep along the
+// needle's face normal. In either order, at rotations of the pair.
+TEST(CollidePolygons, ACapsulesCapOverANeedlesTipIsAsDeepAsTheGapAlongTheAxis) {
+    const Capsule capsule{{-1, 0}, {0, 0}, real(0.3)};
+    const std::array<Vec2, 3> needle_points{{{0, 0}, {2, real(-0.0005)}, {2, real(0.0005)}}};
+    const Shape needle(make_polygon(needle_points).value());
+    for (int r = 0; r < 16; ++r) {
+        const Rot q = Rot::from_angle(real(0.3927 * r));
+        const Transform xa{{real(1.5), real(-2)}, q};
+        const Transform xb{transform_point(xa, {real(0.29), 0}), q};
+        for (const bool swap : {false, true}) {
+            const Manifold m = swap ? collide(needle, xb, Shape(capsule), xa)
+                                    : collide(Shape(capsule), xa, needle, xb);
+            SCOPED_TRACE(testing::Message() << "rotation " << r << ", swap " << swap);
+            ASSERT_GE(m.count, 1);
+            for (int i = 0; i < m.count; ++i) {
+                EXPECT_NEAR(m.points[i].separation, -0.01, 1e-4);
+            }
+            const Vec2 axis = rotate(q, Vec2{swap ? -1.0f : 1.0f, 0});
+            EXPECT_NEAR(dot(m.normal, axis), 1, 1e-3);
+        }
+    }
+}
+
+// A segment leaning over a box's corner, its end 1e-5 L from it (the exact
+// distance, by hand in double: 1.00647168e-5): the segment's face leaves
+// nothing (the box lies beyond its end), and the box's top face, taking
+// over, clipped the segment at the box's side, 0.01 L up, past its nearest
+// point: 0.0185 L claimed where the gap is 1e-5.
+TEST(CollidePolygons, ASegmentEndAHairFromABoxsCornerGetsItsTrueGapInEitherOrder) {
+    const Shape box(make_box(0.5f, 0.5f).value());
+    const Shape segment(Segment{{real(0.50001), real(0.500001)}, {real(0.49901), real(1.5)}});
+    for (const bool swap : {false, true}) {
+        const Manifold m = swap ? collide(box, k_identity, segment, k_identity)
+                                : collide(segment, k_identity, box, k_identity);
+        ASSERT_EQ(m.count, 1) << "swap " << swap;
+        EXPECT_NEAR(m.points[0].separation, 1.00647168e-5, 1e-6) << "swap " << swap;
+    }
+}
+
+// Circles whose centres lie a hair (1e-7 to 1e-5 L) outside a hexagon near
+// a vertex, in every direction of the vertex's outer cone and a little over
+// each face beside it: the normal separates the pair by the separation
+// collide() reports (the gap along it, in double, is no less). A centre
+// 2.7e-6 L over face 0's end had its closest point round onto the vertex,
+// and got the vertex's direction, 0.5 degrees past the face's normal, along
+// which they overlapped 0.0095 L more than said.
+TEST(CollidePolygonCircle, ACentreAHairFromAVertexGetsANormalThatSeparates) {
+    const std::array<Vec2, 6> hexagon{{{real(-0x1.af945cp-1), real(0x1.133d9ap-1)},
+                                       {real(-0x1.1d4806p-2), real(-0x1.7ea72ap-2)},
+                                       {real(0x1.cb91e6p-7), real(-0x1.76c238p-2)},
+                                       {real(0x1.b1fb32p-2), real(-0x1.2f3a8p-2)},
+                                       {real(0x1.a9da6cp-1), real(0x1.8e342p-4)},
+                                       {real(0x1.d63eaep-2), real(0x1.6f85fep-1)}}};
+    const Polygon poly = make_polygon(hexagon).value();
+    const Transform xa{{0, 0}, {real(0x1.e2867ap-1), real(0x1.566c38p-2)}};
+    const Circle circle{{0, 0}, real(0x1.21320ap-4)};
+    const auto gap_along = [&](Vec2 n, Vec2 centre) {
+        double a_max = -1e30;
+        for (int i = 0; i < poly.count; ++i) {
+            const Vec2 v = transform_point(xa, poly.vertices[i]);
+            a_max = std::max(a_max, double(n.x) * v.x + double(n.y) * v.y);
+        }
+        return double(n.x) * centre.x + double(n.y) * centre.y - circle.radius - a_max;
+    };
+    // The repro: the centre 2.7e-6 L from vertex 0.
+    const Transform repro{{real(-0x1.f2c668p-1), real(0x1.cc4d66p-3)},
+                          {real(0x1.b1e692p-2), real(-0x1.cfc372p-1)}};
+    const Manifold m = collide(Shape(poly), xa, Shape(circle), repro);
+    ASSERT_EQ(m.count, 1);
+    EXPECT_GE(gap_along(m.normal, repro.p), m.points[0].separation - 1e-6);
+    int cases = 0;
+    for (int vertex = 0; vertex < poly.count; ++vertex) {
+        const Vec2 v = transform_point(xa, poly.vertices[vertex]);
+        const Vec2 n_before = rotate(xa.q, poly.normals[vertex > 0 ? vertex - 1 : poly.count - 1]);
+        const Vec2 n_after = rotate(xa.q, poly.normals[vertex]);
+        const double from = std::atan2(n_before.y, n_before.x);
+        const double span =
+            std::remainder(std::atan2(n_after.y, n_after.x) - from, 6.283185307179586);
+        for (const double d : {1e-7, 1e-6, 3e-6, 1e-5}) {
+            for (int k = -2; k <= 42; ++k) { // a little over each face's end too
+                const double angle = from + span * k / 40;
+                const Vec2 centre{real(v.x + d * std::cos(angle)), real(v.y + d * std::sin(angle))};
+                const Manifold c = collide(Shape(poly), xa, Shape(circle), {centre, {}});
+                SCOPED_TRACE(testing::Message()
+                             << "vertex " << vertex << ", d " << d << ", k " << k);
+                ASSERT_EQ(c.count, 1);
+                EXPECT_GE(gap_along(c.normal, centre), c.points[0].separation - 1e-6);
+                ++cases;
+            }
+        }
+    }
+    EXPECT_EQ(cases, 6 * 4 * 45);
+}
+
 TEST(CollidePolygons, ACapsuleEndNearAPolygonGetsItsTrueGapInEitherOrder) {
     // A random scene's capsule and heptagon, apart by 0.0256 L (GJK) between
     // the capsule's end cap and the heptagon's corner (seed 60357). With the
