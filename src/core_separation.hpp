@@ -157,8 +157,13 @@ inline CoreSeparation signed_separation(const ShapeProxy& a, const Transform& xf
     // direction that is noise (a box resting on a floor a few ulps away could
     // get a sideways normal and count as moving along it): the separating
     // axes give the face normal exactly there.
-    const real scale = rounding_scale(xf_a, xf_b);
-    const real noise = 64 * std::numeric_limits<real>::epsilon() * scale;
+    // (Plus 4 ulps of the world positions, which round the pair's relative
+    // placement that much: boxes far from the origin a hair apart got GJK's
+    // direction off the face's axis by 0.2 degrees.)
+    const real noise = 64 * std::numeric_limits<real>::epsilon() * rounding_scale(b_in_a) +
+                       4 * std::numeric_limits<real>::epsilon() *
+                           std::max({std::abs(xf_a.p.x), std::abs(xf_a.p.y), std::abs(xf_b.p.x),
+                                     std::abs(xf_b.p.y)});
     CoreSeparation s =
         !d.separated || dist < noise
             ? core_separation(a, xf_a, b, xf_b)

@@ -361,8 +361,9 @@ DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
         return out;
     }
     // B in A's frame, so that results far from the world origin keep their precision.
+    const Transform b_in_a = inv_mul(input.xf_a, input.xf_b);
     const detail::CoreDistance core =
-        detail::core_distance(input.proxy_a, input.proxy_b, inv_mul(input.xf_a, input.xf_b), cache);
+        detail::core_distance(input.proxy_a, input.proxy_b, b_in_a, cache);
     out.iterations = core.iterations;
     out.simplex_count = core.simplex_count;
     const Vec2 pa = core.point_a;
@@ -374,7 +375,7 @@ DistanceOutput distance(const DistanceInput& input, SimplexCache& cache) {
     // overlapping cores that GJK stopped beside by rounding (two copies of
     // one polygon, placed by different transforms, 1.2e-7 L "apart"): their
     // direction is noise.
-    const real scale = detail::rounding_scale(input.xf_a, input.xf_b);
+    const real scale = detail::rounding_scale(b_in_a);
     if (!core.separated || core_distance < 4 * std::numeric_limits<real>::epsilon() * scale) {
         out.state = DistanceState::cores_overlap;
         out.point_b = out.point_a;

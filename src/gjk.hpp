@@ -27,11 +27,15 @@ inline std::pair<real, real> edge_weights(real d1, real d2) {
     return {d1 / sum, d2 / sum};
 }
 
-/// 1 plus the largest coordinate of two transforms' positions: the scale of
-/// the rounding in closest points computed from them (GJK's witness points
-/// closer than a few dozen ulps of it have a direction that is noise).
-inline real rounding_scale(const Transform& a, const Transform& b) {
-    return 1 + std::max({std::abs(a.p.x), std::abs(a.p.y), std::abs(b.p.x), std::abs(b.p.y)});
+/// The scale of the rounding in closest points that GJK found in A's frame,
+/// B placed there by `b_in_a`: 1 plus the largest coordinate of B's
+/// position (witness points closer than a few dozen ulps of it have a
+/// direction that is noise). The frame's, not the world's: GJK runs in A's
+/// frame, where shapes far from the world origin keep their precision, and
+/// a bound of 64 ulps of 1e6 (7.6 L) took discs 3 L apart there for
+/// touching.
+inline real rounding_scale(const Transform& b_in_a) {
+    return 1 + std::max(std::abs(b_in_a.p.x), std::abs(b_in_a.p.y));
 }
 
 /// The closest points of two cores, both in A's frame.

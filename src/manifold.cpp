@@ -641,7 +641,7 @@ std::optional<Manifold> closest_cores(const Polygon& a, const Transform& xfa, co
         false};
     SimplexCache cache;
     const DistanceOutput d = distance(input, cache);
-    const real scale = detail::rounding_scale(xfa, xfb);
+    const real scale = detail::rounding_scale(inv_mul(xfa, xfb));
     if (d.state != DistanceState::separated ||
         d.distance < 64 * std::numeric_limits<real>::epsilon() * scale) {
         return std::nullopt;

@@ -66,9 +66,11 @@ struct DistanceOutput {
 /// distance is 0 and the witness points coincide at the midpoint; the
 /// normal stays the cores' normal. Concentric or overlapping cores report
 /// cores_overlap rather than a zero normal, as do cores whose closest points
-/// lie within 4 ulps of the transforms' largest coordinate (touching to
-/// rounding: their direction is noise). `cache` is read as a warm start
-/// and updated. Never loops more than k_gjk_max_iterations.
+/// lie within 4 ulps of 1 plus the largest coordinate of B's position in
+/// A's frame (touching to rounding: their direction is noise). GJK runs in
+/// A's frame, so shapes far from the world origin keep the precision they
+/// have near it. `cache` is read as a warm start and updated. Never loops
+/// more than k_gjk_max_iterations.
 DistanceOutput distance(const DistanceInput& input, SimplexCache& cache);
 
 /// Closest points of two segments, as parameters along each.

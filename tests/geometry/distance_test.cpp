@@ -42,6 +42,20 @@ TEST(Distance, CirclesAreCentreDistanceMinusRadii) {
     expect_vec_near(out.point_b, 3, 0);
 }
 
+// Two unit boxes 0.25 L apart face to face, at the origin and up to 2^20 L
+// from it (every input exact): separated by 0.25 along +x. GJK runs in A's
+// frame, but its noise bound was scaled by the world coordinates (4 ulps of
+// 1e6 is 0.48 L): the boxes were reported overlapping at 2^20.
+TEST(Distance, FarFromTheOriginShapesApartAreApart) {
+    for (const real o : {real(0), real(1024), real(65536), real(1048576)}) {
+        SCOPED_TRACE(testing::Message() << "offset " << o);
+        const DistanceOutput out = run(box(1, 1), at(o, o), box(1, 1), at(o + real(2.25), o));
+        EXPECT_EQ(out.state, DistanceState::separated);
+        EXPECT_NEAR(out.distance, 0.25, 1e-6);
+        expect_vec_near(out.normal, 1, 0);
+    }
+}
+
 TEST(Distance, CircleCentresAreMappedByTheirTransforms) {
     // A's local centre (1, 0) turned 90 degrees lands at (0, 1); B's centre is
     // (3, 5): the centres differ by (3, 4), length 5, so the distance is

@@ -54,6 +54,27 @@ TEST(ShapeCast, FastCircleHitsThinWallAtEntryTime) {
     EXPECT_LE(out.iterations, k_toi_max_iterations);
 }
 
+// Two discs of radius 0.25, the moving one passing the other 3.08 L away at
+// its closest (centre path from (8, -8) by (-8, 16): 3.58 from the other's
+// centre), then, moving (-16, 0) from (8, 0), meeting it at t = (8 - 0.5 -
+// slop) / 16: at the origin and 2^10, 2^16 and 2^20 L from it, where every
+// input is still exact. GJK runs in A's frame, but its noise bound was 64
+// ulps of the world coordinates (7.6 L at 1e6): a disc 3 L away counted as
+// touching at 2^20. (It is now 64 ulps of A's frame and 4 of the world's,
+// the positions' own rounding: 0.5 L at 2^20.)
+TEST(ShapeCast, FarFromTheOriginAMissIsAMissAndAHitIsWhereItIsAtTheOrigin) {
+    const Shape disc = Circle{{0, 0}, real(0.25)};
+    for (const real o : {real(0), real(1024), real(65536), real(1048576)}) {
+        SCOPED_TRACE(testing::Message() << "offset " << o);
+        const CastOutput by = shape_cast(cast(disc, at(o, o), disc, at(o + 8, o - 8), {-8, 16}));
+        EXPECT_EQ(by.state, CastState::miss);
+        const CastOutput into = shape_cast(cast(disc, at(o, o), disc, at(o + 8, o), {-16, 0}));
+        ASSERT_EQ(into.state, CastState::hit);
+        EXPECT_NEAR(into.fraction, (8 - 0.5 - k_linear_slop) / 16, 1e-4);
+        EXPECT_NEAR(into.normal.x, 1, 1e-4);
+    }
+}
+
 TEST(ShapeCast, TinySegmentsLandOnAFinitePoint) {
     // Two segments some 1e-22 L long, B 0.578125 L left of A, moving 112 L
     // right (fuzz_geometry): the hit lands on GJK's edge, whose barycentric
