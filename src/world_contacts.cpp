@@ -29,7 +29,18 @@ void World::Impl::update_moving_proxies(real dt) {
         const Vec2 predict = length(d) < 4 * tol.aabb_margin ? d : Vec2{};
         for (int si : b.shapes) {
             ShapeRecord& s = shapes[si];
-            move_moving_proxy(s.tree_proxy, swept_aabb(b, s, dt), predict);
+            const Aabb path = swept_aabb(b, s, dt);
+            if (s.refitted) {
+                // The box the last step ended with holds the shape, not its
+                // path: made anew, as a stray's is (the path leaves the
+                // stray's old box), so that the contact search meets the
+                // boxes it would have met without the refit, and the step's
+                // results do not depend on it.
+                set_moving_fat_aabb(s.tree_proxy,
+                                    predicted_fat_aabb(path, predict, tol.aabb_margin));
+            } else {
+                move_moving_proxy(s.tree_proxy, path, predict);
+            }
         }
     }
 }

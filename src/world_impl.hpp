@@ -145,6 +145,10 @@ struct ShapeRecord {
     ShapeProxy proxy;      // GJK proxy in the body frame
     ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
     ProxyId tree_proxy = k_null_proxy;
+    // Its moving proxy's fat box was last made by refit_strays, around where
+    // a step left the shape rather than around a path: the next update of
+    // its proxy in a step makes it anew from the path.
+    bool refitted = false;
     Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
     // This static or kinematic polygon's covered stretches (World::Impl::keeps_seams):
     // World::Impl::covered_stretches[begin, end).
@@ -215,6 +219,10 @@ struct Body {
     bool toi_clamped = false;    // its motion ended at an impact: a cap was hit
     Vec2 searched_center;        // the end pose its contact search assumed: the
     real searched_angle = 0;     // start pose moved at its velocities then
+    // The pose at which the step's impact phase saw each of its shapes inside
+    // its proxy's fat box (left_contact_box), until one of those boxes
+    // changes: while the body stays there, they still are (refit_strays).
+    std::optional<Transform> seen_inside;
     std::uint32_t generation = 0;
     std::uint64_t user_data = 0;
     bool fixed_rotation = false; // BodyDef's: kept for World::set_body_type
@@ -1738,6 +1746,7 @@ struct World::Impl {
         moving_occupancy.add(moving_tree.fat_aabb(id), id);
         ++moving_version;
         moved_proxies.complete = false;
+        shapes[shape].refitted = false;
         return id;
     }
 
@@ -1757,7 +1766,10 @@ struct World::Impl {
         moving_occupancy.remove(before, id);
         moving_occupancy.add(moving_tree.fat_aabb(id), id);
         ++moving_version;
-        moved_proxies.add(static_cast<int>(moving_tree.user_data(id)));
+        const int shape = static_cast<int>(moving_tree.user_data(id));
+        moved_proxies.add(shape);
+        shapes[shape].refitted = false;
+        bodies[shapes[shape].body].seen_inside.reset();
         return true;
     }
 
@@ -1766,7 +1778,10 @@ struct World::Impl {
         moving_tree.set_fat_aabb(id, fat);
         moving_occupancy.add(fat, id);
         ++moving_version;
-        moved_proxies.add(static_cast<int>(moving_tree.user_data(id)));
+        const int shape = static_cast<int>(moving_tree.user_data(id));
+        moved_proxies.add(shape);
+        shapes[shape].refitted = false;
+        bodies[shapes[shape].body].seen_inside.reset();
     }
 
     // The moving-tree boxes of a body that was moved by `displacement`
@@ -1810,6 +1825,14 @@ struct World::Impl {
     template <class Flagged> int add_contacts_of_bodies(Flagged&& flagged);
     int add_contacts_near(int body);
     void find_strays();
+    // The end of single_step: each awake dynamic body's shape that lies
+    // outside its proxy's fat box gets a box around where it is (grown by
+    // the margin, as a new proxy's), so that between steps every shape lies
+    // in its box (Box2D v3 grows a shape's fat box at the end of its step
+    // so). Only bodies moved since the impact phase saw them inside
+    // (Body::seen_inside) are looked at. The next step's update makes such a
+    // box anew from the path (ShapeRecord::refitted), as it does a stray's.
+    void refit_strays();
     bool left_contact_box(int body);
     void push_toi_event(int shape_a, int shape_b);
     void push_toi_event(int shape_a, int shape_b, real t0, real target, real tolerance,

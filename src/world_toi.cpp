@@ -160,16 +160,20 @@ bool World::Impl::left_contact_box(int bi) {
     Body& b = bodies[bi];
     const real turn = std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
     bool left = false;
+    bool inside = true;
     for (int si : b.shapes) {
         const ShapeRecord& s = shapes[si];
-        const Aabb path = inflate(
-            union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), compute_aabb(s.shape, b.xf)),
-            turn);
+        const Aabb now = compute_aabb(s.shape, b.xf);
+        const Aabb path =
+            inflate(union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), now), turn);
         if (!contains(s.contact_box, path)) {
             move_moving_proxy(s.tree_proxy, path, Vec2{});
             left = true;
         }
+        inside = inside && contains(moving_tree.fat_aabb(s.tree_proxy), now);
     }
+    // (Where the solve left it: refit_strays need not look again while it stays.)
+    b.seen_inside = inside ? std::optional<Transform>{b.xf} : std::nullopt;
     return left;
 }
 
@@ -762,6 +766,25 @@ void World::Impl::find_strays() {
             if (!contains(fat, disc) && !contains(fat, compute_aabb(shapes[si].shape, b.xf))) {
                 strays.push_back(bi);
                 break;
+            }
+        }
+    }
+}
+
+// A body still at the pose seen_inside holds, with the boxes it was seen in
+// (a change of one clears it), is still inside them: most bodies (all but
+// those an impact, a correction or a sweep moved) cost a comparison.
+void World::Impl::refit_strays() {
+    for (const Body& b : bodies) {
+        if (!b.alive || b.type != BodyType::dynamic || !b.awake || b.seen_inside == b.xf) {
+            continue;
+        }
+        for (const int si : b.shapes) {
+            ShapeRecord& s = shapes[si];
+            const Aabb box = compute_aabb(s.shape, b.xf);
+            if (!contains(moving_tree.fat_aabb(s.tree_proxy), box)) {
+                set_moving_fat_aabb(s.tree_proxy, inflate(box, tol.aabb_margin));
+                s.refitted = true;
             }
         }
     }

@@ -523,6 +523,10 @@ class World {
     /// shape's face, might take the other face).
     const std::vector<ContactData>& touching_contacts() const;
 
+    // The scene queries below test every shape where it is, whatever moved
+    // it: between steps each shape lies in its broadphase box
+    // (broadphase_tree), a body the last step pushed out of an overlap too.
+
     /// The first shape the ray `origin` -> `origin + translation` (world, L)
     /// enters, among those `filter` sees (raycast() rules: starting inside a
     /// shape does not hit it). Empty when nothing is hit. Errors: NaN or
@@ -567,10 +571,13 @@ class World {
     /// shape's AABB when the proxy was last updated: at creation; after a
     /// move that left it (or found it more than about twice too fat), by
     /// the margin plus twice the move's asked length, so that the next moves
-    /// of a wandering character stay inside; and for a moving shape at every
+    /// of a wandering character stay inside; for a moving shape at every
     /// step, around the path the step predicted from its velocity before the
-    /// solve (a body the solve turned around may stick out of its leaf until
-    /// the next step). Each parent's box is the union of its children's.
+    /// solve; and at the end of a step, around the shape where the step left
+    /// it, if the solve, an impact, position correction or the final sweep
+    /// moved it out of its leaf (as Box2D v3 grows its fat boxes at the end
+    /// of a step). So between steps every leaf holds its shape. Each
+    /// parent's box is the union of its children's.
     /// The static tree is shown as it is now: static shapes added since the
     /// last step or move were inserted one by one (the next step rebuilds the
     /// tree by SAH). Errors: static_shapes in a world whose static shapes

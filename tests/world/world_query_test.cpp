@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "sweep/world.hpp"
 
@@ -163,6 +165,105 @@ TEST(WorldQuery, AGridOfStaticShapesAnswersAsTheTreeDoes) {
     }
     // On the near box's top face (y = 0.5): centre at 0.75.
     EXPECT_NEAR(grid.world.body_state(id)->center.y, 0.75, 2 * grid.world.tolerances().linear_slop);
+}
+
+// Every scene query, against a disc of radius r centred at c (where the step
+// left it) whose side along the unit direction u is clear of every other
+// shape, each probing only beyond 0.7 r out along u: a point 0.9 r out is in
+// the disc; a ray from 3 r out moving 2.25 r back enters it at fraction
+// (3r - r) / 2.25r = 8/9, at c + r u with normal u; a disc of radius 0.05 r
+// cast the same way stops the slop before meeting it, its centre 1.05 r
+// out: fraction (1.95r - slop) / 2.25r. A box and a disc of 0.05 r about
+// the point meet the disc alone. And every leaf of the moving tree holds
+// its shape, as broadphase_tree promises between steps.
+void expect_queries_see_disc(const World& world, BodyId disc, real r, Vec2 u) {
+    const Vec2 c = world.body_state(disc)->center;
+    const std::vector<ShapeId> shape = world.body_shapes(disc).value();
+    const Vec2 p = c + real(0.9) * r * u;
+    EXPECT_EQ(world.point_query(p).value(), shape);
+    const Vec2 small{real(0.05) * r, real(0.05) * r};
+    EXPECT_EQ(world.overlap_aabb({p - small, p + small}).value(), shape);
+    EXPECT_EQ(world.overlap_shape(Circle{{}, real(0.05) * r}, {p, Rot{}}).value(), shape);
+    const Vec2 origin = c + 3 * r * u;
+    const Vec2 back = real(-2.25) * r * u;
+    const auto expect_entry = [&](const QueryHit& hit) {
+        EXPECT_EQ(hit.shape, shape.front());
+        EXPECT_NEAR(hit.fraction, 8.0 / 9, 1e-5);
+        EXPECT_NEAR(hit.point.x, c.x + r * u.x, 1e-5);
+        EXPECT_NEAR(hit.point.y, c.y + r * u.y, 1e-5);
+        EXPECT_NEAR(dot(hit.normal, u), 1, 1e-5);
+    };
+    const std::optional<QueryHit> closest = world.raycast_closest(origin, back).value();
+    EXPECT_TRUE(closest) << "raycast_closest";
+    if (closest) {
+        expect_entry(*closest);
+    }
+    const std::vector<QueryHit> all = world.raycast_all(origin, back).value();
+    EXPECT_EQ(all.size(), 1u) << "raycast_all";
+    if (!all.empty()) {
+        expect_entry(all.front());
+    }
+    const real slop = world.tolerances().linear_slop;
+    const std::optional<QueryHit> cast =
+        world.shape_cast(Circle{{}, real(0.05) * r}, {origin, Rot{}}, back).value();
+    EXPECT_TRUE(cast) << "shape_cast";
+    if (cast) {
+        EXPECT_EQ(cast->shape, shape.front());
+        EXPECT_NEAR(cast->fraction, (real(1.95) * r - slop) / (real(2.25) * r), 1e-4);
+        EXPECT_NEAR(dot(cast->normal, u), 1, 1e-4);
+    }
+    const std::vector<TreeNodeInfo> nodes = world.broadphase_tree(BroadphaseTree::moving).value();
+    for (const TreeNodeInfo& node : nodes) {
+        if (node.leaf) {
+            const ShapeInfo info = world.shape_info(node.shape).value();
+            EXPECT_TRUE(
+                contains(node.box, compute_aabb(info.shape, world.body_state(info.body)->xf)))
+                << "leaf of shape " << node.shape.index;
+        }
+    }
+}
+
+TEST(WorldQuery, QueriesSeeDiscsTheStepPushedApart) {
+    // Two dynamic discs of radius 1, made with centres 0.5 apart on the x
+    // axis: the first step pushes them apart, the left one to the left, out
+    // of the box its proxy was made with (its left side then reached -1.1).
+    World world = World::make({}).value();
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    const ShapeDef disc(Circle{{}, 1});
+    const BodyId left = world.create_body(def, std::span(&disc, 1)).value();
+    def.position = {0.5f, 0};
+    const BodyId right = world.create_body(def, std::span(&disc, 1)).value();
+    ASSERT_TRUE(world.step(1.0f / 60));
+    const Vec2 c = world.body_state(left)->center;
+    // What the step did, which the queries below are about: the discs are
+    // more than 0.9 apart (so the right one is clear of the left's left
+    // side), and the left one's side beyond 0.7 out, which the queries
+    // probe, lies beyond its proxy's box's left side, -1.1, by the margin.
+    ASSERT_GT(world.body_state(right)->center.x - c.x, 0.9);
+    ASSERT_LT(c.x - 0.7, -1.1);
+    expect_queries_see_disc(world, left, 1, {-1, 0});
+}
+
+TEST(WorldQuery, QueriesSeeADiscTheStepPushedOutOfAFloor) {
+    // A dynamic disc of radius 0.5 made 0.3 into a static floor (top y = 0):
+    // centre (0, 0.2), top 0.7, its proxy's box to 0.8. The step lifts it out,
+    // to within two slops of resting on the floor (centre 0.5), so the
+    // queries probe above 0.49 + 0.35 = 0.84.
+    World world = World::make({}).value();
+    BodyDef floor_def;
+    floor_def.position = {0, -0.5f};
+    const ShapeDef floor(make_box(5, 0.5f).value());
+    ASSERT_TRUE(world.create_body(floor_def, std::span(&floor, 1)));
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = {0, 0.2f};
+    const ShapeDef disc(Circle{{}, 0.5f});
+    const BodyId id = world.create_body(def, std::span(&disc, 1)).value();
+    ASSERT_TRUE(world.step(1.0f / 60));
+    const real slop = world.tolerances().linear_slop;
+    EXPECT_NEAR(world.body_state(id)->center.y, 0.5, 2 * slop);
+    expect_queries_see_disc(world, id, 0.5f, {0, 1});
 }
 
 } // namespace
