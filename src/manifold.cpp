@@ -617,11 +617,11 @@ real least_separation(const Manifold& m) {
 
 // Whether manifold `m` of apart shapes is empty or claims more room than
 // `gap` (L, the separating axis's: never more than the true gap) by over
-// a tenth of `slop`. A face contact's nearest point lies exactly the
+// `margin` (doubt_margin). A face contact's nearest point lies exactly the
 // separating axis's gap away; a speculative point that claims more lets
 // the solver close the pair into each other.
-bool overstates_gap(const Manifold& m, real gap, real slop) {
-    return m.count == 0 || least_separation(m) > gap + real(0.1) * slop;
+bool overstates_gap(const Manifold& m, real gap, real margin) {
+    return m.count == 0 || least_separation(m) > gap + margin;
 }
 
 // Polygons whose cores are apart by less than the vertex rule's tenth of a
@@ -658,17 +658,28 @@ std::optional<Manifold> closest_cores(const Polygon& a, const Transform& xfa, co
     return m;
 }
 
+// How far a manifold's world-frame measures may stray from GJK's, run in
+// A's frame, before the touching polygons' contact is doubted: a tenth of
+// the slop, plus 8 ulps of the world positions, whose rounding the
+// manifold's world vertices carry (at 2^14 L from the origin it passed a
+// tenth of the slop, and a two-point manifold lost a point at random).
+real doubt_margin(const Transform& xfa, const Transform& xfb, const CollideSettings& settings) {
+    return real(0.1) * settings.linear_slop + 8 * std::numeric_limits<real>::epsilon() *
+                                                  std::max({std::abs(xfa.p.x), std::abs(xfa.p.y),
+                                                            std::abs(xfb.p.x), std::abs(xfb.p.y)});
+}
+
 // Whether a point of `m`, the contact on reference face `edge` of B (flip)
-// or A, lies beyond the face's ends by more than a tenth of `slop`: kept by
-// the clip's sides grown by the polygons' radii, over a rounded corner of
-// the reference, where the face's axis is not the contact's.
+// or A, lies beyond the face's ends by more than `margin`: kept by the
+// clip's sides grown by the polygons' radii, over a rounded corner of the
+// reference, where the face's axis is not the contact's.
 bool beyond_reference_face(const Manifold& m, const Polygon& ref, const Transform& xf_ref, int edge,
-                           real slop) {
+                           real margin) {
     const Vec2 v1 = transform_point(xf_ref, ref.vertices[edge]);
     const Vec2 v2 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
     const Vec2 tangent = left_perp(rotate(xf_ref.q, ref.normals[edge]));
-    const real lo = dot(tangent, v1) - real(0.1) * slop;
-    const real hi = dot(tangent, v2) + real(0.1) * slop;
+    const real lo = dot(tangent, v1) - margin;
+    const real hi = dot(tangent, v2) + margin;
     for (int i = 0; i < m.count; ++i) {
         const real s = dot(tangent, m.points[i].point);
         if (s < lo || s > hi) {
@@ -697,7 +708,7 @@ Manifold checked_by_cores(const Manifold& m, const Polygon& a, const Transform& 
     }
     if (nearest->count == 0 || m.count == 0 ||
         std::abs(least_separation(m) - nearest->points[0].separation) >
-            real(0.1) * settings.linear_slop) {
+            doubt_margin(xfa, xfb, settings)) {
         return *nearest;
     }
     return m;
@@ -706,8 +717,12 @@ Manifold checked_by_cores(const Manifold& m, const Polygon& a, const Transform& 
 // One point where no face's clip left any (two polygons touching exactly
 // vertex to vertex, where every clip ends on a point): the other polygon's
 // deepest vertex against reference face `edge` of B (flip) or A, measured
-// along its normal, beyond the face's extent if it lies there. Empty beyond
-// the speculative distance. Id 0x80000 | the vertex.
+// along its normal, beyond the face's extent if it lies there. A vertex
+// beyond the extent counts as deeper by how far beyond: of a segment's two
+// ends level with a box's face, the one at the box's corner, not the one
+// half a metre off by rounding (a box a hair beyond a ledge's corner, flush
+// with its top, got its contact at the top's far end, which the chain then
+// dropped). Empty beyond the speculative distance. Id 0x80000 | the vertex.
 Manifold deepest_vertex_point(const Polygon& a, const Transform& xfa, const Polygon& b,
                               const Transform& xfb, bool flip, int edge,
                               const CollideSettings& settings) {
@@ -717,11 +732,19 @@ Manifold deepest_vertex_point(const Polygon& a, const Transform& xfa, const Poly
     const Transform& xf_inc = flip ? xfa : xfb;
     const Vec2 n = rotate(xf_ref.q, ref.normals[edge]);
     const Vec2 on_face = transform_point(xf_ref, ref.vertices[edge]);
+    const Vec2 tangent = left_perp(n);
+    const real face_length =
+        dot(tangent, transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]) - on_face);
     int deepest = 0;
     real gap = std::numeric_limits<real>::max();
+    real key = std::numeric_limits<real>::max();
     for (int i = 0; i < inc.count; ++i) {
-        const real g = dot(n, transform_point(xf_inc, inc.vertices[i]) - on_face);
-        if (g < gap) {
+        const Vec2 v = transform_point(xf_inc, inc.vertices[i]);
+        const real g = dot(n, v - on_face);
+        const real along = dot(tangent, v - on_face);
+        const real k = g + std::max({-along, along - face_length, real(0)});
+        if (k < key) {
+            key = k;
             gap = g;
             deepest = i;
         }
@@ -824,7 +847,8 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
                                  core_separation, settings);
     const real other_separation = flip ? sep_a.separation : sep_b.separation;
     if (core_separation > real(0.1) * settings.linear_slop) {
-        if (!overstates_gap(m, core_separation - total_radius, settings.linear_slop)) {
+        const real margin = doubt_margin(xfa, xfb, settings);
+        if (!overstates_gap(m, core_separation - total_radius, margin)) {
             return m;
         }
         // Apart, with the faces' contact missing or farther than the
@@ -837,8 +861,7 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         // The cores' closest points (GJK) decide where they are nearer.
         const std::optional<Manifold> nearest = closest_cores(a, xfa, b, xfb, settings);
         if (nearest && nearest->count > 0 &&
-            (m.count == 0 || nearest->points[0].separation <
-                                 least_separation(m) - real(0.1) * settings.linear_slop)) {
+            (m.count == 0 || nearest->points[0].separation < least_separation(m) - margin)) {
             m = *nearest;
         }
         return m;
@@ -847,11 +870,11 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         // (A point past a rounded reference's face end, or the incident
         // edge's deepest point clipped away: the face's axis may not be the
         // contact's.)
+        const real margin = doubt_margin(xfa, xfb, settings);
         const bool doubtful =
-            overstates_gap(m, core_separation - total_radius, settings.linear_slop) ||
-            (total_radius > 0 &&
-             beyond_reference_face(m, flip ? b : a, flip ? xfb : xfa,
-                                   flip ? sep_b.edge : sep_a.edge, settings.linear_slop));
+            overstates_gap(m, core_separation - total_radius, margin) ||
+            (total_radius > 0 && beyond_reference_face(m, flip ? b : a, flip ? xfb : xfa,
+                                                       flip ? sep_b.edge : sep_a.edge, margin));
         return doubtful ? checked_by_cores(m, a, xfa, b, xfb, settings) : m;
     }
     // Where the faces are clipped (cores overlapping or closer than the

@@ -28,17 +28,25 @@ Direction direction_of(Vec2 d) {
     return {unit, dot(unit, d)};
 }
 
-/// 1 plus the largest coordinate of the placed vertices: the scale of the
-/// rounding in differences of them.
-real coordinate_scale(const std::array<Vec2, k_max_polygon_vertices>& va,
-                      const std::array<Vec2, k_max_polygon_vertices>& vb) {
+/// The scale of the rounding in differences of the placed vertices
+/// (`count_a` of `va`, `count_b` of `vb`): 1 plus their largest coordinate
+/// relative to A's first, as the differences are, plus 4 ulps of A's first
+/// in the world (each vertex's own rounding). A bound of 64 ulps of the
+/// world coordinates (1 L at 2^17) took boxes 0.97 L apart there for noise,
+/// measured along an axis 0.29 L short.
+real coordinate_scale(const std::array<Vec2, k_max_polygon_vertices>& va, int count_a,
+                      const std::array<Vec2, k_max_polygon_vertices>& vb, int count_b) {
     real largest = 0;
-    for (const std::array<Vec2, k_max_polygon_vertices>* v : {&va, &vb}) {
-        for (const Vec2 p : *v) {
-            largest = std::max({largest, std::abs(p.x), std::abs(p.y)});
-        }
+    const auto widen = [&](Vec2 p) {
+        largest = std::max({largest, std::abs(p.x - va[0].x), std::abs(p.y - va[0].y)});
+    };
+    for (int i = 0; i < count_a; ++i) {
+        widen(va[i]);
     }
-    return 1 + largest;
+    for (int i = 0; i < count_b; ++i) {
+        widen(vb[i]);
+    }
+    return 1 + largest + std::max(std::abs(va[0].x), std::abs(va[0].y)) / 16;
 }
 
 /// Fills state and translation from normal and separation.
@@ -285,7 +293,8 @@ Mtv mtv_polygons(const Polygon& a, const Transform& xfa, const Polygon& b, const
         }
     }
     const Direction d = direction_of(best_p);
-    if (d.length < 64 * std::numeric_limits<real>::epsilon() * coordinate_scale(va, vb)) {
+    if (d.length <
+        64 * std::numeric_limits<real>::epsilon() * coordinate_scale(va, a.count, vb, b.count)) {
         // Apart by a few dozen ulps of the vertices' coordinates, where the
         // closest point's direction is noise (boxes 4.7e-8 L apart got a
         // normal along which they overlap by 1.2 L): the separating axis is

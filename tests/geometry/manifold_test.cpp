@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -275,6 +276,35 @@ TEST(CollidePolygonCircle, ACentreAHairFromAVertexGetsANormalThatSeparates) {
         }
     }
     EXPECT_EQ(cases, 6 * 4 * 45);
+}
+
+// A capsule lying along a rounded box's face, their cores apart: two points
+// (separations -0.456 and -0.092 at the origin), at offsets up to 2^20 L
+// (inputs exact). The check of the faces' contact against GJK's closest
+// cores allowed a tenth of a slop between a world-frame measure and one in
+// A's frame; past 2^13 L the world's rounding exceeds that, and the
+// contact lost its second point at random (at 2^14 here).
+TEST(CollidePolygons, FarFromTheOriginATwoPointContactKeepsBothPoints) {
+    const Shape capsule = make_capsule({real(-1.70156944), 0},
+                                       {real(1.75742865), real(-0.0267285239)}, real(0.319261789))
+                              .value();
+    const Shape box =
+        make_rounded_box(real(1.54637134), real(1.01123321), real(0.195405498)).value();
+    const Rot q = Rot::from_angle(real(0.576260984));
+    for (int k = 0; k <= 20; k += 2) {
+        const real o = k == 0 ? real(0) : std::ldexp(real(1), k);
+        const Manifold m = collide(capsule, {{real(-2.48046875) + o, real(0.1875) + o}, {}}, box,
+                                   {{real(-6.03125) + o, real(0.26171875) + o}, q});
+        SCOPED_TRACE(testing::Message() << "offset 2^" << k);
+        ASSERT_EQ(m.count, 2);
+        EXPECT_NEAR(m.normal.x, -0.544893, 1e-5);
+        EXPECT_NEAR(m.normal.y, 0.838506, 1e-5);
+        const real ulp = o * std::numeric_limits<real>::epsilon();
+        const real lo = std::min(m.points[0].separation, m.points[1].separation);
+        const real hi = std::max(m.points[0].separation, m.points[1].separation);
+        EXPECT_NEAR(lo, -0.456046, 1e-4 + 8 * ulp);
+        EXPECT_NEAR(hi, -0.091962, 1e-4 + 8 * ulp);
+    }
 }
 
 TEST(CollidePolygons, ACapsuleEndNearAPolygonGetsItsTrueGapInEitherOrder) {

@@ -231,6 +231,25 @@ TEST(Mtv, PolygonsApartByARoundingErrorGetASeparatingNormal) {
     EXPECT_GE(b_min - a_max, -1e-6);
 }
 
+// Two unit boxes apart corner to corner along the diagonal (by hand:
+// sqrt 2 (d - 1), along (1, 1) / sqrt 2), at the origin and 2^17 and 2^20 L
+// from it (inputs exact). A noise bound of 64 ulps of the world coordinates
+// (1 L at 2^17) measured them along an axis instead: 0.29 L short.
+TEST(Mtv, PolygonsFarFromTheOriginAreMeasuredAsAtTheOrigin) {
+    const Polygon box = make_box(0.5f, 0.5f).value();
+    struct Case {
+        real d, o; // o + d exact
+    };
+    for (const Case c : {Case{real(1.6875), 0}, Case{real(1.6875), real(131072)},
+                         Case{real(6.5), 0}, Case{real(6.5), real(1048576)}}) {
+        const Mtv r = mtv_polygons(box, {{c.o, c.o}, {}}, box, {{c.o + c.d, c.o + c.d}, {}});
+        SCOPED_TRACE(testing::Message() << "d " << c.d << ", offset " << c.o);
+        EXPECT_NEAR(r.separation, std::sqrt(2.0) * (c.d - 1), 1e-5);
+        EXPECT_NEAR(r.normal.x, std::sqrt(0.5), 1e-6);
+        EXPECT_NEAR(r.normal.y, std::sqrt(0.5), 1e-6);
+    }
+}
+
 TEST(Mtv, NonFiniteInputIsInvalid) {
     const real nan = std::numeric_limits<real>::quiet_NaN();
     EXPECT_EQ(mtv_circles({{0, 0}, 1}, at(nan, 0), {{0, 0}, 1}, k_identity).state,
