@@ -28,13 +28,13 @@ void World::Impl::report_hits() {
         if (fastest < 0) {
             continue; // most contacts: resting ones need no search below
         }
-        const ShapePair pair{shape_id(c.shape_a), shape_id(c.shape_b)};
+        const ShapePair pair = unordered_pair(shape_id(c.shape_a), shape_id(c.shape_b));
         const bool reported =
             std::binary_search(touching.begin(), touching.end(), pair) ||
             std::any_of(events.contact_hit.begin(),
                         events.contact_hit.begin() + static_cast<std::ptrdiff_t>(earlier),
                         [&](const ContactHitEvent& e) {
-                            return e.shape_a == pair.a && e.shape_b == pair.b;
+                            return unordered_pair(e.shape_a, e.shape_b) == pair;
                         });
         if (!reported) {
             events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
@@ -106,12 +106,12 @@ void World::Impl::update_touching() {
     std::vector<IndexedPair>& now = touching_scratch.now;
     now.clear();
     for (std::size_t i = 0; i < touching_data.size(); ++i) {
-        now.push_back({{touching_data[i].shape_a, touching_data[i].shape_b}, i});
+        now.push_back({unordered_pair(touching_data[i].shape_a, touching_data[i].shape_b), i});
     }
     touching_scratch.sort_now.sort(now);
     const auto searched_pairs = static_cast<std::ptrdiff_t>(now.size());
     for (const ContactData& d : resting) {
-        const ShapePair pair{d.shape_a, d.shape_b};
+        const ShapePair pair = unordered_pair(d.shape_a, d.shape_b);
         if (!std::binary_search(now.begin(), now.begin() + searched_pairs, IndexedPair{pair, 0},
                                 IndexedPair::by_pair)) {
             now.push_back({pair, touching_data.size()});
@@ -122,8 +122,11 @@ void World::Impl::update_touching() {
     std::inplace_merge(now.begin(), now.begin() + searched_pairs, now.end());
     report_touching_changes(now);
     touching.clear();
+    touching_as_met.clear();
     for (const IndexedPair& p : now) {
         touching.push_back(p.pair);
+        const ContactData& d = touching_data[p.index];
+        touching_as_met.push_back({d.shape_a, d.shape_b, d.body_a, d.body_b});
     }
 }
 
@@ -131,15 +134,15 @@ void World::Impl::report_touching_changes(const std::vector<IndexedPair>& now) {
     std::vector<char>& began = touching_scratch.began;
     began.assign(touching_data.size(), 0);
     std::size_t k = 0;
-    for (const ShapePair& before : touching) {
+    for (std::size_t j = 0; j < touching.size(); ++j) {
+        const ShapePair& before = touching[j];
         while (k < now.size() && now[k].pair < before) {
             began[now[k++].index] = 1;
         }
         if (k < now.size() && now[k].pair == before) {
             ++k;
         } else {
-            events.contact_end.push_back(
-                {before.a, before.b, owner_of(before.a), owner_of(before.b)});
+            events.contact_end.push_back(touching_as_met[j]); // (as its begin reported it)
         }
     }
     for (; k < now.size(); ++k) {

@@ -176,6 +176,13 @@ struct ShapePair {
     friend constexpr auto operator<=>(const ShapePair&, const ShapePair&) = default;
 };
 
+// The pair of `x` and `y` in one order whichever the caller met them in:
+// the lesser first. The touching pairs are kept so, since the contact
+// search may meet a pair from either side from one step to the next.
+constexpr ShapePair unordered_pair(ShapeId x, ShapeId y) {
+    return y < x ? ShapePair{y, x} : ShapePair{x, y};
+}
+
 // A pair and where its data is (World::Impl::touching_data).
 struct IndexedPair {
     ShapePair pair;
@@ -674,7 +681,11 @@ struct World::Impl {
     StepStats stats;
     StepEvents events;
     PreSolveFn pre_solve;
-    std::vector<ShapePair> touching;        // sorted; at the end of the last step
+    std::vector<ShapePair> touching; // sorted unordered_pairs; at the end of the last step
+    // The same pairs, in touching's order, as their begin events reported
+    // them, with their bodies: the end events report them so, a destroyed
+    // shape's body too (its ids stale, not null).
+    std::vector<ContactEndEvent> touching_as_met;
     std::vector<ContactData> touching_data; // the same pairs with their manifolds
     struct {
         std::vector<ContactData> resting;

@@ -22,7 +22,9 @@ struct ContactBeginEvent {
 };
 
 /// Two shapes that touched at the end of the last step no longer do (or one
-/// of them was destroyed: then its ids are stale).
+/// of them was destroyed: then its ids are stale). The shapes and bodies
+/// are those of the pair's begin event, in its order; a pair that goes on
+/// touching has no end, whichever side the contact search meets it from.
 struct ContactEndEvent {
     ShapeId shape_a;
     ShapeId shape_b;
@@ -31,7 +33,9 @@ struct ContactEndEvent {
 };
 
 /// Two shapes hit each other this step faster than WorldDef's hit speed
-/// threshold: one per contact, at its fastest approaching point that pushed.
+/// threshold: one per contact, at its fastest approaching point that pushed
+/// (at most one a pair a step, from the solve or from an impact event,
+/// whichever comes first).
 struct ContactHitEvent {
     ShapeId shape_a;
     ShapeId shape_b;
