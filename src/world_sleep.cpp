@@ -15,7 +15,9 @@
 namespace sweep {
 
 void World::Impl::wake_where_kinematic_bodies_go(real dt) {
-    if (!def.enable_sleep) {
+    // (With sleep off, bodies sleep only by set_awake(false): they wake as
+    // any sleeping body does, but most worlds then have none to wake.)
+    if (sleeping_bodies == 0) {
         return;
     }
     for (const Body& b : bodies) {

@@ -340,5 +340,36 @@ TEST(WorldSleep, TimeToSleepMustBeFiniteAndNotNegative) {
     }
 }
 
+// With sleep off, a body put to sleep by set_awake(false) still wakes as
+// any sleeping body does when a kinematic body moves into it, and the pair
+// begins touching: the kinematic bodies' wake was skipped whenever sleep was
+// off, and the box passed through the kinematic one unmoved and unreported.
+TEST(WorldSleep, OffABodyPutToSleepWakesWhenAKinematicBodyMovesIntoIt) {
+    WorldDef def;
+    def.gravity = {0, 0};
+    def.enable_sleep = false;
+    World world = make_world(def);
+    BodyDef box_def;
+    box_def.type = BodyType::dynamic;
+    const ShapeDef box(make_box(0.3f, 0.3f).value());
+    const BodyId sleeper = world.create_body(box_def, std::span(&box, 1)).value();
+    BodyDef kinematic;
+    kinematic.type = BodyType::kinematic;
+    kinematic.position = {-2, 0};
+    kinematic.linear_velocity = {2, 0};
+    const ShapeDef pusher(make_box(0.5f, 0.5f).value());
+    (void)world.create_body(kinematic, std::span(&pusher, 1)).value();
+    ASSERT_TRUE(world.set_awake(sleeper, false));
+    std::size_t begins = 0;
+    for (int i = 0; i < 60; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        begins += world.events().contact_begin.size();
+    }
+    const BodyState s = world.body_state(sleeper).value();
+    EXPECT_TRUE(s.awake);
+    EXPECT_EQ(begins, 1u);
+    EXPECT_GT(s.center.x, 0.5f); // pushed ahead: the pusher's face is at x = 0.5 after 1 s
+}
+
 } // namespace
 } // namespace sweep
