@@ -453,6 +453,7 @@ Result<void> World::step(real dt, int substeps) {
     w.rebuild_static_tree_if_dirty();
     w.find_seams_if_dirty();
     w.find_riders();
+    w.collect_resting();
     clock.lap(w.stats.broadphase_seconds);
     const real h = dt / static_cast<real>(substeps);
     for (int i = 0; i < substeps; ++i) {

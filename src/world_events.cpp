@@ -65,7 +65,7 @@ void World::Impl::remove_out_of_bounds() {
     }
 }
 
-void World::Impl::update_touching() {
+void World::Impl::collect_resting() {
     std::vector<ContactData>& resting = touching_scratch.resting;
     resting.clear();
     for (const ContactData& d : touching_data) {
@@ -73,6 +73,15 @@ void World::Impl::update_touching() {
             resting.push_back(d);
         }
     }
+}
+
+void World::Impl::update_touching() {
+    // Those resting when the step began that still rest: a body that fell
+    // asleep in this step had its contacts searched (a box moved away from
+    // a wall by set_transform, asleep at the end of the step, kept the wall's
+    // pair for ever, with no end event).
+    std::vector<ContactData>& resting = touching_scratch.resting;
+    std::erase_if(resting, [&](const ContactData& d) { return !still_resting(d); });
     touching_data.clear();
     const CollideSettings settings{tol.linear_slop, tol.linear_slop};
     for (const Contact& c : contacts) {
@@ -102,7 +111,6 @@ void World::Impl::update_touching() {
         }
         touching_data.push_back(d);
     }
-    // A body that fell asleep in this step still had its contacts searched.
     std::vector<IndexedPair>& now = touching_scratch.now;
     now.clear();
     for (std::size_t i = 0; i < touching_data.size(); ++i) {

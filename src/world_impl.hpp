@@ -1724,6 +1724,12 @@ struct World::Impl {
     // rotation `angle` (rad), checked.
     void teleport(int index, const Transform& xf, real angle);
 
+    // Before a step moves anything: the touching pairs that rest (a
+    // sleeping body against another or against something that does not
+    // move into it), which the step's contact search will not see; those
+    // still resting after it touch still (update_touching).
+    void collect_resting();
+
     // The step's contacts at their final poses: pairs with a point within
     // the linear slop touch. Begin and end events are the difference from
     // the last step's touching pairs.

@@ -517,5 +517,35 @@ TEST(WorldEvents, EndEventsOfDestroyedShapesNameTheirBodies) {
     }
 }
 
+// A box at rest against a wall, moved 2.5 L away by set_transform just
+// before the step in which it falls asleep: the pair ends at that step and
+// is no longer touching. Resting pairs were judged after the step, when the
+// box slept, so the wall's pair was kept for ever with no end event.
+TEST(WorldEvents, ABodyMovedAwayInTheStepItFallsAsleepEndsItsContact) {
+    WorldDef def;
+    def.gravity = {0, 0};
+    World world = make_world(def);
+    (void)add_body(world, BodyType::static_body, ShapeDef(make_box(0.5f, 5).value()), {-0.5f, 0});
+    const BodyId box =
+        add_body(world, BodyType::dynamic, ShapeDef(make_box(0.5f, 0.5f).value()), {0.5f, 0});
+    int asleep_at = -1;
+    for (int i = 0; i < 120 && asleep_at < 0; ++i) {
+        step(world);
+        asleep_at = world.body_state(box)->awake ? -1 : i;
+    }
+    ASSERT_GT(asleep_at, 0); // the step it falls asleep in, untouched
+    World again = make_world(def);
+    (void)add_body(again, BodyType::static_body, ShapeDef(make_box(0.5f, 5).value()), {-0.5f, 0});
+    const BodyId moved =
+        add_body(again, BodyType::dynamic, ShapeDef(make_box(0.5f, 0.5f).value()), {0.5f, 0});
+    step(again, asleep_at);
+    ASSERT_EQ(again.touching_contacts().size(), 1u);
+    ASSERT_TRUE(again.set_transform(moved, {3, 0}, 0));
+    step(again);
+    ASSERT_FALSE(again.body_state(moved)->awake);
+    EXPECT_TRUE(again.touching_contacts().empty());
+    EXPECT_EQ(again.events().contact_end.size(), 1u);
+}
+
 } // namespace
 } // namespace sweep
