@@ -23,8 +23,10 @@ struct ContactBeginEvent {
 
 /// Two shapes that touched at the end of the last step no longer do (or one
 /// of them was destroyed: then its ids are stale). The shapes and bodies
-/// are those of the pair's begin event, in its order; a pair that goes on
-/// touching has no end, whichever side the contact search meets it from.
+/// are the pair's as its contact last met them (as its begin event named
+/// them, unless the contact search has since met the pair from the other
+/// side: then swapped); a pair that goes on touching has no end, whichever
+/// side the search meets it from.
 struct ContactEndEvent {
     ShapeId shape_a;
     ShapeId shape_b;
