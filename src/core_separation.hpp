@@ -161,9 +161,7 @@ inline CoreSeparation signed_separation(const ShapeProxy& a, const Transform& xf
     // placement that much: boxes far from the origin a hair apart got GJK's
     // direction off the face's axis by 0.2 degrees.)
     const real noise = 64 * std::numeric_limits<real>::epsilon() * rounding_scale(b_in_a) +
-                       4 * std::numeric_limits<real>::epsilon() *
-                           std::max({std::abs(xf_a.p.x), std::abs(xf_a.p.y), std::abs(xf_b.p.x),
-                                     std::abs(xf_b.p.y)});
+                       4 * std::numeric_limits<real>::epsilon() * world_scale(xf_a, xf_b);
     CoreSeparation s =
         !d.separated || dist < noise
             ? core_separation(a, xf_a, b, xf_b)

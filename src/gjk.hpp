@@ -38,6 +38,13 @@ inline real rounding_scale(const Transform& b_in_a) {
     return 1 + std::max(std::abs(b_in_a.p.x), std::abs(b_in_a.p.y));
 }
 
+/// The largest coordinate of two transforms' world positions: the scale of
+/// the rounding of the pair's relative placement, and of anything measured
+/// from world-placed points.
+inline real world_scale(const Transform& a, const Transform& b) {
+    return std::max({std::abs(a.p.x), std::abs(a.p.y), std::abs(b.p.x), std::abs(b.p.y)});
+}
+
 /// The closest points of two cores, both in A's frame.
 struct CoreDistance {
     Vec2 point_a;           ///< on A's core

@@ -664,9 +664,8 @@ std::optional<Manifold> closest_cores(const Polygon& a, const Transform& xfa, co
 // manifold's world vertices carry (at 2^14 L from the origin it passed a
 // tenth of the slop, and a two-point manifold lost a point at random).
 real doubt_margin(const Transform& xfa, const Transform& xfb, const CollideSettings& settings) {
-    return real(0.1) * settings.linear_slop + 8 * std::numeric_limits<real>::epsilon() *
-                                                  std::max({std::abs(xfa.p.x), std::abs(xfa.p.y),
-                                                            std::abs(xfb.p.x), std::abs(xfb.p.y)});
+    return real(0.1) * settings.linear_slop +
+           8 * std::numeric_limits<real>::epsilon() * detail::world_scale(xfa, xfb);
 }
 
 // Whether a point of `m`, the contact on reference face `edge` of B (flip)
@@ -692,8 +691,8 @@ bool beyond_reference_face(const Manifold& m, const Polygon& ref, const Transfor
 // Contact `m` of polygons whose faces' axes call touching, checked against
 // the cores' closest points (GJK) where the faces' axis may not be the
 // contact's: when the cores are apart (beyond their coordinates' rounding)
-// and `m`'s least separation differs from theirs by more than a tenth of a
-// slop, the closest points' contact (or none, beyond the speculative
+// and `m`'s least separation differs from theirs by more than
+// doubt_margin, the closest points' contact (or none, beyond the speculative
 // distance) replaces it. A needle's long faces pass within a tenth of a slop
 // of any point on its axis: a capsule's end 0.29 L beyond the tip (0.01 L
 // deep) got its cap measured flat, 0.3 L deep. A segment leaning over a
