@@ -29,13 +29,10 @@ void World::Impl::report_hits() {
             continue; // most contacts: resting ones need no search below
         }
         const ShapePair pair = unordered_pair(shape_id(c.shape_a), shape_id(c.shape_b));
-        const bool reported =
-            std::binary_search(touching.begin(), touching.end(), pair) ||
-            std::any_of(events.contact_hit.begin(),
-                        events.contact_hit.begin() + static_cast<std::ptrdiff_t>(earlier),
-                        [&](const ContactHitEvent& e) {
-                            return unordered_pair(e.shape_a, e.shape_b) == pair;
-                        });
+        const bool reported = std::any_of(
+            events.contact_hit.begin(),
+            events.contact_hit.begin() + static_cast<std::ptrdiff_t>(earlier),
+            [&](const ContactHitEvent& e) { return unordered_pair(e.shape_a, e.shape_b) == pair; });
         if (!reported) {
             events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
                                           body_id(c.body_a), body_id(c.body_b),

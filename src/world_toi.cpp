@@ -596,18 +596,16 @@ void World::Impl::divert_at_toi(const ToiEvent& e, const Manifold& m, real dt) {
     }
 }
 
-// A hit event for a pair that was not touching at the end of the last step
-// and has none yet this step (one a contact: an impact after the solve's
-// hit, or a second impact, reported a box fired at a disc twice).
+// A hit event for a pair that has none yet this step (one a contact: an
+// impact after the solve's hit, or a second impact, reported a box fired at
+// a disc twice).
 void World::Impl::report_toi_hit(const ToiEvent& e, const Manifold& m, real approach) {
     const ShapeId a = shape_id(e.shape_a);
     const ShapeId b = shape_id(e.shape_b);
     const ShapePair pair = unordered_pair(a, b);
-    const bool reported = std::binary_search(touching.begin(), touching.end(), pair) ||
-                          std::any_of(events.contact_hit.begin(), events.contact_hit.end(),
-                                      [&](const ContactHitEvent& h) {
-                                          return unordered_pair(h.shape_a, h.shape_b) == pair;
-                                      });
+    const bool reported = std::any_of(
+        events.contact_hit.begin(), events.contact_hit.end(),
+        [&](const ContactHitEvent& h) { return unordered_pair(h.shape_a, h.shape_b) == pair; });
     if (reported || approach <= def.hit_speed_threshold * def.length_units_per_meter) {
         return;
     }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -442,6 +443,37 @@ TEST(WorldEvents, ABoxFiredAtARestingDiscReportsOneHit) {
         SCOPED_TRACE("substeps " + std::to_string(substeps));
         ASSERT_EQ(world.events().contact_hit.size(), 1u);
         EXPECT_NEAR(world.events().contact_hit[0].approach_speed, 30, 1e-3);
+    }
+}
+
+// A body already touching something, then sent into it at 10 L/s, hits
+// it: a disc resting 0.0007 L from a wall in zero gravity (touching, never
+// pushed), and a box resting on the ground (pushed every step by gravity).
+// Hits skipped every pair touching at the end of the last step, so neither
+// impact was reported (nor, in a probe's scenes, 3.5 % of head-on
+// collisions of discs that ended a step within the slop).
+TEST(WorldEvents, AnImpactOfAPairAlreadyTouchingIsAHit) {
+    WorldDef zero_g;
+    zero_g.gravity = {0, 0};
+    World space = make_world(zero_g);
+    (void)add_body(space, BodyType::static_body, ShapeDef(make_box(0.5f, 5).value()), {-0.5f, 0});
+    const BodyId disc =
+        add_body(space, BodyType::dynamic, ShapeDef(Circle{{}, 0.5f}), {0.5007f, 0});
+    World ground = make_world();
+    (void)add_ground(ground);
+    const BodyId box =
+        add_body(ground, BodyType::dynamic, ShapeDef(make_box(0.5f, 0.5f).value()), {0, 0.5f});
+    for (auto [world, body, velocity] :
+         {std::tuple{&space, disc, Vec2{-10, 0}}, std::tuple{&ground, box, Vec2{0, -10}}}) {
+        for (int i = 0; i < 30; ++i) {
+            step(*world);
+            ASSERT_TRUE(world->events().contact_hit.empty()) << "step " << i;
+        }
+        ASSERT_EQ(world->touching_contacts().size(), 1u);
+        ASSERT_TRUE(world->set_velocity(body, velocity, 0));
+        step(*world);
+        ASSERT_EQ(world->events().contact_hit.size(), 1u);
+        EXPECT_NEAR(world->events().contact_hit[0].approach_speed, 10, 0.2);
     }
 }
 
