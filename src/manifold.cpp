@@ -988,11 +988,12 @@ std::optional<Capsule> as_capsule(const Shape& shape) {
 // The contact is computed as for a two-sided segment, and its normal is then
 // classified on that map:
 //   - admit: within the segment's part of a convex vertex cone (or its face
-//     normal next to a convex vertex): kept as computed;
-//   - snap: leaning towards a flat or concave end: replaced by a contact on
-//     the segment's face normal, clipped to the segment's extent (what lies
-//     beyond the end is the neighbour's); if B's centroid is behind the
-//     segment, B is deep: as for skip;
+//     normal on a segment whose ends are both convex): kept as computed;
+//   - snap: leaning towards a flat or concave end, or within the convexity
+//     tolerance of the face normal on a segment with such an end: replaced
+//     by a contact on the segment's face normal, clipped to the segment's
+//     extent (what lies beyond the end is the neighbour's); if B's centroid
+//     is behind the segment, B is deep: as for skip;
 //   - neighbour: in the neighbour's half of a convex vertex cone: no
 //     contact; the neighbour admits the same normal (a shape hanging on the
 //     tip of a ledge has its one contact there, however far it reaches
@@ -1054,8 +1055,8 @@ ChainEnds chain_ends(const ChainSegment& chain, const Transform& xf) {
 enum class ChainNormal { admit, snap, neighbour, skip };
 
 // Where a normal (world, from the chain to the other shape) falls on the
-// segment's part of the chain's normal map.
-ChainNormal classify_chain_normal(const ChainEnds& e, Vec2 normal) {
+// segment's part of the chain's normal map, by the end it leans towards.
+ChainNormal classify_by_cone(const ChainEnds& e, Vec2 normal) {
     const bool towards_p1 = dot(normal, e.tangent) <= 0;
     const bool convex = towards_p1 ? e.convex1 : e.convex2;
     if (!convex) {
@@ -1073,6 +1074,20 @@ ChainNormal classify_chain_normal(const ChainEnds& e, Vec2 normal) {
         return ChainNormal::neighbour; // nearer the neighbour's face: its contact
     }
     return ChainNormal::admit;
+}
+
+// classify_by_cone for a contact's normal, except that the face normal
+// snaps on a segment with a flat or concave end. A face normal leans either
+// way by rounding: on a slope from a ledge down to a valley, a rounded box
+// lying on it across the valley's joint was admitted, its point reaching up
+// to a radius past the joint, or snapped, clipped at the joint, by the sign
+// of a rounding error (28 % of placements admitted): its contact point
+// jumped as it rested.
+ChainNormal classify_chain_normal(const ChainEnds& e, Vec2 normal) {
+    if (std::abs(dot(normal, e.tangent)) <= k_convex_sine && !(e.convex1 && e.convex2)) {
+        return ChainNormal::snap;
+    }
+    return classify_by_cone(e, normal);
 }
 
 // The world point of a shape that decides which side of a chain it is on.
@@ -1247,22 +1262,20 @@ Manifold collide_two_sided(const Segment& segment, const Transform& xfa, const S
     return collide_solids(Shape(segment), &solid, xfa, b, as_polygon(b, storage), xfb, settings);
 }
 
-// Whether contact `m`, snapped for leaning towards a flat or concave end,
-// leans by no more than a flat joint's tolerance and lies nearer the other
-// end, a convex one. There the lean's sign is rounding's: a shape a hair
-// beyond a ledge's corner, flush with the faces, gets the face normal
-// turned a little either way (by GJK, 7e-5 rad at 0.001 L), and the clip to
-// the segment's extent leaves nothing of it, while the ledge's other face
-// leaves it to this segment (neighbour_takes): a box 0.01 L above the
-// corner had no contact. The contact is then kept as computed.
+// Whether contact `m`, snapped, leans by no more than a flat joint's
+// tolerance (the face normal: classify_chain_normal) and lies nearer a
+// convex end than the other end. There the lean's sign is rounding's: a
+// shape a hair beyond a ledge's corner, flush with the faces, gets the face
+// normal turned a little either way (by GJK, 7e-5 rad at 0.001 L), and the
+// clip to the segment's extent leaves nothing of it, while the ledge's
+// other face leaves it to this segment (neighbour_takes): a box 0.01 L
+// above the corner had no contact. The contact is then kept as computed.
 bool at_convex_end(const ChainEnds& e, const Manifold& m) {
-    const real lean = dot(m.normal, e.tangent);
-    const bool convex_p1 = lean > 0; // leaning towards p2: the other end is p1
-    if (std::abs(lean) > k_convex_sine || !(convex_p1 ? e.convex1 : e.convex2)) {
+    if (std::abs(dot(m.normal, e.tangent)) > k_convex_sine) {
         return false;
     }
     const real along = dot(m.points[0].point - e.p1, e.tangent);
-    return convex_p1 ? along <= real(0.5) * e.length : along >= real(0.5) * e.length;
+    return along <= real(0.5) * e.length ? e.convex1 : e.convex2;
 }
 
 // Whether the neighbour across the convex vertex at p1 (at_p1) or p2 takes
@@ -1306,7 +1319,7 @@ Manifold vertex_contact(const ChainSegment& chain, const ChainEnds& e, const Tra
         const Manifold m = collide(Shape(vertex), xfa, b, xfb, settings);
         if (m.count > 0 && m.points[0].separation > real(-0.1) * settings.linear_slop &&
             (dot(m.normal, e.tangent) <= 0) == at_p1 &&
-            classify_chain_normal(e, m.normal) == ChainNormal::admit) {
+            classify_by_cone(e, m.normal) == ChainNormal::admit) {
             return m;
         }
     }
