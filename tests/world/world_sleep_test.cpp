@@ -3,10 +3,12 @@
 // woken island is solved whole, so nothing sinks into a sleeping body.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <vector>
 
+#include "sweep/manifold.hpp"
 #include "sweep/world.hpp"
 #include "world_body.hpp"
 
@@ -369,6 +371,54 @@ TEST(WorldSleep, OffABodyPutToSleepWakesWhenAKinematicBodyMovesIntoIt) {
     EXPECT_TRUE(s.awake);
     EXPECT_EQ(begins, 1u);
     EXPECT_GT(s.center.x, 0.5f); // pushed ahead: the pusher's face is at x = 0.5 after 1 s
+}
+
+// The deepest overlap of any two bodies among `ids` (shapes `shapes`) at
+// their present poses, by the kernel's collide.
+real deepest_overlap(const World& world, const std::vector<BodyId>& ids,
+                     const std::vector<Shape>& shapes) {
+    real deepest = 0;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        for (std::size_t j = i + 1; j < ids.size(); ++j) {
+            const Manifold m =
+                collide(shapes[i], world.body_state(ids[i])->xf, shapes[j],
+                        world.body_state(ids[j])->xf, {0, world.tolerances().linear_slop});
+            for (int k = 0; k < m.count; ++k) {
+                deepest = std::max(deepest, -m.points[k].separation);
+            }
+        }
+    }
+    return deepest;
+}
+
+// A kinematic disc created deep inside a sleeping box (from a random scene)
+// wakes it as it moves; position correction pushes the box 0.84 L out of the
+// disc in one step, into a sleeping pair of boxes 0.6 L away. Its contact
+// with the first joined the step's contacts, but the box it met slept on:
+// correction pushed it 0.2 L while it slept, into the box beside it, with no
+// contact and no waking, and the pair ended 0.22 L inside each other.
+// A contact made with a sleeping body wakes it, as the contact search does.
+TEST(WorldSleep, ABoxPushedOutOfAKinematicDiscWakesTheSleepingBoxesItMeets) {
+    World world = make_world();
+    std::vector<BodyId> ids{add_ground(world)};
+    std::vector<Shape> shapes{make_box(10, 0.5f).value()};
+    const auto add = [&](BodyType type, const Shape& shape, Vec2 position, Vec2 velocity = {}) {
+        ids.push_back(add_body(world, type, shape, position, velocity));
+        shapes.push_back(shape);
+    };
+    add(BodyType::dynamic, make_box(0.5111f, 0.4429f).value(), {-2.619f, 0.4429f});
+    add(BodyType::dynamic, make_box(0.2140f, 0.4648f).value(), {-1.894f, 0.4648f});
+    add(BodyType::dynamic, make_box(0.5890f, 0.5034f).value(), {-0.466f, 0.5034f});
+    ASSERT_LE(step_until_asleep(world, 300), 300);
+    add(BodyType::kinematic, Circle{{}, 0.46f}, {-0.2513f, 0.4864f}, {-0.7629f, -0.018f});
+    for (int i = 0; i < 60; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        // The disc is created inside the box: that pair starts deep.
+        const std::vector<BodyId> boxes(ids.begin(), ids.end() - 1);
+        const std::vector<Shape> box_shapes(shapes.begin(), shapes.end() - 1);
+        EXPECT_LE(deepest_overlap(world, boxes, box_shapes), 2 * world.tolerances().linear_slop)
+            << "step " << i;
+    }
 }
 
 } // namespace
