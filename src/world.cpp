@@ -260,6 +260,12 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     }
     w.set_mass(b, *mass);
     w.note_seams_of(b);
+    // What sleeps where it is made wakes, as for create_shape (a body made
+    // inside a sleeping box left it asleep inside it for good).
+    for (int si : b.shapes) {
+        w.wake_near(inflate(compute_aabb(w.shapes[si].shape, b.xf), w.tol.speculative_distance),
+                    false);
+    }
     ++w.live_bodies;
     return BodyId{index, generation};
 }

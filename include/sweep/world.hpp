@@ -73,8 +73,8 @@ struct WorldDef {
     /// time_to_sleep seconds, together with every dynamic body they are in
     /// contact with (an island), stop being simulated until something wakes
     /// them: a moving body reaching them, a kinematic body moving into them,
-    /// a body moved, destroyed or refiltered near them, set_velocity,
-    /// set_awake. A sleeping body keeps its pose and touching contacts and
+    /// a body created, moved, destroyed or refiltered near them,
+    /// set_velocity, set_awake. A sleeping body keeps its pose and touching contacts and
     /// costs nothing per step (Catto, "Box2D 2.4", b2World::Solve's islands).
     /// Off, every dynamic body is simulated every step (benchmarks turn it off).
     bool enable_sleep = true;
@@ -221,7 +221,8 @@ class World {
     World& operator=(World&&) noexcept;
     ~World();
 
-    /// Adds a body with at least one shape. Errors: non-finite values,
+    /// Adds a body with at least one shape; what sleeps where its shapes
+    /// are wakes (as for create_shape). Errors: non-finite values,
     /// negative damping, negative density, friction or rolling resistance,
     /// restitution outside [0, 1], a shape reaching beyond k_max_coordinate,
     /// a velocity component or spin beyond k_max_coordinate per second, a
