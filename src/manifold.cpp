@@ -1012,6 +1012,9 @@ constexpr real k_convex_sine = real(0.01);
 /// cosines (about 0.06 degrees at a right angle): rounding of the two
 /// segments' separately computed normals never leaves a gap between them.
 constexpr real k_cone_split_overlap = real(1e-3);
+/// Sine of the angle by which a normal computed in `real` may miss a face's
+/// normal it equals (two unit vectors' cross product is good to a few ulps).
+constexpr real k_normal_rounding = real(1e-5);
 
 // A chain segment in the world with what its ghosts say about its ends.
 struct ChainEnds {
@@ -1296,9 +1299,10 @@ bool neighbour_takes(const ChainSegment& chain, const ChainEnds& e, bool at_p1,
 }
 
 // Whether `normal` lies in the convex vertex's cone at p1 (at_p1) or p2,
-// strictly: not past the neighbour's face normal at all.
-bool within_cone(const ChainEnds& e, bool at_p1, Vec2 normal) {
-    return at_p1 ? cross(normal, e.normal0) <= 0 : cross(e.normal2, normal) <= 0;
+// strictly: not past the neighbour's face normal by more than `rounding`
+// (a sine).
+bool within_cone(const ChainEnds& e, bool at_p1, Vec2 normal, real rounding = 0) {
+    return at_p1 ? cross(normal, e.normal0) <= rounding : cross(e.normal2, normal) <= rounding;
 }
 
 // The contact of B with the segment's convex vertex alone (a point against
@@ -1364,7 +1368,14 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
         if (neighbour_takes(chain, e, at_p1, xfa, b, xfb, settings)) {
             return {};
         }
-        if (within_cone(e, at_p1, m.normal)) {
+        // (Or past it by rounding, B deep: B lies behind the neighbour's
+        // line, where its face does not reach it, and only this contact
+        // holds it. A capsule 0.38 L into the solid under a ledge's corner,
+        // its core along the ledge's top, got this contact or none, by the
+        // sign of a cross product 6e-8 from zero.)
+        if (within_cone(e, at_p1, m.normal) ||
+            (least_separation(m) < -settings.linear_slop &&
+             within_cone(e, at_p1, m.normal, k_normal_rounding))) {
             return m;
         }
         // Past the neighbour's face normal, if only by rounding: B lies

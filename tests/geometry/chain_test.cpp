@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -494,6 +495,39 @@ TEST(Chain, ABoxLyingOnASlopeAcrossAValleysJointGetsTheSameContactWhereverItIs) 
         }
     }
     EXPECT_EQ(contacts, 20000);
+}
+
+// A capsule lying along a ledge's top, 0.2 to 0.25 L below its line (its
+// skin clear of the top face), poking out through the ledge's steep side:
+// it is 0.38 L or more inside the solid, and the side holds it, wherever
+// the scene is. The side's two-sided contact has the top's normal, past the
+// corner's cone or within it by the sign of a rounding error; past it, the
+// contact was dropped as if the capsule lay against the top face, which
+// does not reach it: 1,008 of 20,000 placements had no contact at all.
+TEST(Chain, ACapsuleSunkUnderALedgesTopAndOutThroughItsSideIsHeldWhereverItIs) {
+    const std::array<Vec2, 5> ledge{{{-4, -5}, {0.3f, -5}, {0.3f, -2.5f}, {0, 0}, {-4, 0}}};
+    const auto chain = make_chain_loop(ledge).value();
+    const Capsule capsule{{-0.5f, 0}, {0.5f, 0}, 0.18f};
+    std::uint32_t state = 1;
+    const auto uniform = [&state](real lo, real hi) {
+        state = state * 1664525u + 1013904223u;
+        return lo + (hi - lo) * static_cast<real>(state >> 8) / static_cast<real>(1u << 24);
+    };
+    for (int i = 0; i < 20000; ++i) {
+        const Vec2 center{uniform(0.05f, 0.15f), uniform(-0.25f, -0.2f)};
+        const Vec2 offset{uniform(-10, 10), uniform(-10, 10)};
+        const Transform xf{center + offset, Rot::from_angle(uniform(-5e-7f, 5e-7f))};
+        real deepest = std::numeric_limits<real>::max();
+        for (const ChainSegment& segment : chain) {
+            const Manifold m =
+                collide(Shape(segment), Transform{offset, Rot{}}, Shape(capsule), xf);
+            for (int k = 0; k < m.count; ++k) {
+                deepest = std::min(deepest, m.points[k].separation);
+            }
+        }
+        // At least as deep as the core lies below the top, plus the radius.
+        ASSERT_LT(deepest, center.y - capsule.radius + 0.01f) << "placement " << i;
+    }
 }
 
 TEST(Chain, AZeroLengthChainSegmentHasNoContact) {
