@@ -15,6 +15,9 @@
 // that same information on both sides: Box2D's collide plus
 // b2WorldManifold::Initialize where it found points, ours unchanged.
 //
+// Manifold/chain_box pairs ours with b2CollideEdgeAndPolygon on a one-sided
+// edge with ghost vertices (Box2D 2.4's chain segment).
+//
 // Box2D 2.4.1 has no capsule: Manifold/capsule_capsule is ours alone, and
 // Manifold/capsule_circle pairs ours with b2CollideEdgeAndCircle on an edge
 // whose m_radius is the capsule's radius (a capsule, for that function).
@@ -24,6 +27,7 @@
 #include <box2d/b2_edge_shape.h>
 #include <box2d/b2_polygon_shape.h>
 
+#include <cmath>
 #include <vector>
 
 #include "inputs.hpp"
@@ -251,6 +255,77 @@ void Manifold_CapsuleCircleWorld_box2d(benchmark::State& state) {
     run_box2d_world(state, to_b2_cases(capsule_circle_cases()), b2CollideEdgeAndCircle);
 }
 
+// ---- chain segment vs box: a box on a level's one-sided polyline. Each
+// segment 2 L long, its neighbours turned by up to 60 degrees either way
+// (convex and concave joints), the box in front of it near its face or an
+// end. Box2D 2.4's one-sided edge with ghost vertices is the same surface
+// (b2EdgeShape::SetOneSided; normal to the right of v1 -> v2, as ours).
+
+struct ChainBoxCase {
+    sweep::ChainSegment a;
+    sweep::Polygon b;
+    sweep::Transform xf_a, xf_b;
+};
+
+const std::vector<ChainBoxCase>& chain_box_cases() {
+    static const auto cases = [] {
+        bench::Rng rng(66);
+        std::vector<ChainBoxCase> out;
+        for (int i = 0; i < k_cases; ++i) {
+            const float turn0 = bench::uniform(rng, -1.05f, 1.05f);
+            const float turn2 = bench::uniform(rng, -1.05f, 1.05f);
+            const sweep::Vec2 p1{-1, 0};
+            const sweep::Vec2 p2{1, 0};
+            const sweep::ChainSegment chain{p1 - sweep::Vec2{std::cos(turn0), std::sin(turn0)},
+                                            {p1, p2},
+                                            p2 + sweep::Vec2{std::cos(turn2), -std::sin(turn2)}};
+            const sweep::Polygon box = bench::random_box(rng);
+            // Along the segment and a little past its ends, up to 1.2 L above it
+            // (the face's normal is -y: right of p1 -> p2).
+            const sweep::Vec2 at{bench::uniform(rng, -1.5f, 1.5f), -bench::uniform(rng, 0, 1.2f)};
+            const sweep::Transform xf_a = bench::random_transform(rng, 5);
+            const sweep::Transform local{
+                at, sweep::Rot::from_angle(bench::uniform(rng, -3.14f, 3.14f))};
+            out.push_back({chain, box, xf_a, sweep::mul(xf_a, local)});
+        }
+        return out;
+    }();
+    return cases;
+}
+
+void Manifold_ChainBox_sweep(benchmark::State& state) {
+    run(state, chain_box_cases(), [](const ChainBoxCase& c) {
+        // (The default settings keep points within 0.02 L: Box2D's two skins.)
+        return sweep::collide(sweep::Shape(c.a), c.xf_a, sweep::Shape(c.b), c.xf_b).count;
+    });
+}
+
+// Box2D's one-sided edge and polygon for the same cases; `world` adds the
+// world points its solver makes from the manifold.
+template <bool world> void chain_box_box2d(benchmark::State& state) {
+    struct Case {
+        b2EdgeShape a;
+        b2PolygonShape b;
+        sweep::Transform xf_a, xf_b;
+    };
+    std::vector<Case> cases;
+    for (const ChainBoxCase& c : chain_box_cases()) {
+        Case out{{}, to_b2(c.b), c.xf_a, c.xf_b};
+        out.a.SetOneSided(bench::to_b2(c.a.ghost1), bench::to_b2(c.a.segment.p1),
+                          bench::to_b2(c.a.segment.p2), bench::to_b2(c.a.ghost2));
+        cases.push_back(out);
+    }
+    if constexpr (world) {
+        run_box2d_world(state, cases, b2CollideEdgeAndPolygon);
+    } else {
+        run_box2d(state, cases, b2CollideEdgeAndPolygon);
+    }
+}
+
+void Manifold_ChainBox_box2d(benchmark::State& state) { chain_box_box2d<false>(state); }
+
+void Manifold_ChainBoxWorld_box2d(benchmark::State& state) { chain_box_box2d<true>(state); }
+
 } // namespace
 
 BENCHMARK(Manifold_Circles_sweep)->Name("Manifold/circle_circle/sweep");
@@ -262,6 +337,8 @@ BENCHMARK(Manifold_BoxCircle_box2d)->Name("Manifold/box_circle/box2d");
 BENCHMARK(Manifold_Capsules_sweep)->Name("Manifold/capsule_capsule/sweep");
 BENCHMARK(Manifold_CapsuleCircle_sweep)->Name("Manifold/capsule_circle/sweep");
 BENCHMARK(Manifold_CapsuleCircle_box2d)->Name("Manifold/capsule_circle/box2d");
+BENCHMARK(Manifold_ChainBox_sweep)->Name("Manifold/chain_box/sweep");
+BENCHMARK(Manifold_ChainBox_box2d)->Name("Manifold/chain_box/box2d");
 // Ours holds the world information already: the same function, paired with
 // Box2D's collide plus b2WorldManifold::Initialize.
 BENCHMARK(Manifold_Circles_sweep)->Name("Manifold/circle_circle_world/sweep");
@@ -272,3 +349,5 @@ BENCHMARK(Manifold_BoxCircle_sweep)->Name("Manifold/box_circle_world/sweep");
 BENCHMARK(Manifold_BoxCircleWorld_box2d)->Name("Manifold/box_circle_world/box2d");
 BENCHMARK(Manifold_CapsuleCircle_sweep)->Name("Manifold/capsule_circle_world/sweep");
 BENCHMARK(Manifold_CapsuleCircleWorld_box2d)->Name("Manifold/capsule_circle_world/box2d");
+BENCHMARK(Manifold_ChainBox_sweep)->Name("Manifold/chain_box_world/sweep");
+BENCHMARK(Manifold_ChainBoxWorld_box2d)->Name("Manifold/chain_box_world/box2d");
