@@ -1365,9 +1365,15 @@ struct World::Impl {
     PairMass pair_mass(const Contact& c, Vec2 normal, bool pin_stopped) const {
         const Body& a = bodies[c.body_a];
         const Body& b = bodies[c.body_b];
-        // Only a contact that holds one body up on the other passes the
-        // shock, and only the body below (lower in level and in fact) holds.
-        const real up = shock ? -dot(normal, gravity_direction) : 0; // > 0: B above A
+        // Only a contact that holds one dynamic body up on another passes
+        // the shock, and only the body below (lower in level and in fact)
+        // holds. Under fixed geometry (a ceiling, an overhang, whose level
+        // is no level) a body yields: held, it took no push from it, and a
+        // jam's sweeps drove it up into the overhang (random scenes: bodies
+        // under the ceiling or an obstacle ended steps up to 3.7 slops deep).
+        const bool both_dynamic = a.type == BodyType::dynamic && b.type == BodyType::dynamic;
+        const real up =
+            shock && both_dynamic ? -dot(normal, gravity_direction) : 0; // > 0: B above A
         const bool below_a =
             up >= k_bearing_cosine && support_level[c.body_a] < support_level[c.body_b];
         const bool below_b =
@@ -1375,7 +1381,6 @@ struct World::Impl {
         // And of two dynamic bodies, one that fixed geometry backs in the
         // direction the contact pushes it holds against one that is not, if
         // it is k_backed_mass_ratio times lighter (find_backing).
-        const bool both_dynamic = a.type == BodyType::dynamic && b.type == BodyType::dynamic;
         const bool backed_a = shock && both_dynamic && backed(c.body_a, -normal);
         const bool backed_b = shock && both_dynamic && backed(c.body_b, normal);
         const bool pin_a = (pin_stopped && a.stopped) || below_a ||

@@ -635,6 +635,12 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithSubsteps) {
 // referee: a disc whose centre lay on a chain segment's line 4.9 L beyond
 // its end was behind both faces of the segment's two-vertex form by
 // rounding, and taken as inside it (circle_against_face in manifold.cpp).
+// Seeds 1031921, 1064672, 1078037 and 1081285 at 30 Hz (hunted) ended a
+// step 2.57, 2.05, 2.60 and 3.73 slops deep: in a jam's sweeps a body
+// under fixed geometry (the ceiling, an obstacle's underside, an overhang's
+// corner) was held in its contact with it, as if it were a body it bore,
+// and took no push from it, so the sweeps left the jam deeper than they
+// found it and gave up (World::Impl::pair_mass).
 TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve) {
     run_cases(61'000, test::property_cases(150), k_one_step_solve_at_60_hz);
     run_cases(31'000, test::property_cases(150), k_one_step_solve_at_30_hz);
@@ -644,6 +650,10 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve
     run_cases(350'557, 1, k_one_step_solve_at_30_hz);
     run_cases(1'075'589, 1, k_one_step_solve_at_30_hz);
     run_cases(1'008'219, 1, k_one_step_solve_at_30_hz);
+    run_cases(1'031'921, 1, k_one_step_solve_at_30_hz);
+    run_cases(1'064'672, 1, k_one_step_solve_at_30_hz);
+    run_cases(1'078'037, 1, k_one_step_solve_at_30_hz);
+    run_cases(1'081'285, 1, k_one_step_solve_at_30_hz);
 }
 
 } // namespace
