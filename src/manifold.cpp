@@ -254,9 +254,18 @@ namespace {
 
 // A segment as a degenerate polygon: two vertices, two opposite normals.
 // The clipping and separating-axis code then handles it unchanged (as Box2D
-// v3 does with a zero-radius capsule).
+// v3 does with a zero-radius capsule). capsule_polygon's form, built here
+// where the compiler sees it: the call into shapes.cpp cost a chain
+// segment's collide 2 %.
 Polygon segment_polygon(const Segment& segment) {
-    return capsule_polygon({segment.p1, segment.p2, 0});
+    Polygon p;
+    p.count = 2;
+    p.vertices[0] = segment.p1;
+    p.vertices[1] = segment.p2;
+    p.normals[0] = normalize(right_perp(segment.p2 - segment.p1));
+    p.normals[1] = -p.normals[0];
+    p.centroid = lerp(segment.p1, segment.p2, real(0.5));
+    return p;
 }
 
 Manifold flip_manifold(Manifold m) {
@@ -590,10 +599,11 @@ Manifold collide_on_face(const Polygon& a, const Transform& xfa, const Polygon& 
             inc_edge = i;
         }
     }
+    // (The next vertices without a division, on every pair's way to the clip.)
     const int i1 = inc_edge;
-    const int i2 = (inc_edge + 1) % inc.count;
+    const int i2 = inc_edge + 1 < inc.count ? inc_edge + 1 : 0;
     const int r1 = edge;
-    const int r2 = (edge + 1) % ref.count;
+    const int r2 = edge + 1 < ref.count ? edge + 1 : 0;
     const detail::ReferenceFace reference{{transform_point(xf_ref, ref.vertices[r1]),
                                            transform_point(xf_ref, ref.vertices[r2]), r1, r2,
                                            ref.radius},
@@ -926,26 +936,6 @@ Manifold collide_solids(const Shape& a, const Polygon* poly_a, const Transform& 
     return collide_polygons(*poly_a, xfa, *poly_b, xfb, settings);
 }
 
-// The polygon form of a shape, or null for a circle.
-const Polygon* as_polygon(const Shape& shape, Polygon& storage) {
-    switch (shape.type) {
-    case ShapeType::circle:
-        return nullptr;
-    case ShapeType::capsule:
-        storage = capsule_polygon(shape.capsule);
-        return &storage;
-    case ShapeType::polygon:
-        return &shape.polygon;
-    case ShapeType::segment:
-        storage = segment_polygon(shape.segment);
-        return &storage;
-    case ShapeType::chain_segment:
-        storage = segment_polygon(shape.chain_segment.segment);
-        return &storage;
-    }
-    return nullptr;
-}
-
 // The polygon form of a capsule or segment.
 Polygon core_polygon(const Shape& shape) {
     return shape.type == ShapeType::capsule ? capsule_polygon(shape.capsule)
@@ -1033,13 +1023,19 @@ struct ChainEnds {
     bool open2 = false;
 };
 
-ChainEnds chain_ends(const ChainSegment& chain, const Transform& xf) {
+// The segment's own part of ChainEnds: its ends, length, tangent and normal.
+ChainEnds segment_ends(const ChainSegment& chain, const Transform& xf) {
     ChainEnds e;
     e.p1 = transform_point(xf, chain.segment.p1);
     e.p2 = transform_point(xf, chain.segment.p2);
     e.length = distance(e.p1, e.p2);
     e.tangent = normalize(e.p2 - e.p1);
     e.normal = right_perp(e.tangent);
+    return e;
+}
+
+// The rest of ChainEnds, from the ghosts: needed only to judge a contact.
+void add_ghosts(ChainEnds& e, const ChainSegment& chain, const Transform& xf) {
     e.ghost1 = transform_point(xf, chain.ghost1);
     e.ghost2 = transform_point(xf, chain.ghost2);
     const Vec2 edge0 = normalize(e.p1 - e.ghost1);
@@ -1052,7 +1048,6 @@ ChainEnds chain_ends(const ChainSegment& chain, const Transform& xf) {
     e.normal2 = e.open2 ? e.tangent : right_perp(edge2);
     e.convex1 = e.open1 || cross(edge0, e.tangent) >= k_convex_sine;
     e.convex2 = e.open2 || cross(e.tangent, edge2) >= k_convex_sine;
-    return e;
 }
 
 enum class ChainNormal { admit, snap, neighbour, skip };
@@ -1107,64 +1102,74 @@ Vec2 world_centroid(const Shape& shape, const Transform& xf) {
     }
 }
 
-// The contact of a shape (B) with the chain's face alone (normal = the
-// outward normal), from the part of B over the segment's extent: the
-// circle's centre, or B's edge facing the chain clipped to [p1, p2] (when
-// that edge lies beyond the ends, as for a deep shape centred near a vertex,
-// the deepest point of B's core over the extent). A circle whose centre is
-// beyond an end and beyond the neighbour's end too faces the vertex itself,
-// in the sliver a joint flatter than the convexity tolerance leaves between
-// the two faces' extents: it meets the vertex, along a normal within that
-// sliver's cone.
-Manifold chain_face_points(const ChainEnds& e, const Transform& xfa, const Shape& b,
-                           const Transform& xfb, const CollideSettings& settings) {
+// A point of B's core (world) with its gap beyond the chain's face, added
+// to face contact `m` unless farther than the speculative distance.
+void add_face_point(Manifold& m, const ChainEnds& e, Vec2 core_b, real radius_b, std::uint32_t id,
+                    const Transform& xfa, const Transform& xfb, const CollideSettings& settings) {
+    const Vec2 n = e.normal;
+    const real gap = dot(n, core_b - e.p1);
+    if (gap - radius_b > settings.speculative_distance) {
+        return;
+    }
+    m.points[m.count++] = make_point(core_b - gap * n, core_b - radius_b * n, n, xfa, xfb, id);
+}
+
+// chain_face_points for a circle: its centre over the segment's extent. A
+// centre beyond an end and beyond the neighbour's end too faces the vertex
+// itself, in the sliver a joint flatter than the convexity tolerance leaves
+// between the two faces' extents: it meets the vertex, along a normal
+// within that sliver's cone.
+Manifold chain_face_circle_points(const ChainEnds& e, const Transform& xfa, const Circle& circle,
+                                  const Transform& xfb, const CollideSettings& settings) {
     Manifold m;
     const Vec2 n = e.normal;
     m.normal = n;
     m.local_normal = inv_rotate(xfa.q, n);
-    const auto add = [&](Vec2 core_b, real radius_b, std::uint32_t id) {
-        const real gap = dot(n, core_b - e.p1);
-        if (gap - radius_b > settings.speculative_distance) {
-            return;
-        }
-        m.points[m.count++] = make_point(core_b - gap * n, core_b - radius_b * n, n, xfa, xfb, id);
-    };
-    if (b.type == ShapeType::circle) {
-        const Vec2 c = transform_point(xfb, b.circle.center);
-        const real r = b.circle.radius;
-        const real along = dot(c - e.p1, e.tangent);
-        if (along >= 0 && along <= e.length) {
-            add(c, r, 0);
-            return m;
-        }
-        const bool at_p1 = along < 0;
-        const Vec2 vertex = at_p1 ? e.p1 : e.p2;
-        const Vec2 beyond_neighbour = at_p1 ? e.p1 - e.ghost1 : e.p2 - e.ghost2;
-        if (dot(c - vertex, beyond_neighbour) <= 0) {
-            return {}; // over the neighbour's extent: its contact
-        }
-        const real dist = distance(c, vertex);
-        // (normalize, not 1 / dist: a centre 1e-23 L from the vertex has a
-        // subnormal square, and 1 / dist made a normal 0.7 long.)
-        const Vec2 towards = normalize(c - vertex);
-        const Vec2 normal = towards == Vec2{} ? n : towards;
-        // Only within the vertex's cone, counter-clockwise from normal0 to
-        // normal to normal2 (to the convexity tolerance): a concave joint has
-        // no such normals, and there the centre is inside the solid.
-        const real turn = at_p1 ? cross(e.normal0, n) : cross(n, e.normal2); // sine, > 0: convex
-        const real outside_cone = at_p1 ? std::max(-cross(e.normal0, normal), -cross(normal, n))
-                                        : std::max(-cross(n, normal), -cross(normal, e.normal2));
-        if (turn < -k_convex_sine || outside_cone > k_convex_sine ||
-            dist - r > settings.speculative_distance) {
-            return {};
-        }
-        m.normal = normal;
-        m.local_normal = inv_rotate(xfa.q, normal);
-        m.points[0] = make_point(vertex, c - r * normal, normal, xfa, xfb, 0x100u);
-        m.count = 1;
+    const Vec2 c = transform_point(xfb, circle.center);
+    const real r = circle.radius;
+    const real along = dot(c - e.p1, e.tangent);
+    if (along >= 0 && along <= e.length) {
+        add_face_point(m, e, c, r, 0, xfa, xfb, settings);
         return m;
     }
-    const Polygon poly = b.type == ShapeType::capsule ? capsule_polygon(b.capsule) : b.polygon;
+    const bool at_p1 = along < 0;
+    const Vec2 vertex = at_p1 ? e.p1 : e.p2;
+    const Vec2 beyond_neighbour = at_p1 ? e.p1 - e.ghost1 : e.p2 - e.ghost2;
+    if (dot(c - vertex, beyond_neighbour) <= 0) {
+        return {}; // over the neighbour's extent: its contact
+    }
+    const real dist = distance(c, vertex);
+    // (normalize, not 1 / dist: a centre 1e-23 L from the vertex has a
+    // subnormal square, and 1 / dist made a normal 0.7 long.)
+    const Vec2 towards = normalize(c - vertex);
+    const Vec2 normal = towards == Vec2{} ? n : towards;
+    // Only within the vertex's cone, counter-clockwise from normal0 to
+    // normal to normal2 (to the convexity tolerance): a concave joint has
+    // no such normals, and there the centre is inside the solid.
+    const real turn = at_p1 ? cross(e.normal0, n) : cross(n, e.normal2); // sine, > 0: convex
+    const real outside_cone = at_p1 ? std::max(-cross(e.normal0, normal), -cross(normal, n))
+                                    : std::max(-cross(n, normal), -cross(normal, e.normal2));
+    if (turn < -k_convex_sine || outside_cone > k_convex_sine ||
+        dist - r > settings.speculative_distance) {
+        return {};
+    }
+    m.normal = normal;
+    m.local_normal = inv_rotate(xfa.q, normal);
+    m.points[0] = make_point(vertex, c - r * normal, normal, xfa, xfb, 0x100u);
+    m.count = 1;
+    return m;
+}
+
+// chain_face_points for a polygon form (a capsule's, or a polygon itself,
+// read in place, not copied): its edge facing the chain clipped to [p1, p2]
+// (when that edge lies beyond the ends, as for a deep shape centred near a
+// vertex, the deepest point of its core over the extent).
+Manifold chain_face_polygon_points(const ChainEnds& e, const Transform& xfa, const Polygon& poly,
+                                   const Transform& xfb, const CollideSettings& settings) {
+    Manifold m;
+    const Vec2 n = e.normal;
+    m.normal = n;
+    m.local_normal = inv_rotate(xfa.q, n);
     // B's edge clipped to the slab over the segment: [p1, p2] along the tangent.
     const auto clip_to_extent = [&](int edge, std::array<ClipVertex, 2>& out) {
         const int next = edge + 1 < poly.count ? edge + 1 : 0;
@@ -1183,15 +1188,17 @@ Manifold chain_face_points(const ChainEnds& e, const Transform& xfa, const Shape
     // B's edge most anti-parallel to the chain's normal.
     const Vec2 n_in_b = inv_rotate(xfb.q, n);
     int edge = 0;
+    real least = dot(n_in_b, poly.normals[0]);
     for (int i = 1; i < poly.count; ++i) {
-        if (dot(n_in_b, poly.normals[i]) < dot(n_in_b, poly.normals[edge])) {
+        if (const real d = dot(n_in_b, poly.normals[i]); d < least) {
+            least = d;
             edge = i;
         }
     }
     std::array<ClipVertex, 2> clipped{};
     if (clip_to_extent(edge, clipped) == 2) {
         for (const ClipVertex& cv : clipped) {
-            add(cv.v, poly.radius, cv.id | 0x40000u);
+            add_face_point(m, e, cv.v, poly.radius, cv.id | 0x40000u, xfa, xfb, settings);
         }
         return m;
     }
@@ -1209,15 +1216,32 @@ Manifold chain_face_points(const ChainEnds& e, const Transform& xfa, const Shape
         }
     }
     if (deepest < std::numeric_limits<real>::max()) {
-        add(best.v, poly.radius, best.id | 0x80000u);
+        add_face_point(m, e, best.v, poly.radius, best.id | 0x80000u, xfa, xfb, settings);
     }
     return m;
 }
 
+// The contact of a shape (B) with the chain's face alone (normal = the
+// outward normal), from the part of B over the segment's extent.
+Manifold chain_face_points(const ChainEnds& e, const Transform& xfa, const Shape& b,
+                           const Transform& xfb, const CollideSettings& settings) {
+    switch (b.type) {
+    case ShapeType::circle:
+        return chain_face_circle_points(e, xfa, b.circle, xfb, settings);
+    case ShapeType::capsule:
+        return chain_face_polygon_points(e, xfa, capsule_polygon(b.capsule), xfb, settings);
+    default:
+        return chain_face_polygon_points(e, xfa, b.polygon, xfb, settings);
+    }
+}
+
 Manifold chain_face_contact(const ChainEnds& e, const Transform& xfa, const Shape& b,
                             const Transform& xfb, const CollideSettings& settings) {
-    const Manifold m = chain_face_points(e, xfa, b, xfb, settings);
-    return m.count > 0 ? m : Manifold{};
+    Manifold m = chain_face_points(e, xfa, b, xfb, settings);
+    if (m.count == 0) {
+        m = {}; // no contact, no normal (in place: m is returned without a copy)
+    }
+    return m;
 }
 
 // True when, of the chain's faces around the segment (its own and those of
@@ -1257,12 +1281,14 @@ bool own_face_separates_most(const ChainEnds& e, const Shape& b, const Transform
 // A segment (A) as a two-sided solid against a circle, capsule or polygon (B).
 Manifold collide_two_sided(const Segment& segment, const Transform& xfa, const Shape& b,
                            const Transform& xfb, const CollideSettings& settings) {
-    if (b.type == ShapeType::capsule) {
+    switch (b.type) {
+    case ShapeType::capsule:
         return collide_capsules(Capsule{segment.p1, segment.p2, 0}, xfa, b.capsule, xfb, settings);
+    case ShapeType::circle:
+        return collide_polygon_circle(segment_polygon(segment), xfa, b.circle, xfb, settings);
+    default: // a polygon (collide() never pairs two edges)
+        return collide_polygons(segment_polygon(segment), xfa, b.polygon, xfb, settings);
     }
-    const Polygon solid = segment_polygon(segment);
-    Polygon storage;
-    return collide_solids(Shape(segment), &solid, xfa, b, as_polygon(b, storage), xfb, settings);
 }
 
 // Whether contact `m`, snapped, leans by no more than a flat joint's
@@ -1333,10 +1359,18 @@ Manifold vertex_contact(const ChainSegment& chain, const ChainEnds& e, const Tra
 // A chain segment (A) against a circle, capsule or polygon (B).
 Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Shape& b,
                        const Transform& xfb, const CollideSettings& settings) {
-    const ChainEnds e = chain_ends(chain, xfa);
+    ChainEnds e = segment_ends(chain, xfa);
     if (e.tangent == Vec2{}) {
         return {}; // a zero-length chain segment has no face
     }
+    // Most pairs are apart: the two-sided contact first, and the ghosts
+    // only for a contact to judge. (Without one, a shape behind the segment
+    // has no contact either.)
+    const Manifold m = collide_two_sided(chain.segment, xfa, b, xfb, settings);
+    if (m.count == 0) {
+        return m;
+    }
+    add_ghosts(e, chain, xfa);
     // One-sided: a shape whose centroid is behind the segment's line, and
     // behind its convex neighbours' lines, is inside the solid.
     const Vec2 centroid = world_centroid(b, xfb);
@@ -1349,10 +1383,6 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     const bool behind2 = !e.convex2 || e.open2 || dot(e.normal2, centroid - e.p2) < 0;
     if (behind && behind0 && behind2) {
         return {};
-    }
-    const Manifold m = collide_two_sided(chain.segment, xfa, b, xfb, settings);
-    if (m.count == 0) {
-        return m;
     }
     switch (classify_chain_normal(e, m.normal)) {
     case ChainNormal::admit:
