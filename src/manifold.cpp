@@ -1491,6 +1491,16 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     if (a.type == ShapeType::circle && b.type == ShapeType::capsule) {
         return flip_manifold(collide_capsule_circle(b.capsule, xfb, a.circle, xfa, settings));
     }
+    // A level's ground against a body, directly: a polygon or circle is
+    // neither an edge nor point-like.
+    const bool b_solid = b.type == ShapeType::polygon || b.type == ShapeType::circle;
+    if (a.type == ShapeType::chain_segment && b_solid) {
+        return collide_chain(a.chain_segment, xfa, b, xfb, settings);
+    }
+    const bool a_solid = a.type == ShapeType::polygon || a.type == ShapeType::circle;
+    if (b.type == ShapeType::chain_segment && a_solid) {
+        return flip_manifold(collide_chain(b.chain_segment, xfb, a, xfa, settings));
+    }
     const bool a_edge = a.type == ShapeType::segment || a.type == ShapeType::chain_segment;
     const bool b_edge = b.type == ShapeType::segment || b.type == ShapeType::chain_segment;
     if (a_edge && b_edge) {
