@@ -254,18 +254,9 @@ namespace {
 
 // A segment as a degenerate polygon: two vertices, two opposite normals.
 // The clipping and separating-axis code then handles it unchanged (as Box2D
-// v3 does with a zero-radius capsule). capsule_polygon's form, built here
-// where the compiler sees it: the call into shapes.cpp cost a chain
-// segment's collide 2 %.
+// v3 does with a zero-radius capsule).
 Polygon segment_polygon(const Segment& segment) {
-    Polygon p;
-    p.count = 2;
-    p.vertices[0] = segment.p1;
-    p.vertices[1] = segment.p2;
-    p.normals[0] = normalize(right_perp(segment.p2 - segment.p1));
-    p.normals[1] = -p.normals[0];
-    p.centroid = lerp(segment.p1, segment.p2, real(0.5));
-    return p;
+    return capsule_polygon({segment.p1, segment.p2, 0});
 }
 
 Manifold flip_manifold(Manifold m) {
@@ -1114,6 +1105,14 @@ void add_face_point(Manifold& m, const ChainEnds& e, Vec2 core_b, real radius_b,
     m.points[m.count++] = make_point(core_b - gap * n, core_b - radius_b * n, n, xfa, xfb, id);
 }
 
+// An empty contact on the chain's face normal, for its points to be added.
+Manifold face_manifold(const ChainEnds& e, const Transform& xfa) {
+    Manifold m;
+    m.normal = e.normal;
+    m.local_normal = inv_rotate(xfa.q, e.normal);
+    return m;
+}
+
 // chain_face_points for a circle: its centre over the segment's extent. A
 // centre beyond an end and beyond the neighbour's end too faces the vertex
 // itself, in the sliver a joint flatter than the convexity tolerance leaves
@@ -1121,10 +1120,8 @@ void add_face_point(Manifold& m, const ChainEnds& e, Vec2 core_b, real radius_b,
 // within that sliver's cone.
 Manifold chain_face_circle_points(const ChainEnds& e, const Transform& xfa, const Circle& circle,
                                   const Transform& xfb, const CollideSettings& settings) {
-    Manifold m;
+    Manifold m = face_manifold(e, xfa);
     const Vec2 n = e.normal;
-    m.normal = n;
-    m.local_normal = inv_rotate(xfa.q, n);
     const Vec2 c = transform_point(xfb, circle.center);
     const real r = circle.radius;
     const real along = dot(c - e.p1, e.tangent);
@@ -1166,10 +1163,8 @@ Manifold chain_face_circle_points(const ChainEnds& e, const Transform& xfa, cons
 // vertex, the deepest point of its core over the extent).
 Manifold chain_face_polygon_points(const ChainEnds& e, const Transform& xfa, const Polygon& poly,
                                    const Transform& xfb, const CollideSettings& settings) {
-    Manifold m;
+    Manifold m = face_manifold(e, xfa);
     const Vec2 n = e.normal;
-    m.normal = n;
-    m.local_normal = inv_rotate(xfa.q, n);
     // B's edge clipped to the slab over the segment: [p1, p2] along the tangent.
     const auto clip_to_extent = [&](int edge, std::array<ClipVertex, 2>& out) {
         const int next = edge + 1 < poly.count ? edge + 1 : 0;
