@@ -263,8 +263,7 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     // What sleeps where it is made wakes, as for create_shape (a body made
     // inside a sleeping box left it asleep inside it for good).
     for (int si : b.shapes) {
-        w.wake_near(inflate(compute_aabb(w.shapes[si].shape, b.xf), w.tol.speculative_distance),
-                    false);
+        w.wake_near_shape(w.shapes[si].shape, b.xf);
     }
     ++w.live_bodies;
     return BodyId{index, generation};
@@ -286,8 +285,7 @@ void World::Impl::destroy_body(int index) {
     Body& b = bodies[index];
     // What rested on it, and its own island if it slept, wake.
     for (int si : b.shapes) {
-        const ShapeRecord& s = shapes[si];
-        wake_near(inflate(compute_aabb(s.shape, b.xf), tol.speculative_distance), false);
+        wake_near_shape(shapes[si].shape, b.xf);
     }
     wake_island(index, false);
     note_seams_of(b);
@@ -373,8 +371,7 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     }
     // Bodies resting on it may now fall through, or be pushed by it.
     w.wake_island(s.body, false);
-    w.wake_near(inflate(compute_aabb(s.shape, w.bodies[s.body].xf), w.tol.speculative_distance),
-                false);
+    w.wake_near_shape(s.shape, w.bodies[s.body].xf);
     return {};
 }
 

@@ -69,7 +69,7 @@ void World::Impl::teleport(int index, const Transform& xf, real angle) {
     // was; what sleeps where it lands wakes below.
     wake_island(index, false);
     for (int si : b.shapes) {
-        wake_near(inflate(compute_aabb(shapes[si].shape, b.xf), tol.speculative_distance), false);
+        wake_near_shape(shapes[si].shape, b.xf);
     }
     b.xf = xf;
     b.sweep.c1 = b.sweep.c2 = transform_point(xf, b.sweep.local_center);
@@ -119,7 +119,7 @@ Result<ShapeId> World::create_shape(BodyId id, const ShapeDef& shape) {
     const int si = w.add_shape(id.index, shape);
     w.reset_mass(id.index, *mass);
     w.note_seams_of(b); // (a kinematic body of several shapes has seams of its own)
-    w.wake_near(inflate(compute_aabb(shape.shape, b.xf), w.tol.speculative_distance), false);
+    w.wake_near_shape(shape.shape, b.xf);
     return w.shape_id(si);
 }
 
@@ -144,8 +144,7 @@ Result<void> World::destroy_shape(ShapeId id) {
     }
     // What rested on it, and its own island, wake.
     w.wake_island(index, false);
-    w.wake_near(inflate(compute_aabb(w.shapes[id.index].shape, b.xf), w.tol.speculative_distance),
-                false);
+    w.wake_near_shape(w.shapes[id.index].shape, b.xf);
     w.note_seams_of(b);
     w.remove_shape(id.index);
     b.shapes.erase(std::find(b.shapes.begin(), b.shapes.end(), id.index));
@@ -177,7 +176,7 @@ Result<void> World::set_material(ShapeId id, const Material& material) {
     s.material = material;
     // What rests on it may now slide (ice), and the body itself.
     w.wake_island(index, false);
-    w.wake_near(inflate(compute_aabb(s.shape, b.xf), w.tol.speculative_distance), false);
+    w.wake_near_shape(s.shape, b.xf);
     if (new_density) {
         w.reset_mass(index, *mass);
     }

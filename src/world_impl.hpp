@@ -1064,6 +1064,11 @@ struct World::Impl {
 
     // Wakes the islands of the sleeping bodies whose broadphase boxes meet `box`.
     void wake_near(const Aabb& box, bool queue);
+    // wake_near for a shape placed by `xf` (made, moved, changed or removed
+    // there): what sleeps within the speculative distance of its box wakes.
+    void wake_near_shape(const Shape& shape, const Transform& xf) {
+        wake_near(inflate(compute_aabb(shape, xf), tol.speculative_distance), false);
+    }
 
     // Islands (dynamic bodies joined by this step's contacts) whose every
     // body has stayed below the sleep tolerances for time_to_sleep fall
