@@ -11,91 +11,23 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
 #include <utility>
 
+#include "box_mover.hpp"
 #include "box_reach.hpp"
 #include "move_narrowphase.hpp"
+#include "move_neighbourhood.hpp"
+#include "move_rules.hpp"
 #include "sweep/shape_cast.hpp"
 #include "world_impl.hpp"
 
 namespace sweep {
 namespace {
 
-// Ties are ordered by larger surface area, faces before corners (two faces
-// meeting, then a face of the other shape, then one of the mover's: see
-// ContactFeature), the normal, then the other shape's id: deterministic
-// whatever the broadphase order. A surface no longer than `slop` is a
-// corner's: faces meeting over a sliver (a triangle's tip beside a tile's
-// corner, the two points 0.024 L apart) must not lead the wall the tip
-// stands against. Without `by_area` (WorldDef::move_ties_by_surface_area
-// off) only the normal and the id decide.
-bool leads(const MoveHit& a, const MoveHit& b, bool by_area, real slop) {
-    const real area_a = a.surface_area > slop ? a.surface_area : 0;
-    const real area_b = b.surface_area > slop ? b.surface_area : 0;
-    if (by_area && area_a != area_b) {
-        return area_a > area_b;
-    }
-    if (by_area && a.face != b.face) {
-        return a.face;
-    }
-    if (by_area && a.feature != b.feature) {
-        return a.feature > b.feature;
-    }
-    if (a.normal.x != b.normal.x) {
-        return a.normal.x < b.normal.x;
-    }
-    if (a.normal.y != b.normal.y) {
-        return a.normal.y < b.normal.y;
-    }
-    return a.other_shape < b.other_shape;
-}
-
-// Removes from v its components into each plane (normals n), so the motion
-// stays on or leaves every plane; at an inner corner of two planes only the
-// motion along their crease (if any) remains.
-Vec2 clip_to_planes(Vec2 v, const std::vector<Vec2>& normals) {
-    if (normals.size() == 1) { // most slides: the same passes on one plane, inline
-        const Vec2 n = normals.front();
-        for (int pass = 0; pass < 3; ++pass) {
-            const real d = dot(v, n);
-            if (!(d < 0)) {
-                return v;
-            }
-            v -= d * n;
-        }
-        return dot(v, n) < -real(1e-6) * length(v) ? Vec2{} : v;
-    }
-    for (int pass = 0; pass < 3; ++pass) {
-        bool clipped = false;
-        for (Vec2 n : normals) {
-            const real d = dot(v, n);
-            if (d < 0) {
-                v -= d * n;
-                clipped = true;
-            }
-        }
-        if (!clipped) {
-            return v;
-        }
-    }
-    for (Vec2 n : normals) {
-        if (dot(v, n) < -real(1e-6) * length(v)) {
-            return {}; // planes that cannot all be satisfied: stop
-        }
-    }
-    return v;
-}
-
 // Whether a lead with this response slides on (respond()): the others stop
 // or bounce.
 bool slides(MoveResponse r) { return r != MoveResponse::touch && r != MoveResponse::bounce; }
-
-// Whether tie i (ties sorted, the lead first) is a plane a slide is
-// clipped against: the lead and the faces (a corner among the ties, the
-// end of a tile at a seam, would catch the body).
-bool holds_slide(const std::vector<MoveHit>& ties, std::size_t i) {
-    return i == 0 || (ties[i].face && ties[i].response != MoveResponse::bounce);
-}
 
 // A one-way platform's up direction: its body's local +y axis.
 Vec2 platform_up(const Transform& xf) { return rotate(xf.q, Vec2{0, 1}); }
@@ -126,21 +58,6 @@ Vec2 landing_normal(const Shape& platform, const Transform& xf, Vec2 measured) {
 bool pushes_out(MoveResponse r) {
     return r == MoveResponse::slide || r == MoveResponse::touch || r == MoveResponse::bounce;
 }
-
-// A contact the mover can stand on (see k_ground_cosine); y is up.
-bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
-
-// A moving shape's static neighbourhood reaches this many times the move's
-// reach (and the broadphase margin) beyond what the move needs, so that
-// the next few moves find it still holds them.
-constexpr real k_near_slack = 2;
-// Room for a neighbourhood's static proxies, reserved at a shape's first
-// move; a larger neighbourhood is not kept.
-constexpr std::size_t k_near_capacity = 32;
-
-// Contacts most moves meet: reserved at the first, so a move that meets a
-// floor and a wall grows its result once.
-constexpr std::size_t k_reserved_contacts = 4;
 
 class Mover {
   public:
@@ -277,130 +194,18 @@ class Mover {
             };
             // Static shapes as the gather keeps them (NearStatic copies of
             // those the filters let meet); the body is never static.
-            query_static_near(own, box, reach, [&](const NearStatic& n) {
+            query_static_near(w_, own, box, reach, [&](const NearStatic& n) {
                 consider(n.shape, n.other, n.body, n.exact_box, n.sensor);
             });
-            // Other moving shapes: those whose fat boxes meet `box`, as the
-            // moving tree reports them. The occupancy shows most moves, among
-            // characters spread over a map, that there are none, or only one
-            // to look at, without the tree's walk.
-            const auto visit_mover = [&](ProxyId, std::uint64_t data) {
-                const int other = static_cast<int>(data);
-                const ShapeRecord& o = w_.shapes[other];
-                if (o.body == body_) {
-                    return true;
-                }
-                const Body& b = w_.bodies[o.body];
+            query_movers_near(w_, own, box, [&](int other, const ShapeRecord& o, const Body& b) {
                 const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
                 const Aabb other_aabb = exact ? *exact : compute_aabb(o.shape, b.xf);
-                if (overlaps(box, other_aabb) && // else only its fat box is in reach
-                    should_collide(w_.shapes[own].filter, o.filter)) {
+                if (overlaps(box, other_aabb)) { // else only its fat box is in reach
                     consider(other, other_box(other_aabb, b.xf.p), w_.body_id(o.body),
                              exact.has_value(), o.sensor);
                 }
-                return true;
-            };
-            const ProxyId own_proxy = w_.shapes[own].tree_proxy;
-            const OccupancyGrid::Others others =
-                w_.moving_occupancy.others(box, w_.moving_tree.fat_aabb(own_proxy), own_proxy);
-            switch (others.kind) {
-            case OccupancyGrid::Others::Kind::none:
-                break;
-            case OccupancyGrid::Others::Kind::one:
-                // What the walk would report: that one, if its fat box meets
-                // `box` (every proxy's categories meet the walk's mask).
-                if (overlaps(box, w_.moving_tree.fat_aabb(others.id))) {
-                    visit_mover(others.id, w_.moving_tree.user_data(others.id));
-                }
-                break;
-            case OccupancyGrid::Others::Kind::several:
-                w_.moving_tree.query(box, ~0ull, visit_mover);
-                break;
-            }
-        }
-    }
-
-    // `visit(NearStatic)` for every static shape whose own box meets `box`
-    // and whose filter collides with `own`'s: from the shape's static
-    // neighbourhood, found again when `box` leaves it, in the order the
-    // static broadphase reported the neighbourhood. (A tree reports its
-    // leaves depth first whatever the box, so that is the order of a query
-    // of `box`; a grid's order depends on the box. A move's result does not
-    // depend on the order: ties go by measure, normal, then id.)
-    template <class Visit>
-    void query_static_near(int own, const Aabb& box, real reach, Visit&& visit) {
-        ShapeRecord& s = w_.shapes[own];
-        const auto direct = [&] {
-            w_.query_static(box, [&](ProxyId id, std::uint64_t) {
-                const auto slot = static_cast<std::size_t>(id);
-                if (overlaps(box, w_.static_boxes[slot])) { // else only its fat box is in reach
-                    if (const std::optional<NearStatic> n = near_static(s, slot)) {
-                        visit(*n);
-                    }
-                }
-                return true;
             });
-        };
-        if (s.near_version != w_.static_version || !contains(s.near_box, box)) {
-            find_static_near(s, inflate(box, k_near_slack * reach + w_.tol.aabb_margin));
         }
-        if (s.near_version != w_.static_version) {
-            direct(); // more than the neighbourhood holds
-            return;
-        }
-        // Those whose boxes meet `box`, found first without a branch on
-        // each (whether a tile is in reach follows no pattern a predictor
-        // could learn, and a miss cost more than the scan), then visited in
-        // order.
-        // (The bounds are read once: the byte stores may alias anything.)
-        std::array<std::uint8_t, k_near_capacity> in_reach{};
-        std::size_t count = 0;
-        const BoxReach reach_of_box(box);
-        const NearStatic* near = s.near_static.data();
-        const std::size_t near_count = s.near_static.size();
-        for (std::size_t i = 0; i < near_count; ++i) {
-            in_reach[count] = static_cast<std::uint8_t>(i);
-            count += reach_of_box.meets(near[i].other.box);
-        }
-        for (std::size_t k = 0; k < count; ++k) {
-            visit(near[in_reach[k]]);
-        }
-    }
-
-    // Static proxy `slot` as moving shape `s` keeps it in its
-    // neighbourhood; none when their filters keep them apart.
-    std::optional<NearStatic> near_static(const ShapeRecord& s, std::size_t slot) const {
-        const StaticProxy& p = w_.static_proxies[slot];
-        if (!should_collide(s.filter, p.filter)) {
-            return std::nullopt;
-        }
-        return NearStatic{other_box(w_.static_boxes[slot], p.origin), p.body, p.shape, p.sensor,
-                          p.exact_box};
-    }
-
-    // The static proxies whose own boxes meet `near` and that `s` may meet,
-    // into the shape's neighbourhood; none (near_version 0) when they
-    // outnumber its room.
-    void find_static_near(ShapeRecord& s, const Aabb& near) {
-        s.near_static.clear();
-        if (s.near_static.capacity() == 0) {
-            s.near_static.reserve(k_near_capacity);
-        }
-        bool fits = true;
-        w_.query_static(near, [&](ProxyId id, std::uint64_t) {
-            const auto slot = static_cast<std::size_t>(id);
-            if (overlaps(near, w_.static_boxes[slot])) {
-                if (const std::optional<NearStatic> n = near_static(s, slot)) {
-                    fits = s.near_static.size() < k_near_capacity;
-                    if (fits) {
-                        s.near_static.push_back(*n);
-                    }
-                }
-            }
-            return fits;
-        });
-        s.near_box = near;
-        s.near_version = fits ? w_.static_version : 0;
     }
 
     void translate(Vec2 d) {
@@ -636,52 +441,11 @@ class Mover {
         std::optional<CastOutput> hit = cast_to_contact(
             other, own, motion, may_touch, c.response != MoveResponse::one_way, w_.tol, &touching);
         if (!hit && may_touch && c.response != MoveResponse::one_way) {
-            hit = into_exposed_face(c, other, own, motion, touching);
+            hit = into_exposed_face(w_, c.other_shape, c.own_shape, other, own, motion, touching);
         }
         if (hit && (c.response != MoveResponse::one_way || lands_on(other, own, *hit))) {
             add_hit(ci, *hit);
         }
-    }
-
-    // A start touching a face of a tile that no flush neighbour covers (an
-    // exposed face: the top of a floor), moving into it, is a contact even
-    // where the cast calls it a graze: a face of the mover running along
-    // the motion keeps the tile within the touch tolerance, but only because
-    // the motion leaves the tile for the crack of the seam beside it, where
-    // the next tile meets the mover with its covered side or corner. (A
-    // triangle's tip standing on a floor of tiles beside a seam, moving
-    // along its own side, grazed its tile; the next tile's corner was its
-    // only tie, and the slide along that corner turned it down into the
-    // floor.) Only for tiles with covered faces: a lone shape grazed is
-    // grazed. None unless the manifold's face is the tile's (not the
-    // mover's, against a tile's corner) and exposed where it touches.
-    // `touching`: that manifold, if the cast already made it.
-    std::optional<CastOutput> into_exposed_face(const MoveCandidate& c, const PlacedShape& other,
-                                                const PlacedShape& own, Vec2 motion,
-                                                const std::optional<Manifold>& touching) const {
-        const ShapeRecord& tile = w_.shapes[c.other_shape];
-        if (tile.shape.type != ShapeType::polygon || tile.seams_begin == tile.seams_end) {
-            return std::nullopt;
-        }
-        const Manifold m = touching ? *touching
-                                    : collide(*other.shape, other.xf, *own.shape, own.xf,
-                                              {w_.tol.touch_tolerance, w_.tol.linear_slop});
-        if (m.count == 0 || m.reference_is_b ||
-            dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
-            return std::nullopt;
-        }
-        const ShapeRecord& mover = w_.shapes[c.own_shape];
-        const auto counts = [&](const CoveredStretch& s) {
-            return World::Impl::may_collide(mover, w_.shapes[s.neighbour]);
-        };
-        const Vec2 normal = inv_rotate(other.xf.q, m.normal);
-        for (int i = 0; i < m.count; ++i) {
-            if (seam_stretch(tile.shape.polygon, w_.covered_of(tile), m.points[i].anchor_a, normal,
-                             w_.tol.touch_tolerance, counts)) {
-                return std::nullopt;
-            }
-        }
-        return CastOutput{m.normal, m.points[0].point, 0, 0, CastState::hit};
     }
 
     void add_hit(int ci, const CastOutput& hit) {
@@ -798,13 +562,8 @@ class Mover {
         return used;
     }
 
-    // For a tie between two axis-aligned boxes (the mover's shape and the
-    // other), the fraction of a motion by `dir` at which they would begin to
-    // overlap: when the later of the two axes' gaps closes (infinite when
-    // one never does). None for other shapes. Exact, where a corner tie's
-    // measure along one normal is not: boxes closing into an inner corner of
-    // tiles, the tile under the wall meeting the box corner to corner, were
-    // held where the closing began, up to 0.003 L short of the wall.
+    // boxes_meet for a tie whose shapes are both axis-aligned boxes; none
+    // for other shapes.
     std::optional<real> boxes_meet(const MoveHit& h, Vec2 dir) {
         const MoveCandidate& c = w_.move_scratch.candidates[h.candidate];
         if (!c.exact_box || c.response == MoveResponse::one_way) {
@@ -814,48 +573,7 @@ class Mover {
         if (!own) {
             return std::nullopt;
         }
-        const std::array<AxisGaps, 2> g = box_gaps(c.other.box, *own);
-        real meet = 0;
-        for (int axis = 0; axis < 2; ++axis) {
-            const real d = axis == 0 ? dir.x : dir.y;
-            const real gap = std::max(g[axis].below, g[axis].above);
-            const real closing = g[axis].above >= g[axis].below ? -d : d;
-            if (gap > 0) {
-                meet = std::max(meet, closing > 0 ? gap / closing
-                                                  : std::numeric_limits<real>::infinity());
-            }
-        }
-        return meet;
-    }
-
-    // Whether box `own`, moved by `d`, overlaps box `other` deeper than half
-    // a touch tolerance along both axes at some point of the motion: for two
-    // axis-aligned boxes the closing of nears_another may bring them to
-    // touch, exactly, where their boxes' reach would stop it (a box closing
-    // on a wall in an inner corner of tiles, its corner meeting the corner
-    // of the tile above the wall's, was held 0.002 L short of the wall).
-    bool boxes_sink(const Aabb& other, const Aabb& own, Vec2 d) const {
-        const std::array<AxisGaps, 2> g = box_gaps(other, own);
-        const real deep = real(-0.5) * w_.tol.touch_tolerance;
-        real enter = 0;
-        real exit = 1;
-        for (int axis = 0; axis < 2; ++axis) {
-            const real da = axis == 0 ? d.x : d.y;
-            const real below = g[axis].below - deep; // below(t) = below - da t, deeper than `deep`
-            const real above = g[axis].above - deep; // above(t) = above + da t
-            if (da == 0) {
-                if (below >= 0 || above >= 0) {
-                    return false;
-                }
-                continue;
-            }
-            // Both below(t) < 0 and above(t) < 0.
-            const real t1 = below / da;  // below(t) < 0: t > t1 when da > 0, t < t1 when da < 0
-            const real t2 = -above / da; // above(t) < 0: t < t2 when da > 0, t > t2 when da < 0
-            enter = std::max(enter, da > 0 ? t1 : t2);
-            exit = std::min(exit, da > 0 ? t2 : t1);
-        }
-        return enter < exit;
+        return sweep::boxes_meet(c.other.box, *own, dir);
     }
 
     // Whether moving by `d` would bring one of the body's boxes within a
@@ -877,7 +595,8 @@ class Mover {
                 const MoveCandidate& c = scratch.candidates[static_cast<std::size_t>(ci)];
                 if (c.own_shape == mine.shape && c.response != MoveResponse::cross &&
                     reach.meets(c.other.box) && !tied(ci) &&
-                    (!mine.exact || !c.exact_box || boxes_sink(c.other.box, *mine.exact, d))) {
+                    (!mine.exact || !c.exact_box ||
+                     boxes_sink(c.other.box, *mine.exact, d, w_.tol.touch_tolerance))) {
                     return true;
                 }
             }
@@ -950,13 +669,6 @@ class Mover {
 
     BodyId other_body(const MoveHit& h) const {
         return w_.move_scratch.candidates[h.candidate].body;
-    }
-
-    static void record(MoveResult& result, const MoveContact& contact) {
-        if (result.contacts.capacity() == 0) {
-            result.contacts.reserve(k_reserved_contacts);
-        }
-        result.contacts.push_back(contact);
     }
 
     void report_crossings(real t_min, real slice, MoveResult& result) {
@@ -1044,11 +756,14 @@ Result<void> World::move(BodyId id, Vec2 translation, const MoveFilter& filter,
         return *refused;
     }
     w.rebuild_static_tree_if_dirty();
-    w.find_seams_if_dirty(); // (for Mover::into_exposed_face)
+    w.find_seams_if_dirty(); // (for into_exposed_face)
     const Vec2 start = w.bodies[id.index].xf.p;
     reset_result(result);
     w.move_scratch.busy = true;
-    Mover(w, id.index, filter).run(translation, true, result);
+    if (filter || !move_box(w, id.index, translation, result)) {
+        reset_result(result);
+        Mover(w, id.index, filter).run(translation, true, result);
+    }
     w.move_scratch.busy = false;
     w.bodies[id.index].ground = result.ground;
     w.sync_moving_proxies(id.index, result.position - start, length(translation));

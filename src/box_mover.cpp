@@ -1,0 +1,351 @@
+// World::move's fast path (box_mover.hpp). Each member says which of the
+// general mover's (mover.cpp) it repeats for boxes; a change to one is a
+// change to both, and box_mover_property_test.cpp holds them together.
+#include "box_mover.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "box_reach.hpp"
+#include "move_narrowphase.hpp"
+#include "move_neighbourhood.hpp"
+#include "move_rules.hpp"
+
+namespace sweep::detail {
+namespace {
+
+// One move through the fast path: the body's pose in locals until the move
+// succeeds; the candidates, hits, ties and planes in the world's scratch,
+// as the general mover keeps them.
+class BoxMover {
+  public:
+    BoxMover(World::Impl& w, int body)
+        : w_(w), body_(body), shape_(w.bodies[body].shapes.front()), record_(w.shapes[shape_]),
+          scratch_(w.move_scratch) {}
+
+    // Whether the body qualifies: one shape, an axis-aligned box in its
+    // frame, not a sensor.
+    static bool applies(const World::Impl& w, int body) {
+        const Body& b = w.bodies[body];
+        if (b.shapes.size() != 1) {
+            return false;
+        }
+        const ShapeRecord& s = w.shapes[b.shapes.front()];
+        return !s.sensor && s.local_box.has_value();
+    }
+
+    // Moves by `translation` into `result` (cleared by reset_result) as
+    // Mover::run(translation, true, result) would; false, with the body
+    // and the world as they were, where it gives up.
+    bool run(Vec2 translation, MoveResult& result) {
+        const Body& b = w_.bodies[body_];
+        xf_ = b.xf;
+        c1_ = b.sweep.c1;
+        c2_ = b.sweep.c2;
+        const real reach = length(translation) + w_.tol.linear_slop;
+        if (!place() || !gather(reach)) {
+            return false;
+        }
+        Vec2 remaining = translation;
+        real slice = 1;
+        const real min_motion = real(1e-6) * w_.tol.linear_slop;
+        while (length(remaining) > min_motion) {
+            if (result.iterations == k_max_move_iterations) {
+                result.iteration_cap_hit = true;
+                break;
+            }
+            ++result.iterations;
+            remaining = advance(remaining, slice, result);
+            if (!placed_) {
+                return false;
+            }
+        }
+        Body& moved = w_.bodies[body_];
+        moved.xf.p = xf_.p;
+        moved.sweep.c1 = c1_;
+        moved.sweep.c2 = c2_;
+        result.position = xf_.p;
+        return true;
+    }
+
+  private:
+    // The body's box at its pose into box_; false where it is no longer an
+    // axis-aligned box (its coordinates rounded flat).
+    bool place() {
+        const std::optional<Aabb> box = axis_aligned_box(record_.shape, record_.local_box, xf_);
+        box_ = box.value_or(Aabb{});
+        return box.has_value();
+    }
+
+    void translate(Vec2 d) {
+        if (d == Vec2{}) {
+            return;
+        }
+        xf_.p += d;
+        c1_ += d;
+        c2_ += d;
+        placed_ = placed_ && place();
+    }
+
+    PlacedShape placed_own() const { return {&record_.shape, &record_.proxy, xf_}; }
+
+    PlacedShape placed_other(const MoveCandidate& c) const {
+        const ShapeRecord& o = w_.shapes[c.other_shape];
+        return {&o.shape, &o.proxy, w_.bodies[o.body].xf};
+    }
+
+    // Mover::gather: every shape within `reach`, into the scratch
+    // candidates; false if one is not an axis-aligned box, is a sensor or
+    // may overlap the body (the push-out's case).
+    bool gather(real reach) {
+        std::vector<MoveCandidate>& candidates = scratch_.candidates;
+        candidates.clear();
+        const Aabb box = inflate(box_, reach);
+        const MoverBox own = mover_box(box_, xf_.p, {});
+        const BoxReach own_reach(box_);
+        bool fits = true;
+        const auto consider = [&](int other, const OtherBox& placed, BodyId body, bool exact_box,
+                                  bool sensor) {
+            if (!exact_box || sensor || may_overlap_boxes(placed, own, own_reach, w_.tol)) {
+                fits = false;
+                return;
+            }
+            MoveCandidate& c = candidates.emplace_back();
+            c.own_shape = shape_;
+            c.other_shape = other;
+            c.other = placed;
+            c.body = body;
+        };
+        query_static_near(w_, shape_, box, reach, [&](const NearStatic& n) {
+            consider(n.shape, n.other, n.body, n.exact_box, n.sensor);
+        });
+        query_movers_near(w_, shape_, box, [&](int other, const ShapeRecord& o, const Body& b) {
+            const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
+            const Aabb other_aabb = exact ? *exact : compute_aabb(o.shape, b.xf);
+            if (overlaps(box, other_aabb)) {
+                consider(other, other_box(other_aabb, b.xf.p), w_.body_id(o.body),
+                         exact.has_value(), o.sensor);
+            }
+        });
+        return fits;
+    }
+
+    // Mover::cast_all: the closed form, the general form where it cannot
+    // tell.
+    void cast_all(Vec2 motion) {
+        scratch_.hits.clear();
+        const MoverBox own = mover_box(box_, xf_.p, motion);
+        const BoxReach sweep_reach(inflate(
+            union_of(box_, {box_.lower + motion, box_.upper + motion}), w_.tol.linear_slop));
+        const std::vector<MoveCandidate>& candidates = scratch_.candidates;
+        for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
+            const MoveCandidate& c = candidates[ci];
+            if (!sweep_reach.meets(c.other.box)) {
+                continue;
+            }
+            const BoxCast cast = cast_boxes(c.other, own, motion, w_.tol);
+            if (cast.verdict == BoxVerdict::contact) {
+                add_hit(ci, cast.hit.fraction, cast.hit.normal, cast.hit.point);
+            } else if (cast.verdict == BoxVerdict::undecided) {
+                cast_general(ci, motion);
+            }
+        }
+    }
+
+    // Mover::cast's general form, for candidate `ci`.
+    void cast_general(std::size_t ci, Vec2 motion) {
+        const MoveCandidate& c = scratch_.candidates[ci];
+        const bool may_touch = BoxReach(inflate(box_, w_.tol.touch_tolerance)).meets(c.other.box);
+        const PlacedShape other = placed_other(c);
+        const PlacedShape own = placed_own();
+        std::optional<Manifold> touching;
+        std::optional<CastOutput> hit =
+            cast_to_contact(other, own, motion, may_touch, true, w_.tol, &touching);
+        if (!hit && may_touch) {
+            hit = into_exposed_face(w_, c.other_shape, shape_, other, own, motion, touching);
+        }
+        if (hit) {
+            add_hit(ci, hit->fraction, hit->normal, hit->point);
+        }
+    }
+
+    void add_hit(std::size_t ci, real fraction, Vec2 normal, Vec2 point) {
+        MoveHit& h = scratch_.hits.emplace_back();
+        h.own_shape = shape_;
+        h.other_shape = scratch_.candidates[ci].other_shape;
+        h.t = fraction;
+        h.normal = normal;
+        h.point = point;
+        h.candidate = static_cast<int>(ci);
+    }
+
+    // Mover::measure: the closed form, the general form where it cannot
+    // tell.
+    void measure(MoveHit& hit) const {
+        const MoveCandidate& c = scratch_.candidates[static_cast<std::size_t>(hit.candidate)];
+        std::optional<ContactMeasure> m =
+            measure_boxes(c.other, mover_box(box_, xf_.p, {}), w_.tol);
+        if (!m) {
+            m = measure_contact(placed_other(c), placed_own(), w_.tol);
+        }
+        hit.face = m->count == 2 && m->surface_area > w_.tol.linear_slop;
+        hit.feature = m->feature;
+        hit.surface_area = m->surface_area;
+        if (m->count > 0) {
+            hit.normal = m->normal;
+            hit.separation = m->separation;
+        }
+    }
+
+    const Aabb& other_of(const MoveHit& h) const {
+        return scratch_.candidates[static_cast<std::size_t>(h.candidate)].other.box;
+    }
+
+    // Mover::close_gap for boxes: every tie's boxes_meet is exact, so no
+    // corner's gap bounds the closing.
+    real close_gap(Vec2 left, real cap) {
+        std::vector<MoveHit>& ties = scratch_.ties;
+        std::vector<Vec2>& planes = scratch_.planes;
+        planes.clear();
+        real used = 0;
+        Vec2 dir = left;
+        for (std::size_t pass = 0; pass < ties.size() && used < 1; ++pass) {
+            real f = pass == 0 ? cap : 1 - used;
+            int reached = -1;
+            bool closing = false;
+            for (int i = 0; i < static_cast<int>(ties.size()); ++i) {
+                const MoveHit& h = ties[static_cast<std::size_t>(i)];
+                const real approach = -dot(dir, h.normal);
+                if (approach > 0) {
+                    closing = true;
+                    const real fi = boxes_meet(other_of(h), box_, dir);
+                    if (fi < f ||
+                        (fi == f &&
+                         (reached < 0 || !holds_slide(ties, static_cast<std::size_t>(reached))))) {
+                        f = fi;
+                        reached = i;
+                    }
+                }
+            }
+            if (!closing || (pass > 0 && nears_another(f * dir))) {
+                break;
+            }
+            translate(f * dir);
+            for (MoveHit& h : ties) {
+                h.separation += f * dot(dir, h.normal);
+            }
+            used += f;
+            if (reached < 0 || !holds_slide(ties, static_cast<std::size_t>(reached))) {
+                break;
+            }
+            planes.push_back(ties[static_cast<std::size_t>(reached)].normal);
+            dir = clip_to_planes(left, planes);
+        }
+        return used;
+    }
+
+    // Mover::nears_another for boxes.
+    bool nears_another(Vec2 d) const {
+        const BoxReach reach(
+            inflate(union_of(box_, {box_.lower + d, box_.upper + d}), w_.tol.touch_tolerance));
+        const std::vector<MoveCandidate>& candidates = scratch_.candidates;
+        const std::vector<MoveHit>& ties = scratch_.ties;
+        for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
+            const Aabb& other = candidates[ci].other.box;
+            const auto tied = [ci](const MoveHit& h) {
+                return h.candidate == static_cast<int>(ci);
+            };
+            if (reach.meets(other) && std::none_of(ties.begin(), ties.end(), tied) &&
+                boxes_sink(other, box_, d, w_.tol.touch_tolerance)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // Mover::closing_cap.
+    real closing_cap(real t_min, real tie) const {
+        real t_next = 1;
+        for (const MoveHit& h : scratch_.hits) {
+            if (h.t - t_min > tie) {
+                t_next = std::min(t_next, h.t);
+            }
+        }
+        return t_next >= 1 ? 1 : (t_next - t_min) / (1 - t_min);
+    }
+
+    // Mover::advance for slides: one timeslice subdivision; returns the
+    // motion left.
+    Vec2 advance(Vec2 motion, real& slice, MoveResult& result) {
+        cast_all(motion);
+        real t_min = 1;
+        for (const MoveHit& h : scratch_.hits) {
+            t_min = std::min(t_min, h.t);
+        }
+        if (t_min >= 1) {
+            translate(motion);
+            return {};
+        }
+        translate(t_min * motion);
+        if (!placed_) {
+            return {};
+        }
+        const real tie = w_.tol.linear_slop / length(motion);
+        std::vector<MoveHit>& ties = scratch_.ties;
+        ties.clear();
+        for (const MoveHit& h : scratch_.hits) {
+            if (h.t - t_min <= tie) {
+                ties.push_back(h);
+                measure(ties.back());
+            }
+        }
+        if (ties.size() > 1) {
+            std::sort(ties.begin(), ties.end(), [&](const MoveHit& a, const MoveHit& b) {
+                return leads(a, b, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);
+            });
+        }
+        Vec2 left = (1 - t_min) * motion;
+        const real closed = close_gap(left, closing_cap(t_min, tie));
+        const real t_contact = t_min + (1 - t_min) * closed;
+        left *= 1 - closed;
+        const real time = 1 - slice * (1 - t_contact);
+        bool grounded = false;
+        for (const MoveHit& h : ties) {
+            const BodyId other = scratch_.candidates[static_cast<std::size_t>(h.candidate)].body;
+            record(result, {other, time, h.point, h.normal, h.separation, h.surface_area,
+                            MoveResponse::slide});
+            if (!grounded && is_ground(h.normal)) {
+                result.ground = other;
+                grounded = true;
+            }
+        }
+        slice *= 1 - t_contact;
+        std::vector<Vec2>& planes = scratch_.planes;
+        planes.clear();
+        for (std::size_t i = 0; i < ties.size(); ++i) {
+            if (holds_slide(ties, i)) {
+                planes.push_back(ties[i].normal);
+            }
+        }
+        return clip_to_planes(left, planes);
+    }
+
+    World::Impl& w_;
+    int body_;
+    int shape_;
+    const ShapeRecord& record_;
+    MoveScratch& scratch_;
+    Transform xf_;
+    Vec2 c1_;
+    Vec2 c2_;
+    Aabb box_;
+    bool placed_ = true; // box_ is the body's box at xf_ (else it gives up)
+};
+
+} // namespace
+
+bool move_box(World::Impl& w, int body, Vec2 translation, MoveResult& result) {
+    return BoxMover::applies(w, body) && BoxMover(w, body).run(translation, result);
+}
+
+} // namespace sweep::detail

@@ -1,0 +1,32 @@
+// Private to World::move (mover.cpp): its fast path for the usual case, a
+// character of one axis-aligned box moved without a filter among tiles
+// that are axis-aligned boxes. It runs the general mover's method (the
+// seeds' timeslice subdivision, "Collisions, Part 1" and "Collision
+// Handling") with slide responses only, in the same arithmetic in the same
+// order, so to the same result to the bit, without the general mover's
+// questions of each shape pair (which shape of the body, which response,
+// which form, whether the pair may need the push-out) and with the body's
+// pose in locals.
+//
+// Frame and units: world, L.
+#pragma once
+
+#include "sweep/mover.hpp"
+#include "world_impl.hpp"
+
+namespace sweep::detail {
+
+/// Moves body `body` (index into World::Impl::bodies) by `translation`
+/// (world, L) into `result`, which the caller made fresh or emptied, as
+/// the general mover (World::move without a filter) would, bit for bit:
+/// when the body has one shape, an axis-aligned box that is not a sensor,
+/// and every shape the move may meet is an axis-aligned box that is not a
+/// sensor, and the body starts overlapping none of them beyond the touch
+/// tolerance. Returns whether it moved the body. False (it does not apply,
+/// or it met what the general mover must handle) leaves the body and the
+/// world as they were, but for its shape's cached static neighbourhood,
+/// and `result` partly filled: the caller empties it and runs the general
+/// mover.
+bool move_box(World::Impl& w, int body, Vec2 translation, MoveResult& result);
+
+} // namespace sweep::detail

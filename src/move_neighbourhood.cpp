@@ -1,0 +1,38 @@
+// A moving shape's static neighbourhood (move_neighbourhood.hpp).
+#include "move_neighbourhood.hpp"
+
+namespace sweep::detail {
+
+std::optional<NearStatic> near_static(const World::Impl& w, const ShapeRecord& s,
+                                      std::size_t slot) {
+    const StaticProxy& p = w.static_proxies[slot];
+    if (!should_collide(s.filter, p.filter)) {
+        return std::nullopt;
+    }
+    return NearStatic{other_box(w.static_boxes[slot], p.origin), p.body, p.shape, p.sensor,
+                      p.exact_box};
+}
+
+void find_static_near(World::Impl& w, ShapeRecord& s, const Aabb& near) {
+    s.near_static.clear();
+    if (s.near_static.capacity() == 0) {
+        s.near_static.reserve(k_near_capacity);
+    }
+    bool fits = true;
+    w.query_static(near, [&](ProxyId id, std::uint64_t) {
+        const auto slot = static_cast<std::size_t>(id);
+        if (overlaps(near, w.static_boxes[slot])) {
+            if (const std::optional<NearStatic> n = near_static(w, s, slot)) {
+                fits = s.near_static.size() < k_near_capacity;
+                if (fits) {
+                    s.near_static.push_back(*n);
+                }
+            }
+        }
+        return fits;
+    });
+    s.near_box = near;
+    s.near_version = fits ? w.static_version : 0;
+}
+
+} // namespace sweep::detail

@@ -1,0 +1,114 @@
+// The rules a move's iteration shares between the general mover and the
+// box mover (move_rules.hpp).
+#include "move_rules.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "move_narrowphase.hpp"
+#include "seams.hpp"
+
+namespace sweep::detail {
+namespace {
+
+// Contacts most moves meet: reserved at the first, so a move that meets a
+// floor and a wall grows its result once.
+constexpr std::size_t k_reserved_contacts = 4;
+
+} // namespace
+
+Vec2 clip_to_planes(Vec2 v, std::span<const Vec2> normals) {
+    if (normals.size() == 1) { // most slides: the same passes on one plane, inline
+        const Vec2 n = normals.front();
+        for (int pass = 0; pass < 3; ++pass) {
+            const real d = dot(v, n);
+            if (!(d < 0)) {
+                return v;
+            }
+            v -= d * n;
+        }
+        return dot(v, n) < -real(1e-6) * length(v) ? Vec2{} : v;
+    }
+    for (int pass = 0; pass < 3; ++pass) {
+        bool clipped = false;
+        for (Vec2 n : normals) {
+            const real d = dot(v, n);
+            if (d < 0) {
+                v -= d * n;
+                clipped = true;
+            }
+        }
+        if (!clipped) {
+            return v;
+        }
+    }
+    for (Vec2 n : normals) {
+        if (dot(v, n) < -real(1e-6) * length(v)) {
+            return {}; // planes that cannot all be satisfied: stop
+        }
+    }
+    return v;
+}
+
+void record(MoveResult& result, const MoveContact& contact) {
+    if (result.contacts.capacity() == 0) {
+        result.contacts.reserve(k_reserved_contacts);
+    }
+    result.contacts.push_back(contact);
+}
+
+bool boxes_sink(const Aabb& other, const Aabb& own, Vec2 d, real touch) {
+    const std::array<AxisGaps, 2> g = box_gaps(other, own);
+    const real deep = real(-0.5) * touch;
+    real enter = 0;
+    real exit = 1;
+    for (int axis = 0; axis < 2; ++axis) {
+        const real da = axis == 0 ? d.x : d.y;
+        const real below = g[axis].below - deep; // below(t) = below - da t, deeper than `deep`
+        const real above = g[axis].above - deep; // above(t) = above + da t
+        if (da == 0) {
+            if (below >= 0 || above >= 0) {
+                return false;
+            }
+            continue;
+        }
+        // Both below(t) < 0 and above(t) < 0.
+        const real t1 = below / da;  // below(t) < 0: t > t1 when da > 0, t < t1 when da < 0
+        const real t2 = -above / da; // above(t) < 0: t < t2 when da > 0, t > t2 when da < 0
+        enter = std::max(enter, da > 0 ? t1 : t2);
+        exit = std::min(exit, da > 0 ? t2 : t1);
+    }
+    return enter < exit;
+}
+
+std::optional<CastOutput> into_exposed_face(const World::Impl& w, int tile_shape, int own_shape,
+                                            const PlacedShape& other, const PlacedShape& own,
+                                            Vec2 motion, const std::optional<Manifold>& touching) {
+    const ShapeRecord& tile = w.shapes[tile_shape];
+    if (tile.shape.type != ShapeType::polygon || tile.seams_begin == tile.seams_end) {
+        return std::nullopt;
+    }
+    const Manifold m = touching ? *touching
+                                : collide(*other.shape, other.xf, *own.shape, own.xf,
+                                          {w.tol.touch_tolerance, w.tol.linear_slop});
+    if (m.count == 0 || m.reference_is_b ||
+        dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
+        return std::nullopt;
+    }
+    const ShapeRecord& mover = w.shapes[own_shape];
+    const auto counts = [&](const CoveredStretch& s) {
+        return World::Impl::may_collide(mover, w.shapes[s.neighbour]);
+    };
+    const Vec2 normal = inv_rotate(other.xf.q, m.normal);
+    for (int i = 0; i < m.count; ++i) {
+        if (seam_stretch(tile.shape.polygon, w.covered_of(tile), m.points[i].anchor_a, normal,
+                         w.tol.touch_tolerance, counts)) {
+            return std::nullopt;
+        }
+    }
+    return CastOutput{m.normal, m.points[0].point, 0, 0, CastState::hit};
+}
+
+} // namespace sweep::detail

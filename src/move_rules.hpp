@@ -1,0 +1,118 @@
+// Private to World::move (mover.cpp, box_mover.cpp): the rules of a move's
+// iteration that the general mover and the box mover share: the order of
+// the contacts tied with the earliest (the seeds' crack rule: larger
+// contact surface area first, "Collision Handling"), the clip of a slide
+// against their planes, the exact closing of two axis-aligned boxes, the
+// contact of a start pressing into an exposed face of a tile, and the
+// record of a contact in the result.
+//
+// Frame and units: world, L. Normals point from the other shape to the
+// mover (docs/conventions.md).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <optional>
+#include <span>
+
+#include "sweep/mover.hpp"
+#include "world_impl.hpp"
+
+namespace sweep::detail {
+
+// Ties are ordered by larger surface area, faces before corners (two faces
+// meeting, then a face of the other shape, then one of the mover's: see
+// ContactFeature), the normal, then the other shape's id: deterministic
+// whatever the broadphase order. A surface no longer than `slop` is a
+// corner's: faces meeting over a sliver (a triangle's tip beside a tile's
+// corner, the two points 0.024 L apart) must not lead the wall the tip
+// stands against. Without `by_area` (WorldDef::move_ties_by_surface_area
+// off) only the normal and the id decide.
+inline bool leads(const MoveHit& a, const MoveHit& b, bool by_area, real slop) {
+    const real area_a = a.surface_area > slop ? a.surface_area : 0;
+    const real area_b = b.surface_area > slop ? b.surface_area : 0;
+    if (by_area && area_a != area_b) {
+        return area_a > area_b;
+    }
+    if (by_area && a.face != b.face) {
+        return a.face;
+    }
+    if (by_area && a.feature != b.feature) {
+        return a.feature > b.feature;
+    }
+    if (a.normal.x != b.normal.x) {
+        return a.normal.x < b.normal.x;
+    }
+    if (a.normal.y != b.normal.y) {
+        return a.normal.y < b.normal.y;
+    }
+    return a.other_shape < b.other_shape;
+}
+
+// Removes from v its components into each plane (normals n), so the motion
+// stays on or leaves every plane; at an inner corner of two planes only the
+// motion along their crease (if any) remains.
+Vec2 clip_to_planes(Vec2 v, std::span<const Vec2> normals);
+
+// Whether tie i (ties sorted, the lead first) is a plane a slide is
+// clipped against: the lead and the faces (a corner among the ties, the
+// end of a tile at a seam, would catch the body).
+inline bool holds_slide(std::span<const MoveHit> ties, std::size_t i) {
+    return i == 0 || (ties[i].face && ties[i].response != MoveResponse::bounce);
+}
+
+// A contact the mover can stand on (see k_ground_cosine); y is up.
+inline bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
+
+// Adds `contact` to the result, reserving room for a few at the first.
+void record(MoveResult& result, const MoveContact& contact);
+
+// For axis-aligned boxes `other` and `own` (a tie's shapes), the fraction
+// of a motion of `own` by `dir` at which they would begin to overlap: when
+// the later of the two axes' gaps closes (infinite when one never does).
+// Exact, where a corner tie's measure along one normal is not: boxes
+// closing into an inner corner of tiles, the tile under the wall meeting
+// the box corner to corner, were held where the closing began, up to
+// 0.003 L short of the wall.
+inline real boxes_meet(const Aabb& other, const Aabb& own, Vec2 dir) {
+    const std::array<AxisGaps, 2> g = box_gaps(other, own);
+    real meet = 0;
+    for (int axis = 0; axis < 2; ++axis) {
+        const real d = axis == 0 ? dir.x : dir.y;
+        const real gap = std::max(g[axis].below, g[axis].above);
+        const real closing = g[axis].above >= g[axis].below ? -d : d;
+        if (gap > 0) {
+            meet =
+                std::max(meet, closing > 0 ? gap / closing : std::numeric_limits<real>::infinity());
+        }
+    }
+    return meet;
+}
+
+// Whether box `own`, moved by `d`, overlaps box `other` deeper than half
+// the touch tolerance `touch` along both axes at some point of the motion:
+// for two axis-aligned boxes the closing of a later pass may bring them to
+// touch, exactly, where their boxes' reach would stop it (a box closing on
+// a wall in an inner corner of tiles, its corner meeting the corner of the
+// tile above the wall's, was held 0.002 L short of the wall).
+bool boxes_sink(const Aabb& other, const Aabb& own, Vec2 d, real touch);
+
+// A start touching a face of a tile that no flush neighbour covers (an
+// exposed face: the top of a floor), moving into it, is a contact even
+// where the cast calls it a graze: a face of the mover running along
+// the motion keeps the tile within the touch tolerance, but only because
+// the motion leaves the tile for the crack of the seam beside it, where
+// the next tile meets the mover with its covered side or corner. (A
+// triangle's tip standing on a floor of tiles beside a seam, moving
+// along its own side, grazed its tile; the next tile's corner was its
+// only tie, and the slide along that corner turned it down into the
+// floor.) Only for tiles with covered faces: a lone shape grazed is
+// grazed. None unless the manifold's face is the tile's (not the
+// mover's, against a tile's corner) and exposed where it touches.
+// `touching`: that manifold, if the cast already made it.
+std::optional<CastOutput> into_exposed_face(const World::Impl& w, int tile_shape, int own_shape,
+                                            const PlacedShape& other, const PlacedShape& own,
+                                            Vec2 motion, const std::optional<Manifold>& touching);
+
+} // namespace sweep::detail
