@@ -641,6 +641,9 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithSubsteps) {
 // corner) was held in its contact with it, as if it were a body it bore,
 // and took no push from it, so the sweeps left the jam deeper than they
 // found it and gave up (World::Impl::pair_mass).
+// Seeds 1007509 and 1107990 at 60 Hz and 1106975 at 30 Hz (hunted) ended
+// a step 2.43, 2.09 and 2.01 slops deep: jams rising steadily out of the
+// overlap ran out of sweeps (k_jam_iteration_factor, then 4).
 TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve) {
     run_cases(61'000, test::property_cases(150), k_one_step_solve_at_60_hz);
     run_cases(31'000, test::property_cases(150), k_one_step_solve_at_30_hz);
@@ -654,6 +657,9 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve
     run_cases(1'064'672, 1, k_one_step_solve_at_30_hz);
     run_cases(1'078'037, 1, k_one_step_solve_at_30_hz);
     run_cases(1'081'285, 1, k_one_step_solve_at_30_hz);
+    run_cases(1'007'509, 1, k_one_step_solve_at_60_hz);
+    run_cases(1'107'990, 1, k_one_step_solve_at_60_hz);
+    run_cases(1'106'975, 1, k_one_step_solve_at_30_hz);
 }
 
 } // namespace
