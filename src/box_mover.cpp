@@ -263,17 +263,6 @@ class BoxMover {
         return false;
     }
 
-    // Mover::closing_cap.
-    real closing_cap(real t_min, real tie) const {
-        real t_next = 1;
-        for (const MoveHit& h : scratch_.hits) {
-            if (h.t - t_min > tie) {
-                t_next = std::min(t_next, h.t);
-            }
-        }
-        return t_next >= 1 ? 1 : (t_next - t_min) / (1 - t_min);
-    }
-
     // Mover::advance for slides: one timeslice subdivision; returns the
     // motion left.
     Vec2 advance(Vec2 motion, real& slice, MoveResult& result) {
@@ -299,13 +288,9 @@ class BoxMover {
                 measure(ties.back());
             }
         }
-        if (ties.size() > 1) {
-            std::sort(ties.begin(), ties.end(), [&](const MoveHit& a, const MoveHit& b) {
-                return leads(a, b, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);
-            });
-        }
+        order_ties(ties, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);
         Vec2 left = (1 - t_min) * motion;
-        const real closed = close_gap(left, closing_cap(t_min, tie));
+        const real closed = close_gap(left, closing_cap(scratch_.hits, t_min, tie));
         const real t_contact = t_min + (1 - t_min) * closed;
         left *= 1 - closed;
         const real time = 1 - slice * (1 - t_contact);
@@ -320,14 +305,7 @@ class BoxMover {
             }
         }
         slice *= 1 - t_contact;
-        std::vector<Vec2>& planes = scratch_.planes;
-        planes.clear();
-        for (std::size_t i = 0; i < ties.size(); ++i) {
-            if (holds_slide(ties, i)) {
-                planes.push_back(ties[i].normal);
-            }
-        }
-        return clip_to_planes(left, planes);
+        return slide_along(left, ties, scratch_.planes);
     }
 
     World::Impl& w_;

@@ -52,6 +52,16 @@ Vec2 clip_to_planes(Vec2 v, std::span<const Vec2> normals) {
     return v;
 }
 
+Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, std::vector<Vec2>& planes) {
+    planes.clear();
+    for (std::size_t i = 0; i < ties.size(); ++i) {
+        if (holds_slide(ties, i)) {
+            planes.push_back(ties[i].normal);
+        }
+    }
+    return clip_to_planes(left, planes);
+}
+
 void record(MoveResult& result, const MoveContact& contact) {
     if (result.contacts.capacity() == 0) {
         result.contacts.reserve(k_reserved_contacts);

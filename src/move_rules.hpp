@@ -15,6 +15,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "sweep/mover.hpp"
 #include "world_impl.hpp"
@@ -64,6 +65,36 @@ inline bool holds_slide(std::span<const MoveHit> ties, std::size_t i) {
 
 // A contact the mover can stand on (see k_ground_cosine); y is up.
 inline bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
+
+// Sorts `ties` into lead order (leads); most moves meet one thing at a
+// time, and a single tie is left alone.
+inline void order_ties(std::vector<MoveHit>& ties, bool by_area, real slop) {
+    if (ties.size() > 1) {
+        std::sort(ties.begin(), ties.end(), [&](const MoveHit& a, const MoveHit& b) {
+            return leads(a, b, by_area, slop);
+        });
+    }
+}
+
+// Of the time left after the earliest hit (at `t_min`), how far the first
+// closing may go: to where the earliest blocking hit that is not a tie
+// (all of them after `t_min` plus the tie tolerance `tie`) comes within its
+// band; 1 when there is none.
+inline real closing_cap(std::span<const MoveHit> hits, real t_min, real tie) {
+    real t_next = 1;
+    for (const MoveHit& h : hits) {
+        if (h.response != MoveResponse::cross && h.t - t_min > tie) {
+            t_next = std::min(t_next, h.t);
+        }
+    }
+    return t_next >= 1 ? 1 : (t_next - t_min) / (1 - t_min);
+}
+
+// The slide left of `left` among `ties` (in lead order): clipped against
+// the lead's plane and every other face's (corners with no surface area
+// do not clip: a box must not catch on the crack between tiles), the
+// planes gathered in `planes`.
+Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, std::vector<Vec2>& planes);
 
 // Adds `contact` to the result, reserving room for a few at the first.
 void record(MoveResult& result, const MoveContact& contact);

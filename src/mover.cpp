@@ -604,19 +604,6 @@ class Mover {
         return false;
     }
 
-    // Of `left`'s time, how far the first closing may go: to where the
-    // earliest blocking hit that is not a tie (all of them after `t_min`
-    // plus the tie tolerance) comes within its band; 1 when there is none.
-    real closing_cap(real t_min, real tie) const {
-        real t_next = 1;
-        for (const MoveHit& h : w_.move_scratch.hits) {
-            if (h.response != MoveResponse::cross && h.t - t_min > tie) {
-                t_next = std::min(t_next, h.t);
-            }
-        }
-        return t_next >= 1 ? 1 : (t_next - t_min) / (1 - t_min);
-    }
-
     // One timeslice subdivision; returns the motion left.
     Vec2 advance(Vec2 motion, real& slice, MoveResult& result) {
         cast_all(motion);
@@ -643,14 +630,9 @@ class Mover {
                 measure(scratch.ties.back());
             }
         }
-        if (scratch.ties.size() > 1) { // (most moves meet one thing at a time)
-            std::sort(scratch.ties.begin(), scratch.ties.end(),
-                      [&](const MoveHit& a, const MoveHit& b) {
-                          return leads(a, b, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);
-                      });
-        }
+        order_ties(scratch.ties, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);
         Vec2 left = (1 - t_min) * motion;
-        const real closed = close_gap(left, closing_cap(t_min, tie));
+        const real closed = close_gap(left, closing_cap(scratch.hits, t_min, tie));
         const real t_contact = t_min + (1 - t_min) * closed;
         left *= 1 - closed;
         const real time = 1 - slice * (1 - t_contact);
@@ -680,9 +662,8 @@ class Mover {
         }
     }
 
-    // The leading contact decides; a slide is clipped against the leading
-    // plane and every other face among the ties (corners with no surface
-    // area do not clip: a box must not catch on the crack between tiles).
+    // The leading contact decides: a slide goes on along the ties
+    // (slide_along).
     Vec2 respond(Vec2 left) {
         const std::vector<MoveHit>& ties = w_.move_scratch.ties;
         const MoveHit& lead = ties.front();
@@ -697,14 +678,7 @@ class Mover {
         case MoveResponse::ignore:
             break;
         }
-        std::vector<Vec2>& planes = w_.move_scratch.planes;
-        planes.clear();
-        for (std::size_t i = 0; i < ties.size(); ++i) {
-            if (holds_slide(ties, i)) {
-                planes.push_back(ties[i].normal);
-            }
-        }
-        return clip_to_planes(left, planes);
+        return slide_along(left, ties, w_.move_scratch.planes);
     }
 
     World::Impl& w_;
