@@ -40,8 +40,9 @@ struct EdgeSeparation {
     real separation = -std::numeric_limits<real>::max();
 };
 
-// How far `p2` lies beyond each edge's line of `p1` (placed in p2's frame
-// by `xf`): for edge i, the least of dot(n_i, v - v_i) over p2's vertices v
+// How far `p2` lies beyond each edge's line of `p1` (polygon forms: a
+// Polygon, or a segment's SegmentFaces; p1 placed in p2's frame by `xf`):
+// for edge i, the least of dot(n_i, v - v_i) over p2's vertices v
 // (negative: how deep p2 reaches behind it), into separations[i].
 using EdgeSeparations = std::array<real, k_max_polygon_vertices>;
 
@@ -51,13 +52,14 @@ struct PointLanes {
     __m128 x[2], y[2]; // NOLINT(*-avoid-c-arrays): std::array drops __m128's alignment attribute
 };
 
-PointLanes point_lanes(const std::array<Vec2, k_max_polygon_vertices>& points, int groups) {
-    static_assert(sizeof(Vec2) == 2 * sizeof(float) && k_max_polygon_vertices == 8);
+// (A segment's two points, N = 2, fill lanes 0 and 1 and again 2 and 3.)
+template <std::size_t N> PointLanes point_lanes(const std::array<Vec2, N>& points, int groups) {
+    static_assert(sizeof(Vec2) == 2 * sizeof(float) && (N == 2 || N == 8));
     PointLanes out{};
     const float* v = &points[0].x;
     for (int g = 0; g < groups; ++g) {
-        const __m128 lo = _mm_loadu_ps(v + 8 * g);     // x0 y0 x1 y1
-        const __m128 hi = _mm_loadu_ps(v + 8 * g + 4); // x2 y2 x3 y3
+        const __m128 lo = _mm_loadu_ps(v + 8 * g);                  // x0 y0 x1 y1
+        const __m128 hi = N > 2 ? _mm_loadu_ps(v + 8 * g + 4) : lo; // x2 y2 x3 y3
         out.x[g] = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
         out.y[g] = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
     }
@@ -68,8 +70,9 @@ PointLanes point_lanes(const std::array<Vec2, k_max_polygon_vertices>& points, i
 // products, sums and minimum in its order (the build contracts nothing
 // into FMAs, and _mm_min_ps(d, least) is std::min(least, d)), so every
 // separation is the scalar one to the bit. Lanes past p1's count hold
-// what its zeroed vertices give; nobody reads them.
-void edge_separations(const Polygon& p1, const Transform& xf, const Polygon& p2,
+// what its zeroed (a segment's: repeated) vertices give; nobody reads them.
+template <class P1, class P2>
+void edge_separations(const P1& p1, const Transform& xf, const P2& p2,
                       EdgeSeparations& separations) {
     const int groups = p1.count > 4 ? 2 : 1;
     const PointLanes normals = point_lanes(p1.normals, groups);
@@ -96,7 +99,8 @@ void edge_separations(const Polygon& p1, const Transform& xf, const Polygon& p2,
     }
 }
 #else
-void edge_separations(const Polygon& p1, const Transform& xf, const Polygon& p2,
+template <class P1, class P2>
+void edge_separations(const P1& p1, const Transform& xf, const P2& p2,
                       EdgeSeparations& separations) {
     for (int i = 0; i < p1.count; ++i) {
         const Vec2 n = rotate(xf.q, p1.normals[i]);
@@ -114,7 +118,8 @@ void edge_separations(const Polygon& p1, const Transform& xf, const Polygon& p2,
 // separates their skins (`total_radius`) by more than `speculative`, that
 // one, by the caller's own test (the pair is apart: it needs no more; most
 // apart pairs skip the other polygon's search).
-EdgeSeparation find_max_separation(const Polygon& p1, const Transform& xf1, const Polygon& p2,
+template <class P1, class P2>
+EdgeSeparation find_max_separation(const P1& p1, const Transform& xf1, const P2& p2,
                                    const Transform& xf2, real total_radius, real speculative) {
     EdgeSeparations separations;
     edge_separations(p1, inv_mul(xf2, xf1), p2, separations); // p1 in p2's frame
@@ -570,15 +575,14 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
 
 namespace {
 
-// The manifold of two polygons on reference face `edge` of B (flip) or of
-// A, with the incident edge of the other polygon clipped to it.
-Manifold collide_on_face(const Polygon& a, const Transform& xfa, const Polygon& b,
-                         const Transform& xfb, bool flip, int edge, real core_separation,
-                         const CollideSettings& settings) {
-    const Polygon& ref = flip ? b : a;
-    const Polygon& inc = flip ? a : b;
-    const Transform& xf_ref = flip ? xfb : xfa;
-    const Transform& xf_inc = flip ? xfa : xfb;
+// The manifold of two polygon forms on reference face `edge` of `ref` (B
+// when `flip`, else A), with the incident edge of `inc` clipped to it. (A
+// template so that a segment's two faces, read where they are, take the
+// same steps as a polygon's.)
+template <class Ref, class Inc>
+Manifold contact_on_reference_face(const Ref& ref, const Transform& xf_ref, const Inc& inc,
+                                   const Transform& xf_inc, bool flip, int edge,
+                                   real core_separation, const CollideSettings& settings) {
     // Incident edge: the edge of `inc` most anti-parallel to the reference normal.
     const Vec2 n_in_inc = inv_rotate(xf_inc.q, rotate(xf_ref.q, ref.normals[edge]));
     int inc_edge = 0;
@@ -604,7 +608,16 @@ Manifold collide_on_face(const Polygon& a, const Transform& xfa, const Polygon& 
     const detail::PlacedFace incident{transform_point(xf_inc, inc.vertices[i1]),
                                       transform_point(xf_inc, inc.vertices[i2]), i1, i2,
                                       inc.radius};
-    return detail::collide_faces(reference, incident, core_separation, flip, xfa, xfb, settings);
+    return detail::collide_faces(reference, incident, core_separation, flip, flip ? xf_inc : xf_ref,
+                                 flip ? xf_ref : xf_inc, settings);
+}
+
+// contact_on_reference_face on face `edge` of B (flip) or of A.
+Manifold collide_on_face(const Polygon& a, const Transform& xfa, const Polygon& b,
+                         const Transform& xfb, bool flip, int edge, real core_separation,
+                         const CollideSettings& settings) {
+    return flip ? contact_on_reference_face(b, xfb, a, xfa, true, edge, core_separation, settings)
+                : contact_on_reference_face(a, xfa, b, xfb, false, edge, core_separation, settings);
 }
 
 // The least separation of the manifold's points (L); m.count > 0.
@@ -673,7 +686,8 @@ real doubt_margin(const Transform& xfa, const Transform& xfb, const CollideSetti
 // or A, lies beyond the face's ends by more than `margin`: kept by the
 // clip's sides grown by the polygons' radii, over a rounded corner of the
 // reference, where the face's axis is not the contact's.
-bool beyond_reference_face(const Manifold& m, const Polygon& ref, const Transform& xf_ref, int edge,
+template <class Ref>
+bool beyond_reference_face(const Manifold& m, const Ref& ref, const Transform& xf_ref, int edge,
                            real margin) {
     const Vec2 v1 = transform_point(xf_ref, ref.vertices[edge]);
     const Vec2 v2 = transform_point(xf_ref, ref.vertices[(edge + 1) % ref.count]);
@@ -823,42 +837,103 @@ Manifold collide_on_nearly_separating_face(const Polygon& a, const Transform& xf
 
 } // namespace
 
-Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
-                          const Transform& xfb, const CollideSettings& settings) {
+namespace {
+
+// What collide_polygons' separating-axis search found: each polygon's most
+// separating edge and the reference face chosen of the two. `reach` is
+// false when an axis holds the polygons apart by more than the speculative
+// distance (no contact).
+struct AxisSearch {
+    bool reach = false;
+    EdgeSeparation sep_a;
+    EdgeSeparation sep_b;
+    bool flip = false;
+    real core_separation = 0;
+};
+
+// The separating-axis search of polygon forms A and B (Box2D v3's
+// b2CollidePolygons).
+template <class A>
+AxisSearch search_axes(const A& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
+                       const CollideSettings& settings) {
+    AxisSearch s;
     const real total_radius = a.radius + b.radius;
     const real spec = settings.speculative_distance;
-    const EdgeSeparation sep_a = find_max_separation(a, xfa, b, xfb, total_radius, spec);
-    if (sep_a.separation - total_radius > spec) {
-        return {};
+    s.sep_a = find_max_separation(a, xfa, b, xfb, total_radius, spec);
+    if (s.sep_a.separation - total_radius > spec) {
+        return s;
     }
-    const EdgeSeparation sep_b = find_max_separation(b, xfb, a, xfa, total_radius, spec);
-    if (sep_b.separation - total_radius > spec) {
-        return {};
+    s.sep_b = find_max_separation(b, xfb, a, xfa, total_radius, spec);
+    if (s.sep_b.separation - total_radius > spec) {
+        return s;
     }
+    s.reach = true;
     // Prefer A's face (or B's, prefer_reference_b) unless the other is
     // clearly better, so the reference face does not flip between steps on
     // nearly parallel faces.
     const real hysteresis = real(0.1) * settings.linear_slop;
-    const bool flip = settings.prefer_reference_b
-                          ? !(sep_a.separation > sep_b.separation + hysteresis)
-                          : sep_b.separation > sep_a.separation + hysteresis;
-    const real core_separation = std::max(sep_a.separation, sep_b.separation);
-    Manifold m = collide_on_face(a, xfa, b, xfb, flip, flip ? sep_b.edge : sep_a.edge,
-                                 core_separation, settings);
-    const real other_separation = flip ? sep_a.separation : sep_b.separation;
+    s.flip = settings.prefer_reference_b ? !(s.sep_a.separation > s.sep_b.separation + hysteresis)
+                                         : s.sep_b.separation > s.sep_a.separation + hysteresis;
+    s.core_separation = std::max(s.sep_a.separation, s.sep_b.separation);
+    return s;
+}
+
+// The contact on the reference face that search `s` chose; none when it
+// found no reach.
+template <class A>
+Manifold chosen_face_contact(const AxisSearch& s, const A& a, const Transform& xfa,
+                             const Polygon& b, const Transform& xfb,
+                             const CollideSettings& settings) {
+    if (!s.reach) {
+        return {};
+    }
+    return s.flip ? contact_on_reference_face(b, xfb, a, xfa, true, s.sep_b.edge, s.core_separation,
+                                              settings)
+                  : contact_on_reference_face(a, xfa, b, xfb, false, s.sep_a.edge,
+                                              s.core_separation, settings);
+}
+
+// Whether the reference face's contact `m` is the manifold as it stands:
+// it claims no more room than the separating axis allows, and (between
+// polygons with radii, cores within a tenth of a slop) no point lies past
+// the reference face's ends. Otherwise settle_face_contact decides.
+template <class A>
+bool face_contact_stands(const AxisSearch& s, const Manifold& m, const A& a, const Transform& xfa,
+                         const Polygon& b, const Transform& xfb, const CollideSettings& settings) {
+    const real total_radius = a.radius + b.radius;
+    if (!(s.core_separation > real(0.1) * settings.linear_slop) && m.count == 0) {
+        return false;
+    }
+    const real margin = doubt_margin(xfa, xfb, settings);
+    if (overstates_gap(m, s.core_separation - total_radius, margin)) {
+        return false;
+    }
+    if (s.core_separation > real(0.1) * settings.linear_slop || !(total_radius > 0)) {
+        return true;
+    }
+    // (A point past a rounded reference's face end, or the incident edge's
+    // deepest point clipped away: the face's axis may not be the contact's.)
+    return s.flip ? !beyond_reference_face(m, b, xfb, s.sep_b.edge, margin)
+                  : !beyond_reference_face(m, a, xfa, s.sep_a.edge, margin);
+}
+
+// The manifold of polygons A and B when the reference face's contact
+// `face` does not stand (face_contact_stands).
+Manifold settle_face_contact(const AxisSearch& s, const Manifold& face, const Polygon& a,
+                             const Transform& xfa, const Polygon& b, const Transform& xfb,
+                             const CollideSettings& settings) {
+    const real core_separation = s.core_separation;
+    Manifold m = face;
     if (core_separation > real(0.1) * settings.linear_slop) {
-        const real margin = doubt_margin(xfa, xfb, settings);
-        if (!overstates_gap(m, core_separation - total_radius, margin)) {
-            return m;
-        }
         // Apart, with the faces' contact missing or farther than the
         // separating axis says: the nearest parts may lie beyond the
         // reference face's end, on another edge than the incident one. (A
         // capsule's side face, kept as the reference over the heptagon's by
-        // the hysteresis above, with the heptagon's corner past its end
+        // search_axes' hysteresis, with the heptagon's corner past its end
         // cap, 0.026 L away: no point within 0.11 L, and one 0.17 L away at
         // 0.2 L. Seed 60357 of the random scenes closed 7 slops into it.)
         // The cores' closest points (GJK) decide where they are nearer.
+        const real margin = doubt_margin(xfa, xfb, settings);
         const std::optional<Manifold> nearest = closest_cores(a, xfa, b, xfb, settings);
         if (nearest && nearest->count > 0 &&
             (m.count == 0 || nearest->points[0].separation < least_separation(m) - margin)) {
@@ -867,15 +942,7 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         return m;
     }
     if (m.count > 0) {
-        // (A point past a rounded reference's face end, or the incident
-        // edge's deepest point clipped away: the face's axis may not be the
-        // contact's.)
-        const real margin = doubt_margin(xfa, xfb, settings);
-        const bool doubtful =
-            overstates_gap(m, core_separation - total_radius, margin) ||
-            (total_radius > 0 && beyond_reference_face(m, flip ? b : a, flip ? xfb : xfa,
-                                                       flip ? sep_b.edge : sep_a.edge, margin));
-        return doubtful ? checked_by_cores(m, a, xfa, b, xfb, settings) : m;
+        return checked_by_cores(m, a, xfa, b, xfb, settings);
     }
     // Where the faces are clipped (cores overlapping or closer than the
     // vertex-pair rule's tenth of a slop), the preferred reference face may
@@ -890,8 +957,9 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
     // decides, if it separates them nearly as well (within a linear slop);
     // a worse face (a deep overlap's) would push them along a wrong axis,
     // through a thin wall.
+    const real other_separation = s.flip ? s.sep_a.separation : s.sep_b.separation;
     if (other_separation >= core_separation - settings.linear_slop) {
-        m = collide_on_face(a, xfa, b, xfb, !flip, flip ? sep_a.edge : sep_b.edge,
+        m = collide_on_face(a, xfa, b, xfb, !s.flip, s.flip ? s.sep_a.edge : s.sep_b.edge,
                             core_separation, settings);
     }
     if (m.count > 0) {
@@ -906,6 +974,47 @@ Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon&
         return *nearest;
     }
     return collide_on_nearly_separating_face(a, xfa, b, xfb, core_separation, settings);
+}
+
+// A segment's polygon form (capsule_polygon's, radius 0) as the
+// separating-axis search and the clip read it, without the rest of a Polygon
+// (its spare vertices, zeroed and copied, cost a chain collide 6 %).
+struct SegmentFaces {
+    static constexpr int count = 2;
+    static constexpr real radius = 0;
+    std::array<Vec2, 2> vertices;
+    std::array<Vec2, 2> normals;
+};
+
+SegmentFaces segment_faces(const Segment& segment) {
+    const Vec2 n = normalize(right_perp(segment.p2 - segment.p1));
+    return {{segment.p1, segment.p2}, {n, -n}};
+}
+
+// collide_polygons of a segment (A) as its polygon form and polygon B, to
+// the bit: the same search and clip on the segment's faces, and the
+// polygon form made only for a contact that needs settling.
+Manifold collide_segment_polygon(const Segment& segment, const Transform& xfa, const Polygon& b,
+                                 const Transform& xfb, const CollideSettings& settings) {
+    const SegmentFaces a = segment_faces(segment);
+    const AxisSearch s = search_axes(a, xfa, b, xfb, settings);
+    Manifold m = chosen_face_contact(s, a, xfa, b, xfb, settings);
+    if (s.reach && !face_contact_stands(s, m, a, xfa, b, xfb, settings)) {
+        m = settle_face_contact(s, m, segment_polygon(segment), xfa, b, xfb, settings);
+    }
+    return m;
+}
+
+} // namespace
+
+Manifold collide_polygons(const Polygon& a, const Transform& xfa, const Polygon& b,
+                          const Transform& xfb, const CollideSettings& settings) {
+    const AxisSearch s = search_axes(a, xfa, b, xfb, settings);
+    Manifold m = chosen_face_contact(s, a, xfa, b, xfb, settings);
+    if (s.reach && !face_contact_stands(s, m, a, xfa, b, xfb, settings)) {
+        m = settle_face_contact(s, m, a, xfa, b, xfb, settings);
+    }
+    return m;
 }
 
 namespace {
@@ -1282,7 +1391,7 @@ Manifold collide_two_sided(const Segment& segment, const Transform& xfa, const S
     case ShapeType::circle:
         return collide_polygon_circle(segment_polygon(segment), xfa, b.circle, xfb, settings);
     default: // a polygon (collide() never pairs two edges)
-        return collide_polygons(segment_polygon(segment), xfa, b.polygon, xfb, settings);
+        return collide_segment_polygon(segment, xfa, b.polygon, xfb, settings);
     }
 }
 
