@@ -1358,9 +1358,12 @@ Manifold chain_face_contact(const ChainEnds& e, const Transform& xfa, const Shap
 // this segment's two-sided contact, which sent the question here, may have
 // found B within the distance at their shared vertex by rounding (a box a
 // hair above a face, past its convex corner, got the next segment's face
-// 0.63 L deep).
-bool own_face_separates_most(const ChainEnds& e, const Shape& b, const Transform& xfb,
-                             const CollideSettings& settings) {
+// 0.63 L deep). Not inlined, nor neighbour_takes and vertex_contact: the
+// rarer rules, inlined, cost every chain collide about 10 instructions of
+// spills and frame.
+[[gnu::noinline]] bool own_face_separates_most(const ChainEnds& e, const Shape& b,
+                                               const Transform& xfb,
+                                               const CollideSettings& settings) {
     const ShapeProxy proxy = make_proxy(b);
     const auto separation = [&](Vec2 n, Vec2 origin) {
         real s = std::numeric_limits<real>::max();
@@ -1416,10 +1419,10 @@ bool at_convex_end(const ChainEnds& e, const Manifold& m) {
 // two-sided contact with B leans nearer its face normal than this segment's
 // too. If B lies so that the neighbour's contact leans our way (a sharp
 // ledge, each segment's axis in the other's half), this segment keeps its
-// contact, so that B has one.
-bool neighbour_takes(const ChainSegment& chain, const ChainEnds& e, bool at_p1,
-                     const Transform& xfa, const Shape& b, const Transform& xfb,
-                     const CollideSettings& settings) {
+// contact, so that B has one. (Not inlined: own_face_separates_most.)
+[[gnu::noinline]] bool neighbour_takes(const ChainSegment& chain, const ChainEnds& e, bool at_p1,
+                                       const Transform& xfa, const Shape& b, const Transform& xfb,
+                                       const CollideSettings& settings) {
     const Segment neighbour =
         at_p1 ? Segment{chain.ghost1, chain.segment.p1} : Segment{chain.segment.p2, chain.ghost2};
     const Manifold theirs = collide_two_sided(neighbour, xfa, b, xfb, settings);
@@ -1442,9 +1445,11 @@ bool within_cone(const ChainEnds& e, bool at_p1, Vec2 normal, real rounding = 0)
 // extents near a ledge's corner, where the two-sided axes are B's own faces:
 // a triangle's tip 1e-6 L off a ledge's corner, its sides leaning out of the
 // cone by rounding of a separation that small, got no contact from either
-// segment (9 of 3,800 placements about a right-angled corner).
-Manifold vertex_contact(const ChainSegment& chain, const ChainEnds& e, const Transform& xfa,
-                        const Shape& b, const Transform& xfb, const CollideSettings& settings) {
+// segment (9 of 3,800 placements about a right-angled corner). (Not
+// inlined: own_face_separates_most.)
+[[gnu::noinline]] Manifold vertex_contact(const ChainSegment& chain, const ChainEnds& e,
+                                          const Transform& xfa, const Shape& b,
+                                          const Transform& xfb, const CollideSettings& settings) {
     for (const bool at_p1 : {true, false}) {
         if (!(at_p1 ? e.convex1 : e.convex2)) {
             continue;
@@ -1569,6 +1574,48 @@ Circle point_like_circle(const Shape& shape) {
                                             : Circle{shape.segment.p1, 0};
 }
 
+// collide() for the rest: edges, point-like shapes, capsules and segments.
+// Not inlined: its shape and polygon-form copies made collide() save and
+// reserve more for every pair (10 instructions of a chain collide).
+[[gnu::noinline]] Manifold collide_edges_and_cores(const Shape& a, const Transform& xfa,
+                                                   const Shape& b, const Transform& xfb,
+                                                   const CollideSettings& settings) {
+    const bool a_edge = a.type == ShapeType::segment || a.type == ShapeType::chain_segment;
+    const bool b_edge = b.type == ShapeType::segment || b.type == ShapeType::chain_segment;
+    if (a_edge && b_edge) {
+        return {}; // edges are static geometry: they never meet each other
+    }
+    const bool point_a = is_point_like(a);
+    const bool point_b = is_point_like(b);
+    if (point_a || point_b) {
+        const Shape pa = point_a ? Shape(point_like_circle(a)) : a;
+        const Shape pb = point_b ? Shape(point_like_circle(b)) : b;
+        return collide(pa, xfa, pb, xfb, settings);
+    }
+    if (a.type == ShapeType::chain_segment) {
+        return collide_chain(a.chain_segment, xfa, b, xfb, settings);
+    }
+    if (b.type == ShapeType::chain_segment) {
+        return flip_manifold(collide_chain(b.chain_segment, xfb, a, xfa, settings));
+    }
+    // Left: a capsule or segment against a capsule, segment, polygon or
+    // circle, or the reverse. Two of them meet through their cores' closest
+    // points; one meets a solid through its polygon form, made once, where
+    // it stays (a capsule character on a tile: its zeroed spare forms and
+    // their copies were a fifth of the call).
+    const bool core_a = a.type == ShapeType::capsule || a.type == ShapeType::segment;
+    const bool core_b = b.type == ShapeType::capsule || b.type == ShapeType::segment;
+    if (core_a && core_b) {
+        return collide_capsules(*as_capsule(a), xfa, *as_capsule(b), xfb, settings);
+    }
+    if (core_b) {
+        const Polygon form_b = core_polygon(b);
+        return collide_solids(a, solid_polygon(a), xfa, b, &form_b, xfb, settings);
+    }
+    const Polygon form_a = core_polygon(a);
+    return collide_solids(a, &form_a, xfa, b, solid_polygon(b), xfb, settings);
+}
+
 } // namespace
 
 Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Transform& xfb,
@@ -1605,40 +1652,7 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     if (b.type == ShapeType::chain_segment && a_solid) {
         return flip_manifold(collide_chain(b.chain_segment, xfb, a, xfa, settings));
     }
-    const bool a_edge = a.type == ShapeType::segment || a.type == ShapeType::chain_segment;
-    const bool b_edge = b.type == ShapeType::segment || b.type == ShapeType::chain_segment;
-    if (a_edge && b_edge) {
-        return {}; // edges are static geometry: they never meet each other
-    }
-    const bool point_a = is_point_like(a);
-    const bool point_b = is_point_like(b);
-    if (point_a || point_b) {
-        const Shape pa = point_a ? Shape(point_like_circle(a)) : a;
-        const Shape pb = point_b ? Shape(point_like_circle(b)) : b;
-        return collide(pa, xfa, pb, xfb, settings);
-    }
-    if (a.type == ShapeType::chain_segment) {
-        return collide_chain(a.chain_segment, xfa, b, xfb, settings);
-    }
-    if (b.type == ShapeType::chain_segment) {
-        return flip_manifold(collide_chain(b.chain_segment, xfb, a, xfa, settings));
-    }
-    // Left: a capsule or segment against a capsule, segment, polygon or
-    // circle, or the reverse. Two of them meet through their cores' closest
-    // points; one meets a solid through its polygon form, made once, where
-    // it stays (a capsule character on a tile: its zeroed spare forms and
-    // their copies were a fifth of the call).
-    const bool core_a = a.type == ShapeType::capsule || a.type == ShapeType::segment;
-    const bool core_b = b.type == ShapeType::capsule || b.type == ShapeType::segment;
-    if (core_a && core_b) {
-        return collide_capsules(*as_capsule(a), xfa, *as_capsule(b), xfb, settings);
-    }
-    if (core_b) {
-        const Polygon form_b = core_polygon(b);
-        return collide_solids(a, solid_polygon(a), xfa, b, &form_b, xfb, settings);
-    }
-    const Polygon form_a = core_polygon(a);
-    return collide_solids(a, &form_a, xfa, b, solid_polygon(b), xfb, settings);
+    return collide_edges_and_cores(a, xfa, b, xfb, settings);
 }
 
 Manifold collide_face(const Shape& a, const Transform& xfa, const Polygon& b, const Transform& xfb,
