@@ -5,9 +5,12 @@
 // the ties and the planes live in the world's scratch (MoveScratch), so a
 // move allocates nothing but its result's contacts (and a shape's static
 // neighbourhood at its first move). The narrowphase of one pair is
-// move_narrowphase.hpp's, in closed form for two axis-aligned boxes. Also
-// here: the carry of riders by kinematic platforms at the end of
-// World::step, which is a move.
+// move_narrowphase.hpp's, in closed form for two axis-aligned boxes; the
+// rules of an iteration that do not depend on the pair are move_rules.hpp's.
+// A box character among box tiles moved without a filter takes
+// box_mover.hpp's fast path, which repeats this method for that case to
+// the bit. Also here: the carry of riders by kinematic platforms at the end
+// of World::step, which is a move.
 #include <algorithm>
 #include <array>
 #include <optional>
