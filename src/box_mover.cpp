@@ -115,6 +115,7 @@ class BoxMover {
             c.other_shape = other;
             c.other = placed;
             c.body = body;
+            c.exact_box = true; // (as the general mover would record it; its response: slide)
         };
         query_static_near(w_, shape_, box, reach, [&](const NearStatic& n) {
             consider(n.shape, n.other, n.body, n.exact_box, n.sensor);
