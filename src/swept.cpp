@@ -1,6 +1,7 @@
 // Closed-form continuous tests from the seed articles: swept AABB (Sacred
 // Software, "Collisions, Part 1"), Cramer's-rule segment intersection and
-// swept spheres by a quadratic ("Predictive Collision Detection").
+// swept spheres by a quadratic ("Predictive Collision Detection"), and a
+// circle swept against a box (Ericson, "Real-Time Collision Detection").
 #include "sweep/swept.hpp"
 
 #include <algorithm>
@@ -334,6 +335,134 @@ SweptCircleResult swept_circles(Vec2 c0a, Vec2 c1a, real ra, Vec2 c0b, Vec2 c1b,
     out.normal = r.normal;
     out.point = r.point;
     return out;
+}
+
+namespace {
+
+real coordinate(Vec2 v, int axis) { return axis == 0 ? v.x : v.y; }
+
+Vec2 on_axis(int axis, real value) { return axis == 0 ? Vec2{value, 0} : Vec2{0, value}; }
+
+// The first time in [0, 1] the point c + t d comes within `radius` of
+// `box`, given that it starts farther: the entry into the box grown by the
+// radius, then, if that is at a corner's square, into the corner's circle.
+SweptCircleAabbResult first_touch(const Aabb& box, Vec2 c, real radius, Vec2 d) {
+    SweptCircleAabbResult out;
+    real enter = -k_inf;
+    real exit = k_inf;
+    int axis = 0;
+    for (int k = 0; k < 2; ++k) {
+        const real lo = coordinate(box.lower, k) - radius;
+        const real hi = coordinate(box.upper, k) + radius;
+        const real p = coordinate(c, k);
+        const real v = coordinate(d, k);
+        if (v == 0) {
+            if (p < lo || p > hi) {
+                return out;
+            }
+            continue;
+        }
+        const real t_lo = (lo - p) / v;
+        const real t_hi = (hi - p) / v;
+        if (std::min(t_lo, t_hi) > enter) {
+            enter = std::min(t_lo, t_hi);
+            axis = k;
+        }
+        exit = std::min(exit, std::max(t_lo, t_hi));
+    }
+    if (enter > exit || enter > 1 || exit < 0) {
+        return out;
+    }
+    const real t_enter = std::max(real(0), enter);
+    const Vec2 p = c + t_enter * d;
+    const int across = 1 - axis;
+    const real along = coordinate(p, across);
+    if (along >= coordinate(box.lower, across) && along <= coordinate(box.upper, across)) {
+        // Beside a face: the grown box's face is the circle's touch.
+        const real side = coordinate(d, axis) < 0 ? 1 : -1;
+        out.state = CastState::hit;
+        out.t = t_enter;
+        out.normal = on_axis(axis, side);
+        const real face = side > 0 ? coordinate(box.upper, axis) : coordinate(box.lower, axis);
+        out.point = axis == 0 ? Vec2{face, along} : Vec2{along, face};
+        return out;
+    }
+    // At a corner's square: the path meets the grown box's rounded corner
+    // there or nowhere (past it, it is already inside the grown box).
+    // (The corner on the side the centre is, or, with no radius, comes from.)
+    const real at = coordinate(p, axis);
+    const real from = at < coordinate(box.lower, axis)   ? coordinate(box.lower, axis)
+                      : at > coordinate(box.upper, axis) ? coordinate(box.upper, axis)
+                      : coordinate(d, axis) > 0          ? coordinate(box.lower, axis)
+                                                         : coordinate(box.upper, axis);
+    const real beside = along < coordinate(box.lower, across) ? coordinate(box.lower, across)
+                                                               : coordinate(box.upper, across);
+    const Vec2 corner = axis == 0 ? Vec2{from, beside} : Vec2{beside, from};
+    const Vec2 m = c - corner;
+    const real half_b = dot(m, d);
+    const real disc = radius * radius * dot(d, d) - cross(m, d) * cross(m, d);
+    if (half_b >= 0 || disc < 0) {
+        return out;
+    }
+    const real t = (dot(m, m) - radius * radius) / (-half_b + std::sqrt(disc));
+    if (t > 1) {
+        return out;
+    }
+    out.state = CastState::hit;
+    out.t = std::max(real(0), t);
+    out.corner = true;
+    const Vec2 to_center = m + out.t * d;
+    const real len = length(to_center);
+    out.normal = len > 0 ? (real(1) / len) * to_center : on_axis(axis, coordinate(d, axis) < 0 ? 1 : -1);
+    out.point = corner;
+    return out;
+}
+
+} // namespace
+
+SweptCircleAabbResult swept_circle_aabb(const Aabb& box, Vec2 center, real radius,
+                                        Vec2 displacement, real touch_tolerance) {
+    SweptCircleAabbResult out;
+    if (!sweep::is_finite(box.lower) || !sweep::is_finite(box.upper) ||
+        !sweep::is_finite(center) || !sweep::is_finite(displacement) || !is_finite(radius) ||
+        radius < 0 || !is_finite(touch_tolerance) || touch_tolerance < 0 ||
+        box.lower.x > box.upper.x || box.lower.y > box.upper.y) {
+        out.state = CastState::invalid_input;
+        return out;
+    }
+    const Vec2 nearest{std::clamp(center.x, box.lower.x, box.upper.x),
+                       std::clamp(center.y, box.lower.y, box.upper.y)};
+    const Vec2 offset = center - nearest;
+    real separation = length(offset) - radius;
+    Vec2 normal;
+    if (offset == Vec2{}) {
+        // On or inside the box: out through the nearest face (x before y).
+        const real left = center.x - box.lower.x;
+        const real right = box.upper.x - center.x;
+        const real below = center.y - box.lower.y;
+        const real above = box.upper.y - center.y;
+        const real depth_x = std::min(left, right);
+        const real depth_y = std::min(below, above);
+        normal = depth_x <= depth_y ? Vec2{right <= left ? real(1) : real(-1), 0}
+                                    : Vec2{0, above <= below ? real(1) : real(-1)};
+        separation = -std::min(depth_x, depth_y) - radius;
+    } else {
+        normal = (real(1) / length(offset)) * offset;
+    }
+    if (separation < -touch_tolerance) {
+        out.state = CastState::overlapped;
+        return out;
+    }
+    if (separation <= touch_tolerance) {
+        if (dot(displacement, normal) < 0) {
+            out.state = CastState::hit;
+            out.normal = normal;
+            out.corner = offset.x != 0 && offset.y != 0;
+            out.point = nearest;
+        }
+        return out;
+    }
+    return first_touch(box, center, radius, displacement);
 }
 
 SweptSphereResult swept_spheres(Vec3 c0a, Vec3 c1a, real ra, Vec3 c0b, Vec3 c1b, real rb,

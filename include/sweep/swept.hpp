@@ -1,7 +1,9 @@
 // The seed articles' classic continuous tests as fast paths: swept AABB vs
 // AABB (Sacred Software, "Collisions, Part 1"), segment intersection by
 // Cramer's rule and swept circles/spheres by a quadratic ("Predictive
-// Collision Detection"). Closed-form, no iteration, no allocation.
+// Collision Detection"), and a circle swept against a box (Ericson,
+// "Real-Time Collision Detection" 5.5.7). Closed-form, no iteration, no
+// allocation.
 //
 // Frame, units and the touching convention are those of docs/conventions.md:
 // lengths in world units L, times as fractions of the motion in [0, 1], every
@@ -106,6 +108,38 @@ struct SweptCircleResult {
 /// (concentric circles included): overlapped. Non-finite input or a negative radius: invalid_input.
 SweptCircleResult swept_circles(Vec2 c0a, Vec2 c1a, real ra, Vec2 c0b, Vec2 c1b, real rb,
                                 real touch_tolerance = k_touch_tolerance);
+
+/// Result of swept_circle_aabb().
+struct SweptCircleAabbResult {
+    CastState state = CastState::miss; ///< hit, miss, overlapped or invalid_input
+    real t = 0;  ///< first time the circle touches the box, in [0, 1] (hit); 0 otherwise
+    Vec2 normal; ///< unit, from the box (A) to the circle (B) at t: a face's axis, or from the
+                 ///< corner met to the centre (hit); zero otherwise
+    Vec2 point;  ///< world, L: the point of the box nearest the centre at t, on its surface (hit)
+    bool corner = false; ///< the circle meets a corner of the box, not a face (hit)
+};
+
+/// Swept circle vs AABB (Ericson, "Real-Time Collision Detection", 5.5.7,
+/// in 2D): the circle of `radius` (L, >= 0) whose centre starts at `center`
+/// moves by `displacement` over t in [0, 1] against the still `box` (world,
+/// L). The centre's path is cut with the box grown by the radius; where it
+/// enters that box beside a face, that face is met; where it enters at a
+/// corner's square, the corner's circle of the radius decides by the
+/// cancellation-free quadratic of swept_circles(). Exact up to rounding: no
+/// iteration, and a path that only passes the grown box's corner misses.
+///
+/// The start's separation is the centre's distance to the box less the
+/// radius (a centre on or inside the box: less its depth to the nearest
+/// face as well). Within `touch_tolerance` (L, >= 0) of zero it is
+/// touching (docs/conventions.md): t = 0 when the motion closes along the
+/// normal there (from the nearest point of the box to the centre; for a
+/// centre on or inside the box the axis of its nearest face, x before y),
+/// a miss when it moves along or away. Deeper than the tolerance:
+/// overlapped. Non-finite input, a negative radius or tolerance, or a box
+/// whose lower corner exceeds its upper: invalid_input.
+SweptCircleAabbResult swept_circle_aabb(const Aabb& box, Vec2 center, real radius,
+                                        Vec2 displacement,
+                                        real touch_tolerance = k_touch_tolerance);
 
 /// A 3D vector, only for swept_spheres() (the article's 3D variant).
 struct Vec3 {
