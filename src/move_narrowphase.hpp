@@ -41,6 +41,10 @@ struct PlacedShape {
     const Shape* shape = nullptr;
     const ShapeProxy* proxy = nullptr;
     Transform xf;
+    /// The shape placed, when the caller knows it is exactly that box
+    /// (axis_aligned_box, world): a disc's cast against it takes the closed
+    /// form. Null otherwise.
+    const Aabb* box = nullptr;
 };
 
 /// The contact the mover B meets on A when moved by `motion` (world, L),
@@ -64,10 +68,25 @@ struct PlacedShape {
 /// `point` on A's surface. Where the
 /// start's manifold decided (collide() with the touch tolerance as its
 /// speculative margin and the linear slop), it is left in `touching`, if
-/// given, for a caller that needs that manifold too.
+/// given, for a caller that needs that manifold too. A disc B against a
+/// box A whose `box` is given is cast in closed form (swept_circle_aabb):
+/// the first time its gap reaches the target exactly, not where the
+/// advancement stops within the band beyond it.
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
                                           bool may_touch, bool deep_blocks, const Tolerances& tol,
                                           std::optional<Manifold>* touching = nullptr);
+
+/// Whether B, where it is, may press into A when moved by `motion` (world,
+/// L): false only where it clearly does not, so that the manifold of a
+/// touching start (cast_to_contact's `may_touch`, into_exposed_face) need
+/// not be made. That is, for a disc against a known box (`a.box`), when
+/// they are apart by more than a touch tolerance beyond rounding
+/// (collide() with that margin finds no point), or when the motion runs
+/// along or away from the face or corner between them (within 1e-4 of
+/// tangent, as those two read the manifold's normal; at a corner, beyond
+/// the rounding of collide()'s normal in A's frame). True for any other
+/// pair.
+bool may_press_into(const PlacedShape& a, const PlacedShape& b, Vec2 motion, const Tolerances& tol);
 
 /// What a contact's normal is a face normal of, in the order a move's ties
 /// rank them: a face of the other shape (A: a floor under a round or
@@ -119,6 +138,10 @@ struct ContactMeasure {
 /// The general measure, on any shapes: collide()'s manifold, but for
 /// shapes that overlap, read on the face of least penetration (the other
 /// shape's, where it separates them better than the face collide() keeps).
+/// A disc B whose centre lies outside a known box A (`a.box`) is measured
+/// in closed form, as collide() would: one point within a linear slop, the
+/// normal from the box's nearest point to the centre, the separation the
+/// centre's distance less the radius.
 ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol);
 
 /// The box of `shape` placed by `xf` (world, L) when the shape is exactly

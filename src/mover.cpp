@@ -438,12 +438,16 @@ class Mover {
             return; // a one-way platform blocks only motion against its up
         }
         Shape segment;
-        const PlacedShape other = placed_other(o, c.response, segment);
+        PlacedShape other = placed_other(o, c.response, segment);
+        if (c.exact_box && c.response != MoveResponse::one_way) {
+            other.box = &c.other.box;
+        }
         const PlacedShape own = placed_own(c.own_shape);
+        const bool presses = may_touch && may_press_into(other, own, motion, w_.tol);
         std::optional<Manifold> touching;
         std::optional<CastOutput> hit = cast_to_contact(
-            other, own, motion, may_touch, c.response != MoveResponse::one_way, w_.tol, &touching);
-        if (!hit && may_touch && c.response != MoveResponse::one_way) {
+            other, own, motion, presses, c.response != MoveResponse::one_way, w_.tol, &touching);
+        if (!hit && presses && c.response != MoveResponse::one_way) {
             hit = into_exposed_face(w_, c.other_shape, c.own_shape, other, own, motion, touching);
         }
         if (hit && (c.response != MoveResponse::one_way || lands_on(other, own, *hit))) {
@@ -473,8 +477,11 @@ class Mover {
         }
         if (!m) {
             Shape segment;
-            m = measure_contact(placed_measured(w_.shapes[hit.other_shape], segment),
-                                placed_own(hit.own_shape), w_.tol);
+            PlacedShape other = placed_measured(w_.shapes[hit.other_shape], segment);
+            if (c.exact_box && c.response != MoveResponse::one_way) {
+                other.box = &c.other.box;
+            }
+            m = measure_contact(other, placed_own(hit.own_shape), w_.tol);
         }
         if (c.response == MoveResponse::one_way && m->count > 0) {
             const ShapeRecord& o = w_.shapes[hit.other_shape];

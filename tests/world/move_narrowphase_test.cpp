@@ -1,8 +1,9 @@
-// World::move's closed form for axis-aligned boxes (src/move_narrowphase.hpp)
-// against its general form on the same inputs: many random fixed-seed pairs
-// of boxes, placed apart, touching a face exactly, a touch tolerance off it,
-// flush at a corner or slightly sunk, moved in any direction, into, along
-// and away from faces. Wherever the closed form decides, it must agree with
+// World::move's closed forms for axis-aligned boxes and for discs against
+// them (src/move_narrowphase.hpp) against its general form on the same
+// inputs: many random fixed-seed pairs of boxes (or a disc and a box),
+// placed apart, touching a face exactly, a touch tolerance off it, flush at
+// a corner or slightly sunk, moved in any direction, into, along and away
+// from faces. Wherever the closed form decides, it must agree with
 // the general form: the same contact or none, the same normal, a time
 // within the general cast's band, and the same pose once the gap is closed.
 #include <gtest/gtest.h>
@@ -340,6 +341,289 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCastOnPlacedBodies) {
     }
     RecordProperty("decided", decided);
     EXPECT_GT(decided, n * 8 / 10) << decided << " of " << n;
+}
+
+// A disc beside a box, for the closed forms of a disc against a known box:
+// A the box (placed as a body places it, near the origin or far), B the
+// disc, at gaps about the rules' thresholds from a face or a corner.
+struct DiscCase {
+    Tolerances tol;
+    real unit = 1;
+    PlacedBox a;
+    Aabb a_box;
+    Shape disc;
+    ShapeProxy proxy;
+    Transform xf;
+    Vec2 motion;
+};
+
+DiscCase disc_case(Cases& cases) {
+    DiscCase c;
+    c.tol = cases.tolerances();
+    c.unit = c.tol.linear_slop / k_linear_slop;
+    c.a = placed_box(cases.a_box(c.unit, cases.pick(2) == 0));
+    c.a_box = axis_aligned_box(c.a.shape, c.a.xf).value();
+    const real radius = cases.uniform(0.05f, 1) * c.unit;
+    c.disc = Shape(Circle{{}, radius});
+    c.proxy = make_proxy(c.disc);
+    // In touch tolerances, about the thresholds: the cast's overlap at
+    // -1/2, its target at 1 and band at 3/2, the manifold's margin at 1.
+    constexpr std::array<real, 14> gaps{0,    0,     -0.6f, -0.4f, 0.3f, 0.5f, 0.9f,
+                                        1.1f, 1.45f, 1.55f, 2,     4,    8,    -2};
+    const real gap = gaps[static_cast<std::size_t>(cases.pick(14))] * c.tol.touch_tolerance;
+    const Aabb& box = c.a_box;
+    const Vec2 mid = real(0.5) * (box.lower + box.upper);
+    Vec2 center;
+    if (cases.pick(3) == 0) { // anywhere about
+        center = {cases.uniform(box.lower.x - 3 * c.unit, box.upper.x + 3 * c.unit),
+                  cases.uniform(box.lower.y - 3 * c.unit, box.upper.y + 3 * c.unit)};
+    } else if (cases.pick(2) == 0) { // off a face, anywhere along it or at its end
+        const int axis = cases.pick(2);
+        const real side = cases.pick(2) == 0 ? -1 : 1;
+        const real face = side > 0 ? (axis == 0 ? box.upper.x : box.upper.y)
+                                   : (axis == 0 ? box.lower.x : box.lower.y);
+        const real lo = axis == 0 ? box.lower.y : box.lower.x;
+        const real hi = axis == 0 ? box.upper.y : box.upper.x;
+        const real along =
+            cases.pick(3) == 0 ? (cases.pick(2) == 0 ? lo : hi) : cases.uniform(lo, hi);
+        const real out = face + side * (radius + gap);
+        center = axis == 0 ? Vec2{out, along} : Vec2{along, out};
+    } else { // off a corner, in any direction from it
+        const Vec2 corner{cases.pick(2) == 0 ? box.lower.x : box.upper.x,
+                          cases.pick(2) == 0 ? box.lower.y : box.upper.y};
+        const Vec2 away = corner - mid;
+        const real angle = std::atan2(away.y, away.x) + cases.uniform(-1, 1);
+        center = corner + (radius + gap) * Vec2{std::cos(angle), std::sin(angle)};
+    }
+    c.xf = {center, {}};
+    c.motion = cases.motion(c.unit);
+    return c;
+}
+
+// The disc's separation from the box along its path, in double: at the
+// start, and its least (the distance to a box is convex along a line).
+struct DiscPath {
+    double start = 0;
+    double least = 0;
+    Vec2 normal; // at the start, from the box's nearest point to the centre (or zero)
+};
+
+DiscPath disc_path(const Aabb& box, Vec2 center, double radius, Vec2 motion) {
+    const auto separation = [&](double t) {
+        const double x = center.x + t * motion.x;
+        const double y = center.y + t * motion.y;
+        const double dx = std::max({double(box.lower.x) - x, 0.0, x - double(box.upper.x)});
+        const double dy = std::max({double(box.lower.y) - y, 0.0, y - double(box.upper.y)});
+        return std::sqrt(dx * dx + dy * dy) - radius;
+    };
+    double lo = 0;
+    double hi = 1;
+    for (int i = 0; i < 200; ++i) {
+        const double m1 = lo + (hi - lo) / 3;
+        const double m2 = hi - (hi - lo) / 3;
+        if (separation(m1) < separation(m2)) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    DiscPath p;
+    p.start = separation(0);
+    p.least = std::min({separation(lo), p.start, separation(1)});
+    const Vec2 nearest{std::clamp(center.x, box.lower.x, box.upper.x),
+                       std::clamp(center.y, box.lower.y, box.upper.y)};
+    if (center != nearest) {
+        p.normal = normalize(center - nearest);
+    }
+    return p;
+}
+
+// The closed form of a disc's cast against a known box against GJK's
+// (cast_to_contact without the box): the same contact or none wherever
+// the rules' thresholds are clearly on one side, and then the same normal
+// and a time within the general cast's band. The closed form stops where
+// the gap is the target exactly; the advancement anywhere in the band of
+// half a touch tolerance beyond it, so a disc passing within that band
+// but never reaching the target may be met by GJK alone.
+TEST(MoveNarrowphase, DiscCastAgreesWithTheGeneralCast) {
+    Cases cases(20261203);
+    const int n = test::property_cases(40000);
+    int compared = 0;
+    int contacts = 0;
+    int ambiguous = 0;
+    for (int i = 0; i < n; ++i) {
+        const DiscCase c = disc_case(cases);
+        const PlacedShape general_a{&c.a.shape, &c.a.proxy, c.a.xf};
+        PlacedShape closed_a = general_a;
+        closed_a.box = &c.a_box;
+        const PlacedShape b{&c.disc, &c.proxy, c.xf};
+        const Aabb disc_box = compute_aabb(c.disc, c.xf);
+        const bool may_touch = overlaps(inflate(disc_box, c.tol.touch_tolerance), c.a_box);
+        const std::optional<CastOutput> general =
+            cast_to_contact(general_a, b, c.motion, may_touch, true, c.tol);
+        const std::optional<CastOutput> closed =
+            cast_to_contact(closed_a, b, c.motion, may_touch, true, c.tol);
+        const double touch = c.tol.touch_tolerance;
+        const DiscPath path = disc_path(c.a_box, c.xf.p, c.proxy.radius, c.motion);
+        const double m = 0.05 * touch;
+        const double cosine = dot(normalize(c.motion), path.normal);
+        const auto near = [&](double v, double at) { return std::abs(v - at) < m; };
+        // Where rounding or the advancement may decide: the start at the
+        // cast's thresholds, a path least within the band beyond the
+        // target, a touching start moving nearly along its normal, a face
+        // gap at the plane rule's threshold, a centre on the box.
+        const Aabb& box = c.a_box;
+        const Vec2 p = c.xf.p;
+        const double r = c.proxy.radius;
+        const std::array<double, 4> face_gaps{p.x - r - box.upper.x, box.lower.x - p.x - r,
+                                              p.y - r - box.upper.y, box.lower.y - p.y - r};
+        const bool touching_start = path.start < 2 * touch;
+        const bool unclear =
+            near(path.start, -0.5 * touch) || near(path.start, 1.5 * touch) ||
+            near(path.start, touch) || (path.least > touch - m && path.least < 1.5 * touch + m) ||
+            path.normal == Vec2{} ||
+            (touching_start && (std::abs(cosine) < 1e-3 ||
+                                std::any_of(face_gaps.begin(), face_gaps.end(),
+                                            [&](double g) { return near(g, -0.5 * touch); })));
+        if (general.has_value() != closed.has_value()) {
+            ASSERT_TRUE(unclear) << "case " << i << ": disc at " << p.x << "," << p.y << " r " << r
+                                 << " box " << box.lower.x << "," << box.lower.y << " "
+                                 << box.upper.x << "," << box.upper.y << " motion " << c.motion.x
+                                 << "," << c.motion.y << " start " << path.start << " least "
+                                 << path.least << " general " << general.has_value();
+            ++ambiguous;
+            continue;
+        }
+        ++compared;
+        if (!general) {
+            continue;
+        }
+        ++contacts;
+        // Normals from the box's nearest point to the centre, each at its
+        // own time: GJK's within its rounding. (At a corner they differ
+        // by the turn between their times.)
+        const auto direction_at = [&](real t) {
+            return disc_path(box, p + t * c.motion, r, Vec2{}).normal;
+        };
+        if (path.start > -0.5 * touch + m) {
+            const Vec2 exact = direction_at(closed->fraction);
+            EXPECT_NEAR(closed->normal.x, exact.x, 1e-4f) << "case " << i;
+            EXPECT_NEAR(closed->normal.y, exact.y, 1e-4f) << "case " << i;
+            const Vec2 general_exact = direction_at(general->fraction);
+            EXPECT_NEAR(general->normal.x, general_exact.x, 2e-3f) << "case " << i;
+            EXPECT_NEAR(general->normal.y, general_exact.y, 2e-3f) << "case " << i;
+        } else {
+            EXPECT_EQ(closed->normal, general->normal) << "case " << i; // the same manifold's
+        }
+        // The closed form at the target, the advancement within the band
+        // beyond it (never after the closed form's time).
+        const real approach = -dot(c.motion, closed->normal);
+        const real slack = 1e-2f * c.tol.touch_tolerance + 1e-5f * length(c.motion);
+        EXPECT_GE(closed->fraction * approach, general->fraction * approach - slack)
+            << "case " << i;
+        EXPECT_LE(closed->fraction * approach,
+                  general->fraction * approach + real(0.5) * c.tol.touch_tolerance + slack)
+            << "case " << i;
+        // At the closed form's time the disc is the target from the box.
+        if (closed->fraction > 0) {
+            const DiscPath at = disc_path(box, p + closed->fraction * c.motion, r, Vec2{});
+            EXPECT_NEAR(at.start, touch, 1e-2 * touch + 1e-6 * c.unit) << "case " << i;
+        }
+        // Its point is the box's nearest to the centre then, on the box.
+        // (A start overlapping beyond the cast's band is met by the start's
+        // manifold, whose point is its own.)
+        if (path.start > -0.5 * touch + m) {
+            const Vec2 centre = p + closed->fraction * c.motion;
+            const double gap = closed->fraction > 0 ? touch : path.start;
+            EXPECT_NEAR(dot(centre - closed->point, closed->normal), r + gap,
+                        1e-2 * touch + 1e-6 * c.unit)
+                << "case " << i;
+        }
+    }
+    RecordProperty("compared", compared);
+    RecordProperty("contacts", contacts);
+    RecordProperty("ambiguous", ambiguous);
+    EXPECT_GT(contacts, compared / 10) << contacts << " of " << compared;
+    EXPECT_GT(compared - contacts, compared / 10) << compared - contacts << " of " << compared;
+    EXPECT_LT(ambiguous, n / 100) << ambiguous << " of " << n;
+}
+
+// The closed measure of a disc against a known box is collide()'s: the
+// same point or none, normal, separation and feature, within rounding.
+TEST(MoveNarrowphase, DiscMeasureIsTheManifolds) {
+    Cases cases(31);
+    const int n = test::property_cases(40000);
+    int measured = 0;
+    for (int i = 0; i < n; ++i) {
+        const DiscCase c = disc_case(cases);
+        const PlacedShape general_a{&c.a.shape, &c.a.proxy, c.a.xf};
+        PlacedShape closed_a = general_a;
+        closed_a.box = &c.a_box;
+        const PlacedShape b{&c.disc, &c.proxy, c.xf};
+        const ContactMeasure general = measure_contact(general_a, b, c.tol);
+        const ContactMeasure closed = measure_contact(closed_a, b, c.tol);
+        const DiscPath path = disc_path(c.a_box, c.xf.p, c.proxy.radius, Vec2{});
+        // collide() measures in A's frame: rounding of the coordinates.
+        const double mu = 64 * std::numeric_limits<real>::epsilon() *
+                          (1 + std::max({std::abs(c.xf.p.x), std::abs(c.xf.p.y),
+                                         std::abs(c.a_box.lower.x), std::abs(c.a_box.lower.y),
+                                         std::abs(c.a_box.upper.x), std::abs(c.a_box.upper.y)}));
+        if (std::abs(path.start - c.tol.linear_slop) < mu || path.normal == Vec2{}) {
+            continue; // at the manifold's margin, or a centre on the box
+        }
+        ASSERT_EQ(closed.count, general.count) << "case " << i << " separation " << path.start;
+        if (closed.count == 0) {
+            continue;
+        }
+        ++measured;
+        EXPECT_EQ(closed.count, 1) << "case " << i;
+        EXPECT_NEAR(closed.normal.x, general.normal.x, 1e-4f) << "case " << i;
+        EXPECT_NEAR(closed.normal.y, general.normal.y, 1e-4f) << "case " << i;
+        EXPECT_NEAR(closed.separation, general.separation, mu) << "case " << i;
+        EXPECT_NEAR(closed.separation, path.start, mu) << "case " << i;
+        EXPECT_EQ(closed.surface_area, 0) << "case " << i;
+        if (std::abs(std::max(std::abs(closed.normal.x), std::abs(closed.normal.y)) - (1 - 1e-5)) >
+            1e-6) {
+            EXPECT_EQ(closed.feature, general.feature) << "case " << i;
+        }
+    }
+    RecordProperty("measured", measured);
+    EXPECT_GT(measured, n / 4) << measured << " of " << n;
+}
+
+// may_press_into says no only where the manifold of a touching start could
+// give no contact: then the general cast is the same with or without it.
+TEST(MoveNarrowphase, ADiscThatDoesNotPressIntoABoxNeedsNoTouchingManifold) {
+    Cases cases(37);
+    const int n = test::property_cases(40000);
+    int skipped = 0;
+    int touching = 0;
+    for (int i = 0; i < n; ++i) {
+        const DiscCase c = disc_case(cases);
+        const PlacedShape general_a{&c.a.shape, &c.a.proxy, c.a.xf};
+        PlacedShape closed_a = general_a;
+        closed_a.box = &c.a_box;
+        const PlacedShape b{&c.disc, &c.proxy, c.xf};
+        EXPECT_TRUE(may_press_into(general_a, b, c.motion, c.tol)) << "case " << i;
+        if (may_press_into(closed_a, b, c.motion, c.tol)) {
+            continue;
+        }
+        ++skipped;
+        const Manifold m =
+            collide(c.a.shape, c.a.xf, c.disc, c.xf, {c.tol.touch_tolerance, c.tol.linear_slop});
+        touching += m.count > 0;
+        EXPECT_TRUE(m.count == 0 || dot(c.motion, m.normal) >= -k_tangent_cosine * length(c.motion))
+            << "case " << i;
+        const std::optional<CastOutput> with =
+            cast_to_contact(general_a, b, c.motion, true, true, c.tol);
+        const std::optional<CastOutput> without =
+            cast_to_contact(general_a, b, c.motion, false, true, c.tol);
+        ASSERT_EQ(with.has_value(), without.has_value()) << "case " << i;
+    }
+    RecordProperty("skipped", skipped);
+    RecordProperty("touching", touching);
+    EXPECT_GT(skipped, n / 4) << skipped << " of " << n;
+    EXPECT_GT(touching, skipped / 10) << touching << " of " << skipped;
 }
 
 TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
