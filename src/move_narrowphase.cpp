@@ -237,15 +237,13 @@ struct DiscOnBox {
 };
 
 // shape_cast for a disc B (centre `center`, world) moved by `motion`
-// against the box A, with its target separation and touch tolerance: the
-// box's faces and corners are its closed form's: separation is the
-// centre's distance to the box less the radius, and the normal runs from
-// the box's nearest point to the centre. Overlapped below -tolerance;
-// touching below target + tolerance, a miss then when the motion does not
-// close along the normal or some face of the box holds them apart to
-// within the tolerance without closing (touching_plane_holds); farther,
-// the first time the gap comes down to the target (swept_circle_aabb with
-// the radius grown by it), if that comes within the motion. A centre on or
+// against the box A, with its target separation and touch tolerance, in
+// closed form: the separation is the centre's distance to the box less
+// the radius, the normal runs from the box's nearest point to the centre.
+// Overlapped below -tolerance; touching below target + tolerance, a miss
+// then when the motion does not close along the normal; farther, the
+// first time the gap comes down to the target (swept_circle_aabb with the
+// radius grown by it), if that comes within the motion. A centre on or
 // inside the box is left to the general form (none).
 std::optional<CastOutput> cast_disc_to_box(const Aabb& box, Vec2 center, real radius, Vec2 motion,
                                            real target, real tolerance) {
@@ -263,14 +261,11 @@ std::optional<CastOutput> cast_disc_to_box(const Aabb& box, Vec2 center, real ra
         return out;
     }
     if (separation < target + tolerance) {
+        // (shape_cast's touching_plane_holds needs no copy: a face of the
+        // box that holds them apart to within the tolerance without
+        // closing is a graze, which cast_to_contact tests next.)
         const Vec2 normal = (real(1) / dist) * offset;
-        const auto holds = [&](Vec2 n, real gap) {
-            return dot(motion, n) >= 0 && gap >= -tolerance;
-        };
-        if (dot(motion, normal) >= 0 || holds({1, 0}, center.x - radius - box.upper.x) ||
-            holds({-1, 0}, box.lower.x - center.x - radius) ||
-            holds({0, 1}, center.y - radius - box.upper.y) ||
-            holds({0, -1}, box.lower.y - center.y - radius)) {
+        if (dot(motion, normal) >= 0) {
             return out; // touching, moving along or away
         }
         out.state = CastState::hit;
