@@ -19,15 +19,11 @@
 #include <limits>
 
 #include "manifold_faces.hpp"
+#include "move_round_box.hpp"
 #include "sweep/manifold.hpp"
-#include "sweep/swept.hpp"
 
 namespace sweep::detail {
 namespace {
-
-// A motion into a face by less than this share of its length runs along
-// it: the face still separates the shapes at the end (grazes()).
-constexpr real k_along_cosine = real(1e-6);
 
 // The world-frame outward normals of a proxy's edges (none for a point).
 int edge_normals(const ShapeProxy& p, const Transform& xf,
@@ -200,99 +196,16 @@ std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& 
     return out;
 }
 
-// grazes() and grazes_where_it_closes() for a disc B (centre `center`,
-// world) against the box A, on the same sums: the box's faces are the
-// axes, so the gap along one is a coordinate's difference less the radius.
-struct DiscOnBox {
-    const Aabb& box;
-    Vec2 center;
-    real radius;
-
-    bool grazes(Vec2 motion, real tolerance) const {
-        const real along = -k_along_cosine * length(motion);
-        return (motion.x >= along && (center.x - box.upper.x) - radius >= -tolerance) ||
-               (-motion.x >= along && (box.lower.x - center.x) - radius >= -tolerance) ||
-               (motion.y >= along && (center.y - box.upper.y) - radius >= -tolerance) ||
-               (-motion.y >= along && (box.lower.y - center.y) - radius >= -tolerance);
-    }
-
-    // The gap along `n` from the box's farthest corner.
-    real gap_along(Vec2 n) const {
-        const real farthest = std::max(std::max(dot(n, box.lower), dot(n, box.upper)),
-                                       std::max(dot(n, Vec2{box.lower.x, box.upper.y}),
-                                                dot(n, Vec2{box.upper.x, box.lower.y})));
-        return dot(n, center) - farthest - radius;
-    }
-
-    bool grazes_where_it_closes(Vec2 motion, const CastOutput& hit, const Tolerances& tol) const {
-        const real approach = -dot(motion, hit.normal);
-        const real gap = gap_along(hit.normal);
-        if (!(approach > 0) || !(gap > real(0.5) * tol.touch_tolerance) ||
-            gap > approach * (1 - hit.fraction)) {
-            return false;
-        }
-        return DiscOnBox{box, center + (gap / approach) * motion, radius}.grazes(
-            motion, tol.touch_tolerance);
-    }
-};
-
-// shape_cast for a disc B (centre `center`, world) moved by `motion`
-// against the box A, with its target separation and touch tolerance, in
-// closed form: the separation is the centre's distance to the box less
-// the radius, the normal runs from the box's nearest point to the centre.
-// Overlapped below -tolerance; touching below target + tolerance, a miss
-// then when the motion does not close along the normal; farther, the
-// first time the gap comes down to the target (swept_circle_aabb with the
-// radius grown by it), if that comes within the motion. A centre on or
-// inside the box is left to the general form (none).
-std::optional<CastOutput> cast_disc_to_box(const Aabb& box, Vec2 center, real radius, Vec2 motion,
-                                           real target, real tolerance) {
-    const Vec2 nearest{std::clamp(center.x, box.lower.x, box.upper.x),
-                       std::clamp(center.y, box.lower.y, box.upper.y)};
-    const Vec2 offset = center - nearest;
-    if (offset == Vec2{}) {
-        return std::nullopt;
-    }
-    const real dist = length(offset);
-    const real separation = dist - radius;
-    CastOutput out;
-    if (separation < -tolerance) {
-        out.state = CastState::overlapped;
-        return out;
-    }
-    if (separation < target + tolerance) {
-        // (shape_cast's touching_plane_holds needs no copy: a face of the
-        // box that holds them apart to within the tolerance without
-        // closing is a graze, which cast_to_contact tests next.)
-        const Vec2 normal = (real(1) / dist) * offset;
-        if (dot(motion, normal) >= 0) {
-            return out; // touching, moving along or away
-        }
-        out.state = CastState::hit;
-        out.normal = normal;
-        out.point = nearest;
-        return out;
-    }
-    const SweptCircleAabbResult hit = swept_circle_aabb(box, center, radius + target, motion, 0);
-    if (hit.state == CastState::hit) {
-        out.state = CastState::hit;
-        out.fraction = hit.t;
-        out.normal = hit.normal;
-        out.point = hit.point;
-    }
-    return out;
-}
-
 // The cast of cast_to_contact: shape_cast stopping a touch tolerance short
 // (GJK's normal is unreliable at zero distance; the move closes that gap
-// along the motion), in closed form for a disc against a known box.
-CastOutput cast(const PlacedShape& a, const PlacedShape& b, Vec2 motion, const Tolerances& tol) {
+// along the motion), in closed form for a round mover against a known box.
+// (`round`: round_on_box(a, b).)
+CastOutput cast(const PlacedShape& a, const PlacedShape& b, const std::optional<RoundOnBox>& round,
+                Vec2 motion, const Tolerances& tol) {
     const real target = tol.touch_tolerance;
     const real tolerance = real(0.5) * tol.touch_tolerance;
-    if (a.box != nullptr && b.shape->type == ShapeType::circle) {
-        const Vec2 center = transform_point(b.xf, b.shape->circle.center);
-        if (const std::optional<CastOutput> out =
-                cast_disc_to_box(*a.box, center, b.proxy->radius, motion, target, tolerance)) {
+    if (round) {
+        if (const std::optional<CastOutput> out = round->cast(motion, target, tolerance)) {
             return *out;
         }
     }
@@ -323,10 +236,6 @@ ContactMeasure measure_of(const Manifold& m) {
 
 real coordinate(Vec2 v, int axis) { return axis == 0 ? v.x : v.y; }
 
-// Normals within about a quarter of a degree are the same face's: a
-// manifold's normal is a face's, rotated into the world, or not one at all.
-constexpr real k_face_cosine = 1 - real(1e-5);
-
 // Whether the unit `n` (world) is within k_face_cosine of a face's outward
 // normal of `shape` placed by `xf`: a polygon's, either side of a capsule's
 // or segment's core; a circle has none.
@@ -335,13 +244,6 @@ bool is_face_normal(const Shape& shape, const Transform& xf, Vec2 n) {
     bool face = false;
     for_each_face_normal(shape, [&](Vec2 f) { face = face || dot(local, f) >= k_face_cosine; });
     return face;
-}
-
-// is_face_normal for two axis-aligned boxes, whose faces are the axes.
-ContactFeature box_feature(Vec2 n) {
-    return std::abs(n.x) >= k_face_cosine || std::abs(n.y) >= k_face_cosine
-               ? ContactFeature::other_face
-               : ContactFeature::corners;
 }
 
 // parallel_faces_overlap(ref, incident, linear_slop) for the facing faces
@@ -589,7 +491,8 @@ BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const 
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
                                           bool may_touch, bool deep_blocks, const Tolerances& tol,
                                           std::optional<Manifold>* touching) {
-    CastOutput out = cast(a, b, motion, tol);
+    const std::optional<RoundOnBox> round = round_on_box(a, b);
+    CastOutput out = cast(a, b, round, motion, tol);
     if ((out.state == CastState::miss || out.state == CastState::overlapped) && may_touch) {
         std::optional<Manifold> own_touching;
         out = touching_hit(a, b, motion, deep_blocks, tol, touching ? *touching : own_touching)
@@ -601,87 +504,35 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
     if (out.fraction == 0 && dot(normalize(motion), out.normal) > -k_tangent_cosine) {
         return std::nullopt; // sliding along what it touches
     }
+    if (round) {
+        return round->grazes(round->center + out.fraction * motion, motion, out, tol)
+                   ? std::nullopt
+                   : std::optional(out);
+    }
     Transform at_hit = b.xf;
     at_hit.p += out.fraction * motion;
-    if (a.box != nullptr && b.shape->type == ShapeType::circle) {
-        const DiscOnBox disc{*a.box, transform_point(at_hit, b.shape->circle.center),
-                             b.proxy->radius};
-        if (disc.grazes(motion, tol.touch_tolerance) ||
-            disc.grazes_where_it_closes(motion, out, tol)) {
-            return std::nullopt;
-        }
-    } else if (grazes(*a.proxy, a.xf, *b.proxy, at_hit, motion, tol.touch_tolerance) ||
-               grazes_where_it_closes(a, b, at_hit, motion, out, tol)) {
+    if (grazes(*a.proxy, a.xf, *b.proxy, at_hit, motion, tol.touch_tolerance) ||
+        grazes_where_it_closes(a, b, at_hit, motion, out, tol)) {
         return std::nullopt;
     }
     return out;
 }
 
-namespace {
-
-// collide()'s rounding of a separation or a normal's share in A's frame, in
-// units of the largest coordinate, with room to spare.
-constexpr real k_collide_rounding_ulps = 64;
-
-// measure_contact for a disc B (centre `center`, world) whose centre lies
-// outside the box A; none for a centre on or inside it.
-std::optional<ContactMeasure> measure_disc_on_box(const Aabb& box, Vec2 center, real radius,
-                                                  real slop) {
-    const Vec2 nearest{std::clamp(center.x, box.lower.x, box.upper.x),
-                       std::clamp(center.y, box.lower.y, box.upper.y)};
-    const Vec2 offset = center - nearest;
-    if (offset == Vec2{}) {
-        return std::nullopt;
-    }
-    const real dist = length(offset);
-    ContactMeasure m;
-    if (dist - radius > slop) {
-        return m;
-    }
-    m.count = 1;
-    m.normal = (real(1) / dist) * offset;
-    m.separation = dist - radius;
-    m.feature = box_feature(m.normal);
-    return m;
+ContactFeature box_feature(Vec2 n) {
+    return std::abs(n.x) >= k_face_cosine || std::abs(n.y) >= k_face_cosine
+               ? ContactFeature::other_face
+               : ContactFeature::corners;
 }
-
-} // namespace
 
 bool may_press_into(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
                     const Tolerances& tol) {
-    if (a.box == nullptr || b.shape->type != ShapeType::circle) {
-        return true;
-    }
-    const Aabb& box = *a.box;
-    const Vec2 center = transform_point(b.xf, b.shape->circle.center);
-    const Vec2 nearest{std::clamp(center.x, box.lower.x, box.upper.x),
-                       std::clamp(center.y, box.lower.y, box.upper.y)};
-    const Vec2 offset = center - nearest;
-    if (offset == Vec2{}) {
-        return true;
-    }
-    // collide() measures in A's frame, rounding by about this.
-    const real mu = k_collide_rounding_ulps * k_epsilon *
-                    (1 + std::max({max_abs(box.lower), max_abs(box.upper), max_abs(center)}));
-    const real dist = length(offset);
-    if (dist - b.proxy->radius > tol.touch_tolerance + mu) {
-        return false;
-    }
-    // Beside a face, clear of its ends, the manifold's normal is the face's
-    // axis exactly; elsewhere it is a corner's direction or a face's near it,
-    // within mu / dist of this one.
-    const bool face =
-        (offset.x == 0 && center.x > box.lower.x + mu && center.x < box.upper.x - mu) ||
-        (offset.y == 0 && center.y > box.lower.y + mu && center.y < box.upper.y - mu);
-    const real slack = face ? 0 : 4 * mu / dist;
-    return dot(motion, (real(1) / dist) * offset) < (slack - k_tangent_cosine) * length(motion);
+    const std::optional<RoundOnBox> round = round_on_box(a, b);
+    return !round || round->may_press_into(motion, tol);
 }
 
 ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol) {
-    if (a.box != nullptr && b.shape->type == ShapeType::circle) {
-        if (const std::optional<ContactMeasure> m =
-                measure_disc_on_box(*a.box, transform_point(b.xf, b.shape->circle.center),
-                                    b.proxy->radius, tol.linear_slop)) {
+    if (const std::optional<RoundOnBox> round = round_on_box(a, b)) {
+        if (const std::optional<ContactMeasure> m = round->measure(tol.linear_slop)) {
             return *m;
         }
     }

@@ -35,6 +35,14 @@ namespace sweep::detail {
 /// touches: not a block.
 inline constexpr real k_tangent_cosine = real(1e-4);
 
+/// A motion into a face by less than this share of its length runs along
+/// it: the face still separates the shapes at the end (the graze tests).
+inline constexpr real k_along_cosine = real(1e-6);
+
+/// Normals within about a quarter of a degree are the same face's: a
+/// manifold's normal is a face's, rotated into the world, or not one at all.
+inline constexpr real k_face_cosine = 1 - real(1e-5);
+
 /// A shape where it is: its geometry, its GJK proxy (the shape's, or for a
 /// one-way chain its segment's) and its body's transform.
 struct PlacedShape {
@@ -95,6 +103,11 @@ bool may_press_into(const PlacedShape& a, const PlacedShape& b, Vec2 motion, con
 /// seam of tiles the floor is the face of A; the next tile's corner is
 /// not, and leading with it would slide the mover off sideways.
 enum class ContactFeature : std::uint8_t { corners, own_face, other_face };
+
+/// The feature of a contact between two axis-aligned boxes (or a shape and
+/// a box, whose faces are the axes) with the unit normal `n`: the other's
+/// face when `n` is within k_face_cosine of an axis, else corners.
+ContactFeature box_feature(Vec2 n);
 
 /// `visit(n)` for every outward face normal of `shape` in its own frame: a
 /// polygon's, both sides of a capsule's, segment's or chain segment's core;
