@@ -435,17 +435,30 @@ SweptCircleAabbResult swept_circle_aabb(const Aabb& box, Vec2 center, real radiu
     const Vec2 offset = center - nearest;
     real separation = length(offset) - radius;
     Vec2 normal;
+    Vec2 surface = nearest; // the box's nearest surface point to the centre
     if (offset == Vec2{}) {
-        // On or inside the box: out through the nearest face (x before y).
+        // On or inside the box: out through the nearest face (x before y),
+        // whose point beside the centre is the surface's nearest (the
+        // centre itself is not on the surface unless it lies on a face).
         const real left = center.x - box.lower.x;
         const real right = box.upper.x - center.x;
         const real below = center.y - box.lower.y;
         const real above = box.upper.y - center.y;
         const real depth_x = std::min(left, right);
         const real depth_y = std::min(below, above);
-        normal = depth_x <= depth_y ? Vec2{right <= left ? real(1) : real(-1), 0}
-                                    : Vec2{0, above <= below ? real(1) : real(-1)};
+        if (depth_x <= depth_y) {
+            normal = Vec2{right <= left ? real(1) : real(-1), 0};
+            surface.x = right <= left ? box.upper.x : box.lower.x;
+        } else {
+            normal = Vec2{0, above <= below ? real(1) : real(-1)};
+            surface.y = above <= below ? box.upper.y : box.lower.y;
+        }
         separation = -std::min(depth_x, depth_y) - radius;
+    } else if (offset.x == 0 || offset.y == 0) {
+        // Beside a face: its axis exactly (offset / |offset| can round to
+        // just below 1, 0.99999994 in float for an offset of 0.21).
+        normal = offset.x == 0 ? Vec2{0, offset.y > 0 ? real(1) : real(-1)}
+                               : Vec2{offset.x > 0 ? real(1) : real(-1), 0};
     } else {
         normal = (real(1) / length(offset)) * offset;
     }
@@ -458,7 +471,7 @@ SweptCircleAabbResult swept_circle_aabb(const Aabb& box, Vec2 center, real radiu
             out.state = CastState::hit;
             out.normal = normal;
             out.corner = offset.x != 0 && offset.y != 0;
-            out.point = nearest;
+            out.point = surface;
         }
         return out;
     }

@@ -285,5 +285,36 @@ TEST(SweptSpheres, ThreeDimensionalQuadratic) {
               CastState::miss);
 }
 
+// --- swept circle vs AABB (Ericson, "Real-Time Collision Detection" 5.5.7) --
+//
+// The box B = [0,2] x [0,1] throughout. The circle's centre c + t d; its
+// separation from B is the centre's distance to B less the radius.
+
+const Aabb k_b = box(0, 0, 2, 1);
+
+TEST(SweptCircleAabb, TouchingAFaceGivesItsAxisExactly) {
+    // r = 0.21 touching the left face: centre (-0.21, 0.5), offset (-0.21,
+    // 0) from the nearest point (0, 0.5). offset / |offset| rounds to
+    // -0.99999994 in float; the face's normal is the axis, -x exactly (as a
+    // hit along the motion reports it).
+    const SweptCircleAabbResult r = swept_circle_aabb(k_b, {-0.21f, 0.5f}, 0.21f, {1, 0});
+    ASSERT_EQ(r.state, CastState::hit);
+    EXPECT_EQ(r.t, 0);
+    EXPECT_EQ(r.normal, (Vec2{-1, 0}));
+    EXPECT_FALSE(r.corner);
+}
+
+TEST(SweptCircleAabb, PointSunkWithinTheBandReportsAPointOnTheSurface) {
+    // r = 0 at (1, 0.9995): inside the top face by 0.0005, within the band
+    // (0.00125): touching. Moving down closes: t = 0, normal +y, and the
+    // point is on the box's surface, (1, 1), not the centre inside it.
+    const SweptCircleAabbResult r = swept_circle_aabb(k_b, {1, 0.9995f}, 0, {0, -1});
+    ASSERT_EQ(r.state, CastState::hit);
+    EXPECT_EQ(r.t, 0);
+    EXPECT_EQ(r.normal, (Vec2{0, 1}));
+    EXPECT_NEAR(r.point.x, 1, k_eps);
+    EXPECT_NEAR(r.point.y, 1, k_eps);
+}
+
 } // namespace
 } // namespace sweep
