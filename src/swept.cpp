@@ -373,6 +373,32 @@ SweptCircleAabbResult first_touch(const Aabb& box, Vec2 c, real radius, Vec2 d) 
     if (enter > exit || enter > 1 || exit < 0) {
         return out;
     }
+    if (enter < 0) {
+        // The centre starts inside the grown box though separated: in a
+        // corner's square outside the rounded corner (below), or beside a
+        // face only by the rounding of the grown bounds (box +- radius) when
+        // the tolerance is below an ulp of the coordinates (0, or far from
+        // the origin). There it touches that face, on the centre's side: a
+        // hit at t = 0 when closing on it, a miss when moving along or away
+        // (not the face met along the motion, whose normal is the reverse).
+        for (int k = 0; k < 2; ++k) {
+            const int other = 1 - k;
+            const real q = coordinate(c, other);
+            if (q < coordinate(box.lower, other) || q > coordinate(box.upper, other)) {
+                continue;
+            }
+            const real side = coordinate(c, k) < coordinate(box.lower, k) ? -1 : 1;
+            if (coordinate(d, k) * side >= 0) {
+                return out;
+            }
+            out.state = CastState::hit;
+            out.t = 0;
+            out.normal = on_axis(k, side);
+            const real face = side > 0 ? coordinate(box.upper, k) : coordinate(box.lower, k);
+            out.point = k == 0 ? Vec2{face, q} : Vec2{q, face};
+            return out;
+        }
+    }
     const real t_enter = std::max(real(0), enter);
     const Vec2 p = c + t_enter * d;
     const int across = 1 - axis;

@@ -316,5 +316,25 @@ TEST(SweptCircleAabb, PointSunkWithinTheBandReportsAPointOnTheSurface) {
     EXPECT_NEAR(r.point.y, 1, k_eps);
 }
 
+TEST(SweptCircleAabb, NoToleranceStartAnUlpFromAFaceMovingAwayMisses) {
+    // With a touch tolerance of 0: the box's left face x = -0.560880423 and
+    // r = 0.44039163 put the grown face at -1.00127205 rounded, while the
+    // centre at x = -1.00127208 is separated by 3e-8 (|offset| - r). The
+    // centre lies inside the rounded grown box, beside the face: moving
+    // away (-x) it was reported as a hit at t = 0 with the normal +x (into
+    // the box). Away: a miss; closing (+x): t = 0 with the normal -x.
+    const Aabb b = box(-0.560880423f, -0.186358452f, -0.0842601284f, 1.4025861f);
+    const Vec2 c{-1.00127208f, 0.608113825f};
+    const real r = 0.44039163f;
+    EXPECT_EQ(swept_circle_aabb(b, c, r, {-1, 0.3f}, 0).state, CastState::miss);
+    EXPECT_EQ(swept_circle_aabb(b, c, r, {0, 0.3f}, 0).state, CastState::miss);
+    const SweptCircleAabbResult in = swept_circle_aabb(b, c, r, {1, 0.3f}, 0);
+    ASSERT_EQ(in.state, CastState::hit);
+    EXPECT_NEAR(in.t, 0, k_eps);
+    EXPECT_EQ(in.normal, (Vec2{-1, 0}));
+    EXPECT_NEAR(in.point.x, b.lower.x, k_eps);
+    EXPECT_NEAR(in.point.y, c.y, k_eps);
+}
+
 } // namespace
 } // namespace sweep
