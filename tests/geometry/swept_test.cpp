@@ -1,6 +1,7 @@
 // Hand-derived cases for the seed articles' closed-form sweeps: swept AABB,
-// Cramer's-rule segment intersection, swept circles and spheres. Every
-// expected value is worked out in the comment above it.
+// Cramer's-rule segment intersection, swept circles and spheres, and a circle
+// swept against a box. Every expected value is worked out in the comment
+// above it.
 #include "sweep/swept.hpp"
 
 #include <gtest/gtest.h>
@@ -292,16 +293,155 @@ TEST(SweptSpheres, ThreeDimensionalQuadratic) {
 
 const Aabb k_b = box(0, 0, 2, 1);
 
-TEST(SweptCircleAabb, TouchingAFaceGivesItsAxisExactly) {
-    // r = 0.21 touching the left face: centre (-0.21, 0.5), offset (-0.21,
-    // 0) from the nearest point (0, 0.5). offset / |offset| rounds to
-    // -0.99999994 in float; the face's normal is the axis, -x exactly (as a
-    // hit along the motion reports it).
-    const SweptCircleAabbResult r = swept_circle_aabb(k_b, {-0.21f, 0.5f}, 0.21f, {1, 0});
+TEST(SweptCircleAabb, FaceHitAtTheGrownFaceWithTheAxisNormal) {
+    // r = 0.5 from (-2, 0.5) by (4, 0.4): the left face x = 0 is met when the
+    // centre reaches x = -0.5: -2 + 4t = -0.5, t = 0.375. The centre's y is
+    // then 0.5 + 0.375 * 0.4 = 0.65, within [0, 1]: a face, normal -x (from
+    // B to the circle), the nearest point (0, 0.65).
+    const SweptCircleAabbResult r = swept_circle_aabb(k_b, {-2, 0.5f}, 0.5f, {4, 0.4f});
     ASSERT_EQ(r.state, CastState::hit);
-    EXPECT_EQ(r.t, 0);
+    EXPECT_NEAR(r.t, real(0.375), k_eps);
     EXPECT_EQ(r.normal, (Vec2{-1, 0}));
+    EXPECT_NEAR(r.point.x, 0, k_eps);
+    EXPECT_NEAR(r.point.y, real(0.65), k_eps);
     EXPECT_FALSE(r.corner);
+    // Falling onto the top face: r = 0.25 from (1.2, 3) by (0.4, -4): y = 1.25
+    // at 3 - 4t = 1.25, t = 0.4375; x = 1.2 + 0.175 = 1.375. Normal +y.
+    const SweptCircleAabbResult f = swept_circle_aabb(k_b, {1.2f, 3}, 0.25f, {0.4f, -4});
+    ASSERT_EQ(f.state, CastState::hit);
+    EXPECT_NEAR(f.t, real(0.4375), k_eps);
+    EXPECT_EQ(f.normal, (Vec2{0, 1}));
+    EXPECT_NEAR(f.point.x, real(1.375), k_eps);
+    EXPECT_NEAR(f.point.y, 1, k_eps);
+    EXPECT_FALSE(f.corner);
+}
+
+TEST(SweptCircleAabb, CornerHitByTheCornersCircle) {
+    // r = 1 from (-3, 1.6) by (4, 0): the centre's line y = 1.6 is 0.6 above
+    // the top face, so it enters the grown box (x >= -1) at the top-left
+    // corner's square (y > 1). The corner (0, 1) is met when
+    // x^2 + 0.6^2 = 1, x = -0.8: -3 + 4t = -0.8, t = 0.55. Normal from the
+    // corner to the centre (-0.8, 1.6): (-0.8, 0.6).
+    const SweptCircleAabbResult r = swept_circle_aabb(k_b, {-3, 1.6f}, 1, {4, 0});
+    ASSERT_EQ(r.state, CastState::hit);
+    EXPECT_NEAR(r.t, real(0.55), k_eps);
+    EXPECT_NEAR(r.normal.x, real(-0.8), k_eps);
+    EXPECT_NEAR(r.normal.y, real(0.6), k_eps);
+    EXPECT_NEAR(r.point.x, 0, k_eps);
+    EXPECT_NEAR(r.point.y, 1, k_eps);
+    EXPECT_TRUE(r.corner);
+}
+
+TEST(SweptCircleAabb, PathThroughACornersSquareMissingTheRoundedCornerMisses) {
+    // r = 1 from (-1.8, 1) by (2, 2): the centre enters the grown box
+    // [-1, 3] x [-1, 2] at x = -1 (t = 0.4, y = 1.8 > 1: the top-left
+    // corner's square) and leaves it at y = 2 (t = 0.5) without entering
+    // the box beside a face. Its line passes the corner (0, 1) at
+    // |cross((-1.8, 0), (2, 2))| / |(2, 2)| = 3.6 / 2.828 = 1.273 > 1: a miss,
+    // where the grown (square-cornered) box alone would report a hit.
+    EXPECT_EQ(swept_circle_aabb(k_b, {-1.8f, 1}, 1, {2, 2}).state, CastState::miss);
+    // A parallel line nearer the corner, from (-1.3, 1.3) (entering the
+    // corner's square at (-1, 1.6)): distance |cross((-1.3, 0.3), (2, 2))| /
+    // 2.828 = 3.2 / 2.828 = 1.131 > 1, still a miss. From (-1.5, 0.8)
+    // (entering at (-1, 1.3)): |(-1.5)(2) - (-0.2)(2)| / 2.828 = 2.6 / 2.828
+    // = 0.919 < 1, a hit at the corner.
+    EXPECT_EQ(swept_circle_aabb(k_b, {-1.3f, 1.3f}, 1, {2, 2}).state, CastState::miss);
+    const SweptCircleAabbResult h = swept_circle_aabb(k_b, {-1.5f, 0.8f}, 1, {2, 2});
+    ASSERT_EQ(h.state, CastState::hit);
+    EXPECT_TRUE(h.corner);
+    // m = (-1.5, -0.2), d = (2, 2): 8 t^2 - 6.8 t + 1.29 = 0 (|m|^2 - 1 =
+    // 2.29 - 1), t = (6.8 - sqrt(46.24 - 41.28)) / 16 = (6.8 - 2.22711) / 16
+    // = 0.285806.
+    EXPECT_NEAR(h.t, real(0.285806), k_eps);
+}
+
+TEST(SweptCircleAabb, TouchingStartHitsAtZeroOnlyWhenClosing) {
+    // r = 0.5 resting on the top face: centre (1, 1.5), separation 0.
+    const Vec2 rest{1, 1.5f};
+    const SweptCircleAabbResult down = swept_circle_aabb(k_b, rest, 0.5f, {0.3f, -1});
+    ASSERT_EQ(down.state, CastState::hit);
+    EXPECT_EQ(down.t, 0);
+    EXPECT_EQ(down.normal, (Vec2{0, 1}));
+    EXPECT_NEAR(down.point.x, 1, k_eps);
+    EXPECT_NEAR(down.point.y, 1, k_eps);
+    EXPECT_FALSE(down.corner);
+    // Sliding along the face, or lifting off: no hit.
+    EXPECT_EQ(swept_circle_aabb(k_b, rest, 0.5f, {1, 0}).state, CastState::miss);
+    EXPECT_EQ(swept_circle_aabb(k_b, rest, 0.5f, {-3, 0}).state, CastState::miss);
+    EXPECT_EQ(swept_circle_aabb(k_b, rest, 0.5f, {0.2f, 1}).state, CastState::miss);
+    // Within the band, above or sunk: the same answers.
+    const real half = k_touch_tolerance / 2;
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 1.5f + half}, 0.5f, {0, -1}).t, 0);
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 1.5f + half}, 0.5f, {0, -1}).state, CastState::hit);
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 1.5f - half}, 0.5f, {1, 0}).state, CastState::miss);
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 1.5f - half}, 0.5f, {0, 1}).state, CastState::miss);
+    // Touching the corner (2, 1): r = 0.625, centre (2, 1) + 0.625 (0.6, 0.8)
+    // = (2.375, 1.5) (all exact in binary). Moving -x closes (d . n = -0.6 <
+    // 0): t = 0 with the corner's normal; just off the tangent (0.8, -0.6)
+    // to the outside, (0.8, -0.59) with d . n = 0.008 > 0, or away: miss.
+    // (Exactly along the tangent is decided by the rounding of 0.6 and 0.8.)
+    const SweptCircleAabbResult c = swept_circle_aabb(k_b, {2.375f, 1.5f}, 0.625f, {-1, 0});
+    ASSERT_EQ(c.state, CastState::hit);
+    EXPECT_EQ(c.t, 0);
+    EXPECT_NEAR(c.normal.x, real(0.6), k_eps);
+    EXPECT_NEAR(c.normal.y, real(0.8), k_eps);
+    EXPECT_NEAR(c.point.x, 2, k_eps);
+    EXPECT_NEAR(c.point.y, 1, k_eps);
+    EXPECT_TRUE(c.corner);
+    EXPECT_EQ(swept_circle_aabb(k_b, {2.375f, 1.5f}, 0.625f, {0.8f, -0.59f}).state,
+              CastState::miss);
+    EXPECT_EQ(swept_circle_aabb(k_b, {2.375f, 1.5f}, 0.625f, {1, 1}).state, CastState::miss);
+}
+
+TEST(SweptCircleAabb, OverlappedStartsAreReported) {
+    // Centre inside the box: depth 0.5 to the nearest face, plus the radius.
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 0.5f}, 0.1f, {5, 0}).state, CastState::overlapped);
+    // A point (r = 0) inside deeper than the band overlaps too.
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 0.5f}, 0, {0, 0}).state, CastState::overlapped);
+    // Centre outside, 0.4 above the top face, r = 0.5: separation -0.1.
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 1.4f}, 0.5f, {0, 1}).state, CastState::overlapped);
+    // Just past the band: separation -2 tolerances, moving away still overlapped.
+    const real deep = 2 * k_touch_tolerance;
+    const SweptCircleAabbResult r = swept_circle_aabb(k_b, {1, 1.5f - deep}, 0.5f, {0, 1});
+    EXPECT_EQ(r.state, CastState::overlapped);
+    EXPECT_EQ(r.t, 0);
+    EXPECT_EQ(r.normal, (Vec2{}));
+    // Near a corner: centre (2.375, 1.5) is 0.625 from (2, 1); r = 0.725
+    // overlaps by 0.1.
+    EXPECT_EQ(swept_circle_aabb(k_b, {2.375f, 1.5f}, 0.725f, {1, 1}).state, CastState::overlapped);
+}
+
+TEST(SweptCircleAabb, PointHitsAFaceAndPassesExactlyThroughACorner) {
+    // r = 0 from (-1, 0.25) by (2, 0.5): x = 0 at t = 0.5, y = 0.5: the left
+    // face at (0, 0.5), normal -x.
+    const SweptCircleAabbResult f = swept_circle_aabb(k_b, {-1, 0.25f}, 0, {2, 0.5f});
+    ASSERT_EQ(f.state, CastState::hit);
+    EXPECT_NEAR(f.t, real(0.5), k_eps);
+    EXPECT_EQ(f.normal, (Vec2{-1, 0}));
+    EXPECT_NEAR(f.point.x, 0, k_eps);
+    EXPECT_NEAR(f.point.y, real(0.5), k_eps);
+    EXPECT_FALSE(f.corner);
+    // From (-1, 2) by (2, -2): through the top-left corner (0, 1) at t = 0.5
+    // and on into the box. The first touch is the corner itself; its normal
+    // is one of the two faces' there, against the motion.
+    const SweptCircleAabbResult in = swept_circle_aabb(k_b, {-1, 2}, 0, {2, -2});
+    ASSERT_EQ(in.state, CastState::hit);
+    EXPECT_NEAR(in.t, real(0.5), k_eps);
+    EXPECT_NEAR(in.point.x, 0, k_eps);
+    EXPECT_NEAR(in.point.y, 1, k_eps);
+    EXPECT_TRUE(in.normal == (Vec2{-1, 0}) || in.normal == (Vec2{0, 1}));
+    EXPECT_LT(dot(in.normal, Vec2{2, -2}), 0);
+    // From (-1, 0) by (2, 2): the line y = x + 1 touches the box only at the
+    // corner (0, 1), at t = 0.5, and passes above it: the closed sets meet,
+    // a touch (as swept_circles counts a tangent path).
+    const SweptCircleAabbResult graze = swept_circle_aabb(k_b, {-1, 0}, 0, {2, 2});
+    ASSERT_EQ(graze.state, CastState::hit);
+    EXPECT_NEAR(graze.t, real(0.5), k_eps);
+    EXPECT_NEAR(graze.point.x, 0, k_eps);
+    EXPECT_NEAR(graze.point.y, 1, k_eps);
+    // Passing beside the corner, 0.1 to its left: (-1.1, 0) by (2, 2) crosses
+    // y = 1 at x = -0.1: a miss.
+    EXPECT_EQ(swept_circle_aabb(k_b, {-1.1f, 0}, 0, {2, 2}).state, CastState::miss);
 }
 
 TEST(SweptCircleAabb, PointSunkWithinTheBandReportsAPointOnTheSurface) {
@@ -314,6 +454,18 @@ TEST(SweptCircleAabb, PointSunkWithinTheBandReportsAPointOnTheSurface) {
     EXPECT_EQ(r.normal, (Vec2{0, 1}));
     EXPECT_NEAR(r.point.x, 1, k_eps);
     EXPECT_NEAR(r.point.y, 1, k_eps);
+}
+
+TEST(SweptCircleAabb, TouchingAFaceGivesItsAxisExactly) {
+    // r = 0.21 touching the left face: centre (-0.21, 0.5), offset (-0.21,
+    // 0) from the nearest point (0, 0.5). offset / |offset| rounds to
+    // -0.99999994 in float; the face's normal is the axis, -x exactly (as a
+    // hit along the motion reports it).
+    const SweptCircleAabbResult r = swept_circle_aabb(k_b, {-0.21f, 0.5f}, 0.21f, {1, 0});
+    ASSERT_EQ(r.state, CastState::hit);
+    EXPECT_EQ(r.t, 0);
+    EXPECT_EQ(r.normal, (Vec2{-1, 0}));
+    EXPECT_FALSE(r.corner);
 }
 
 TEST(SweptCircleAabb, NoToleranceStartAnUlpFromAFaceMovingAwayMisses) {
@@ -334,6 +486,44 @@ TEST(SweptCircleAabb, NoToleranceStartAnUlpFromAFaceMovingAwayMisses) {
     EXPECT_EQ(in.normal, (Vec2{-1, 0}));
     EXPECT_NEAR(in.point.x, b.lower.x, k_eps);
     EXPECT_NEAR(in.point.y, c.y, k_eps);
+}
+
+TEST(SweptCircleAabb, ZeroDisplacementNeverHits) {
+    // Separated, touching, overlapped: miss, miss (no closing), overlapped.
+    EXPECT_EQ(swept_circle_aabb(k_b, {-2, 0.5f}, 0.5f, {0, 0}).state, CastState::miss);
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 1.5f}, 0.5f, {0, 0}).state, CastState::miss);
+    EXPECT_EQ(swept_circle_aabb(k_b, {2.375f, 1.5f}, 0.625f, {0, 0}).state, CastState::miss);
+    EXPECT_EQ(swept_circle_aabb(k_b, {1, 0.5f}, 0.5f, {0, 0}).state, CastState::overlapped);
+    // In the top-left corner's square of the grown box but outside the
+    // rounded corner: (-0.9, 1.9) is 1.273 from (0, 1), r = 1.
+    EXPECT_EQ(swept_circle_aabb(k_b, {-0.9f, 1.9f}, 1, {0, 0}).state, CastState::miss);
+}
+
+TEST(SweptCircleAabb, NonFiniteNegativeOrInvertedInputIsInvalid) {
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    const real inf = std::numeric_limits<real>::infinity();
+    const Vec2 c{-2, 0.5f};
+    const Vec2 d{4, 0};
+    const auto state = [](const SweptCircleAabbResult& r) { return r.state; };
+    // The valid call hits, so each invalid_input below is the input's doing.
+    ASSERT_EQ(state(swept_circle_aabb(k_b, c, 0.5f, d)), CastState::hit);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, {nan, 0.5f}, 0.5f, d)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, {-2, inf}, 0.5f, d)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, c, 0.5f, {inf, 0})), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, c, 0.5f, {4, nan})), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, c, nan, d)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, c, inf, d)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, c, -0.5f, d)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, c, 0.5f, d, -k_touch_tolerance)),
+              CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, c, 0.5f, d, nan)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(k_b, c, 0.5f, d, inf)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(box(2, 0, 0, 1), c, 0.5f, d)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(box(0, 1, 2, 0), c, 0.5f, d)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(box(0, 0, inf, 1), c, 0.5f, d)), CastState::invalid_input);
+    EXPECT_EQ(state(swept_circle_aabb(box(nan, 0, 2, 1), c, 0.5f, d)), CastState::invalid_input);
+    // A box of zero width (lower == upper) is valid: a segment.
+    EXPECT_EQ(state(swept_circle_aabb(box(0, 0, 0, 1), c, 0.5f, d)), CastState::hit);
 }
 
 } // namespace
