@@ -1,8 +1,9 @@
 // The seeds' closed-form sweeps next to Box2D 2.4.1's general shape cast on
 // the same inputs: a moving box against a still box (swept_aabb vs
-// b2ShapeCast of two polygons) and two moving circles (swept_circles vs
-// b2ShapeCast of two circles, in the frame of A). Each runs over a fixed
-// array of 1024 random cases, about half of them hits.
+// b2ShapeCast of two polygons), two moving circles (swept_circles vs
+// b2ShapeCast of two circles, in the frame of A) and a moving circle against
+// a still box (swept_circle_aabb vs b2ShapeCast of a circle and a box). Each
+// runs over a fixed array of 1024 random cases, about half of them hits.
 #include <benchmark/benchmark.h>
 #include <box2d/b2_circle_shape.h>
 #include <box2d/b2_distance.h>
@@ -62,6 +63,36 @@ const std::vector<CircleCase>& circle_cases() {
             c.c1b = c.c0b + sweep::Vec2{near(rng), near(rng)};
             c.ra = radius(rng);
             c.rb = radius(rng);
+            out.push_back(c);
+        }
+        return out;
+    }();
+    return cases;
+}
+
+struct CircleBoxCase {
+    sweep::Vec2 center_b, half_b; // the still box
+    sweep::Vec2 c;                // the circle's centre at the start
+    float r;                      // its radius
+    sweep::Vec2 d;                // its displacement
+};
+
+const std::vector<CircleBoxCase>& circle_box_cases() {
+    static const std::vector<CircleBoxCase> cases = [] {
+        std::mt19937 rng(13);
+        std::uniform_real_distribution<float> pos(-5, 5);
+        std::uniform_real_distribution<float> near(-1.5f, 1.5f);
+        std::uniform_real_distribution<float> half(0.1f, 1.0f);
+        std::uniform_real_distribution<float> radius(0.1f, 1.0f);
+        std::uniform_real_distribution<float> aim(-2.5f, 2.5f); // 474 of 1024 hit
+        std::vector<CircleBoxCase> out;
+        for (int i = 0; i < 1024; ++i) {
+            CircleBoxCase c;
+            c.c = {pos(rng), pos(rng)};
+            c.center_b = {near(rng), near(rng)};
+            c.half_b = {half(rng), half(rng)};
+            c.r = radius(rng);
+            c.d = 1.5f * (sweep::Vec2{aim(rng), aim(rng)} - c.c);
             out.push_back(c);
         }
         return out;
@@ -144,9 +175,50 @@ void ShapeCast_CircleCircle_box2d(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(inputs.size()));
 }
 
+void ShapeCast_CircleAabb_sweep(benchmark::State& state) {
+    std::vector<sweep::Aabb> boxes;
+    for (const CircleBoxCase& c : circle_box_cases()) {
+        boxes.push_back({c.center_b - c.half_b, c.center_b + c.half_b});
+    }
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            const CircleBoxCase& c = circle_box_cases()[i];
+            benchmark::DoNotOptimize(sweep::swept_circle_aabb(boxes[i], c.c, c.r, c.d));
+        }
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(boxes.size()));
+}
+
+void ShapeCast_CircleAabb_box2d(benchmark::State& state) {
+    // b2ShapeCast moves proxy B: the still box is A, the moving circle B.
+    std::vector<b2PolygonShape> boxes(circle_box_cases().size());
+    std::vector<b2CircleShape> circles(circle_box_cases().size());
+    std::vector<b2ShapeCastInput> inputs(circle_box_cases().size());
+    for (std::size_t i = 0; i < circle_box_cases().size(); ++i) {
+        const CircleBoxCase& c = circle_box_cases()[i];
+        boxes[i].SetAsBox(c.half_b.x, c.half_b.y);
+        circles[i].m_radius = c.r;
+        inputs[i].proxyA.Set(&boxes[i], 0);
+        inputs[i].proxyB.Set(&circles[i], 0);
+        inputs[i].transformA = b2Transform(b2Vec2(c.center_b.x, c.center_b.y), b2Rot(0));
+        inputs[i].transformB = b2Transform(b2Vec2(c.c.x, c.c.y), b2Rot(0));
+        inputs[i].translationB = b2Vec2(c.d.x, c.d.y);
+    }
+    for (auto _ : state) {
+        for (const b2ShapeCastInput& input : inputs) {
+            b2ShapeCastOutput output;
+            benchmark::DoNotOptimize(b2ShapeCast(&output, &input));
+            benchmark::DoNotOptimize(output);
+        }
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(inputs.size()));
+}
+
 } // namespace
 
 BENCHMARK(ShapeCast_AabbAabb_sweep)->Name("ShapeCast/aabb_aabb/sweep");
 BENCHMARK(ShapeCast_AabbAabb_box2d)->Name("ShapeCast/aabb_aabb/box2d");
 BENCHMARK(ShapeCast_CircleCircle_sweep)->Name("ShapeCast/circle_circle/sweep");
 BENCHMARK(ShapeCast_CircleCircle_box2d)->Name("ShapeCast/circle_circle/box2d");
+BENCHMARK(ShapeCast_CircleAabb_sweep)->Name("ShapeCast/circle_aabb/sweep");
+BENCHMARK(ShapeCast_CircleAabb_box2d)->Name("ShapeCast/circle_aabb/box2d");
