@@ -17,6 +17,18 @@ constexpr real k_collide_rounding_ulps = 64;
 
 real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
+// The unit `offset` (of length `dist` > 0): beside a face, its axis
+// exactly (offset / dist may round to 0.99999994), as collide()'s normal.
+Vec2 direction(Vec2 offset, real dist) {
+    if (offset.x == 0) {
+        return {0, offset.y > 0 ? real(1) : real(-1)};
+    }
+    if (offset.y == 0) {
+        return {offset.x > 0 ? real(1) : real(-1), 0};
+    }
+    return (real(1) / dist) * offset;
+}
+
 Vec2 clamp_to(Vec2 p, const Aabb& box) {
     return {std::clamp(p.x, box.lower.x, box.upper.x), std::clamp(p.y, box.lower.y, box.upper.y)};
 }
@@ -51,7 +63,7 @@ std::optional<CastOutput> RoundOnBox::cast(Vec2 motion, real target, real band) 
         // (shape_cast's touching_plane_holds needs no copy: a face that
         // holds them apart to within the band without closing is a graze,
         // which cast_to_contact tests next, with a wider tolerance.)
-        const Vec2 normal = (real(1) / dist) * offset;
+        const Vec2 normal = direction(offset, dist);
         if (dot(motion, normal) >= 0) {
             return out; // touching, moving along or away
         }
@@ -109,7 +121,7 @@ bool RoundOnBox::may_press_into(Vec2 motion, const Tolerances& tol) const {
         disc && ((offset.x == 0 && center.x > box.lower.x + mu && center.x < box.upper.x - mu) ||
                  (offset.y == 0 && center.y > box.lower.y + mu && center.y < box.upper.y - mu));
     const real slack = face ? 0 : 4 * mu / dist;
-    return dot(motion, (real(1) / dist) * offset) < (slack - k_tangent_cosine) * length(motion);
+    return dot(motion, direction(offset, dist)) < (slack - k_tangent_cosine) * length(motion);
 }
 
 std::optional<ContactMeasure> RoundOnBox::measure(real slop) const {
@@ -126,7 +138,7 @@ std::optional<ContactMeasure> RoundOnBox::measure(real slop) const {
         return std::nullopt; // deep: the face of least penetration may be the capsule's
     }
     m.count = 1;
-    m.normal = (real(1) / dist) * offset;
+    m.normal = direction(offset, dist);
     m.separation = dist - radius;
     m.feature = box_feature(m.normal);
     // Beside a face the core runs along (offset across it alone), collide()
