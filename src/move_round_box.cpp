@@ -114,12 +114,15 @@ bool RoundOnBox::may_press_into(Vec2 motion, const Tolerances& tol) const {
     if (dist - radius > tol.touch_tolerance + mu) {
         return false;
     }
-    // A disc beside a face, clear of its ends, gets the face's axis exactly
-    // as its manifold's normal; elsewhere (and for a capsule, whose normal
-    // may be GJK's between the cores) it is within mu / dist of this one.
-    const bool face =
-        disc && ((offset.x == 0 && center.x > box.lower.x + mu && center.x < box.upper.x - mu) ||
-                 (offset.y == 0 && center.y > box.lower.y + mu && center.y < box.upper.y - mu));
+    // Beside a face, with the core over it clear of its ends, the manifold
+    // gets the face's axis exactly as its normal (for a capsule too:
+    // contact_normal's face_holds_core); elsewhere (a corner, or a capsule
+    // hanging past the face's end, whose normal may be GJK's between the
+    // cores) it is within mu / dist of this one.
+    const bool face = (offset.x == 0 && center.x - half.x > a_box.lower.x + mu &&
+                       center.x + half.x < a_box.upper.x - mu) ||
+                      (offset.y == 0 && center.y - half.y > a_box.lower.y + mu &&
+                       center.y + half.y < a_box.upper.y - mu);
     const real slack = face ? 0 : 4 * mu / dist;
     return dot(motion, direction(offset, dist)) < (slack - k_tangent_cosine) * length(motion);
 }
