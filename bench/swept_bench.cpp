@@ -16,6 +16,18 @@
 
 namespace {
 
+// Box2D's shape cast over every input, per benchmark iteration.
+void run_b2_shape_casts(benchmark::State& state, const std::vector<b2ShapeCastInput>& inputs) {
+    for (auto _ : state) {
+        for (const b2ShapeCastInput& input : inputs) {
+            b2ShapeCastOutput output;
+            benchmark::DoNotOptimize(b2ShapeCast(&output, &input));
+            benchmark::DoNotOptimize(output);
+        }
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(inputs.size()));
+}
+
 struct BoxCase {
     sweep::Vec2 center_a, half_a; // the moving box
     sweep::Vec2 center_b, half_b; // the still box
@@ -130,14 +142,7 @@ void ShapeCast_AabbAabb_box2d(benchmark::State& state) {
         inputs[i].transformB = b2Transform(b2Vec2(c.center_a.x, c.center_a.y), b2Rot(0));
         inputs[i].translationB = b2Vec2(c.d.x, c.d.y);
     }
-    for (auto _ : state) {
-        for (const b2ShapeCastInput& input : inputs) {
-            b2ShapeCastOutput output;
-            benchmark::DoNotOptimize(b2ShapeCast(&output, &input));
-            benchmark::DoNotOptimize(output);
-        }
-    }
-    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(inputs.size()));
+    run_b2_shape_casts(state, inputs);
 }
 
 void ShapeCast_CircleCircle_sweep(benchmark::State& state) {
@@ -165,14 +170,7 @@ void ShapeCast_CircleCircle_box2d(benchmark::State& state) {
         const sweep::Vec2 rel = (c.c1b - c.c0b) - (c.c1a - c.c0a);
         inputs[i].translationB = b2Vec2(rel.x, rel.y);
     }
-    for (auto _ : state) {
-        for (const b2ShapeCastInput& input : inputs) {
-            b2ShapeCastOutput output;
-            benchmark::DoNotOptimize(b2ShapeCast(&output, &input));
-            benchmark::DoNotOptimize(output);
-        }
-    }
-    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(inputs.size()));
+    run_b2_shape_casts(state, inputs);
 }
 
 void ShapeCast_CircleAabb_sweep(benchmark::State& state) {
@@ -204,14 +202,7 @@ void ShapeCast_CircleAabb_box2d(benchmark::State& state) {
         inputs[i].transformB = b2Transform(b2Vec2(c.c.x, c.c.y), b2Rot(0));
         inputs[i].translationB = b2Vec2(c.d.x, c.d.y);
     }
-    for (auto _ : state) {
-        for (const b2ShapeCastInput& input : inputs) {
-            b2ShapeCastOutput output;
-            benchmark::DoNotOptimize(b2ShapeCast(&output, &input));
-            benchmark::DoNotOptimize(output);
-        }
-    }
-    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(inputs.size()));
+    run_b2_shape_casts(state, inputs);
 }
 
 } // namespace

@@ -414,6 +414,22 @@ RoundCase round_case(Cases& cases) {
     return c;
 }
 
+// A case's shapes placed: the box as the general form takes it and as the
+// closed forms do (its box known), and the round mover.
+struct RoundPair {
+    PlacedShape general_a;
+    PlacedShape closed_a;
+    PlacedShape b;
+};
+
+RoundPair placed(const RoundCase& c) {
+    RoundPair p{{&c.a.shape, &c.a.proxy, c.a.xf},
+                {&c.a.shape, &c.a.proxy, c.a.xf},
+                {&c.shape, &c.proxy, c.xf}};
+    p.closed_a.box = &c.a_box;
+    return p;
+}
+
 // The distance in double from `box` to the segment p -> q, and the unit
 // direction between their nearest points (box to segment): zero where
 // they meet. Apart, a segment and a convex polygon are nearest at an end
@@ -521,10 +537,7 @@ TEST(MoveNarrowphase, RoundCastAgreesWithTheGeneralCast) {
     int ambiguous = 0;
     for (int i = 0; i < n; ++i) {
         const RoundCase c = round_case(cases);
-        const PlacedShape general_a{&c.a.shape, &c.a.proxy, c.a.xf};
-        PlacedShape closed_a = general_a;
-        closed_a.box = &c.a_box;
-        const PlacedShape b{&c.shape, &c.proxy, c.xf};
+        const auto [general_a, closed_a, b] = placed(c);
         ASSERT_TRUE(round_on_box(closed_a, b).has_value());
         const Aabb b_box = compute_aabb(c.shape, c.xf);
         const bool may_touch = overlaps(inflate(b_box, c.tol.touch_tolerance), c.a_box);
@@ -634,10 +647,7 @@ TEST(MoveNarrowphase, RoundMeasureIsTheManifolds) {
     int faces = 0;
     for (int i = 0; i < n; ++i) {
         const RoundCase c = round_case(cases);
-        const PlacedShape general_a{&c.a.shape, &c.a.proxy, c.a.xf};
-        PlacedShape closed_a = general_a;
-        closed_a.box = &c.a_box;
-        const PlacedShape b{&c.shape, &c.proxy, c.xf};
+        const auto [general_a, closed_a, b] = placed(c);
         const ContactMeasure general = measure_contact(general_a, b, c.tol);
         const ContactMeasure closed = measure_contact(closed_a, b, c.tol);
         const RoundPath path = round_path(c, {}, {});
@@ -697,10 +707,7 @@ TEST(MoveNarrowphase, ARoundMoverThatDoesNotPressIntoABoxNeedsNoTouchingManifold
     int touching = 0;
     for (int i = 0; i < n; ++i) {
         const RoundCase c = round_case(cases);
-        const PlacedShape general_a{&c.a.shape, &c.a.proxy, c.a.xf};
-        PlacedShape closed_a = general_a;
-        closed_a.box = &c.a_box;
-        const PlacedShape b{&c.shape, &c.proxy, c.xf};
+        const auto [general_a, closed_a, b] = placed(c);
         EXPECT_TRUE(may_press_into(general_a, b, c.motion, c.tol)) << "case " << i;
         if (may_press_into(closed_a, b, c.motion, c.tol)) {
             continue;
