@@ -19,9 +19,9 @@ namespace {
 // as the general mover keeps them.
 class BoxMover {
   public:
-    BoxMover(World::Impl& w, int body)
+    BoxMover(World::Impl& w, int body, const MoveFilter& filter)
         : w_(w), body_(body), shape_(w.bodies[body].shapes.front()), record_(w.shapes[shape_]),
-          scratch_(w.move_scratch) {}
+          scratch_(w.move_scratch), filter_(filter) {}
 
     // Whether the body qualifies: one shape, an axis-aligned box in its
     // frame, not a sensor.
@@ -104,9 +104,18 @@ class BoxMover {
         const MoverBox own = mover_box(box_, xf_.p, {});
         const BoxReach own_reach(box_);
         bool fits = true;
+        const bool filtered = static_cast<bool>(filter_);
         const auto consider = [&](int other, const OtherBox& placed, BodyId body, bool exact_box,
                                   bool sensor) {
-            if (!exact_box || sensor || may_overlap_boxes(placed, own, own_reach, w_.tol)) {
+            // (Most moves have no filter and meet no sensor: they slide.)
+            if (filtered || sensor) {
+                const MoveResponse response = respond(other, body, sensor);
+                if (response != MoveResponse::slide) {
+                    fits = fits && response == MoveResponse::ignore;
+                    return;
+                }
+            }
+            if (!exact_box || may_overlap_boxes(placed, own, own_reach, w_.tol)) {
                 fits = false;
                 return;
             }
@@ -129,6 +138,19 @@ class BoxMover {
             }
         });
         return fits;
+    }
+
+    // Mover::response_to for the other shape `other` of `body`: the filter's
+    // answer, kept for the general mover should this move give up. (Out of
+    // line: the gather's test of each shape stays small for the moves
+    // without a filter.)
+    [[gnu::noinline]] MoveResponse respond(int other, BodyId body, bool sensor) {
+        MoveResponse answer = MoveResponse::slide;
+        if (filter_) {
+            answer = filter_(body);
+            scratch_.asked.emplace_back(other, answer);
+        }
+        return response_of(answer, false, sensor);
     }
 
     // Mover::cast_all: the closed form, the general form where it cannot
@@ -314,6 +336,7 @@ class BoxMover {
     int shape_;
     const ShapeRecord& record_;
     MoveScratch& scratch_;
+    const MoveFilter& filter_;
     Transform xf_;
     Vec2 c1_;
     Vec2 c2_;
@@ -323,8 +346,9 @@ class BoxMover {
 
 } // namespace
 
-bool move_box(World::Impl& w, int body, Vec2 translation, MoveResult& result) {
-    return BoxMover::applies(w, body) && BoxMover(w, body).run(translation, result);
+bool move_box(World::Impl& w, int body, Vec2 translation, const MoveFilter& filter,
+              MoveResult& result) {
+    return BoxMover::applies(w, body) && BoxMover(w, body, filter).run(translation, result);
 }
 
 } // namespace sweep::detail

@@ -1,12 +1,13 @@
 // Private to World::move (mover.cpp): its fast path for the usual case, a
-// character of one axis-aligned box moved without a filter among tiles
-// that are axis-aligned boxes. It runs the general mover's method (the
-// seeds' timeslice subdivision, "Collisions, Part 1" and "Collision
-// Handling") with slide responses only, in the same arithmetic in the same
-// order, so to the same result to the bit, without the general mover's
-// questions of each shape pair (which shape of the body, which response,
-// which form, whether the pair may need the push-out) and with the body's
-// pose in locals.
+// character of one axis-aligned box among tiles that are axis-aligned
+// boxes, moved without a filter or with one that answers slide or ignore
+// for what it meets. It runs the general mover's method (the seeds'
+// timeslice subdivision, "Collisions, Part 1" and "Collision Handling")
+// with slide responses only, in the same arithmetic in the same order, so
+// to the same result to the bit, without the general mover's questions of
+// each shape pair (which shape of the body, which response, which form,
+// whether the pair may need the push-out) and with the body's pose in
+// locals.
 //
 // Frame and units: world, L.
 #pragma once
@@ -18,15 +19,18 @@ namespace sweep::detail {
 
 /// Moves body `body` (index into World::Impl::bodies) by `translation`
 /// (world, L) into `result`, which the caller made fresh or emptied, as
-/// the general mover (World::move without a filter) would, bit for bit:
-/// when the body has one shape, an axis-aligned box that is not a sensor,
-/// and every shape the move may meet is an axis-aligned box that is not a
-/// sensor, and the body starts overlapping none of them beyond the touch
-/// tolerance. Returns whether it moved the body. False (it does not apply,
-/// or it met what the general mover must handle) leaves the body and the
-/// world as they were, but for its shape's cached static neighbourhood,
-/// and `result` partly filled: the caller empties it and runs the general
+/// the general mover (World::move with `filter`) would, bit for bit: when
+/// the body has one shape, an axis-aligned box that is not a sensor, and
+/// every shape the move may meet that `filter` (if any) does not ignore is
+/// an axis-aligned box, not a sensor, that it slides on, and the body
+/// starts overlapping none of them beyond the touch tolerance. Returns
+/// whether it moved the body. False (it does not apply, or it met what the
+/// general mover must handle) leaves the body and the world as they were,
+/// but for its shape's cached static neighbourhood, the filter's answers
+/// in MoveScratch::asked (for the general mover, which asks no more) and
+/// `result` partly filled: the caller empties it and runs the general
 /// mover.
-bool move_box(World::Impl& w, int body, Vec2 translation, MoveResult& result);
+bool move_box(World::Impl& w, int body, Vec2 translation, const MoveFilter& filter,
+              MoveResult& result);
 
 } // namespace sweep::detail

@@ -11,6 +11,13 @@
 #include "seams.hpp"
 
 namespace sweep::detail {
+
+std::optional<MoveResponse> answered(std::span<const std::pair<int, MoveResponse>> asked,
+                                     int shape) {
+    const auto known = std::find_if(asked.begin(), asked.end(),
+                                    [shape](const auto& a) { return a.first == shape; });
+    return known != asked.end() ? std::optional(known->second) : std::nullopt;
+}
 namespace {
 
 // Contacts most moves meet: reserved at the first, so a move that meets a

@@ -1,5 +1,6 @@
 // Private to World::move (mover.cpp, box_mover.cpp): the rules of a move's
-// iteration that the general mover and the box mover share: the order of
+// iteration that the general mover and the box mover share: the response
+// to another shape, the order of
 // the contacts tied with the earliest (the seeds' crack rule: larger
 // contact surface area first, "Collision Handling"), the clip of a slide
 // against their planes, the exact closing of two axis-aligned boxes, the
@@ -21,6 +22,21 @@
 #include "world_impl.hpp"
 
 namespace sweep::detail {
+
+// The response to another shape that the collision filters let meet one
+// of the mover's shapes, given the move filter's `answer` for its body
+// (slide without a filter): a sensor on either side (`own_sensor`,
+// `sensor`) never blocks: what would stop at it crosses it instead.
+inline MoveResponse response_of(MoveResponse answer, bool own_sensor, bool sensor) {
+    return (own_sensor || sensor) && answer != MoveResponse::ignore ? MoveResponse::cross : answer;
+}
+
+// The filter's answer for the other shape `shape` that the fast path
+// (box_mover.hpp) asked in this move, kept in `asked` (MoveScratch::asked),
+// if it did: the general mover that runs the move after the fast path gave
+// up does not ask again in its first gather, which meets the same shapes.
+std::optional<MoveResponse> answered(std::span<const std::pair<int, MoveResponse>> asked,
+                                     int shape);
 
 // Ties are ordered by larger surface area, faces before corners (two faces
 // meeting, then a face of the other shape, then one of the mover's: see
@@ -70,9 +86,8 @@ inline bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
 // time, and a single tie is left alone.
 inline void order_ties(std::vector<MoveHit>& ties, bool by_area, real slop) {
     if (ties.size() > 1) {
-        std::sort(ties.begin(), ties.end(), [&](const MoveHit& a, const MoveHit& b) {
-            return leads(a, b, by_area, slop);
-        });
+        std::sort(ties.begin(), ties.end(),
+                  [&](const MoveHit& a, const MoveHit& b) { return leads(a, b, by_area, slop); });
     }
 }
 

@@ -5,12 +5,13 @@
 // the ties and the planes live in the world's scratch (MoveScratch), so a
 // move allocates nothing but its result's contacts (and a shape's static
 // neighbourhood at its first move). The narrowphase of one pair is
-// move_narrowphase.hpp's, in closed form for two axis-aligned boxes; the
+// move_narrowphase.hpp's, in closed form for an axis-aligned box against
+// another or a round mover (move_round_box.hpp); the
 // rules of an iteration that do not depend on the pair are move_rules.hpp's.
-// A box character among box tiles moved without a filter takes
-// box_mover.hpp's fast path, which repeats this method for that case to
-// the bit. Also here: the carry of riders by kinematic platforms at the end
-// of World::step, which is a move.
+// A box character among box tiles (moved without a filter, or with one
+// that answers slide or ignore there) takes box_mover.hpp's fast path,
+// which repeats this method for that case to the bit. Also here: the carry of riders by kinematic
+// platforms at the end of World::step, which is a move.
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -76,6 +77,10 @@ class Mover {
         // broadphase query serves every iteration.
         const real reach = length(translation) + w_.tol.linear_slop;
         gather(reach);
+        // The fast path's answers (MoveScratch::asked) were for this gather's
+        // shapes: a push-out's second gather asks the filter again, as it
+        // does after a gather of its own.
+        w_.move_scratch.asked.clear();
         if (resolve_overlap) {
             push_out(reach, result);
         }
@@ -151,13 +156,13 @@ class Mover {
     // their collision filters let meet one of the mover's (`own_sensor`):
     // a sensor (on either side) never blocks: what would stop at it
     // crosses it instead.
-    MoveResponse response_to(bool own_sensor, bool sensor, BodyId other) const {
-        const bool crosses = own_sensor || sensor;
+    // (`shape`: the other shape, whose answer the fast path may have had.)
+    MoveResponse response_to(bool own_sensor, bool sensor, int shape, BodyId other) const {
         if (!filter_) {
-            return crosses ? MoveResponse::cross : MoveResponse::slide;
+            return response_of(MoveResponse::slide, own_sensor, sensor);
         }
-        const MoveResponse r = filter_(other);
-        return crosses && r != MoveResponse::ignore ? MoveResponse::cross : r;
+        const std::optional<MoveResponse> known = answered(w_.move_scratch.asked, shape);
+        return response_of(known ? *known : filter_(other), own_sensor, sensor);
     }
 
     // Every other shape within `reach` of the body's shapes, with the
@@ -179,7 +184,7 @@ class Mover {
             // waited for its parts' stores.)
             const auto consider = [&](int other, const OtherBox& placed, BodyId other_body,
                                       bool exact_box, bool sensor) {
-                const MoveResponse response = response_to(own_sensor, sensor, other_body);
+                const MoveResponse response = response_to(own_sensor, sensor, other, other_body);
                 if (response == MoveResponse::ignore) {
                     return;
                 }
@@ -744,7 +749,8 @@ Result<void> World::move(BodyId id, Vec2 translation, const MoveFilter& filter,
     const Vec2 start = w.bodies[id.index].xf.p;
     reset_result(result);
     w.move_scratch.busy = true;
-    if (filter || !move_box(w, id.index, translation, result)) {
+    w.move_scratch.asked.clear();
+    if (!w.def.move_fast_path || !move_box(w, id.index, translation, filter, result)) {
         reset_result(result);
         Mover(w, id.index, filter).run(translation, true, result);
     }

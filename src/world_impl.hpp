@@ -291,6 +291,7 @@ struct MoveScratch {
         obstacles.reserve(k_reserved);
         push.reserve(k_reserved);
         carry.contacts.reserve(k_reserved);
+        asked.reserve(k_reserved);
     }
     std::vector<MoverShape> own;           // the mover's shapes at its current pose
     std::vector<MoveCandidate> candidates; // what the move may meet, but not ignore
@@ -301,6 +302,10 @@ struct MoveScratch {
     std::vector<PushObstacle> obstacles; // what a push-out must clear
     PushScratch push;                    // least_push's
     MoveResult carry;                    // a carry's result, whose contacts nobody reads
+    // The move filter's answers for other shapes that the fast path
+    // (box_mover.hpp) asked this move, so that the general mover, after it
+    // gives up, does not ask the filter again for them.
+    std::vector<std::pair<int, MoveResponse>> asked;
     bool busy = false;                   // a move is running: a filter calling move is refused
 };
 

@@ -1,14 +1,15 @@
 // World::move's fast path for box characters among box tiles (box_mover.hpp)
 // against the general mover it repeats: the same moves in two copies of one
-// world, one moved without a filter (the fast path wherever it applies) and
-// one through a filter that answers slide for everything (which sends every
-// move to the general mover, with the same responses: nothing here is a
-// sensor to cross but the sensor tile, which both cross). Every position
-// and every field of every result must agree to the bit. The worlds hold
-// what makes the fast path give up part-way (discs, a ramp, a rotated box,
-// a sensor, characters of two shapes, starts inside a tile) beside what it
-// handles (boxes of many sizes on and off the tile grid, other box
-// characters), so both its finished moves and its give-ups are compared.
+// world, one with the fast path (WorldDef::move_fast_path, where it
+// applies) and one without it, moved without a filter or through the same
+// filter (which the fast path takes where it answers slide or ignore).
+// Every position and every field of every result must agree to the bit,
+// and the filter must be asked as often in both. The worlds hold what
+// makes the fast path give up part-way (discs, a ramp, a rotated box, a
+// sensor, characters of two shapes, starts inside a tile, a filter's touch
+// and cross) beside what it handles (boxes of many sizes on and off the
+// tile grid, other box characters), so both its finished moves and its
+// give-ups are compared.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -123,13 +124,29 @@ void expect_same(const MoveResult& fast, const MoveResult& general, const std::s
 }
 
 // `frames` frames of every character moving by a random step of up to
-// `step` L along each axis in both copies; now and then a character is
-// set down at a random point (inside a tile, often) first. Returns the
-// contacts met.
-int compare_moves(unsigned seed, const WorldDef& def, real tile, int frames, real step) {
+// `step` L along each axis in both copies, through `filter` (if any); now
+// and then a character is set down at a random point (inside a tile,
+// often) first. Returns the contacts met.
+int compare_moves(unsigned seed, const WorldDef& def, real tile, int frames, real step,
+                  const MoveFilter& filter = {}) {
+    WorldDef general_def = def;
+    general_def.move_fast_path = false;
     Scene fast = make_scene(seed, def, 24, tile, real(0.4), 90);
-    Scene general = make_scene(seed, def, 24, tile, real(0.4), 90);
-    const MoveFilter slide = [](BodyId) { return MoveResponse::slide; };
+    Scene general = make_scene(seed, general_def, 24, tile, real(0.4), 90);
+    // (Each copy's filter counts its calls.)
+    int fast_asked = 0;
+    int general_asked = 0;
+    const auto counting = [&filter](int& asked) -> MoveFilter {
+        if (!filter) {
+            return {};
+        }
+        return [&filter, &asked](BodyId other) {
+            ++asked;
+            return filter(other);
+        };
+    };
+    const MoveFilter fast_filter = counting(fast_asked);
+    const MoveFilter general_filter = counting(general_asked);
     std::mt19937 rng(seed + 1000);
     std::uniform_real_distribution<real> along(-step, step);
     std::uniform_real_distribution<real> anywhere(tile, 23 * tile);
@@ -144,11 +161,13 @@ int compare_moves(unsigned seed, const WorldDef& def, real tile, int frames, rea
                 EXPECT_TRUE(general.world.set_transform(general.characters[i], at, 0));
             }
             const Vec2 d{along(rng), along(rng)};
-            EXPECT_TRUE(fast.world.move(fast.characters[i], d, {}, reused));
-            const MoveResult g = general.world.move(general.characters[i], d, slide).value();
-            expect_same(reused, g,
-                        "seed " + std::to_string(seed) + " frame " + std::to_string(frame) +
-                            " character " + std::to_string(i));
+            EXPECT_TRUE(fast.world.move(fast.characters[i], d, fast_filter, reused));
+            const MoveResult g =
+                general.world.move(general.characters[i], d, general_filter).value();
+            const std::string where = "seed " + std::to_string(seed) + " frame " +
+                                      std::to_string(frame) + " character " + std::to_string(i);
+            expect_same(reused, g, where);
+            EXPECT_EQ(fast_asked, general_asked) << where;
             if (::testing::Test::HasFailure()) {
                 return contacts;
             }
@@ -179,6 +198,34 @@ TEST(BoxMover, MovesAsTheGeneralMoverOnLongStepsAmongTilesInAGrid) {
     const int frames = test::property_cases(100);
     for (unsigned seed = 11; seed <= 12; ++seed) {
         EXPECT_GT(compare_moves(seed, def, 1, frames, real(2.5)), 50 * frames);
+        ASSERT_FALSE(HasFailure());
+    }
+}
+
+// Through a filter: most shapes slid on, some ignored (which the fast path
+// takes), some touched or crossed (where it gives up, having asked the
+// filter about what it met, which the general mover then does not ask
+// again).
+TEST(BoxMover, MovesAsTheGeneralMoverThroughAFilter) {
+    WorldDef def;
+    def.length_units_per_meter = 16;
+    const MoveFilter filter = [](BodyId other) {
+        switch (other.index % 13) {
+        case 0:
+        case 5:
+        case 9:
+            return MoveResponse::ignore;
+        case 3:
+            return MoveResponse::touch;
+        case 7:
+            return MoveResponse::cross;
+        default:
+            return MoveResponse::slide;
+        }
+    };
+    const int frames = test::property_cases(150);
+    for (unsigned seed = 21; seed <= 22; ++seed) {
+        EXPECT_GT(compare_moves(seed, def, 16, frames, 8, filter), 30 * frames);
         ASSERT_FALSE(HasFailure());
     }
 }
