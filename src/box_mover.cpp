@@ -207,7 +207,7 @@ class BoxMover {
     void measure(MoveHit& hit) const {
         const MoveCandidate& c = scratch_.candidates[static_cast<std::size_t>(hit.candidate)];
         std::optional<ContactMeasure> m =
-            measure_boxes(c.other, mover_box(box_, xf_.p, {}), w_.tol);
+            measure_boxes(c.other, mover_box(box_, xf_.p, {}), w_.tol, hit.normal);
         if (!m) {
             m = measure_contact(placed_other(c), placed_own(), w_.tol);
         }

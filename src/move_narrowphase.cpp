@@ -486,6 +486,29 @@ BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const 
     return contact_at(0, n, face_middle(a, mover.box, {}, k, sign));
 }
 
+// Boxes whose corners meet exactly (gaps 0 along both axes), past the
+// graze rule: B moves into both of A's faces there. No face separates
+// them, and the general form's normal would be GJK's guess at zero
+// distance, which rounding decides (three quarters of its calls in a
+// character driver). So the closed form defines it: the face B closes on
+// faster (ties: x), as swept_aabb picks, met at once at the corner; a
+// motion closing on either face by no more than k_along_cosine of its
+// length runs along it, a graze.
+BoxCast corner_touch(const Aabb& a, const std::array<AxisGaps, 2>& g, const std::array<real, 2>& d,
+                     real motion_length) {
+    const real along = k_along_cosine * motion_length;
+    const real sx = g[0].above >= g[0].below ? 1 : -1; // B's side of A along x
+    const real sy = g[1].above >= g[1].below ? 1 : -1;
+    const real close_x = -sx * d[0];
+    const real close_y = -sy * d[1];
+    if (close_x <= along || close_y <= along) {
+        return {BoxVerdict::none, {}};
+    }
+    const int axis = close_x >= close_y ? 0 : 1;
+    const Vec2 corner{sx > 0 ? a.upper.x : a.lower.x, sy > 0 ? a.upper.y : a.lower.y};
+    return contact_at(0, axis_normal(axis, axis == 0 ? sx : sy), corner);
+}
+
 } // namespace
 
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
@@ -614,6 +637,9 @@ BoxCast cast_boxes_past_grazes(const OtherBox& shape_a, const MoverBox& mover, V
         return touching_boxes(a, mover, motion, tol, g, mu);
     }
     if (start < band + mu) {
+        if (gx == 0 && gy == 0) {
+            return corner_touch(a, g, d, motion_length);
+        }
         // Starting within the band: a contact at t = 0 when pressing into
         // the face between them, if there is one (not a corner), clearly.
         const int k = gx >= gy ? 0 : 1;
@@ -681,12 +707,21 @@ BoxCast cast_boxes_past_grazes(const OtherBox& shape_a, const MoverBox& mover, V
 }
 
 std::optional<ContactMeasure> measure_boxes(const OtherBox& shape_a, const MoverBox& mover,
-                                            const Tolerances& tol) {
+                                            const Tolerances& tol, Vec2 cast_normal) {
     const Aabb& a = shape_a.box;
     const Aabb& b = mover.box;
     const real slop = tol.linear_slop;
     const real mu = box_rounding(shape_a, mover);
     const std::array<AxisGaps, 2> g = box_gaps(a, b);
+    if (gap(g[0]) == 0 && gap(g[1]) == 0 &&
+        box_feature(cast_normal) == ContactFeature::other_face) {
+        // Corners meeting exactly: the face the cast chose (corner_touch).
+        ContactMeasure m;
+        m.count = 1;
+        m.normal = cast_normal;
+        m.feature = ContactFeature::corners;
+        return m;
+    }
     const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
     const real separation = gap(g[k]);
     // collide()'s separating-axis search picks A's face across axis k on

@@ -6,9 +6,10 @@
 // swept AABB test of Sacred Software, "Collisions, Part 1") that gives the
 // general one's answer wherever it can tell it apart from rounding, and
 // says `undecided` elsewhere (near a corner, a threshold of the general
-// rules, or a motion almost along a face), where the general form decides.
-// A tile map of boxes moved through by box characters is almost all
-// closed form.
+// rules, or a motion almost along a face), where the general form decides;
+// but for corners that meet exactly, where only GJK's rounding would
+// decide, it defines the answer (the face closed on faster). A tile map of
+// boxes moved through by box characters is almost all closed form.
 //
 // Frame and units: world, L. The other shape is A, the mover B; normals
 // point from A to B (docs/conventions.md).
@@ -239,7 +240,8 @@ enum class BoxVerdict {
 struct BoxHit {
     real fraction = 0; ///< of the motion
     Vec2 normal;       ///< unit, from A to B: the face's axis exactly
-    Vec2 point;        ///< on A's surface: the middle of the faces' common stretch
+    Vec2 point;        ///< on A's surface: the middle of the faces' common stretch (or the
+                       ///< corner, for corners that meet exactly)
 };
 
 /// cast_to_contact (deep_blocks) for two axis-aligned boxes: A (`a`) and
@@ -314,9 +316,12 @@ inline BoxCast cast_boxes(const OtherBox& a, const MoverBox& b, Vec2 motion,
 /// for a zero motion):
 /// collide()'s own, to the last bit, where rounding cannot change which
 /// face it picks, whether it keeps the pair or looks for a vertex pair;
-/// none (undecided) elsewhere.
+/// none (undecided) elsewhere. Corners that meet exactly (gaps 0 along
+/// both axes), where collide()'s normal is GJK's guess at zero distance,
+/// are measured as the cast met them: one point at separation 0 on
+/// `cast_normal`, the axis of the face the cast chose (a corner's feature).
 std::optional<ContactMeasure> measure_boxes(const OtherBox& a, const MoverBox& b,
-                                            const Tolerances& tol);
+                                            const Tolerances& tol, Vec2 cast_normal);
 
 /// Whether collide() of an axis-aligned box A and `shape` B never finds
 /// them deeper than their boxes overlap along either axis (beyond

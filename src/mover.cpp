@@ -477,7 +477,7 @@ class Mover {
         if (c.exact_box && c.response != MoveResponse::one_way) {
             if (const std::optional<MoverBox> own_box =
                     closed_form(mover_shape(hit.own_shape), {})) {
-                m = measure_boxes(c.other, *own_box, w_.tol);
+                m = measure_boxes(c.other, *own_box, w_.tol, hit.normal);
             }
         }
         if (!m) {

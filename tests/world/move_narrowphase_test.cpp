@@ -188,6 +188,13 @@ class Cases {
     std::mt19937 rng_;
 };
 
+// Whether the boxes' corners meet exactly (gaps 0 along both axes), where
+// the closed form defines the contact rather than follows GJK's guess.
+bool corners_meet(const Aabb& a, const Aabb& b) {
+    const std::array<AxisGaps, 2> g = box_gaps(a, b);
+    return std::max(g[0].below, g[0].above) == 0 && std::max(g[1].below, g[1].above) == 0;
+}
+
 // Where the mover ends against one contact: at the cast's time, then on
 // along the motion by the measured gap (World::move's close_gap).
 Vec2 closed_pose(const WorldBox& a, const WorldBox& b, Vec2 motion, real t, const Tolerances& tol) {
@@ -219,8 +226,8 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCast) {
             {&a.shape, &a.proxy, {}}, {&b.shape, &b.proxy, {}}, motion, may_touch, true, tol);
         const BoxCast fast =
             cast_boxes(other_box(a.box, {}), mover_box(b.box, {}, motion), motion, tol);
-        if (fast.verdict == BoxVerdict::undecided) {
-            continue;
+        if (fast.verdict == BoxVerdict::undecided || corners_meet(a.box, b.box)) {
+            continue; // (corners meeting exactly: the closed form's own rule)
         }
         ++decided;
         ASSERT_EQ(fast.verdict == BoxVerdict::contact, general.has_value())
@@ -326,7 +333,7 @@ TEST(MoveNarrowphase, BoxCastAgreesWithTheGeneralCastOnPlacedBodies) {
             {&a.shape, &a.proxy, a.xf}, {&b.shape, &b.proxy, b.xf}, motion, may_touch, true, tol);
         const BoxCast fast = cast_boxes(other_box(*a_exact, a.xf.p),
                                         mover_box(*b_exact, b.xf.p, motion), motion, tol);
-        if (fast.verdict == BoxVerdict::undecided) {
+        if (fast.verdict == BoxVerdict::undecided || corners_meet(*a_exact, *b_exact)) {
             continue;
         }
         ++decided;
@@ -730,6 +737,39 @@ TEST(MoveNarrowphase, ARoundMoverThatDoesNotPressIntoABoxNeedsNoTouchingManifold
     EXPECT_GT(touching, skipped / 10) << touching << " of " << skipped;
 }
 
+// Corners meeting exactly: the mover B (unit box) touches A's top-right
+// corner with its bottom-left one. Moving into both of A's faces there it
+// meets the one it closes on faster, at once, at the corner (ties: x);
+// moving along or away from either face, nothing. Its measure is that
+// face's, at separation 0, a corner's contact.
+TEST(MoveNarrowphase, CornersMeetingExactlyMeetTheFaceClosedOnFaster) {
+    const Tolerances tol;
+    const OtherBox a = other_box({{-1, -1}, {0, 0}}, {});
+    const Aabb b_box{{0, 0}, {1, 1}};
+    const auto cast = [&](Vec2 d) { return cast_boxes(a, mover_box(b_box, {}, d), d, tol); };
+    const BoxCast down = cast({-0.25f, -1}); // down faster than left: A's top face
+    ASSERT_EQ(down.verdict, BoxVerdict::contact);
+    EXPECT_EQ(down.hit.fraction, 0);
+    EXPECT_EQ(down.hit.normal, (Vec2{0, 1}));
+    EXPECT_EQ(down.hit.point, (Vec2{0, 0}));
+    const BoxCast left = cast({-1, -0.25f}); // left faster: A's right face
+    ASSERT_EQ(left.verdict, BoxVerdict::contact);
+    EXPECT_EQ(left.hit.normal, (Vec2{1, 0}));
+    EXPECT_EQ(cast({-1, -1}).hit.normal, (Vec2{1, 0}));      // a tie: x
+    EXPECT_EQ(cast({-1, 0}).verdict, BoxVerdict::none);      // along A's top face
+    EXPECT_EQ(cast({-1, 0.5f}).verdict, BoxVerdict::none);   // up, away from it
+    EXPECT_EQ(cast({-1, -1e-7f}).verdict, BoxVerdict::none); // within k_along_cosine of along
+    EXPECT_EQ(cast({0.5f, -1}).verdict, BoxVerdict::none);   // right, away from the side
+    const std::optional<ContactMeasure> m =
+        measure_boxes(a, mover_box(b_box, {}, {}), tol, down.hit.normal);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->count, 1);
+    EXPECT_EQ(m->normal, (Vec2{0, 1}));
+    EXPECT_EQ(m->separation, 0);
+    EXPECT_EQ(m->surface_area, 0);
+    EXPECT_EQ(m->feature, ContactFeature::corners);
+}
+
 TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
     Cases cases(99);
     const int n = test::property_cases(40000);
@@ -743,7 +783,7 @@ TEST(MoveNarrowphase, BoxMeasureIsTheManifoldExactly) {
         ASSERT_EQ(axis_aligned_box(a.shape, {}), a.box);
         ASSERT_EQ(axis_aligned_box(b.shape, {}), b.box);
         const std::optional<ContactMeasure> fast =
-            measure_boxes(other_box(a.box, {}), mover_box(b.box, {}, {}), tol);
+            measure_boxes(other_box(a.box, {}), mover_box(b.box, {}, {}), tol, {});
         if (!fast) {
             continue;
         }

@@ -112,14 +112,16 @@ Vec2 slide_up_tiled_wall(bool surface_area_rule, Vec2 step, int moves,
 }
 
 TEST(Move, WithoutTheSurfaceAreaRuleASlideUpAWallOfTilesCatchesOnASeam) {
-    // Pressed into the wall and moving up, the box's top edge comes level
-    // with the seam y = 2 after five moves: its top corner then touches the
-    // next tile's bottom corner, tied with the wall's face. The rule puts
-    // the face first and the box slides on; ordered by normal alone the
-    // corner leads, its normal (0, -1) blocks the upward motion, and the box
-    // stays caught. (A top edge that passes a seam within a move meets no
-    // such corner: the catch needs the exact tie.)
-    const Vec2 step{-0.125f, 0.125f};
+    // Pressed into the wall and moving up (faster than into it), the box's
+    // top edge comes level with the seam y = 2 after five moves: its top
+    // corner then touches the next tile's bottom corner exactly, tied with
+    // the wall's face, and meets that tile's bottom face, the one it closes
+    // on faster. The rule puts the wall's face first and the box slides on;
+    // ordered by normal alone the corner leads, its normal (0, -1) blocks
+    // the upward motion, and the box stays caught. (A top edge that passes
+    // a seam within a move meets no such corner: the catch needs the exact
+    // tie.)
+    const Vec2 step{-0.0625f, 0.125f};
     std::vector<real> with_rule;
     const Vec2 on = slide_up_tiled_wall(true, step, 100, with_rule);
     EXPECT_EQ(on.y, 1 + 100 * step.y);

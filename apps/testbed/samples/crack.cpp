@@ -118,7 +118,10 @@ class Crack final : public WorldSample {
             reset_plain_mover();
         }
         const real before = plain_.body_state(*plain_mover_)->xf.p.y;
-        const Result<MoveResult> moved = plain_.move(*plain_mover_, {-k_speed * dt, k_speed * dt});
+        // (Up faster than into the wall: at the seam the corner met exactly
+        // is met on the next tile's bottom face, the one closed on faster.)
+        const Result<MoveResult> moved =
+            plain_.move(*plain_mover_, {real(-0.5) * k_speed * dt, k_speed * dt});
         if (!moved) {
             fail("rule-off mover: World::move failed: " + moved.error().message);
             return;
