@@ -168,29 +168,4 @@ std::optional<ContactMeasure> RoundOnBox::measure(real slop) const {
     return m;
 }
 
-std::optional<RoundOnBox> round_on_box(const PlacedShape& a, const PlacedShape& b) {
-    if (a.box == nullptr) {
-        return std::nullopt;
-    }
-    if (b.shape->type == ShapeType::circle) {
-        return RoundOnBox{*a.box,
-                          *a.box,
-                          transform_point(b.xf, b.shape->circle.center),
-                          {},
-                          b.shape->circle.radius,
-                          true};
-    }
-    if (b.shape->type != ShapeType::capsule) {
-        return std::nullopt;
-    }
-    const Vec2 e1 = transform_point(b.xf, b.shape->capsule.center1);
-    const Vec2 e2 = transform_point(b.xf, b.shape->capsule.center2);
-    if (e1.x != e2.x && e1.y != e2.y) {
-        return std::nullopt; // a tilted core: the general form
-    }
-    const Vec2 half = real(0.5) * Vec2{std::abs(e2.x - e1.x), std::abs(e2.y - e1.y)};
-    const Aabb grown{a.box->lower - half, a.box->upper + half};
-    return RoundOnBox{grown, *a.box, real(0.5) * (e1 + e2), half, b.shape->capsule.radius, false};
-}
-
 } // namespace sweep::detail

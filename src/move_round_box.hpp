@@ -16,6 +16,7 @@
 // from A to B (docs/conventions.md).
 #pragma once
 
+#include <cmath>
 #include <optional>
 
 #include "move_narrowphase.hpp"
@@ -65,6 +66,30 @@ struct RoundOnBox {
 
 /// B as a round shape against A's known box (`a.box`), when it is a disc
 /// or a capsule whose placed core lies exactly along an axis; else none.
-std::optional<RoundOnBox> round_on_box(const PlacedShape& a, const PlacedShape& b);
+/// (Inline: a move asks it of every pair, three times.)
+inline std::optional<RoundOnBox> round_on_box(const PlacedShape& a, const PlacedShape& b) {
+    if (a.box == nullptr) {
+        return std::nullopt;
+    }
+    if (b.shape->type == ShapeType::circle) {
+        return RoundOnBox{*a.box,
+                          *a.box,
+                          transform_point(b.xf, b.shape->circle.center),
+                          {},
+                          b.shape->circle.radius,
+                          true};
+    }
+    if (b.shape->type != ShapeType::capsule) {
+        return std::nullopt;
+    }
+    const Vec2 e1 = transform_point(b.xf, b.shape->capsule.center1);
+    const Vec2 e2 = transform_point(b.xf, b.shape->capsule.center2);
+    if (e1.x != e2.x && e1.y != e2.y) {
+        return std::nullopt; // a tilted core: the general form
+    }
+    const Vec2 half = real(0.5) * Vec2{std::abs(e2.x - e1.x), std::abs(e2.y - e1.y)};
+    const Aabb grown{a.box->lower - half, a.box->upper + half};
+    return RoundOnBox{grown, *a.box, real(0.5) * (e1 + e2), half, b.shape->capsule.radius, false};
+}
 
 } // namespace sweep::detail
