@@ -340,8 +340,6 @@ constexpr real k_gjk_noise_ulps = 64;
 
 Vec2 axis_normal(int axis, real sign) { return axis == 0 ? Vec2{sign, 0} : Vec2{0, sign}; }
 
-real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
-
 // The largest coordinate of A and of B over its motion (`b.swept`),
 // relative to `origin`. Rounding keeps the order of what it subtracts the
 // origin from, so only the least lower and the greatest upper corner count,

@@ -210,6 +210,9 @@ inline MoverBox mover_box(const Aabb& b, Vec2 origin_b, Vec2 motion) {
     return {b, origin_b, std::max(box, origin), {lower, upper}};
 }
 
+/// The largest magnitude of `v`'s coordinates (L): the scale of its rounding.
+inline real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
+
 /// The other shape A as the closed form takes it: its box (world, L), its
 /// body's origin, and A's part of the rounding scale: the largest magnitude
 /// among the coordinates of the box and of the origin (L), found once (a

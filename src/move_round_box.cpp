@@ -15,8 +15,6 @@ namespace {
 // in units of the largest coordinate, with room to spare.
 constexpr real k_collide_rounding_ulps = 64;
 
-real max_abs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
-
 // The unit `offset` (of length `dist` > 0): beside a face, its axis
 // exactly (offset / dist may round to 0.99999994), as collide()'s normal.
 Vec2 direction(Vec2 offset, real dist) {
@@ -27,10 +25,6 @@ Vec2 direction(Vec2 offset, real dist) {
         return {offset.x > 0 ? real(1) : real(-1), 0};
     }
     return (real(1) / dist) * offset;
-}
-
-Vec2 clamp_to(Vec2 p, const Aabb& box) {
-    return {std::clamp(p.x, box.lower.x, box.upper.x), std::clamp(p.y, box.lower.y, box.upper.y)};
 }
 
 // Whether a face of `box` holds the disc about `center` off it to within
@@ -47,7 +41,7 @@ bool a_face_holds(const Aabb& box, Vec2 center, real radius, Vec2 motion, real t
 } // namespace
 
 std::optional<CastOutput> RoundOnBox::cast(Vec2 motion, real target, real band) const {
-    const Vec2 nearest = clamp_to(center, box);
+    const Vec2 nearest = closest_point(box, center);
     const Vec2 offset = center - nearest;
     if (offset == Vec2{}) {
         return std::nullopt;
@@ -69,7 +63,7 @@ std::optional<CastOutput> RoundOnBox::cast(Vec2 motion, real target, real band) 
         }
         out.state = CastState::hit;
         out.normal = normal;
-        out.point = clamp_to(nearest, a_box);
+        out.point = closest_point(a_box, nearest);
         return out;
     }
     const SweptCircleAabbResult hit = swept_circle_aabb(box, center, radius + target, motion, 0);
@@ -77,7 +71,7 @@ std::optional<CastOutput> RoundOnBox::cast(Vec2 motion, real target, real band) 
         out.state = CastState::hit;
         out.fraction = hit.t;
         out.normal = hit.normal;
-        out.point = clamp_to(hit.point, a_box);
+        out.point = closest_point(a_box, hit.point);
     }
     return out;
 }
@@ -102,7 +96,7 @@ bool RoundOnBox::grazes(Vec2 at, Vec2 motion, const CastOutput& hit, const Toler
 }
 
 bool RoundOnBox::may_press_into(Vec2 motion, const Tolerances& tol) const {
-    const Vec2 nearest = clamp_to(center, box);
+    const Vec2 nearest = closest_point(box, center);
     const Vec2 offset = center - nearest;
     if (offset == Vec2{}) {
         return true;
@@ -128,7 +122,7 @@ bool RoundOnBox::may_press_into(Vec2 motion, const Tolerances& tol) const {
 }
 
 std::optional<ContactMeasure> RoundOnBox::measure(real slop) const {
-    const Vec2 offset = center - clamp_to(center, box);
+    const Vec2 offset = center - closest_point(box, center);
     if (offset == Vec2{} || (!disc && 2 * std::max(half.x, half.y) <= slop)) {
         return std::nullopt;
     }

@@ -456,8 +456,7 @@ SweptCircleAabbResult swept_circle_aabb(const Aabb& box, Vec2 center, real radiu
         out.state = CastState::invalid_input;
         return out;
     }
-    const Vec2 nearest{std::clamp(center.x, box.lower.x, box.upper.x),
-                       std::clamp(center.y, box.lower.y, box.upper.y)};
+    const Vec2 nearest = closest_point(box, center);
     const Vec2 offset = center - nearest;
     real separation = length(offset) - radius;
     Vec2 normal;

@@ -177,6 +177,8 @@ constexpr Aabb inflate(const Aabb& a, real margin) {
 }
 constexpr Vec2 center(const Aabb& a) { return real(0.5) * (a.lower + a.upper); }
 constexpr Vec2 extents(const Aabb& a) { return real(0.5) * (a.upper - a.lower); }
+/// The point of `a` (a valid box, L) nearest `p`: `p` clamped to it, itself when inside.
+constexpr Vec2 closest_point(const Aabb& a, Vec2 p) { return max(a.lower, min(p, a.upper)); }
 /// Perimeter: the surface-area measure of a 2D box used by tree heuristics.
 constexpr real perimeter(const Aabb& a) {
     return real(2) * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y));

@@ -408,5 +408,17 @@ TEST(LeastSupport, IsTheInnerRadiusLessTheInnerCentresDistance) {
     EXPECT_NEAR(least_support(Shape(Segment{{0, 4}, {1, 4}}), {0, 0}), -4, k_eps);
 }
 
+// The nearest point of a box: a point inside is itself; outside, each
+// coordinate is held to the box's range (beside a face: its foot on the
+// face; off a corner: the corner).
+TEST(Aabb, ClosestPointClampsEachCoordinateToTheBox) {
+    const Aabb box{{0, 0}, {2, 1}};
+    EXPECT_EQ(closest_point(box, {1, 0.5f}), (Vec2{1, 0.5f}));
+    EXPECT_EQ(closest_point(box, {1, 3}), (Vec2{1, 1}));
+    EXPECT_EQ(closest_point(box, {-4, 0.25f}), (Vec2{0, 0.25f}));
+    EXPECT_EQ(closest_point(box, {5, -2}), (Vec2{2, 0}));
+    EXPECT_EQ(closest_point(box, {-1, 7}), (Vec2{0, 1}));
+}
+
 } // namespace
 } // namespace sweep
