@@ -181,7 +181,7 @@ class BoxMover {
         const bool may_touch = BoxReach(inflate(box_, w_.tol.touch_tolerance)).meets(c.other.box);
         const PlacedShape other = placed_other(c);
         const PlacedShape own = placed_own();
-        std::optional<Manifold> touching;
+        TouchingManifold touching;
         std::optional<CastOutput> hit =
             cast_to_contact(other, own, motion, may_touch, true, w_.tol, &touching);
         if (!hit && may_touch) {
@@ -258,7 +258,9 @@ class BoxMover {
                 h.separation += f * dot(dir, h.normal);
             }
             used += f;
-            if (reached < 0 || !holds_slide(ties, static_cast<std::size_t>(reached))) {
+            // (After the last pass nothing reads the slide's direction.)
+            if (reached < 0 || !holds_slide(ties, static_cast<std::size_t>(reached)) ||
+                pass + 1 == ties.size() || used >= 1) {
                 break;
             }
             planes.push_back(ties[static_cast<std::size_t>(reached)].normal);

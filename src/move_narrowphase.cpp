@@ -173,8 +173,8 @@ Vec2 contact_normal(const PlacedShape& a, const PlacedShape& b, Vec2 normal) {
 // than let through. The manifold is left in `touching`.
 std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
                                        bool deep_blocks, const Tolerances& tol,
-                                       std::optional<Manifold>& touching) {
-    const Manifold& m = touching.emplace(
+                                       TouchingManifold& touching) {
+    const Manifold& m = touching.set(
         collide(*a.shape, a.xf, *b.shape, b.xf, {tol.touch_tolerance, tol.linear_slop}));
     if (m.count == 0) {
         return std::nullopt;
@@ -511,11 +511,11 @@ BoxCast corner_touch(const Aabb& a, const std::array<AxisGaps, 2>& g, const std:
 
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
                                           bool may_touch, bool deep_blocks, const Tolerances& tol,
-                                          std::optional<Manifold>* touching) {
+                                          TouchingManifold* touching) {
     const std::optional<RoundOnBox> round = round_on_box(a, b);
     CastOutput out = cast(a, b, round, motion, tol);
     if ((out.state == CastState::miss || out.state == CastState::overlapped) && may_touch) {
-        std::optional<Manifold> own_touching;
+        TouchingManifold own_touching;
         out = touching_hit(a, b, motion, deep_blocks, tol, touching ? *touching : own_touching)
                   .value_or(out);
     }

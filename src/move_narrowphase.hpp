@@ -56,6 +56,30 @@ struct PlacedShape {
     const Aabb* box = nullptr;
 };
 
+/// The manifold of a touching start that cast_to_contact made, for a caller
+/// that needs it too (into_exposed_face); none until set. Not a
+/// std::optional<Manifold>: GCC 12 clears all of a disengaged one's bytes
+/// where it is declared, and a move declares one for every cast it makes.
+class TouchingManifold {
+  public:
+    TouchingManifold() {} // (leaves the manifold unset: see the class comment)
+
+    bool made() const { return made_; }
+    /// The manifold (made()).
+    const Manifold& get() const { return manifold_; }
+    const Manifold& set(const Manifold& m) {
+        manifold_ = m;
+        made_ = true;
+        return manifold_;
+    }
+
+  private:
+    union {
+        Manifold manifold_;
+    };
+    bool made_ = false;
+};
+
 /// The contact the mover B meets on A when moved by `motion` (world, L),
 /// or none: shape_cast stopping a touch tolerance short of contact (GJK's
 /// normal is unreliable at zero distance), with the manifold's face normal
@@ -83,7 +107,7 @@ struct PlacedShape {
 /// advancement stops within the band beyond it.
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
                                           bool may_touch, bool deep_blocks, const Tolerances& tol,
-                                          std::optional<Manifold>* touching = nullptr);
+                                          TouchingManifold* touching = nullptr);
 
 /// Whether B, where it is, may press into A when moved by `motion` (world,
 /// L): false only where it clearly does not, so that the manifold of a

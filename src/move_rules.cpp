@@ -102,14 +102,14 @@ bool boxes_sink(const Aabb& other, const Aabb& own, Vec2 d, real touch) {
 
 std::optional<CastOutput> into_exposed_face(const World::Impl& w, int tile_shape, int own_shape,
                                             const PlacedShape& other, const PlacedShape& own,
-                                            Vec2 motion, const std::optional<Manifold>& touching) {
+                                            Vec2 motion, const TouchingManifold& touching) {
     const ShapeRecord& tile = w.shapes[tile_shape];
     if (tile.shape.type != ShapeType::polygon || tile.seams_begin == tile.seams_end) {
         return std::nullopt;
     }
-    const Manifold m = touching ? *touching
-                                : collide(*other.shape, other.xf, *own.shape, own.xf,
-                                          {w.tol.touch_tolerance, w.tol.linear_slop});
+    const Manifold m = touching.made() ? touching.get()
+                                       : collide(*other.shape, other.xf, *own.shape, own.xf,
+                                                 {w.tol.touch_tolerance, w.tol.linear_slop});
     if (m.count == 0 || m.reference_is_b ||
         dot(motion, m.normal) >= -k_tangent_cosine * length(motion)) {
         return std::nullopt;

@@ -159,6 +159,6 @@ bool boxes_sink(const Aabb& other, const Aabb& own, Vec2 d, real touch);
 // `touching`: that manifold, if the cast already made it.
 std::optional<CastOutput> into_exposed_face(const World::Impl& w, int tile_shape, int own_shape,
                                             const PlacedShape& other, const PlacedShape& own,
-                                            Vec2 motion, const std::optional<Manifold>& touching);
+                                            Vec2 motion, const TouchingManifold& touching);
 
 } // namespace sweep::detail

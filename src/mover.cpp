@@ -449,7 +449,7 @@ class Mover {
         }
         const PlacedShape own = placed_own(c.own_shape);
         const bool presses = may_touch && may_press_into(other, own, motion, w_.tol);
-        std::optional<Manifold> touching;
+        TouchingManifold touching;
         std::optional<CastOutput> hit = cast_to_contact(
             other, own, motion, presses, c.response != MoveResponse::one_way, w_.tol, &touching);
         if (!hit && presses && c.response != MoveResponse::one_way) {
@@ -568,7 +568,9 @@ class Mover {
                 h.separation += f * dot(dir, h.normal);
             }
             used += f;
-            if (reached < 0 || !slide || !holds_slide(ties, static_cast<std::size_t>(reached))) {
+            // (After the last pass nothing reads the slide's direction.)
+            if (reached < 0 || !slide || !holds_slide(ties, static_cast<std::size_t>(reached)) ||
+                pass + 1 == ties.size() || used >= 1) {
                 break;
             }
             planes.push_back(ties[static_cast<std::size_t>(reached)].normal);
