@@ -513,6 +513,9 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
                                           bool may_touch, bool deep_blocks, const Tolerances& tol,
                                           TouchingManifold* touching) {
     const std::optional<RoundOnBox> round = round_on_box(a, b);
+    if (round && round->held_off(motion, tol.touch_tolerance)) {
+        return std::nullopt; // (most of the tiles beside a round character)
+    }
     CastOutput out = cast(a, b, round, motion, tol);
     if ((out.state == CastState::miss || out.state == CastState::overlapped) && may_touch) {
         TouchingManifold own_touching;

@@ -49,6 +49,20 @@ struct RoundOnBox {
     /// grazes_where_it_closes() for the cast's `hit`.
     bool grazes(Vec2 at, Vec2 motion, const CastOutput& hit, const Tolerances& tol) const;
 
+    /// Whether a face of A holds B off it to within `tolerance` (their gap
+    /// along its axis less the radius) at the start, and `motion` never
+    /// closes that gap (its share along the axis is zero or away): then it
+    /// does so at every pose along the motion, so grazes() holds at any hit
+    /// the cast could find (the same sums, on a centre moved away from the
+    /// face or not at all, round no nearer), and cast_to_contact has no
+    /// contact to give.
+    bool held_off(Vec2 motion, real tolerance) const {
+        return (motion.x >= 0 && (center.x - box.upper.x) - radius >= -tolerance) ||
+               (motion.x <= 0 && (box.lower.x - center.x) - radius >= -tolerance) ||
+               (motion.y >= 0 && (center.y - box.upper.y) - radius >= -tolerance) ||
+               (motion.y <= 0 && (box.lower.y - center.y) - radius >= -tolerance);
+    }
+
     /// may_press_into: false where the manifold of a start touching (collide()
     /// with a touch tolerance's margin) clearly has no point or a normal the
     /// motion does not enter within 1e-4 of tangent.

@@ -737,6 +737,67 @@ TEST(MoveNarrowphase, ARoundMoverThatDoesNotPressIntoABoxNeedsNoTouchingManifold
     EXPECT_GT(touching, skipped / 10) << touching << " of " << skipped;
 }
 
+// A round mover that a face of the box holds off within the touch
+// tolerance, on a motion that never closes that face (held_off, which
+// cast_to_contact takes for no contact at once), grazes at every pose
+// along the motion: wherever a cast could meet the box, the graze test
+// drops it. (Were held_off to take motions closing within k_along_cosine,
+// as the graze test itself does, some of those poses would fail it.)
+TEST(MoveNarrowphase, ARoundMoverHeldOffByAFaceItDoesNotCloseGrazesAllAlong) {
+    Cases cases(41);
+    const int n = test::property_cases(40000);
+    int held = 0;
+    int hits = 0;
+    for (int i = 0; i < n; ++i) {
+        const RoundCase c = round_case(cases);
+        const auto [general_a, closed_a, b] = placed(c);
+        const std::optional<RoundOnBox> round = round_on_box(closed_a, b);
+        ASSERT_TRUE(round.has_value());
+        if (!round->held_off(c.motion, c.tol.touch_tolerance)) {
+            continue;
+        }
+        ++held;
+        CastOutput hit;
+        hit.state = CastState::hit;
+        hit.normal = normalize(-c.motion);
+        // The cast's own hit, if it finds one, and poses all along.
+        if (const std::optional<CastOutput> cast =
+                round->cast(c.motion, c.tol.touch_tolerance, real(0.5) * c.tol.touch_tolerance);
+            cast && cast->state == CastState::hit) {
+            ++hits;
+            EXPECT_TRUE(
+                round->grazes(round->center + cast->fraction * c.motion, c.motion, *cast, c.tol))
+                << "case " << i;
+        }
+        for (const real f : {real(0), cases.uniform(0, 1), real(1)}) {
+            hit.fraction = f;
+            EXPECT_TRUE(round->grazes(round->center + f * c.motion, c.motion, hit, c.tol))
+                << "case " << i << " at " << f;
+        }
+    }
+    RecordProperty("held", held);
+    RecordProperty("hits", hits);
+    EXPECT_GT(held, n / 10) << held << " of " << n;
+
+    // At the threshold, where random cases seldom fall: a disc whose gap
+    // beyond the box's right face is the tolerance's exactly, moving up
+    // along the face and closing on it by 0.9 of k_along_cosine, ends past
+    // the threshold, where the face no longer holds it off.
+    const Tolerances tol;
+    const real touch = tol.touch_tolerance;
+    RoundOnBox disc{{{0, 0}, {1, 1}}, {{0, 0}, {1, 1}}, {1 + 0.25f - touch, 0.5f}, {}, 0.25f, true};
+    while ((disc.center.x - 1) - disc.radius < -touch) {
+        disc.center.x = std::nextafter(disc.center.x, 2.0f); // the least centre it holds off
+    }
+    const Vec2 closing{-0.2f * 0.9f * k_along_cosine, 0.2f}; // (ending beside the face still)
+    CastOutput end;
+    end.state = CastState::hit;
+    end.normal = normalize(-closing);
+    end.fraction = 1;
+    EXPECT_TRUE(!disc.held_off(closing, touch) ||
+                disc.grazes(disc.center + closing, closing, end, tol));
+}
+
 // Corners meeting exactly: the mover B (unit box) touches A's top-right
 // corner with its bottom-left one. Moving into both of A's faces there it
 // meets the one it closes on faster, at once, at the corner (ties: x);
