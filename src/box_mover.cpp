@@ -1,6 +1,7 @@
 // World::move's fast path (box_mover.hpp). Each member says which of the
-// general mover's (mover.cpp) it repeats for boxes; a change to one is a
-// change to both, and box_mover_property_test.cpp holds them together.
+// general mover's (mover.cpp) it repeats for one box or round shape among
+// boxes; a change to one is a change to both, and
+// box_mover_property_test.cpp holds them together.
 #include "box_mover.hpp"
 
 #include <algorithm>
@@ -14,25 +15,49 @@
 namespace sweep::detail {
 namespace {
 
+// The mover's shape as the fast path takes it: an axis-aligned box (the
+// closed forms of two boxes), or a round shape (a disc, or a capsule whose
+// core lies along an axis: the general forms, which meet a box in closed
+// form through move_round_box.hpp).
+enum class OwnForm { box, round };
+
+// The form of the body's shape, if the fast path takes it: one shape, not
+// a sensor, an axis-aligned box in its frame; or a disc or a capsule whose
+// placed core lies along an axis (as round_on_box asks; a move only
+// translates it, which keeps its ends' equal coordinates equal) that is
+// bounded_by_boxes (the push-out's question answered by its box, as the
+// gather asks it).
+std::optional<OwnForm> own_form(const World::Impl& w, int body) {
+    const Body& b = w.bodies[body];
+    if (b.shapes.size() != 1) {
+        return std::nullopt;
+    }
+    const ShapeRecord& s = w.shapes[b.shapes.front()];
+    if (s.sensor) {
+        return std::nullopt;
+    }
+    if (s.local_box) {
+        return OwnForm::box;
+    }
+    if (!bounded_by_boxes(s.shape, w.tol)) {
+        return std::nullopt;
+    }
+    if (s.shape.type == ShapeType::circle) {
+        return OwnForm::round;
+    }
+    const Vec2 e1 = transform_point(b.xf, s.shape.capsule.center1);
+    const Vec2 e2 = transform_point(b.xf, s.shape.capsule.center2);
+    return e1.x == e2.x || e1.y == e2.y ? std::optional(OwnForm::round) : std::nullopt;
+}
+
 // One move through the fast path: the body's pose in locals until the move
 // succeeds; the candidates, hits, ties and planes in the world's scratch,
 // as the general mover keeps them.
-class BoxMover {
+template <OwnForm Form> class FastMover {
   public:
-    BoxMover(World::Impl& w, int body, const MoveFilter& filter)
+    FastMover(World::Impl& w, int body, const MoveFilter& filter)
         : w_(w), body_(body), shape_(w.bodies[body].shapes.front()), record_(w.shapes[shape_]),
           scratch_(w.move_scratch), filter_(filter) {}
-
-    // Whether the body qualifies: one shape, an axis-aligned box in its
-    // frame, not a sensor.
-    static bool applies(const World::Impl& w, int body) {
-        const Body& b = w.bodies[body];
-        if (b.shapes.size() != 1) {
-            return false;
-        }
-        const ShapeRecord& s = w.shapes[b.shapes.front()];
-        return !s.sensor && s.local_box.has_value();
-    }
 
     // Moves by `translation` into `result` (cleared by reset_result) as
     // Mover::run(translation, true, result) would; false, with the body
@@ -69,9 +94,16 @@ class BoxMover {
     }
 
   private:
-    // The body's box at its pose into box_; false where it is no longer an
+    static constexpr bool k_box = Form == OwnForm::box;
+
+    // The body's box at its pose into box_ (Mover::own_shapes: a box's
+    // own, a round shape's AABB); false where a box is no longer an
     // axis-aligned box (its coordinates rounded flat).
     bool place() {
+        if constexpr (!k_box) {
+            box_ = compute_aabb(record_.shape, xf_);
+            return true;
+        }
         const std::optional<Aabb> box = axis_aligned_box(record_.shape, record_.local_box, xf_);
         box_ = box.value_or(Aabb{});
         return box.has_value();
@@ -89,14 +121,17 @@ class BoxMover {
 
     PlacedShape placed_own() const { return {&record_.shape, &record_.proxy, xf_}; }
 
+    // (As Mover::cast and Mover::measure place a box they slide on: known
+    // to be its box.)
     PlacedShape placed_other(const MoveCandidate& c) const {
         const ShapeRecord& o = w_.shapes[c.other_shape];
-        return {&o.shape, &o.proxy, w_.bodies[o.body].xf};
+        return {&o.shape, &o.proxy, w_.bodies[o.body].xf, &c.other.box};
     }
 
     // Mover::gather: every shape within `reach`, into the scratch
     // candidates; false if one is not an axis-aligned box, is a sensor or
-    // may overlap the body (the push-out's case).
+    // may overlap the body (the push-out's case: Mover::may_push_out, with
+    // a round shape's push_form its box).
     bool gather(real reach) {
         std::vector<MoveCandidate>& candidates = scratch_.candidates;
         candidates.clear();
@@ -153,38 +188,51 @@ class BoxMover {
         return response_of(answer, false, sensor);
     }
 
-    // Mover::cast_all: the closed form, the general form where it cannot
-    // tell.
+    // Mover::cast_all: for a box the closed form, the general form where
+    // it cannot tell; for a round shape the general form.
     void cast_all(Vec2 motion) {
         scratch_.hits.clear();
         const MoverBox own = mover_box(box_, xf_.p, motion);
         const BoxReach sweep_reach(inflate(
             union_of(box_, {box_.lower + motion, box_.upper + motion}), w_.tol.linear_slop));
+        const BoxReach touch_reach(inflate(box_, w_.tol.touch_tolerance));
         const std::vector<MoveCandidate>& candidates = scratch_.candidates;
         for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
             const MoveCandidate& c = candidates[ci];
             if (!sweep_reach.meets(c.other.box)) {
                 continue;
             }
-            const BoxCast cast = cast_boxes(c.other, own, motion, w_.tol);
-            if (cast.verdict == BoxVerdict::contact) {
-                add_hit(ci, cast.hit.fraction, cast.hit.normal, cast.hit.point);
-            } else if (cast.verdict == BoxVerdict::undecided) {
-                cast_general(ci, motion);
+            if constexpr (k_box) {
+                const BoxCast cast = cast_boxes(c.other, own, motion, w_.tol);
+                if (cast.verdict == BoxVerdict::contact) {
+                    add_hit(ci, cast.hit.fraction, cast.hit.normal, cast.hit.point);
+                } else if (cast.verdict == BoxVerdict::undecided) {
+                    cast_undecided(ci, motion);
+                }
+            } else {
+                cast_general(ci, motion, touch_reach.meets(c.other.box));
             }
         }
     }
 
-    // Mover::cast's general form, for candidate `ci`.
-    void cast_general(std::size_t ci, Vec2 motion) {
+    // cast_general where the closed form of two boxes cannot tell (rare:
+    // out of line, so that the closed form's loop stays small).
+    [[gnu::noinline]] void cast_undecided(std::size_t ci, Vec2 motion) {
+        const BoxReach touch_reach(inflate(box_, w_.tol.touch_tolerance));
+        cast_general(ci, motion, touch_reach.meets(scratch_.candidates[ci].other.box));
+    }
+
+    // Mover::cast's general form, for candidate `ci` (`may_touch`: their
+    // boxes are within a touch tolerance).
+    void cast_general(std::size_t ci, Vec2 motion, bool may_touch) {
         const MoveCandidate& c = scratch_.candidates[ci];
-        const bool may_touch = BoxReach(inflate(box_, w_.tol.touch_tolerance)).meets(c.other.box);
         const PlacedShape other = placed_other(c);
         const PlacedShape own = placed_own();
+        const bool presses = may_touch && may_press_into(other, own, motion, w_.tol);
         TouchingManifold touching;
         std::optional<CastOutput> hit =
-            cast_to_contact(other, own, motion, may_touch, true, w_.tol, &touching);
-        if (!hit && may_touch) {
+            cast_to_contact(other, own, motion, presses, true, w_.tol, &touching);
+        if (!hit && presses) {
             hit = into_exposed_face(w_, c.other_shape, shape_, other, own, motion, touching);
         }
         if (hit) {
@@ -202,12 +250,14 @@ class BoxMover {
         h.candidate = static_cast<int>(ci);
     }
 
-    // Mover::measure: the closed form, the general form where it cannot
-    // tell.
+    // Mover::measure: for a box the closed form, the general form where it
+    // cannot tell; for a round shape the general form.
     void measure(MoveHit& hit) const {
         const MoveCandidate& c = scratch_.candidates[static_cast<std::size_t>(hit.candidate)];
-        std::optional<ContactMeasure> m =
-            measure_boxes(c.other, mover_box(box_, xf_.p, {}), w_.tol, hit.normal);
+        std::optional<ContactMeasure> m;
+        if constexpr (k_box) {
+            m = measure_boxes(c.other, mover_box(box_, xf_.p, {}), w_.tol, hit.normal);
+        }
         if (!m) {
             m = measure_contact(placed_other(c), placed_own(), w_.tol);
         }
@@ -224,8 +274,10 @@ class BoxMover {
         return scratch_.candidates[static_cast<std::size_t>(h.candidate)].other.box;
     }
 
-    // Mover::close_gap for boxes: every tie's boxes_meet is exact, so no
-    // corner's gap bounds the closing.
+    // Mover::close_gap. For a box every tie's boxes_meet is exact, so no
+    // corner's gap bounds the closing; a round shape's ties close by their
+    // separations, and a corner's by no more than its gap and half a touch
+    // tolerance.
     real close_gap(Vec2 left, real cap) {
         std::vector<MoveHit>& ties = scratch_.ties;
         std::vector<Vec2>& planes = scratch_.planes;
@@ -241,7 +293,8 @@ class BoxMover {
                 const real approach = -dot(dir, h.normal);
                 if (approach > 0) {
                     closing = true;
-                    const real fi = boxes_meet(other_of(h), box_, dir);
+                    const real fi = k_box ? boxes_meet(other_of(h), box_, dir)
+                                          : std::max(h.separation, real(0)) / approach;
                     if (fi < f ||
                         (fi == f &&
                          (reached < 0 || !holds_slide(ties, static_cast<std::size_t>(reached))))) {
@@ -249,6 +302,9 @@ class BoxMover {
                         reached = i;
                     }
                 }
+            }
+            if constexpr (!k_box) {
+                bound_by_corners(ties, dir, f, reached);
             }
             if (!closing || (pass > 0 && nears_another(f * dir))) {
                 break;
@@ -269,7 +325,23 @@ class BoxMover {
         return used;
     }
 
-    // Mover::nears_another for boxes.
+    // Mover::close_gap's bound beside a corner (a tie that is not a face's):
+    // the closing `f` of `dir` goes no farther than its gap and half a
+    // touch tolerance, and then reaches no tie.
+    void bound_by_corners(const std::vector<MoveHit>& ties, Vec2 dir, real& f, int& reached) const {
+        const real dir_length = length(dir);
+        for (const MoveHit& h : ties) {
+            const real most = std::max(h.separation, real(0)) + real(0.5) * w_.tol.touch_tolerance;
+            if (!h.face && f * dir_length > most) {
+                f = most / dir_length;
+                reached = -1;
+            }
+        }
+    }
+
+    // Mover::nears_another: for a box whether it would sink into another
+    // box it comes within a touch tolerance of (boxes_sink); for a round
+    // shape whether its box comes that near one.
     bool nears_another(Vec2 d) const {
         const BoxReach reach(
             inflate(union_of(box_, {box_.lower + d, box_.upper + d}), w_.tol.touch_tolerance));
@@ -281,7 +353,7 @@ class BoxMover {
                 return h.candidate == static_cast<int>(ci);
             };
             if (reach.meets(other) && std::none_of(ties.begin(), ties.end(), tied) &&
-                boxes_sink(other, box_, d, w_.tol.touch_tolerance)) {
+                (!k_box || boxes_sink(other, box_, d, w_.tol.touch_tolerance))) {
                 return true;
             }
         }
@@ -348,9 +420,15 @@ class BoxMover {
 
 } // namespace
 
-bool move_box(World::Impl& w, int body, Vec2 translation, const MoveFilter& filter,
-              MoveResult& result) {
-    return BoxMover::applies(w, body) && BoxMover(w, body, filter).run(translation, result);
+bool move_fast(World::Impl& w, int body, Vec2 translation, const MoveFilter& filter,
+               MoveResult& result) {
+    const std::optional<OwnForm> form = own_form(w, body);
+    if (!form) {
+        return false;
+    }
+    return *form == OwnForm::box
+               ? FastMover<OwnForm::box>(w, body, filter).run(translation, result)
+               : FastMover<OwnForm::round>(w, body, filter).run(translation, result);
 }
 
 } // namespace sweep::detail

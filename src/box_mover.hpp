@@ -1,13 +1,16 @@
 // Private to World::move (mover.cpp): its fast path for the usual case, a
-// character of one axis-aligned box among tiles that are axis-aligned
-// boxes, moved without a filter or with one that answers slide or ignore
-// for what it meets. It runs the general mover's method (the seeds'
-// timeslice subdivision, "Collisions, Part 1" and "Collision Handling")
-// with slide responses only, in the same arithmetic in the same order, so
-// to the same result to the bit, without the general mover's questions of
-// each shape pair (which shape of the body, which response, which form,
-// whether the pair may need the push-out) and with the body's pose in
-// locals.
+// character of one shape (an axis-aligned box, a disc, or a capsule whose
+// core lies along an axis) among tiles that are axis-aligned boxes, moved
+// without a filter or with one that answers slide or ignore for what it
+// meets. It runs the general mover's method (the seeds' timeslice
+// subdivision, "Collisions, Part 1" and "Collision Handling") with slide
+// responses only, in the same arithmetic in the same order, so to the same
+// result to the bit, without the general mover's questions of each shape
+// pair (which shape of the body, which response, which form, whether the
+// pair may need the push-out) and with the body's pose in locals. A box
+// meets the tiles through the closed forms of two boxes; a round shape
+// through the general forms (cast_to_contact, measure_contact), which take
+// their own closed forms for it (move_round_box.hpp).
 //
 // Frame and units: world, L.
 #pragma once
@@ -20,7 +23,9 @@ namespace sweep::detail {
 /// Moves body `body` (index into World::Impl::bodies) by `translation`
 /// (world, L) into `result`, which the caller made fresh or emptied, as
 /// the general mover (World::move with `filter`) would, bit for bit: when
-/// the body has one shape, an axis-aligned box that is not a sensor, and
+/// the body has one shape that is not a sensor, an axis-aligned box, a
+/// disc, or a capsule whose placed core lies along an axis and whose
+/// radius lets its box bound its overlaps (bounded_by_boxes), and
 /// every shape the move may meet that `filter` (if any) does not ignore is
 /// an axis-aligned box, not a sensor, that it slides on, and the body
 /// starts overlapping none of them beyond the touch tolerance. Returns
@@ -30,7 +35,7 @@ namespace sweep::detail {
 /// in MoveScratch::asked (for the general mover, which asks no more) and
 /// `result` partly filled: the caller empties it and runs the general
 /// mover.
-bool move_box(World::Impl& w, int body, Vec2 translation, const MoveFilter& filter,
-              MoveResult& result);
+bool move_fast(World::Impl& w, int body, Vec2 translation, const MoveFilter& filter,
+               MoveResult& result);
 
 } // namespace sweep::detail

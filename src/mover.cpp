@@ -8,9 +8,10 @@
 // move_narrowphase.hpp's, in closed form for an axis-aligned box against
 // another or a round mover (move_round_box.hpp); the
 // rules of an iteration that do not depend on the pair are move_rules.hpp's.
-// A box character among box tiles (moved without a filter, or with one
-// that answers slide or ignore there) takes box_mover.hpp's fast path,
-// which repeats this method for that case to the bit. Also here: the carry of riders by kinematic
+// A character of one box, disc or axis-aligned capsule among box tiles
+// (moved without a filter, or with one that answers slide or ignore there)
+// takes box_mover.hpp's fast path, which repeats this method for that case
+// to the bit. Also here: the carry of riders by kinematic
 // platforms at the end of World::step, which is a move.
 #include <algorithm>
 #include <array>
@@ -752,7 +753,7 @@ Result<void> World::move(BodyId id, Vec2 translation, const MoveFilter& filter,
     reset_result(result);
     w.move_scratch.busy = true;
     w.move_scratch.asked.clear();
-    if (!w.def.move_fast_path || !move_box(w, id.index, translation, filter, result)) {
+    if (!w.def.move_fast_path || !move_fast(w, id.index, translation, filter, result)) {
         reset_result(result);
         Mover(w, id.index, filter).run(translation, true, result);
     }

@@ -1,15 +1,16 @@
-// World::move's fast path for box characters among box tiles (box_mover.hpp)
-// against the general mover it repeats: the same moves in two copies of one
-// world, one with the fast path (WorldDef::move_fast_path, where it
-// applies) and one without it, moved without a filter or through the same
-// filter (which the fast path takes where it answers slide or ignore).
-// Every position and every field of every result must agree to the bit,
-// and the filter must be asked as often in both. The worlds hold what
-// makes the fast path give up part-way (discs, a ramp, a rotated box, a
-// sensor, characters of two shapes, starts inside a tile, a filter's touch
-// and cross) beside what it handles (boxes of many sizes on and off the
-// tile grid, other box characters), so both its finished moves and its
-// give-ups are compared.
+// World::move's fast path for characters of one box, disc or axis-aligned
+// capsule among box tiles (box_mover.hpp) against the general mover it
+// repeats: the same moves in two copies of one world, one with the fast
+// path (WorldDef::move_fast_path, where it applies) and one without it,
+// moved without a filter or through the same filter (which the fast path
+// takes where it answers slide or ignore). Every position and every field
+// of every result must agree to the bit, and the filter must be asked as
+// often in both. The worlds hold what makes the fast path give up part-way
+// or not start (a ramp, a rotated box, a static disc, a sensor, tilted or
+// thin capsules, characters of two shapes, starts inside a tile, a
+// filter's touch and cross) beside what it handles (boxes of many sizes on
+// and off the tile grid, other box characters, discs, upright and lying
+// capsules), so both its finished moves and its give-ups are compared.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,7 +43,9 @@ BodyId add_static(World& world, Vec2 at, real angle, const Shape& shape, bool se
 // A map `side` tiles of `tile` L across (a border and `fill` of the rest
 // solid), loose boxes off the grid, a ramp, a rotated box, a static disc, a
 // sensor tile, and `count` kinematic characters at free cells: most of them
-// boxes of half-extents from 0.15 to 0.45 tiles, some discs, some of two
+// boxes of half-extents from 0.15 to 0.45 tiles, some discs, some capsules
+// (upright and lying, which the fast path takes; tilted, or too thin for
+// their boxes to bound their overlaps, which it does not), some of two
 // boxes side by side. The same seed makes the same scene.
 Scene make_scene(unsigned seed, const WorldDef& def, int side, real tile, real fill, int count) {
     Scene scene{World::make(def).value(), {}};
@@ -86,6 +89,14 @@ Scene make_scene(unsigned seed, const WorldDef& def, int side, real tile, real f
         std::vector<ShapeDef> shapes;
         if (i % 7 == 3) {
             shapes.push_back({Shape(Circle{{0, 0}, half}), {}});
+        } else if (i % 5 == 1) { // capsules: upright, lying, tilted, thin
+            const real r = half * (real(0.3) + real(0.5) * unit(rng));
+            const std::array<Vec2, 4> cores{Vec2{0, half}, Vec2{half, 0},
+                                            real(0.7) * Vec2{half, half}, Vec2{0, half}};
+            const int kind = (i / 5) % 4;
+            const Vec2 core = cores[static_cast<std::size_t>(kind)];
+            shapes.push_back(
+                {make_capsule(-core, core, kind == 3 ? tile * real(0.0005) : r).value(), {}});
         } else if (i % 11 == 5) {
             shapes.push_back({make_offset_box(half / 2, half, {-half / 2, 0}, 0).value(), {}});
             shapes.push_back({make_offset_box(half / 2, half, {half / 2, 0}, 0).value(), {}});
