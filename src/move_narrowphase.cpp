@@ -262,38 +262,38 @@ bool box_faces_overlap(const ReferenceFace& ref, const PlacedFace& incident, int
     return hi > lo;
 }
 
-// clip_segment_at on the ends alone (a measure reads no ids); false when
-// fewer than two are left.
-bool clip_ends_at(std::array<Vec2, 2>& ends, real d0, real d1) {
-    std::array<Vec2, 2> out{};
-    int count = 0;
-    if (d0 <= 0) {
-        out[count++] = ends[0];
+// clip_segment_at on the ends alone (a measure reads no ids), in place:
+// false when fewer than two are left. Two are left when both ends are kept
+// or when d1 * d2 < 0, which makes one distance negative and the other
+// positive, so that one end is kept and the cut follows it.
+bool clip_ends_at(Vec2& e1, Vec2& e2, real d1, real d2) {
+    if (d1 <= 0 && d2 <= 0) {
+        return true;
     }
-    if (d1 <= 0) {
-        out[count++] = ends[1];
+    if (!(d1 * d2 < 0)) {
+        return false;
     }
-    if (d0 * d1 < 0 && count < 2) {
-        out[count++] = lerp(ends[0], ends[1], d0 / (d0 - d1));
-    }
-    ends = out;
-    return count == 2;
+    const Vec2 cut = lerp(e1, e2, d1 / (d1 - d2));
+    e1 = d1 <= 0 ? e1 : e2;
+    e2 = cut;
+    return true;
 }
 
 // clip_to_reference_face(ref, 0, ends) for the facing faces of two boxes,
-// running along `across`: the sides' planes are across the face, so each
-// end's distance beyond a side is the difference of their `across`
-// coordinates, signed by the face's tangent (the generic dot products add
-// only zeros and multiply by one, and the clipping reads the distances'
-// values alone). The clipped ends are clip_segment's.
-bool clip_to_box_face(const ReferenceFace& ref, int across, std::array<Vec2, 2>& ends) {
+// running along `across`, on the incident face's ends `e1` and `e2`: the
+// sides' planes are across the face, so each end's distance beyond a side
+// is the difference of their `across` coordinates, signed by the face's
+// tangent (the generic dot products add only zeros and multiply by one,
+// and the clipping reads the distances' values alone). The clipped ends
+// are clip_segment's.
+bool clip_to_box_face(const ReferenceFace& ref, int across, Vec2& e1, Vec2& e2) {
     const real tangent = coordinate(left_perp(ref.normal), across); // +-1
     const real side1 = coordinate(ref.face.v1, across);
     const real side2 = coordinate(ref.face.v2, across);
-    return clip_ends_at(ends, tangent * (side1 - coordinate(ends[0], across)),
-                        tangent * (side1 - coordinate(ends[1], across))) &&
-           clip_ends_at(ends, tangent * (coordinate(ends[0], across) - side2),
-                        tangent * (coordinate(ends[1], across) - side2));
+    return clip_ends_at(e1, e2, tangent * (side1 - coordinate(e1, across)),
+                        tangent * (side1 - coordinate(e2, across))) &&
+           clip_ends_at(e1, e2, tangent * (coordinate(e1, across) - side2),
+                        tangent * (coordinate(e2, across) - side2));
 }
 
 // measure_of(collide_faces(...)) for the facing faces of two boxes, running
@@ -303,25 +303,32 @@ bool clip_to_box_face(const ReferenceFace& ref, int across, std::array<Vec2, 2>&
 // does not read. Both clipped ends lie on the incident face, at one gap
 // from the reference face and one separation (the same values, computed
 // alike), so the first decides whether both are kept and gives the
-// separation (collide_faces' least of two equal ones: the first).
-ContactMeasure measure_clipped(const ReferenceFace& ref, const PlacedFace& incident, int across,
-                               real speculative_distance) {
-    std::array<Vec2, 2> ends{incident.v1, incident.v2};
-    ContactMeasure out;
-    if (!clip_to_box_face(ref, across, ends)) {
-        return out;
+// separation (collide_faces' least of two equal ones: the first). The
+// feature is the other's face: the normal is an axis exactly. None where
+// collide_faces gives no points: the clip left nothing (corner to corner),
+// where collide() then meets the cores at their closest points by GJK,
+// whose rounding the closed form does not follow (the general path
+// decides), or the ends lie beyond the speculative distance.
+std::optional<ContactMeasure> measure_clipped(const ReferenceFace& ref, const PlacedFace& incident,
+                                              int across, real speculative_distance) {
+    Vec2 e1 = incident.v1;
+    Vec2 e2 = incident.v2;
+    if (!clip_to_box_face(ref, across, e1, e2)) {
+        return std::nullopt;
     }
-    const FacePoint first = face_point(ref, 0, 0, ends[0]);
+    const FacePoint first = face_point(ref, 0, 0, e1);
     if (first.gap > speculative_distance) {
-        return out;
+        return std::nullopt;
     }
-    const FacePoint second = face_point(ref, 0, 0, ends[1]);
+    const FacePoint second = face_point(ref, 0, 0, e2);
     // As make_point: the points midway, the separation along the normal.
+    ContactMeasure out;
     out.count = 2;
     out.normal = ref.normal;
     out.separation = dot(first.on_inc - first.on_ref, ref.normal);
     out.surface_area = distance(real(0.5) * (first.on_ref + first.on_inc),
                                 real(0.5) * (second.on_ref + second.on_inc));
+    out.feature = ContactFeature::other_face;
     return out;
 }
 
@@ -507,6 +514,63 @@ BoxCast corner_touch(const Aabb& a, const std::array<AxisGaps, 2>& g, const std:
     return contact_at(0, axis_normal(axis, axis == 0 ? sx : sy), corner);
 }
 
+// measure_faces for faces that collide_faces does not clip (cores apart by
+// more than a tenth of the slop, and the faces not overlapping): corners
+// that may meet vertex to vertex, through collide_faces itself. (Anchors
+// and the local normal come out in the world frame: not used here.) Out of
+// line: rare, and its faces go through memory.
+[[gnu::noinline]] ContactMeasure measure_vertex_pair(const Aabb& a, const Aabb& b, int axis,
+                                                     real sign, real separation, real slop) {
+    const Vec2 normal = axis_normal(axis, sign);
+    const ReferenceFace ref{box_face(a, axis, sign), normal, normal, Rot{}};
+    ContactMeasure m = measure_of(collide_faces(ref, box_face(b, axis, -sign), separation, false,
+                                                Transform{}, Transform{}, {slop, slop}));
+    m.feature = box_feature(m.normal);
+    return m;
+}
+
+// The rest of measure_across: collide()'s own, on the faces' exact corners,
+// with A's face across `Axis` on its `Side` (+-1) the reference and B's the
+// incident face, their cores `separation` apart. A template on the face,
+// flattened (every helper inlined), so that each of the four selects no
+// corner at run time and folds the normal's coordinates into the
+// arithmetic, which the compiler does only where IEEE arithmetic gives the
+// same bits (x * 1, x - (+0), 0 * 0): the operations stay collide()'s.
+template <int Axis, int Side>
+[[gnu::flatten]] std::optional<ContactMeasure> measure_faces(const Aabb& a, const Aabb& b,
+                                                             real separation, real slop) {
+    constexpr real sign = Side;
+    const Vec2 normal = axis_normal(Axis, sign);
+    const ReferenceFace ref{box_face(a, Axis, sign), normal, normal, Rot{}};
+    const PlacedFace incident = box_face(b, Axis, -sign);
+    if (separation > real(0.1) * slop && !box_faces_overlap(ref, incident, 1 - Axis)) {
+        return measure_vertex_pair(a, b, Axis, sign, separation, slop);
+    }
+    return measure_clipped(ref, incident, 1 - Axis, slop);
+}
+
+// The rest of measure_boxes for boxes whose gap across `Axis` (gaps `g`)
+// is clearly the larger: the rounding checks of B's side and of the
+// separation against the slop's two thresholds, then the faces on B's
+// side. A template on the axis: no gap is selected at run time. (The
+// checks are [[unlikely]]: GCC, guessing each an even chance, took the
+// measure that follows them for cold code and called sqrtf rather than
+// inline the instruction.)
+template <int Axis>
+std::optional<ContactMeasure> measure_across(const Aabb& a, const Aabb& b, AxisGaps g, real mu,
+                                             real slop) {
+    const real separation = gap(g);
+    if (std::abs(g.above - g.below) <= mu || std::abs(separation - slop) <= mu ||
+        std::abs(separation - real(0.1) * slop) <= mu) [[unlikely]] {
+        return std::nullopt;
+    }
+    if (separation > slop) {
+        return ContactMeasure{};
+    }
+    return g.above > g.below ? measure_faces<Axis, 1>(a, b, separation, slop)
+                             : measure_faces<Axis, -1>(a, b, separation, slop);
+}
+
 } // namespace
 
 std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
@@ -540,12 +604,6 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
         return std::nullopt;
     }
     return out;
-}
-
-ContactFeature box_feature(Vec2 n) {
-    return std::abs(n.x) >= k_face_cosine || std::abs(n.y) >= k_face_cosine
-               ? ContactFeature::other_face
-               : ContactFeature::corners;
 }
 
 bool may_press_into(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
@@ -711,11 +769,11 @@ std::optional<ContactMeasure> measure_boxes(const OtherBox& shape_a, const Mover
                                             const Tolerances& tol, Vec2 cast_normal) {
     const Aabb& a = shape_a.box;
     const Aabb& b = mover.box;
-    const real slop = tol.linear_slop;
     const real mu = box_rounding(shape_a, mover);
     const std::array<AxisGaps, 2> g = box_gaps(a, b);
-    if (gap(g[0]) == 0 && gap(g[1]) == 0 &&
-        box_feature(cast_normal) == ContactFeature::other_face) {
+    const real gx = gap(g[0]);
+    const real gy = gap(g[1]);
+    if (gx == 0 && gy == 0 && box_feature(cast_normal) == ContactFeature::other_face) {
         // Corners meeting exactly: the face the cast chose (corner_touch).
         ContactMeasure m;
         m.count = 1;
@@ -723,42 +781,17 @@ std::optional<ContactMeasure> measure_boxes(const OtherBox& shape_a, const Mover
         m.feature = ContactFeature::corners;
         return m;
     }
-    const int k = gap(g[0]) >= gap(g[1]) ? 0 : 1;
-    const real separation = gap(g[k]);
-    // collide()'s separating-axis search picks A's face across axis k on
-    // the side B is (its separation is the largest; B's faces give the
-    // same, so A's stays the reference), drops pairs apart beyond its
-    // speculative margin and looks for a vertex pair beyond a tenth of the
-    // slop: decided here where rounding cannot change any of it.
-    if (std::abs(gap(g[0]) - gap(g[1])) <= mu || std::abs(g[k].above - g[k].below) <= mu ||
-        std::abs(separation - slop) <= mu || std::abs(separation - real(0.1) * slop) <= mu) {
+    // collide()'s separating-axis search picks A's face across the axis of
+    // the larger gap on the side B is (its separation is the largest; B's
+    // faces give the same, so A's stays the reference), drops pairs apart
+    // beyond its speculative margin and looks for a vertex pair beyond a
+    // tenth of the slop: decided (here and in measure_across) where
+    // rounding cannot change any of it.
+    if (std::abs(gx - gy) <= mu) [[unlikely]] {
         return std::nullopt;
     }
-    if (separation > slop) {
-        return ContactMeasure{};
-    }
-    const real sign = g[k].above > g[k].below ? 1 : -1;
-    const Vec2 normal = axis_normal(k, sign);
-    // The rest is collide()'s own, on the faces' exact corners.
-    const ReferenceFace ref{box_face(a, k, sign), normal, normal, Rot{}};
-    const PlacedFace incident = box_face(b, k, -sign);
-    if (separation > real(0.1) * slop && !box_faces_overlap(ref, incident, 1 - k)) {
-        // Corners that may meet vertex to vertex. (Anchors and the local
-        // normal come out in the world frame: not used here.)
-        ContactMeasure m = measure_of(collide_faces(ref, incident, separation, false, Transform{},
-                                                    Transform{}, {slop, slop}));
-        m.feature = box_feature(m.normal);
-        return m;
-    }
-    ContactMeasure m = measure_clipped(ref, incident, 1 - k, slop);
-    if (m.count == 0) {
-        // The clip left nothing (corner to corner): collide() then meets
-        // the cores at their closest points by GJK, whose rounding the
-        // closed form does not follow. The general path decides.
-        return std::nullopt;
-    }
-    m.feature = box_feature(m.normal);
-    return m;
+    return gx >= gy ? measure_across<0>(a, b, g[0], mu, tol.linear_slop)
+                    : measure_across<1>(a, b, g[1], mu, tol.linear_slop);
 }
 
 } // namespace sweep::detail
