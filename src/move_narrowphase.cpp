@@ -385,9 +385,11 @@ bool clear_of_grazes(const std::array<AxisGaps, 2>& g, const std::array<real, 2>
 // grazes_where_it_closes (cast_to_contact's second graze test) clearly
 // finds no graze: the gap along the axis is clearly within half a touch
 // tolerance (no second test), clearly closes beyond the motion, or closes
-// within it at a pose clear_of_grazes.
-bool clear_of_grazes_where_it_closes(const std::array<AxisGaps, 2>& g, const std::array<real, 2>& d,
-                                     int axis, real t, real motion_length, real touch, real mu) {
+// within it at a pose clear_of_grazes. (Inline: the casts' templates on
+// the axis then read the gaps from registers.)
+[[gnu::always_inline]] inline bool
+clear_of_grazes_where_it_closes(const std::array<AxisGaps, 2>& g, const std::array<real, 2>& d,
+                                int axis, real t, real motion_length, real touch, real mu) {
     const real approach = std::abs(d[axis]);
     const real now = gap(g[axis]);
     const real left = approach * (1 - t);
@@ -426,7 +428,8 @@ Span within(AxisGaps g, real d, real r) {
 // The middle of the common stretch of A's face across `axis` (on its
 // `sign` side) and B's facing one, B moved by `offset`: on A's surface.
 // (Inline: a call from either contact's path spills the cast's state.)
-inline Vec2 face_middle(const Aabb& a, const Aabb& b, Vec2 offset, int axis, real sign) {
+[[gnu::always_inline]] inline Vec2 face_middle(const Aabb& a, const Aabb& b, Vec2 offset, int axis,
+                                               real sign) {
     const int across = 1 - axis;
     const real from = std::max(coordinate(a.lower, across), coordinate(b.lower + offset, across));
     const real to = std::min(coordinate(a.upper, across), coordinate(b.upper + offset, across));
@@ -458,9 +461,11 @@ PlacedFace box_face(const Aabb& box, int axis, real sign) {
 // touching_hit decides (deep_blocks: the closed form is not used for
 // one-way platforms), from collide()'s face (the axis they overlap least
 // along, exactly) whether the motion enters: a contact at t = 0 then,
-// unless a graze undoes it.
-BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const Tolerances& tol,
-                       const std::array<AxisGaps, 2>& g, real mu) {
+// unless a graze undoes it. (Out of line, as the other rare cases: they
+// would crowd the common ones' registers.)
+[[gnu::noinline]] BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion,
+                                         const Tolerances& tol, const std::array<AxisGaps, 2>& g,
+                                         real mu) {
     constexpr BoxCast none{BoxVerdict::none, {}};
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
     const real touch = tol.touch_tolerance;
@@ -499,8 +504,8 @@ BoxCast touching_boxes(const Aabb& a, const MoverBox& mover, Vec2 motion, const 
 // faster (ties: x), as swept_aabb picks, met at once at the corner; a
 // motion closing on either face by no more than k_along_cosine of its
 // length runs along it, a graze.
-BoxCast corner_touch(const Aabb& a, const std::array<AxisGaps, 2>& g, const std::array<real, 2>& d,
-                     real motion_length) {
+[[gnu::noinline]] BoxCast corner_touch(const Aabb& a, const std::array<AxisGaps, 2>& g,
+                                       const std::array<real, 2>& d, real motion_length) {
     const real along = k_along_cosine * motion_length;
     const real sx = g[0].above >= g[0].below ? 1 : -1; // B's side of A along x
     const real sy = g[1].above >= g[1].below ? 1 : -1;
@@ -569,6 +574,147 @@ std::optional<ContactMeasure> measure_across(const Aabb& a, const Aabb& b, AxisG
     }
     return g.above > g.below ? measure_faces<Axis, 1>(a, b, separation, slop)
                              : measure_faces<Axis, -1>(a, b, separation, slop);
+}
+
+// The rest of boxes_apart once B enters the touch tolerance of A along
+// `axis` last, at `t` (of the motion), having entered the band at
+// `band_enter`. (A template: with the axis known, the compiler keeps the
+// gaps and the motion in registers rather than indexing them.)
+template <int axis>
+[[gnu::always_inline]] inline BoxCast
+boxes_meet(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion, const Tolerances& tol,
+           const std::array<AxisGaps, 2>& g, real mu, real band_enter, real t) {
+    constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    constexpr int other = 1 - axis;
+    const real touch = tol.touch_tolerance;
+    const std::array<real, 2> d{motion.x, motion.y};
+    // A face all the way from the band to the contact: the general form's
+    // advancement then stops on it (anywhere in the band), as a face.
+    if (gap_after(g[other], band_enter * d[other]) > -mu ||
+        gap_after(g[other], t * d[other]) >= -touch - mu) {
+        return undecided;
+    }
+    const real sign = d[axis] < 0 ? 1 : -1; // B comes from the positive side when moving down
+    const Vec2 n = axis_normal(axis, sign);
+    const real tilt =
+        k_gjk_rounding_ulps * k_epsilon * (1 + extent(shape_a.box, mover, shape_a.origin)) / touch;
+    const std::array<AxisGaps, 2> at_contact{moved(g[0], t * d[0]), moved(g[1], t * d[1])};
+    const real motion_length = length(motion);
+    if (-dot(motion, n) / motion_length <= 2 * k_along_cosine + tilt ||
+        !clear_of_grazes(at_contact, d, motion_length, touch, mu) ||
+        !clear_of_grazes_where_it_closes(at_contact, d, axis, t, motion_length, touch, mu)) {
+        return undecided; // almost along a face: GJK's normal or a graze may undo it
+    }
+    return contact_at(t, n, face_middle(shape_a.box, mover.box, t * motion, axis, sign));
+}
+
+// cast_boxes_past_grazes for boxes starting apart beyond the band: the
+// first time the gap reaches a touch tolerance along both axes, if that
+// comes within the motion. (Inline: the common case, which a call and
+// the other cases' registers would slow.)
+[[gnu::always_inline]] inline BoxCast boxes_apart(const OtherBox& shape_a, const MoverBox& mover,
+                                                  Vec2 motion, const Tolerances& tol,
+                                                  const std::array<AxisGaps, 2>& g, real mu) {
+    constexpr BoxCast none{BoxVerdict::none, {}};
+    constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    const real touch = tol.touch_tolerance;
+    const real band = real(1.5) * touch; // cast_to_contact's: target plus half a tolerance
+    const Span band_x = within(g[0], motion.x, band + mu);
+    const Span band_y = within(g[1], motion.y, band + mu);
+    const real band_enter = std::max({band_x.enter, band_y.enter, real(0)});
+    if (band_enter > std::min({band_x.exit, band_y.exit, real(1)})) {
+        return none; // never within the band
+    }
+    const Span touch_x = within(g[0], motion.x, touch);
+    const Span touch_y = within(g[1], motion.y, touch);
+    const real t = std::max(touch_x.enter, touch_y.enter);
+    if (!(t <= std::min({touch_x.exit, touch_y.exit, real(1)}))) {
+        return undecided; // comes within the band but not to the target: GJK may stop there
+    }
+    // The axis entered last.
+    return touch_x.enter >= touch_y.enter
+               ? boxes_meet<0>(shape_a, mover, motion, tol, g, mu, band_enter, t)
+               : boxes_meet<1>(shape_a, mover, motion, tol, g, mu, band_enter, t);
+}
+
+// A corner apart beyond the band although its larger gap along the axes
+// is within it (boxes_near): boxes apart, out of line for so rare a case.
+[[gnu::noinline]] BoxCast corner_apart(const OtherBox& a, const MoverBox& b, Vec2 motion,
+                                       const Tolerances& tol, const std::array<AxisGaps, 2>& g,
+                                       real mu) {
+    return boxes_apart(a, b, motion, tol, g, mu);
+}
+
+// The rest of boxes_near for boxes starting `start` apart, within the band
+// (clearly), whose gap along `axis` is the larger: a contact at t = 0 when
+// pressing into the face between them, if there is one (not a corner),
+// clearly. (A template, as boxes_meet.)
+template <int axis>
+BoxCast boxes_press(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion,
+                    const Tolerances& tol, const std::array<AxisGaps, 2>& g, real mu, real start) {
+    constexpr BoxCast none{BoxVerdict::none, {}};
+    constexpr BoxCast undecided{BoxVerdict::undecided, {}};
+    const Aabb& a = shape_a.box;
+    const real touch = tol.touch_tolerance;
+    if (gap(g[1 - axis]) >= -touch - mu) {
+        return undecided;
+    }
+    // GJK gives the normal of shapes at least its noise apart, off by its
+    // rounding over the distance; closer, the separating axes give it
+    // exactly.
+    const real noise = k_gjk_noise_ulps * k_epsilon *
+                       (1 + std::max(max_abs(shape_a.origin), max_abs(mover.origin)));
+    if (std::abs(start - noise) <= mu) {
+        return undecided;
+    }
+    const real tilt = start < noise
+                          ? k_along_cosine
+                          : k_along_cosine + k_gjk_rounding_ulps * k_epsilon *
+                                                 (1 + extent(a, mover, shape_a.origin)) / start;
+    const real sign = g[axis].above >= g[axis].below ? 1 : -1;
+    const Vec2 n = axis_normal(axis, sign);
+    const real motion_length = length(motion);
+    const real into = dot(motion, n) / motion_length;
+    if (into > -k_tangent_cosine + tilt) {
+        return none; // along the face or away
+    }
+    const std::array<real, 2> d{motion.x, motion.y};
+    if (into > -k_tangent_cosine - tilt || !clear_of_grazes(g, d, motion_length, touch, mu) ||
+        !clear_of_grazes_where_it_closes(g, d, axis, 0, motion_length, touch, mu)) {
+        return undecided;
+    }
+    return contact_at(0, n, face_middle(a, mover.box, {}, axis, sign));
+}
+
+// cast_boxes_past_grazes for boxes whose larger gap along the axes is
+// within the band (or below it beyond rounding): those touching or
+// overlapping, corners meeting exactly, and boxes within the band; but a
+// corner apart beyond it goes on as boxes apart.
+[[gnu::noinline]] BoxCast boxes_near(const OtherBox& a, const MoverBox& b, Vec2 motion,
+                                     const Tolerances& tol, const std::array<AxisGaps, 2>& g,
+                                     real mu) {
+    const real touch = tol.touch_tolerance;
+    const real band = real(1.5) * touch;
+    const real gx = gap(g[0]);
+    const real gy = gap(g[1]);
+    const bool corner = gx > 0 && gy > 0;
+    const real start = corner ? std::hypot(gx, gy) : std::max(gx, gy);
+    if (start < real(-0.5) * touch - mu) {
+        return touching_boxes(a.box, b, motion, tol, g, mu);
+    }
+    if (!(start < band + mu)) {
+        return corner_apart(a, b, motion, tol, g, mu);
+    }
+    if (gx == 0 && gy == 0) {
+        return corner_touch(a.box, g, {motion.x, motion.y}, length(motion));
+    }
+    // Starting within the band: a face between them, clearly, or the
+    // general form decides.
+    if (start <= real(-0.5) * touch + mu || start > band - mu || corner) {
+        return {BoxVerdict::undecided, {}};
+    }
+    return gx >= gy ? boxes_press<0>(a, b, motion, tol, g, mu, start)
+                    : boxes_press<1>(a, b, motion, tol, g, mu, start);
 }
 
 } // namespace
@@ -676,93 +822,20 @@ std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {
     return Aabb{min(min(w[0], w[1]), min(w[2], w[3])), max(max(w[0], w[1]), max(w[2], w[3]))};
 }
 
-BoxCast cast_boxes_past_grazes(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion,
+BoxCast cast_boxes_past_grazes(const OtherBox& a, const MoverBox& b, Vec2 motion,
                                const Tolerances& tol, const std::array<AxisGaps, 2>& g, real mu) {
-    constexpr BoxCast none{BoxVerdict::none, {}};
-    constexpr BoxCast undecided{BoxVerdict::undecided, {}};
-    const Aabb& a = shape_a.box;
-    const Vec2 origin_a = shape_a.origin;
-    const Aabb& b = mover.box;
-    const Vec2 origin_b = mover.origin;
+    // The boxes' gap at the start (`start` of boxes_near) is at least the
+    // larger of the axes' gaps: the very one, but for corners apart along
+    // both axes, whose hypot is at least as large (rounded faithfully, it
+    // is never below a representable lower bound). So where that larger
+    // gap passes neither of boxes_near's thresholds, neither does the
+    // start, and the common case, apart beyond the band, needs no hypot.
     const real touch = tol.touch_tolerance;
-    const real band = real(1.5) * touch; // cast_to_contact's: target plus half a tolerance
-    const real motion_length = length(motion);
-    const std::array<real, 2> d{motion.x, motion.y};
-    const real gx = gap(g[0]);
-    const real gy = gap(g[1]);
-    const bool corner = gx > 0 && gy > 0;
-    const real start = corner ? std::hypot(gx, gy) : std::max(gx, gy);
-    if (start < real(-0.5) * touch - mu) {
-        return touching_boxes(a, mover, motion, tol, g, mu);
+    const real larger = std::max(gap(g[0]), gap(g[1]));
+    if (larger < real(1.5) * touch + mu || larger < real(-0.5) * touch - mu) {
+        return boxes_near(a, b, motion, tol, g, mu);
     }
-    if (start < band + mu) {
-        if (gx == 0 && gy == 0) {
-            return corner_touch(a, g, d, motion_length);
-        }
-        // Starting within the band: a contact at t = 0 when pressing into
-        // the face between them, if there is one (not a corner), clearly.
-        const int k = gx >= gy ? 0 : 1;
-        if (start <= real(-0.5) * touch + mu || start > band - mu || corner ||
-            gap(g[1 - k]) >= -touch - mu) {
-            return undecided;
-        }
-        // GJK gives the normal of shapes at least its noise apart, off by
-        // its rounding over the distance; closer, the separating axes give
-        // it exactly.
-        const real noise =
-            k_gjk_noise_ulps * k_epsilon * (1 + std::max(max_abs(origin_a), max_abs(origin_b)));
-        if (std::abs(start - noise) <= mu) {
-            return undecided;
-        }
-        const real tilt = start < noise
-                              ? k_along_cosine
-                              : k_along_cosine + k_gjk_rounding_ulps * k_epsilon *
-                                                     (1 + extent(a, mover, origin_a)) / start;
-        const real sign = g[k].above >= g[k].below ? 1 : -1;
-        const Vec2 n = axis_normal(k, sign);
-        const real into = dot(motion, n) / motion_length;
-        if (into > -k_tangent_cosine + tilt) {
-            return none; // along the face or away
-        }
-        if (into > -k_tangent_cosine - tilt || !clear_of_grazes(g, d, motion_length, touch, mu) ||
-            !clear_of_grazes_where_it_closes(g, d, k, 0, motion_length, touch, mu)) {
-            return undecided;
-        }
-        return contact_at(0, n, face_middle(a, b, {}, k, sign));
-    }
-
-    // Starting apart beyond the band: the first time the gap reaches a
-    // touch tolerance along both axes, if that comes within the motion.
-    const Span band_x = within(g[0], d[0], band + mu);
-    const Span band_y = within(g[1], d[1], band + mu);
-    const real band_enter = std::max({band_x.enter, band_y.enter, real(0)});
-    if (band_enter > std::min({band_x.exit, band_y.exit, real(1)})) {
-        return none; // never within the band
-    }
-    const Span touch_x = within(g[0], d[0], touch);
-    const Span touch_y = within(g[1], d[1], touch);
-    const int axis = touch_x.enter >= touch_y.enter ? 0 : 1; // the axis entered last
-    const int other = 1 - axis;
-    const real t = std::max(touch_x.enter, touch_y.enter);
-    if (!(t <= std::min({touch_x.exit, touch_y.exit, real(1)}))) {
-        return undecided; // comes within the band but not to the target: GJK may stop there
-    }
-    // A face all the way from the band to the contact: the general form's
-    // advancement then stops on it (anywhere in the band), as a face.
-    if (gap_after(g[other], band_enter * d[other]) > -mu ||
-        gap_after(g[other], t * d[other]) >= -touch - mu) {
-        return undecided;
-    }
-    const real sign = d[axis] < 0 ? 1 : -1; // B comes from the positive side when moving down
-    const Vec2 n = axis_normal(axis, sign);
-    const real tilt = k_gjk_rounding_ulps * k_epsilon * (1 + extent(a, mover, origin_a)) / touch;
-    const std::array<AxisGaps, 2> at_contact{moved(g[0], t * d[0]), moved(g[1], t * d[1])};
-    if (-dot(motion, n) / motion_length <= 2 * k_along_cosine + tilt ||
-        !clear_of_grazes(at_contact, d, motion_length, touch, mu) ||
-        !clear_of_grazes_where_it_closes(at_contact, d, axis, t, motion_length, touch, mu)) {
-        return undecided; // almost along a face: GJK's normal or a graze may undo it
-    }
-    return contact_at(t, n, face_middle(a, b, t * motion, axis, sign));
+    return boxes_apart(a, b, motion, tol, g, mu);
 }
 
 std::optional<ContactMeasure> measure_boxes(const OtherBox& shape_a, const MoverBox& mover,
