@@ -619,14 +619,15 @@ boxes_meet(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion, const To
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
     const real touch = tol.touch_tolerance;
     const real band = real(1.5) * touch; // cast_to_contact's: target plus half a tolerance
+    // (Each axis's spans side by side: one test of the motion's direction.)
     const Span band_x = within(g[0], motion.x, band + mu);
+    const Span touch_x = within(g[0], motion.x, touch);
     const Span band_y = within(g[1], motion.y, band + mu);
+    const Span touch_y = within(g[1], motion.y, touch);
     const real band_enter = std::max({band_x.enter, band_y.enter, real(0)});
     if (band_enter > std::min({band_x.exit, band_y.exit, real(1)})) {
         return none; // never within the band
     }
-    const Span touch_x = within(g[0], motion.x, touch);
-    const Span touch_y = within(g[1], motion.y, touch);
     const real t = std::max(touch_x.enter, touch_y.enter);
     if (!(t <= std::min({touch_x.exit, touch_y.exit, real(1)}))) {
         return undecided; // comes within the band but not to the target: GJK may stop there
