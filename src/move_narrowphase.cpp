@@ -582,8 +582,8 @@ std::optional<ContactMeasure> measure_across(const Aabb& a, const Aabb& b, AxisG
 // gaps and the motion in registers rather than indexing them.)
 template <int axis>
 [[gnu::always_inline]] inline BoxCast
-boxes_meet(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion, const Tolerances& tol,
-           const std::array<AxisGaps, 2>& g, real mu, real band_enter, real t) {
+boxes_enter(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion, const Tolerances& tol,
+            const std::array<AxisGaps, 2>& g, real mu, real band_enter, real t) {
     constexpr BoxCast undecided{BoxVerdict::undecided, {}};
     constexpr int other = 1 - axis;
     const real touch = tol.touch_tolerance;
@@ -634,8 +634,8 @@ boxes_meet(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion, const To
     }
     // The axis entered last.
     return touch_x.enter >= touch_y.enter
-               ? boxes_meet<0>(shape_a, mover, motion, tol, g, mu, band_enter, t)
-               : boxes_meet<1>(shape_a, mover, motion, tol, g, mu, band_enter, t);
+               ? boxes_enter<0>(shape_a, mover, motion, tol, g, mu, band_enter, t)
+               : boxes_enter<1>(shape_a, mover, motion, tol, g, mu, band_enter, t);
 }
 
 // A corner apart beyond the band although its larger gap along the axes
@@ -649,7 +649,7 @@ boxes_meet(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion, const To
 // The rest of boxes_near for boxes starting `start` apart, within the band
 // (clearly), whose gap along `axis` is the larger: a contact at t = 0 when
 // pressing into the face between them, if there is one (not a corner),
-// clearly. (A template, as boxes_meet.)
+// clearly. (A template, as boxes_enter.)
 template <int axis>
 BoxCast boxes_press(const OtherBox& shape_a, const MoverBox& mover, Vec2 motion,
                     const Tolerances& tol, const std::array<AxisGaps, 2>& g, real mu, real start) {
@@ -833,7 +833,7 @@ BoxCast cast_boxes_past_grazes(const OtherBox& a, const MoverBox& b, Vec2 motion
     // start, and the common case, apart beyond the band, needs no hypot.
     const real touch = tol.touch_tolerance;
     const real larger = std::max(gap(g[0]), gap(g[1]));
-    if (larger < real(1.5) * touch + mu || larger < real(-0.5) * touch - mu) {
+    if (larger < real(1.5) * touch + mu) { // (below the band, so too below -touch / 2)
         return boxes_near(a, b, motion, tol, g, mu);
     }
     return boxes_apart(a, b, motion, tol, g, mu);
