@@ -121,11 +121,22 @@ template <OwnForm Form> class FastMover {
 
     PlacedShape placed_own() const { return {&record_.shape, &record_.proxy, xf_}; }
 
-    // (As Mover::cast and Mover::measure place a box they slide on: known
-    // to be its box.)
+    // (As Mover::cast and Mover::measure place a shape they slide on: a box
+    // known to be its box.)
     PlacedShape placed_other(const MoveCandidate& c) const {
         const ShapeRecord& o = w_.shapes[c.other_shape];
-        return {&o.shape, &o.proxy, w_.bodies[o.body].xf, &c.other.box};
+        return {&o.shape, &o.proxy, w_.bodies[o.body].xf, c.exact_box ? &c.other.box : nullptr};
+    }
+
+    // Whether a round mover takes shape `other` (placed), which is not an
+    // axis-aligned box, through the general forms, as Mover::cast and
+    // Mover::measure would: not for a box mover (whose closing and sinking
+    // rules here are those of two boxes), not for a chain segment (measured
+    // as its bare segment), and not where their boxes meet (`own_reach`:
+    // the push-out may have to look, Mover::may_push_out).
+    bool takes_general(int other, const OtherBox& placed, const BoxReach& own_reach) const {
+        return !k_box && w_.shapes[other].shape.type != ShapeType::chain_segment &&
+               !own_reach.meets(placed.box);
     }
 
     // Mover::gather: every shape within `reach`, into the scratch
@@ -150,7 +161,8 @@ template <OwnForm Form> class FastMover {
                     return;
                 }
             }
-            if (!exact_box || may_overlap_boxes(placed, own, own_reach, w_.tol)) {
+            if (exact_box ? may_overlap_boxes(placed, own, own_reach, w_.tol)
+                          : !takes_general(other, placed, own_reach)) {
                 fits = false;
                 return;
             }
@@ -159,7 +171,7 @@ template <OwnForm Form> class FastMover {
             c.other_shape = other;
             c.other = placed;
             c.body = body;
-            c.exact_box = true; // (as the general mover would record it; its response: slide)
+            c.exact_box = exact_box; // (as the general mover records it; its response: slide)
         };
         query_static_near(w_, shape_, box, reach, [&](const NearStatic& n) {
             consider(n.shape, n.other, n.body, n.exact_box, n.sensor);

@@ -6,15 +6,16 @@
 // takes where it answers slide or ignore). Every position and every field
 // of every result must agree to the bit, and the filter must be asked as
 // often in both. The worlds hold what makes the fast path give up part-way
-// or not start (a ramp, a rotated box, a static disc, a sensor, tilted or
-// thin capsules, characters of two shapes, starts inside a tile, a
-// filter's touch and cross) beside what it handles (boxes of many sizes on
-// and off the tile grid, other box characters, discs, upright and lying
-// capsules), so both its finished moves and its give-ups are compared.
+// or not start (a sensor, a chain, tilted or thin capsules, characters of
+// two shapes, starts inside a tile, a filter's touch and cross) beside what it handles (boxes of
+// many sizes on and off the tile grid, other box characters, discs, upright and lying capsules; for
+// round characters also a ramp, a rotated box, a static disc, a segment and the other round
+// characters), so both its finished moves and its give-ups are compared.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -42,11 +43,10 @@ BodyId add_static(World& world, Vec2 at, real angle, const Shape& shape, bool se
 
 // A map `side` tiles of `tile` L across (a border and `fill` of the rest
 // solid), loose boxes off the grid, a ramp, a rotated box, a static disc, a
-// sensor tile, and `count` kinematic characters at free cells: most of them
-// boxes of half-extents from 0.15 to 0.45 tiles, some discs, some capsules
-// (upright and lying, which the fast path takes; tilted, or too thin for
-// their boxes to bound their overlaps, which it does not), some of two
-// boxes side by side. The same seed makes the same scene.
+// sensor tile, a segment, a chain loop, and `count` kinematic characters at free cells: most of
+// them boxes of half-extents from 0.15 to 0.45 tiles, some discs, some capsules (upright and lying,
+// which the fast path takes; tilted, or too thin for their boxes to bound their overlaps, which it
+// does not), some of two boxes side by side. The same seed makes the same scene.
 Scene make_scene(unsigned seed, const WorldDef& def, int side, real tile, real fill, int count) {
     Scene scene{World::make(def).value(), {}};
     World& world = scene.world;
@@ -81,6 +81,17 @@ Scene make_scene(unsigned seed, const WorldDef& def, int side, real tile, real f
     add_static(world, cell(next++), real(0.7), make_box(tile / 4, tile / 8).value());
     add_static(world, cell(next++), 0, Shape(Circle{{0, 0}, tile / 5}));
     add_static(world, cell(next++), 0, tile_box, true);
+    add_static(world, cell(next++), 0, Shape(Segment{{-tile / 3, 0}, {tile / 3, tile / 5}}));
+    const Vec2 island = cell(next++); // a counter-clockwise chain loop: a pentagon
+    std::vector<Vec2> ring;
+    for (int k = 0; k < 5; ++k) {
+        const real a = real(0.3) + real(2 * 3.14159265) * real(k) / 5;
+        ring.push_back(island + real(0.4) * tile * Vec2{std::cos(a), std::sin(a)});
+    }
+    const std::vector<ChainSegment> loop = *make_chain_loop(ring);
+    for (const ChainSegment& c : loop) {
+        add_static(world, {0, 0}, 0, Shape(c));
+    }
     for (int i = 0; i < count; ++i) {
         const real half = tile * (real(0.15) + real(0.3) * unit(rng));
         BodyDef body;
