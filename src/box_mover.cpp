@@ -208,12 +208,25 @@ template <OwnForm Form> class FastMover {
         const BoxReach sweep_reach(inflate(
             union_of(box_, {box_.lower + motion, box_.upper + motion}), w_.tol.linear_slop));
         const BoxReach touch_reach(inflate(box_, w_.tol.touch_tolerance));
+        // The candidates the motion may reach, found without a branch on
+        // each (whether one is in reach follows no pattern a predictor
+        // could learn), then cast in order.
         const std::vector<MoveCandidate>& candidates = scratch_.candidates;
-        for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
-            const MoveCandidate& c = candidates[ci];
-            if (!sweep_reach.meets(c.other.box)) {
-                continue;
-            }
+        std::vector<int>& reached = scratch_.reached;
+        if (reached.size() < candidates.size()) { // (only grows: no refill per cast)
+            reached.resize(candidates.size());
+        }
+        int* reached_at = reached.data(); // (bounds read once: the stores may alias them)
+        const MoveCandidate* candidate = candidates.data();
+        const std::size_t candidate_count = candidates.size();
+        std::size_t count = 0;
+        for (std::size_t ci = 0; ci < candidate_count; ++ci) {
+            reached_at[count] = static_cast<int>(ci);
+            count += sweep_reach.meets(candidate[ci].other.box);
+        }
+        for (std::size_t k = 0; k < count; ++k) {
+            const auto ci = static_cast<std::size_t>(reached_at[k]);
+            const MoveCandidate& c = candidate[ci];
             if constexpr (k_box) {
                 const BoxCast cast = cast_boxes(c.other, own, motion, w_.tol);
                 if (cast.verdict == BoxVerdict::contact) {
