@@ -32,11 +32,10 @@ Vec2 direction(Vec2 offset, real dist) {
 // does not close it (runs along the face within k_along_cosine, or away).
 bool a_face_holds(const Aabb& box, Vec2 center, real radius, Vec2 motion, real tolerance) {
     const real along = -k_along_cosine * length(motion);
-    // (Bitwise: one branch on the verdict rather than one on each test.)
-    return ((motion.x >= along) & ((center.x - box.upper.x) - radius >= -tolerance)) |
-           ((-motion.x >= along) & ((box.lower.x - center.x) - radius >= -tolerance)) |
-           ((motion.y >= along) & ((center.y - box.upper.y) - radius >= -tolerance)) |
-           ((-motion.y >= along) & ((box.lower.y - center.y) - radius >= -tolerance));
+    return (motion.x >= along && (center.x - box.upper.x) - radius >= -tolerance) ||
+           (-motion.x >= along && (box.lower.x - center.x) - radius >= -tolerance) ||
+           (motion.y >= along && (center.y - box.upper.y) - radius >= -tolerance) ||
+           (-motion.y >= along && (box.lower.y - center.y) - radius >= -tolerance);
 }
 
 } // namespace

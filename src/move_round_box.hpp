@@ -57,11 +57,10 @@ struct RoundOnBox {
     /// face or not at all, round no nearer), and cast_to_contact has no
     /// contact to give.
     bool held_off(Vec2 motion, real tolerance) const {
-        // (Bitwise: one branch on the verdict rather than one on each test.)
-        return ((motion.x >= 0) & ((center.x - box.upper.x) - radius >= -tolerance)) |
-               ((motion.x <= 0) & ((box.lower.x - center.x) - radius >= -tolerance)) |
-               ((motion.y >= 0) & ((center.y - box.upper.y) - radius >= -tolerance)) |
-               ((motion.y <= 0) & ((box.lower.y - center.y) - radius >= -tolerance));
+        return (motion.x >= 0 && (center.x - box.upper.x) - radius >= -tolerance) ||
+               (motion.x <= 0 && (box.lower.x - center.x) - radius >= -tolerance) ||
+               (motion.y >= 0 && (center.y - box.upper.y) - radius >= -tolerance) ||
+               (motion.y <= 0 && (box.lower.y - center.y) - radius >= -tolerance);
     }
 
     /// may_press_into: false where the manifold of a start touching (collide()
