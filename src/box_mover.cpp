@@ -140,9 +140,10 @@ template <OwnForm Form> class FastMover {
     }
 
     // Mover::gather: every shape within `reach`, into the scratch
-    // candidates; false if one is not an axis-aligned box, is a sensor or
-    // may overlap the body (the push-out's case: Mover::may_push_out, with
-    // a round shape's push_form its box).
+    // candidates; false if one is a sensor, may overlap the body (the
+    // push-out's case: Mover::may_push_out, with a round shape's push_form
+    // its box), or is not an axis-aligned box and not one a round mover
+    // takes_general.
     bool gather(real reach) {
         std::vector<MoveCandidate>& candidates = scratch_.candidates;
         candidates.clear();

@@ -25,10 +25,11 @@ namespace sweep::detail {
 /// the general mover (World::move with `filter`) would, bit for bit: when
 /// the body has one shape that is not a sensor, an axis-aligned box, a
 /// disc, or a capsule whose placed core lies along an axis and whose
-/// radius lets its box bound its overlaps (bounded_by_boxes), and
-/// every shape the move may meet that `filter` (if any) does not ignore is
-/// an axis-aligned box, not a sensor, that it slides on, and the body
-/// starts overlapping none of them beyond the touch tolerance. Returns
+/// radius lets its box bound its overlaps (bounded_by_boxes), and every
+/// shape the move may meet that `filter` (if any) does not ignore is one it
+/// slides on, not a sensor, and an axis-aligned box (for a round body also
+/// any shape but a chain segment whose box does not meet the body's), and
+/// the body starts overlapping none of them beyond the touch tolerance. Returns
 /// whether it moved the body. False (it does not apply, or it met what the
 /// general mover must handle) leaves the body and the world as they were,
 /// but for its shape's cached static neighbourhood, the filter's answers
