@@ -242,7 +242,9 @@ template <OwnForm Form> class FastMover {
     }
 
     // cast_general where the closed form of two boxes cannot tell (rare:
-    // out of line, so that the closed form's loop stays small).
+    // out of line, so that the closed form's loop stays small; it makes
+    // its own touch reach, which the box loop would otherwise compute for
+    // every cast: 0.9 % more instructions).
     [[gnu::noinline]] void cast_undecided(std::size_t ci, Vec2 motion) {
         const BoxReach touch_reach(inflate(box_, w_.tol.touch_tolerance));
         cast_general(ci, motion, touch_reach.meets(scratch_.candidates[ci].other.box));
