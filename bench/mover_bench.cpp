@@ -2,7 +2,10 @@
 // moving toward random goals within +-8 px every frame on a 200x200 map of
 // 16x16 tiles, 70% of them solid (each tile its own static box, as bump.lua
 // keeps them). Reported as moves per second; Box2D has no equivalent, so
-// there is no pair (bump.lua under LuaJIT managed about 35,000 per second).
+// there is no pair. bump.lua runs the same scene in bench/bump/characters.lua
+// (under LuaJIT, in its own process; BENCHMARKS.md has both side by side:
+// the 35,000 moves a second for bump.lua came from another machine,
+// and on ours it does about 100,000 at its best cell size).
 #include <benchmark/benchmark.h>
 
 #include <random>
