@@ -284,26 +284,38 @@ Manifold flip_manifold(Manifold m) {
     return m;
 }
 
+// A manifold of one point, made where it is returned: a returned
+// prvalue is built in the caller's manifold, where a named one with an
+// early return of another was built on the stack, zeroed and copied.
+Manifold one_point(Vec2 normal, Vec2 local_normal, const ManifoldPoint& mp) {
+    return {normal, local_normal, false, {mp, ManifoldPoint{}}, 1};
+}
+
 } // namespace
 
 Manifold collide_circles(const Circle& a, const Transform& xfa, const Circle& b,
                          const Transform& xfb, const CollideSettings& settings) {
-    Manifold m;
     const Vec2 ca = transform_point(xfa, a.center);
     const Vec2 cb = transform_point(xfb, b.center);
-    // Most pairs are apart: compare squares before taking the root.
-    const real reach = a.radius + b.radius + settings.speculative_distance;
-    const real dist_squared = length_squared(cb - ca);
+    // Most pairs are apart: compare squares before taking the root, and
+    // before the manifold exists (made first, it was zeroed for every pair).
+    const real total_radius = a.radius + b.radius;
+    const real reach = total_radius + settings.speculative_distance;
+    const Vec2 d = cb - ca;
+    const real dist_squared = length_squared(d);
     if (dist_squared > reach * reach) {
-        return m;
+        return {};
     }
     const real dist = std::sqrt(dist_squared);
-    m.normal = dist > real(1e-12) ? (real(1) / dist) * (cb - ca) : Vec2{0, 1};
-    m.local_normal = inv_rotate(xfa.q, m.normal);
-    m.points[0] =
-        make_point(ca + a.radius * m.normal, cb - b.radius * m.normal, m.normal, xfa, xfb, 0);
-    m.count = 1;
-    return m;
+    const Vec2 normal = dist > real(1e-12) ? (real(1) / dist) * d : Vec2{0, 1};
+    const Vec2 local_normal = inv_rotate(xfa.q, normal);
+    // Each anchor from its own centre and the normal in its own frame (a
+    // world point carried back by an inverse transform costs more and rounds
+    // at the world's scale), the separation from the distance.
+    return one_point(normal, local_normal,
+                     {ca + (real(0.5) * (dist + a.radius - b.radius)) * normal,
+                      a.center + a.radius * local_normal,
+                      b.center - b.radius * inv_rotate(xfb.q, normal), dist - total_radius, 0});
 }
 
 Manifold collide_capsules(const Capsule& a, const Transform& xfa, const Capsule& b,
