@@ -561,11 +561,16 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
                                 const Transform& xfb, const CollideSettings& settings) {
     const Vec2 c_world = transform_point(xfb, b.center);
     const Vec2 c = inv_transform_point(xfa, c_world); // in A's frame
+    // A face that puts the centre beyond reach ends the search (as in
+    // Box2D's b2CollidePolygonAndCircle): the most separating face would too.
     int edge = 0;
     real separation = -std::numeric_limits<real>::max();
     for (int i = 0; i < a.count; ++i) {
         const real s = dot(a.normals[i], c - a.vertices[i]);
         if (s > separation) {
+            if (s - (a.radius + b.radius) > settings.speculative_distance) {
+                return {};
+            }
             separation = s;
             edge = i;
         }
