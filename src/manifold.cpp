@@ -581,24 +581,68 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
     return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 
-// collide_polygon_circle's steps, in the same order (the same rounding), on
-// the two faces of a capsule's polygon form, which both lie on the core's
-// line: the face the centre is in front of separates it most (face 0 on a
-// tie).
+// collide_polygon_circle's steps on the two faces of a capsule's polygon
+// form (circle_against_face's tests, the same rounding), which both lie on
+// the core's line: the face the centre is in front of separates it most
+// (face 0 on a tie), and the centre may face an end wherever it lies. In
+// another order: most apart pairs have the centre beyond one end, and are
+// measured from it before the normal is made (its root and division).
 Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Circle& b,
                                 const Transform& xfb, const CollideSettings& settings) {
-    const Vec2 normal0 = normalize(right_perp(a.center2 - a.center1));
-    if (normal0 == Vec2{}) {
-        return collide_circles({a.center1, a.radius}, xfa, b, xfb, settings);
-    }
+    const Vec2 axis = a.center2 - a.center1;
     const Vec2 c_world = transform_point(xfb, b.center);
     const Vec2 c = inv_transform_point(xfa, c_world); // in A's frame
+    const real total_radius = a.radius + b.radius;
+    const real axis_squared = length_squared(axis);
+    const bool has_normal = axis_squared >= real(1e-30); // normalize's test passes
+    // Beyond the end at center1, beyond the end at center2.
+    const bool at1 = dot(c - a.center1, axis) <= 0;
+    const bool at2 = dot(c - a.center2, a.center1 - a.center2) <= 0;
+    Vec2 d;
+    real dist = 0;
+    if (at1 != at2) {
+        d = c - (at1 ? a.center1 : a.center2);
+        dist = length(d);
+        // (A core this long has a normal: not the zero-length case below.)
+        if (dist - total_radius > settings.speculative_distance && has_normal) {
+            return {};
+        }
+    }
+    // normalize's own steps where it takes them, without its tests; else
+    // (a core shorter than 1e-15) normalize itself, and a zero-length
+    // capsule collides as its disc.
+    Vec2 normal0 = (real(1) / std::sqrt(axis_squared)) * right_perp(axis);
+    if (!has_normal) {
+        normal0 = normalize(right_perp(axis));
+        if (normal0 == Vec2{}) {
+            return collide_circles({a.center1, a.radius}, xfa, b, xfb, settings);
+        }
+    }
     const real s0 = dot(normal0, c - a.center1);
     const real s1 = dot(-normal0, c - a.center2);
-    const CircleFace face =
-        s1 > s0 ? CircleFace{a.center2, a.center1, 1, 0, -normal0, s1, nullptr, true}
-                : CircleFace{a.center1, a.center2, 0, 1, normal0, s0, nullptr, true};
-    return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
+    const bool face1 = s1 > s0; // face 1 runs from center2 to center1
+    const Vec2 face_normal = face1 ? -normal0 : normal0;
+    const real separation = face1 ? s1 : s0;
+    if (separation - total_radius > settings.speculative_distance) {
+        return {};
+    }
+    if (!at1 && !at2) {
+        return circle_contact(c - separation * face_normal, face_normal, separation,
+                              face1 ? 1u : 0u, c_world, a.radius, b, xfa, xfb);
+    }
+    // The face's first vertex first: they differ only for a centre beyond
+    // both ends, about a core shorter than its coordinates' rounding.
+    const bool at_center1 = face1 ? !at2 : at1;
+    if (at1 == at2) {
+        d = c - (at_center1 ? a.center1 : a.center2);
+        dist = length(d);
+    }
+    if (dist - total_radius > settings.speculative_distance) {
+        return {};
+    }
+    const Vec2 local_normal = dist > real(1e-12) ? (real(1) / dist) * d : face_normal;
+    return circle_contact(at_center1 ? a.center1 : a.center2, local_normal, dot(d, local_normal),
+                          at_center1 ? 0x100u : 0x101u, c_world, a.radius, b, xfa, xfb);
 }
 
 namespace {
