@@ -595,9 +595,12 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
     const real total_radius = a.radius + b.radius;
     const real axis_squared = length_squared(axis);
     const bool has_normal = axis_squared >= real(1e-30); // normalize's test passes
-    // Beyond the end at center1, beyond the end at center2.
-    const bool at1 = dot(c - a.center1, axis) <= 0;
-    const bool at2 = dot(c - a.center2, a.center1 - a.center2) <= 0;
+    // Beyond the end at center1, beyond the end at center2. (Both faces'
+    // dot(c - center2, center1 - center2), negated twice: the same rounding.)
+    const Vec2 from1 = c - a.center1;
+    const Vec2 to2 = a.center2 - c;
+    const bool at1 = dot(from1, axis) <= 0;
+    const bool at2 = dot(to2, axis) <= 0;
     Vec2 d;
     real dist = 0;
     if (at1 != at2) {
@@ -618,8 +621,8 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
             return collide_circles({a.center1, a.radius}, xfa, b, xfb, settings);
         }
     }
-    const real s0 = dot(normal0, c - a.center1);
-    const real s1 = dot(-normal0, c - a.center2);
+    const real s0 = dot(normal0, from1);
+    const real s1 = dot(normal0, to2); // dot(-normal0, c - center2), the same rounding
     const bool face1 = s1 > s0; // face 1 runs from center2 to center1
     const Vec2 face_normal = face1 ? -normal0 : normal0;
     const real separation = face1 ? s1 : s0;
