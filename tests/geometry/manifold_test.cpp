@@ -807,6 +807,29 @@ TEST(CollideCircles, SpeculativeDistanceBoundary) {
               0);
 }
 
+TEST(CollideCircles, AnchorsLieOnTheSurfacesFarFromTheOrigin) {
+    // 1e6 L out, where world coordinates round to 0.0625 L: each anchor lies
+    // on its circle, along the normal seen from its own body, to the
+    // circle's own precision (a world point carried back into the body's
+    // frame was 0.016 L off its surface), and the separation is the
+    // distance between the centres where the world has them, less the radii.
+    const Circle a{{real(0.25), real(-0.5)}, 1};
+    const Circle b{{real(-0.125), real(0.375)}, real(0.5)};
+    const Transform xfa = at(real(1e6), real(-1e6), real(0.3));
+    const Rot qb = Rot::from_angle(real(-1.1));
+    const Vec2 cb = transform_point(xfa, a.center) + Vec2{real(0.84), real(1.12)};
+    const Transform xfb{cb - rotate(qb, b.center), qb};
+    const Manifold m = collide_circles(a, xfa, b, xfb);
+    ASSERT_EQ(m.count, 1);
+    const ManifoldPoint& p = m.points[0];
+    const Vec2 out_a = rotate(xfa.q, p.anchor_a - a.center);
+    const Vec2 in_b = rotate(xfb.q, b.center - p.anchor_b);
+    expect_vec_near(out_a, a.radius * m.normal.x, a.radius * m.normal.y);
+    expect_vec_near(in_b, b.radius * m.normal.x, b.radius * m.normal.y);
+    const real centres = distance(transform_point(xfa, a.center), transform_point(xfb, b.center));
+    EXPECT_NEAR(p.separation, centres - a.radius - b.radius, k_eps);
+}
+
 TEST(Collide, SwappingCircleAndBoxFlipsTheNormalOnly) {
     // collide(box, circle) has normal +y (box to circle); collide(circle, box)
     // must give -y, the same separation and point, and swapped anchors.
