@@ -213,9 +213,9 @@ faces_contact(const ReferenceFace& ref, const PlacedFace& inc, real core_separat
         return static_cast<std::uint32_t>(flip ? inc_vertex << 8 | ref_vertex
                                                : ref_vertex << 8 | inc_vertex);
     };
-    const std::array<ClipVertex, 2> incident{
-        ClipVertex{inc.v1, pair_id(ref.face.index2, inc.index1)},
-        ClipVertex{inc.v2, pair_id(ref.face.index1, inc.index2)}};
+    const ClipVertex end1{inc.v1, pair_id(ref.face.index2, inc.index1)};
+    const ClipVertex end2{inc.v2, pair_id(ref.face.index1, inc.index2)};
+    const std::array<ClipVertex, 2> incident{end1, end2};
     const real r_ref = ref.face.radius;
     const real r_inc = inc.radius;
     const bool apart = core_separation > real(0.1) * settings.linear_slop;
@@ -226,7 +226,9 @@ faces_contact(const ReferenceFace& ref, const PlacedFace& inc, real core_separat
             return m;
         }
     }
-    std::array<ClipVertex, 2> clipped = incident;
+    // (Made afresh, not copied from `incident`: the copy's wide loads of its
+    // fields, just stored one by one, missed store forwarding.)
+    std::array<ClipVertex, 2> clipped{end1, end2};
     if (!clip_to_reference_face(ref, total_radius, clipped)) {
         // Faces side by side whose overlap is a rounding error (a box's
         // corner a hair above a tile's, 0.005 L beside it; the closest point
