@@ -59,6 +59,14 @@ struct PointLanes {
 // and loaded again (7 % of a box pair's collide).
 template <std::size_t N> PointLanes point_lanes(const std::array<Vec2, N>& points, int g) {
     static_assert(sizeof(Vec2) == 2 * sizeof(float) && (N == 2 || N == 8));
+    if constexpr (N == 2) {
+        // From the coordinates, not a wide load: a segment's faces are made
+        // just before, a field at a time, and a wide load of fields just
+        // stored one by one misses the processor's store forwarding (3 % of
+        // a chain collide's time).
+        return {_mm_setr_ps(points[0].x, points[1].x, points[0].x, points[1].x),
+                _mm_setr_ps(points[0].y, points[1].y, points[0].y, points[1].y)};
+    }
     const float* v = &points[0].x;
     const __m128 lo = _mm_loadu_ps(v + 8 * g);                  // x0 y0 x1 y1
     const __m128 hi = N > 2 ? _mm_loadu_ps(v + 8 * g + 4) : lo; // x2 y2 x3 y3
