@@ -633,7 +633,7 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
     }
     const real s0 = dot(normal0, from1);
     const real s1 = dot(normal0, to2); // dot(-normal0, c - center2), the same rounding
-    const bool face1 = s1 > s0; // face 1 runs from center2 to center1
+    const bool face1 = s1 > s0;        // face 1 runs from center2 to center1
     const Vec2 face_normal = face1 ? -normal0 : normal0;
     const real separation = face1 ? s1 : s0;
     if (separation - total_radius > settings.speculative_distance) {
