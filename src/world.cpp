@@ -557,6 +557,7 @@ void World::Impl::single_step(real dt) {
             hold_stopped_at_sweep_start();
             correct_positions();
             sweep_against_static(true); // the sweep has the last word; overlap may remain
+            return_jams_to_step_start(dt);
             break;
         }
     }

@@ -226,6 +226,8 @@ struct Body {
     bool toi_clamped = false;    // its motion ended at an impact: a cap was hit
     Vec2 searched_center;        // the end pose its contact search assumed: the
     real searched_angle = 0;     // start pose moved at its velocities then
+    Vec2 step_center;            // its centre of mass and angle when the step
+    real step_angle = 0;         // began (move_along, wake_island): where a jam goes back to
     // The pose at which the step's impact phase saw each of its shapes inside
     // its proxy's fat box (left_contact_box), until one of those boxes
     // changes: while the body stays there, they still are (refit_strays).
@@ -1203,6 +1205,8 @@ struct World::Impl {
     // Ends the body's step displaced by (dp, da) from where it began, along
     // a path of velocity (path_v, path_w).
     static void move_along(Body& b, Vec2 dp, real da, Vec2 path_v, real path_w) {
+        b.step_center = b.sweep.c2;
+        b.step_angle = b.sweep.a2;
         b.sweep.c1 = b.sweep.c2;
         b.sweep.a1 = b.sweep.a2;
         b.stopped = false;
@@ -1499,6 +1503,20 @@ struct World::Impl {
     // sweep at the round cap), a body landing within the solver's target
     // keeps its pose (lands_within_target).
     int sweep_against_static(bool keep_landings);
+
+    // After the last sweep at the round cap: a pair still deeper than 2
+    // linear slops that was clear where the step began is a jam the rounds
+    // could not resolve (two bodies each stopped by its own wall inside the
+    // other, with no room for both where the solve put them). Its moving
+    // bodies go back to their poses at the step's start, at rest, with every
+    // moving body those poses now overlap as deep (which goes back too): the
+    // last poses known clear. Each counts as clamped at time 0 (its whole
+    // step lost). "Stay at the last safe time", as for a failed time of
+    // impact.
+    void return_jams_to_step_start(real dt);
+
+    // Deepest overlap of shapes si and oi placed at xf_s and xf_o (L, >= 0).
+    real depth_between(int si, const Transform& xf_s, int oi, const Transform& xf_o) const;
 
     // Bodies that the sweep still stops after the last round go back to the
     // start of their sweep (where the last sweep that stopped them left

@@ -35,6 +35,10 @@ void World::Impl::wake_island(int body, bool queue) {
         Body& b = bodies[bi];
         b.awake = true;
         b.sleep_time = 0;
+        // (It has not moved since it fell asleep: woken during a step, it
+        // stands where the step began.)
+        b.step_center = b.sweep.c2;
+        b.step_angle = b.sweep.a2;
         --sleeping_bodies;
         const int next = b.sleep_next;
         b.sleep_next = -1;

@@ -880,6 +880,73 @@ int World::Impl::sweep_against_static(bool keep_landings) {
     return stopped;
 }
 
+real World::Impl::depth_between(int si, const Transform& xf_s, int oi,
+                                const Transform& xf_o) const {
+    const Manifold m = collide(shapes[si].shape, xf_s, shapes[oi].shape, xf_o,
+                               CollideSettings{0, tol.linear_slop});
+    real deepest = 0;
+    for (int i = 0; i < m.count; ++i) {
+        deepest = std::max(deepest, -m.points[i].separation);
+    }
+    return deepest;
+}
+
+void World::Impl::return_jams_to_step_start(real dt) {
+    const real limit = 2 * tol.linear_slop;
+    const auto returns = [&](int bi) {
+        const Body& b = bodies[bi];
+        return b.type == BodyType::dynamic && b.awake;
+    };
+    // Where body bi stands, or for one that returns where the step began.
+    const auto start_of = [&](int bi) {
+        const Body& b = bodies[bi];
+        if (!returns(bi)) {
+            return b.xf;
+        }
+        const Rot q = Rot::from_angle(b.step_angle);
+        return Transform{b.step_center - rotate(q, b.sweep.local_center), q};
+    };
+    std::vector<int> jam;
+    std::vector<bool> in_jam(bodies.size(), false);
+    const auto join = [&](int bi) {
+        if (returns(bi) && !in_jam[static_cast<std::size_t>(bi)]) {
+            in_jam[static_cast<std::size_t>(bi)] = true;
+            jam.push_back(bi);
+        }
+    };
+    for (const Contact& c : contacts) {
+        const int a = c.body_a;
+        const int b = c.body_b;
+        if ((returns(a) || returns(b)) &&
+            depth_between(c.shape_a, bodies[a].xf, c.shape_b, bodies[b].xf) > limit &&
+            depth_between(c.shape_a, start_of(a), c.shape_b, start_of(b)) <= limit) {
+            join(a);
+            join(b);
+        }
+    }
+    // (Indexed: joining grows the list.)
+    for (std::size_t k = 0; k < jam.size(); ++k) {
+        const int bi = jam[k];
+        Body& b = bodies[bi];
+        b.sweep.c2 = b.step_center;
+        b.sweep.a2 = b.step_angle;
+        put_at_rest(b);
+        sync_transform(b);
+        ++stats.toi_cap_hits;
+        stats.toi_time_lost += dt;
+        report_stop(TimeOfImpactKind::clamped, bi, 0);
+        for (const int si : b.shapes) {
+            for_each_partner_near(si, compute_aabb(shapes[si].shape, b.xf), [&](int oi) {
+                const int other = shapes[oi].body;
+                if (returns(other) && !in_jam[static_cast<std::size_t>(other)] &&
+                    depth_between(si, b.xf, oi, bodies[other].xf) > limit) {
+                    join(other);
+                }
+            });
+        }
+    }
+}
+
 void World::Impl::hold_stopped_at_sweep_start() {
     for (Body& b : bodies) {
         if (b.alive && b.stopped) {

@@ -71,7 +71,11 @@ enum class TimeOfImpactKind {
     pair,
     /// The body was stopped at an impact the world did not resolve (a cap
     /// on events was hit, or the impact could not be computed); the rest of
-    /// its step was lost. One per StepStats::toi_cap_hits.
+    /// its step was lost. Also (fraction 0) a body of a jam that position
+    /// correction and the final sweep left deeper than 2 linear slops when
+    /// their rounds hit their cap: it went back to its pose at the step's
+    /// start, at rest (docs/conventions.md, "Penetration in the step"). One per
+    /// StepStats::toi_cap_hits.
     clamped,
 };
 

@@ -139,7 +139,7 @@ struct StepStats {
     int manifolds_carried = 0;
     int toi_events = 0;           ///< bodies stopped early by the final sweep
     int toi_pair_events = 0;      ///< time-of-impact events resolved between moving bodies
-    int toi_cap_hits = 0;         ///< bodies clamped at an impact by the per-body or step cap
+    int toi_cap_hits = 0; ///< bodies clamped at an impact by a cap (TimeOfImpactKind::clamped)
     real toi_time_lost = 0;       ///< seconds of motion the clamped bodies lost (summed)
     int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap

@@ -644,6 +644,11 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithSubsteps) {
 // Seeds 1007509 and 1107990 at 60 Hz and 1106975 at 30 Hz (hunted) ended
 // a step 2.43, 2.09 and 2.01 slops deep: jams rising steadily out of the
 // overlap ran out of sweeps (k_jam_iteration_factor, then 4).
+// Seed 1070007 at 60 Hz (hunted) ended two steps 4.4 slops deep: a disc
+// against a wall and a box falling at 100 L/s into the slot beside it, too
+// narrow for both at the box's angle, each stopped by its sweep against its
+// own wall inside the other until the correct-and-sweep rounds ran out
+// (World::Impl::return_jams_to_step_start).
 TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve) {
     run_cases(61'000, test::property_cases(150), k_one_step_solve_at_60_hz);
     run_cases(31'000, test::property_cases(150), k_one_step_solve_at_30_hz);
@@ -660,6 +665,47 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve
     run_cases(1'007'509, 1, k_one_step_solve_at_60_hz);
     run_cases(1'107'990, 1, k_one_step_solve_at_60_hz);
     run_cases(1'106'975, 1, k_one_step_solve_at_30_hz);
+    run_cases(1'070'007, 1, k_one_step_solve_at_60_hz);
+}
+
+// Seed 1070007's jam (above): in the step whose rounds hit their cap, the
+// disc and the box go back to where they stood when the step began, at
+// rest, each reported as clamped at time 0.
+TEST(WorldRandomScenes, AJamTheRoundsCannotResolveGoesBackToTheStepStart) {
+    Scene scene = make_scene(1'070'007, k_one_step_solve_at_60_hz);
+    const auto pose = [&](BodyId id) { return scene.world.body_state(id).value(); };
+    int returned = 0;
+    for (int step = 1; step <= 10 && returned == 0; ++step) {
+        std::vector<BodyState> before;
+        for (const Placed& d : scene.dynamics) {
+            before.push_back(pose(d.id));
+        }
+        ASSERT_TRUE(scene.world.step(1 / k_one_step_solve_at_60_hz.hz));
+        for (const TimeOfImpactEvent& e : scene.world.events().time_of_impact) {
+            if (e.kind != TimeOfImpactKind::clamped || e.fraction != 0) {
+                continue;
+            }
+            ++returned;
+            const auto at = std::find_if(scene.dynamics.begin(), scene.dynamics.end(),
+                                         [&](const Placed& d) { return d.id == e.body; });
+            ASSERT_NE(at, scene.dynamics.end());
+            const BodyState& start = before[static_cast<std::size_t>(at - scene.dynamics.begin())];
+            const BodyState now = pose(e.body);
+            EXPECT_EQ(now.center, start.center) << "step " << step;
+            EXPECT_NEAR(now.xf.q.s, start.xf.q.s, 1e-6) << "step " << step;
+            EXPECT_NEAR(now.xf.q.c, start.xf.q.c, 1e-6) << "step " << step;
+            EXPECT_EQ(now.linear_velocity, Vec2{}) << "step " << step;
+            EXPECT_EQ(now.angular_velocity, 0) << "step " << step;
+            EXPECT_EQ(e.point, now.center) << "step " << step;
+        }
+        if (returned > 0) {
+            EXPECT_EQ(scene.world.stats().sweep_round_cap_hits, 1) << "step " << step;
+            EXPECT_GE(scene.world.stats().toi_cap_hits, returned) << "step " << step;
+            EXPECT_LE(deepest_overlap(scene).depth, 2 * scene.world.tolerances().linear_slop)
+                << "step " << step;
+        }
+    }
+    EXPECT_EQ(returned, 2); // the disc and the box
 }
 
 } // namespace
