@@ -1303,12 +1303,12 @@ Vec2 world_centroid(const Shape& shape, const Transform& xf) {
     m.points[m.count++] = make_point(core_b - gap * n, core_b - radius_b * n, n, xfa, xfb, id);
 }
 
-// An empty contact on the chain's face normal, for its points to be added.
-Manifold face_manifold(const ChainEnds& e, const Transform& xfa) {
-    Manifold m;
+// `m` made an empty contact on the chain's face normal, for its points to
+// be added.
+void start_face_manifold(Manifold& m, const ChainEnds& e, const Transform& xfa) {
+    m = {};
     m.normal = e.normal;
     m.local_normal = inv_rotate(xfa.q, e.normal);
-    return m;
 }
 
 // chain_face_points for a circle: its centre over the segment's extent. A
@@ -1316,22 +1316,24 @@ Manifold face_manifold(const ChainEnds& e, const Transform& xfa) {
 // itself, in the sliver a joint flatter than the convexity tolerance leaves
 // between the two faces' extents: it meets the vertex, along a normal
 // within that sliver's cone.
-Manifold chain_face_circle_points(const ChainEnds& e, const Transform& xfa, const Circle& circle,
-                                  const Transform& xfb, const CollideSettings& settings) {
-    Manifold m = face_manifold(e, xfa);
+void chain_face_circle_points(Manifold& m, const ChainEnds& e, const Transform& xfa,
+                              const Circle& circle, const Transform& xfb,
+                              const CollideSettings& settings) {
+    start_face_manifold(m, e, xfa);
     const Vec2 n = e.normal;
     const Vec2 c = transform_point(xfb, circle.center);
     const real r = circle.radius;
     const real along = dot(c - e.p1, e.tangent);
     if (along >= 0 && along <= e.length) {
         add_face_point(m, e, c, r, 0, xfa, xfb, settings);
-        return m;
+        return;
     }
     const bool at_p1 = along < 0;
     const Vec2 vertex = at_p1 ? e.p1 : e.p2;
     const Vec2 beyond_neighbour = at_p1 ? e.p1 - e.ghost1 : e.p2 - e.ghost2;
     if (dot(c - vertex, beyond_neighbour) <= 0) {
-        return {}; // over the neighbour's extent: its contact
+        m = {}; // over the neighbour's extent: its contact
+        return;
     }
     const real dist = distance(c, vertex);
     // (normalize, not 1 / dist: a centre 1e-23 L from the vertex has a
@@ -1346,22 +1348,23 @@ Manifold chain_face_circle_points(const ChainEnds& e, const Transform& xfa, cons
                                     : std::max(-cross(n, normal), -cross(normal, e.normal2));
     if (turn < -k_convex_sine || outside_cone > k_convex_sine ||
         dist - r > settings.speculative_distance) {
-        return {};
+        m = {};
+        return;
     }
     m.normal = normal;
     m.local_normal = inv_rotate(xfa.q, normal);
     m.points[0] = make_point(vertex, c - r * normal, normal, xfa, xfb, 0x100u);
     m.count = 1;
-    return m;
 }
 
 // chain_face_points for a polygon form (a capsule's, or a polygon itself,
 // read in place, not copied): its edge facing the chain clipped to [p1, p2]
 // (when that edge lies beyond the ends, as for a deep shape centred near a
 // vertex, the deepest point of its core over the extent).
-Manifold chain_face_polygon_points(const ChainEnds& e, const Transform& xfa, const Polygon& poly,
-                                   const Transform& xfb, const CollideSettings& settings) {
-    Manifold m = face_manifold(e, xfa);
+void chain_face_polygon_points(Manifold& m, const ChainEnds& e, const Transform& xfa,
+                               const Polygon& poly, const Transform& xfb,
+                               const CollideSettings& settings) {
+    start_face_manifold(m, e, xfa);
     const Vec2 n = e.normal;
     // B's edge clipped to the slab over the segment: [p1, p2] along the tangent.
     const auto clip_to_extent = [&](int edge, std::array<ClipVertex, 2>& out) {
@@ -1393,7 +1396,7 @@ Manifold chain_face_polygon_points(const ChainEnds& e, const Transform& xfa, con
         for (const ClipVertex& cv : clipped) {
             add_face_point(m, e, cv.v, poly.radius, cv.id | 0x40000u, xfa, xfb, settings);
         }
-        return m;
+        return;
     }
     // That edge lies beyond the ends: the deepest point of B's core over the extent.
     real deepest = std::numeric_limits<real>::max();
@@ -1411,30 +1414,35 @@ Manifold chain_face_polygon_points(const ChainEnds& e, const Transform& xfa, con
     if (deepest < std::numeric_limits<real>::max()) {
         add_face_point(m, e, best.v, poly.radius, best.id | 0x80000u, xfa, xfb, settings);
     }
-    return m;
 }
 
 // The contact of a shape (B) with the chain's face alone (normal = the
-// outward normal), from the part of B over the segment's extent.
-Manifold chain_face_points(const ChainEnds& e, const Transform& xfa, const Shape& b,
-                           const Transform& xfb, const CollideSettings& settings) {
+// outward normal), from the part of B over the segment's extent, made in
+// `m`: written field by field where the caller keeps it, not returned and
+// copied (a copy reads back, in wide loads, fields just stored one by one,
+// which the processor cannot forward from its stores).
+void chain_face_points(Manifold& m, const ChainEnds& e, const Transform& xfa, const Shape& b,
+                       const Transform& xfb, const CollideSettings& settings) {
     switch (b.type) {
     case ShapeType::circle:
-        return chain_face_circle_points(e, xfa, b.circle, xfb, settings);
+        chain_face_circle_points(m, e, xfa, b.circle, xfb, settings);
+        return;
     case ShapeType::capsule:
-        return chain_face_polygon_points(e, xfa, capsule_polygon(b.capsule), xfb, settings);
+        chain_face_polygon_points(m, e, xfa, capsule_polygon(b.capsule), xfb, settings);
+        return;
     default:
-        return chain_face_polygon_points(e, xfa, b.polygon, xfb, settings);
+        chain_face_polygon_points(m, e, xfa, b.polygon, xfb, settings);
+        return;
     }
 }
 
-Manifold chain_face_contact(const ChainEnds& e, const Transform& xfa, const Shape& b,
-                            const Transform& xfb, const CollideSettings& settings) {
-    Manifold m = chain_face_points(e, xfa, b, xfb, settings);
+// chain_face_points, with no normal when it has no points.
+void chain_face_contact(Manifold& m, const ChainEnds& e, const Transform& xfa, const Shape& b,
+                        const Transform& xfb, const CollideSettings& settings) {
+    chain_face_points(m, e, xfa, b, xfb, settings);
     if (m.count == 0) {
-        m = {}; // no contact, no normal (in place: m is returned without a copy)
+        m = {};
     }
-    return m;
 }
 
 // True when, of the chain's faces around the segment (its own and those of
@@ -1600,14 +1608,16 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     case ChainNormal::snap:
         if (!behind) {
             if (at_convex_end(e, m)) {
-                // The face contact, or the two-sided one if that is empty.
-                if (const Manifold face = chain_face_contact(e, xfa, b, xfb, settings);
-                    face.count > 0) {
-                    m = face;
+                // The face contact, or the two-sided one if that is empty:
+                // made again, where that is rare, rather than kept aside for
+                // a copy that would read back fields just stored.
+                chain_face_contact(m, e, xfa, b, xfb, settings);
+                if (m.count == 0) {
+                    m = collide_two_sided(chain.segment, xfa, b, xfb, settings);
                 }
                 return m;
             }
-            m = chain_face_contact(e, xfa, b, xfb, settings);
+            chain_face_contact(m, e, xfa, b, xfb, settings);
             return m;
         }
         break; // a normal into the solid: B is deep, as for skip below
@@ -1643,8 +1653,8 @@ Manifold collide_chain(const ChainSegment& chain, const Transform& xfa, const Sh
     // B most takes it, so that deep shapes still get pushed out (B's
     // centroid is in front of this face or a convex neighbour's).
     if (own_face_separates_most(e, b, xfb, settings)) {
-        if (const Manifold face = chain_face_contact(e, xfa, b, xfb, settings); face.count > 0) {
-            m = face;
+        chain_face_contact(m, e, xfa, b, xfb, settings); // (vertex_contact reads no m)
+        if (m.count > 0) {
             return m;
         }
     }
@@ -1777,7 +1787,9 @@ Manifold collide_face(const Shape& a, const Transform& xfa, const Polygon& b, co
     if (e.tangent == Vec2{}) {
         return {};
     }
-    return flip_manifold(chain_face_points(e, xfb, a, xfa, settings));
+    Manifold m;
+    chain_face_points(m, e, xfb, a, xfa, settings);
+    return flip_manifold(m);
 }
 
 } // namespace sweep
