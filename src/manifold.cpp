@@ -591,20 +591,22 @@ Manifold collide_polygon_circle(const Polygon& a, const Transform& xfa, const Ci
     return circle_against_face(face, c, c_world, a.radius, b, xfa, xfb, settings);
 }
 
+namespace {
+
 // collide_polygon_circle's steps on the two faces of a capsule's polygon
 // form (circle_against_face's tests, the same rounding), which both lie on
-// the core's line: the face the centre is in front of separates it most
+// the core's line, given their normal `normal0` (face 0's: right of center1
+// -> center2; unit): the face the centre is in front of separates it most
 // (face 0 on a tie), and the centre may face an end wherever it lies. In
 // another order: most apart pairs have the centre beyond one end, and are
-// measured from it before the normal is made (its root and division).
-Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Circle& b,
-                                const Transform& xfb, const CollideSettings& settings) {
+// measured from it first.
+[[gnu::always_inline]] inline Manifold
+capsule_circle_on_faces(const Capsule& a, Vec2 normal0, const Transform& xfa, const Circle& b,
+                        const Transform& xfb, const CollideSettings& settings) {
     const Vec2 axis = a.center2 - a.center1;
     const Vec2 c_world = transform_point(xfb, b.center);
     const Vec2 c = inv_transform_point(xfa, c_world); // in A's frame
     const real total_radius = a.radius + b.radius;
-    const real axis_squared = length_squared(axis);
-    const bool has_normal = axis_squared >= real(1e-30); // normalize's test passes
     // Beyond the end at center1, beyond the end at center2. (Both faces'
     // dot(c - center2, center1 - center2), negated twice: the same rounding.)
     const Vec2 from1 = c - a.center1;
@@ -616,19 +618,10 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
     if (at1 != at2) {
         d = c - (at1 ? a.center1 : a.center2);
         dist = length(d);
-        // (A core this long has a normal: not the zero-length case below.)
-        if (dist - total_radius > settings.speculative_distance && has_normal) {
+        // (Also for a short core's normal: the end's test below, on the
+        // same distance, would return the same.)
+        if (dist - total_radius > settings.speculative_distance) {
             return {};
-        }
-    }
-    // normalize's own steps where it takes them, without its tests; else
-    // (a core shorter than 1e-15) normalize itself, and a zero-length
-    // capsule collides as its disc.
-    Vec2 normal0 = (real(1) / std::sqrt(axis_squared)) * right_perp(axis);
-    if (!has_normal) {
-        normal0 = normalize(right_perp(axis));
-        if (normal0 == Vec2{}) {
-            return collide_circles({a.center1, a.radius}, xfa, b, xfb, settings);
         }
     }
     const real s0 = dot(normal0, from1);
@@ -656,6 +649,34 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
     const Vec2 local_normal = dist > real(1e-12) ? (real(1) / dist) * d : face_normal;
     return circle_contact(at_center1 ? a.center1 : a.center2, local_normal, dot(d, local_normal),
                           at_center1 ? 0x100u : 0x101u, c_world, a.radius, b, xfa, xfb);
+}
+
+// collide_capsule_circle for a core shorter than 1e-15: normalize itself
+// gives the faces' normal, and a zero-length capsule collides as its disc.
+// Out of line, with its calls: in the hot path, what they clobber made
+// every pair save registers and spill values (2 % of a call).
+[[gnu::noinline, gnu::cold]] Manifold
+collide_short_capsule_circle(const Capsule& a, const Transform& xfa, const Circle& b,
+                             const Transform& xfb, const CollideSettings& settings) {
+    const Vec2 normal0 = normalize(right_perp(a.center2 - a.center1));
+    if (normal0 == Vec2{}) {
+        return collide_circles({a.center1, a.radius}, xfa, b, xfb, settings);
+    }
+    return capsule_circle_on_faces(a, normal0, xfa, b, xfb, settings);
+}
+
+} // namespace
+
+Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Circle& b,
+                                const Transform& xfb, const CollideSettings& settings) {
+    const Vec2 axis = a.center2 - a.center1;
+    const real axis_squared = length_squared(axis);
+    if (!(axis_squared >= real(1e-30))) { // normalize's test fails
+        return collide_short_capsule_circle(a, xfa, b, xfb, settings);
+    }
+    // normalize's own steps where it takes them, without its tests.
+    return capsule_circle_on_faces(a, (real(1) / std::sqrt(axis_squared)) * right_perp(axis), xfa,
+                                   b, xfb, settings);
 }
 
 namespace {
