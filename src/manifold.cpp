@@ -285,12 +285,22 @@ Polygon segment_polygon(const Segment& segment) {
     return capsule_polygon({segment.p1, segment.p2, 0});
 }
 
-Manifold flip_manifold(Manifold m) {
+// B's manifold against A made A's against B, in place.
+void flip(Manifold& m) {
     m.normal = -m.normal;
     m.reference_is_b = !m.reference_is_b;
     for (int i = 0; i < m.count; ++i) {
         std::swap(m.points[i].anchor_a, m.points[i].anchor_b);
     }
+}
+
+// The manifold `collide_ba()` makes of B against A, flipped. Made in the
+// one object returned, so in the caller's: a flip taking and returning
+// it by value copied all 88 bytes out of the parameter, the loads reading
+// back fields just stored one by one (which the processor cannot forward).
+template <class CollideBA> Manifold flipped(CollideBA&& collide_ba) {
+    Manifold m = collide_ba();
+    flip(m);
     return m;
 }
 
@@ -1137,7 +1147,8 @@ Manifold collide_solids(const Shape& a, const Polygon* poly_a, const Transform& 
         return collide_polygon_circle(*poly_a, xfa, b.circle, xfb, settings);
     }
     if (!poly_a) {
-        return flip_manifold(collide_polygon_circle(*poly_b, xfb, a.circle, xfa, settings));
+        return flipped(
+            [&] { return collide_polygon_circle(*poly_b, xfb, a.circle, xfa, settings); });
     }
     return collide_polygons(*poly_a, xfa, *poly_b, xfb, settings);
 }
@@ -1739,7 +1750,7 @@ Circle point_like_circle(const Shape& shape) {
         return collide_chain(a.chain_segment, xfa, b, xfb, settings);
     }
     if (b.type == ShapeType::chain_segment) {
-        return flip_manifold(collide_chain(b.chain_segment, xfb, a, xfa, settings));
+        return flipped([&] { return collide_chain(b.chain_segment, xfb, a, xfa, settings); });
     }
     // Left: a capsule or segment against a capsule, segment, polygon or
     // circle, or the reverse. Two of them meet through their cores' closest
@@ -1777,13 +1788,15 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
         return collide_polygon_circle(a.polygon, xfa, b.circle, xfb, settings);
     }
     if (a.type == ShapeType::circle && b.type == ShapeType::polygon) {
-        return flip_manifold(collide_polygon_circle(b.polygon, xfb, a.circle, xfa, settings));
+        return flipped(
+            [&] { return collide_polygon_circle(b.polygon, xfb, a.circle, xfa, settings); });
     }
     if (a.type == ShapeType::capsule && b.type == ShapeType::circle) {
         return collide_capsule_circle(a.capsule, xfa, b.circle, xfb, settings);
     }
     if (a.type == ShapeType::circle && b.type == ShapeType::capsule) {
-        return flip_manifold(collide_capsule_circle(b.capsule, xfb, a.circle, xfa, settings));
+        return flipped(
+            [&] { return collide_capsule_circle(b.capsule, xfb, a.circle, xfa, settings); });
     }
     // A level's ground against a body, directly: a polygon or circle is
     // neither an edge nor point-like.
@@ -1793,7 +1806,7 @@ Manifold collide(const Shape& a, const Transform& xfa, const Shape& b, const Tra
     }
     const bool a_solid = a.type == ShapeType::polygon || a.type == ShapeType::circle;
     if (b.type == ShapeType::chain_segment && a_solid) {
-        return flip_manifold(collide_chain(b.chain_segment, xfb, a, xfa, settings));
+        return flipped([&] { return collide_chain(b.chain_segment, xfb, a, xfa, settings); });
     }
     return collide_edges_and_cores(a, xfa, b, xfb, settings);
 }
@@ -1810,7 +1823,8 @@ Manifold collide_face(const Shape& a, const Transform& xfa, const Polygon& b, co
     }
     Manifold m;
     chain_face_points(m, e, xfb, a, xfa, settings);
-    return flip_manifold(m);
+    flip(m);
+    return m;
 }
 
 } // namespace sweep
