@@ -480,19 +480,14 @@ Result<void> World::step(real dt, int substeps) {
 
 real World::Impl::measure_penetration() const {
     real deepest = 0;
-    const CollideSettings settings{0, tol.linear_slop};
     for (const Body& b : bodies) {
         if (!b.alive || b.type != BodyType::dynamic) {
             continue;
         }
         for (const int si : b.shapes) {
-            const ShapeRecord& s = shapes[si];
-            for_each_partner_near(si, compute_aabb(s.shape, b.xf), [&](int oi) {
-                const ShapeRecord& o = shapes[oi];
-                const Manifold m = collide(s.shape, b.xf, o.shape, bodies[o.body].xf, settings);
-                for (int i = 0; i < m.count; ++i) {
-                    deepest = std::max(deepest, -m.points[i].separation);
-                }
+            for_each_partner_near(si, compute_aabb(shapes[si].shape, b.xf), [&](int oi) {
+                deepest =
+                    std::max(deepest, depth_between(si, b.xf, oi, bodies[shapes[oi].body].xf));
             });
         }
     }
