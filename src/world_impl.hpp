@@ -1614,10 +1614,27 @@ struct World::Impl {
     // yield too and are swept again.
     void correct_positions();
 
-    // The first time (a fraction of `sweep`, 1 if none) at which one of the
-    // body's shapes, moving along `sweep`, meets static geometry
-    // (keep_landings: see lands_within_target).
-    real first_static_impact(const Body& b, const Sweep& sweep, bool keep_landings = false);
+    // Where a body's sweep first meets static geometry: the fraction of the
+    // sweep (1 if it meets none), the body's shape and the static shape met.
+    struct StaticHit {
+        real t = 1;
+        int shape = -1;
+        int wall = -1;
+    };
+
+    // The first time at which one of the body's shapes, moving along
+    // `sweep`, meets static geometry (keep_landings: see lands_within_target).
+    StaticHit first_static_impact(const Body& b, const Sweep& sweep, bool keep_landings = false);
+
+    // A sweep against static geometry (the final sweep, or
+    // blocked_by_static's) stopped body `bi` where it meets `hit.wall`: it
+    // hits the wall there. The approach of their contact points is solved
+    // as an impact against an immovable side, with the pair's friction and
+    // restitution (solve_impact, as at a time-of-impact event), so that the
+    // velocity the solve gave the body does not drive it into the wall
+    // again the next step (docs/conventions.md, "Penetration in the step":
+    // a box the sweep stopped step after step).
+    void hit_wall(int bi, const StaticHit& hit);
 
     // Whether the core ends the step no closer to the wall than it started,
     // on the same side: a wedged body that position correction only turns in

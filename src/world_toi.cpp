@@ -22,9 +22,10 @@
 // turner's next meeting is searched for nearer than the graze. An
 // event with a body over its cap clamps both bodies at the time of impact
 // (the rest of their step is lost, and counted). Before a body is moved to an event's time, its
-// path up to then is swept against static geometry: a wall met first stops it there. The final
-// sweep of every pose against static geometry (at the end of this file) still runs after this
-// phase, from the pose at each body's clock.
+// path up to then is swept against static geometry: a wall met first stops it there, and it hits
+// the wall (hit_wall). The final sweep of every pose against static geometry (at the end of this
+// file) still runs after this phase, from the pose at each body's clock, and a body it stops
+// hits the wall it met too.
 #include "world_impl.hpp"
 
 #include <functional>
@@ -258,8 +259,9 @@ void World::Impl::push_toi_event(int shape_a, int shape_b, real t0, real target,
 }
 
 // Sweeps a dynamic body's path from its clock to step fraction t against
-// static geometry; a wall met first stops the body there (its events are
-// then searched again from the shortened path). Returns whether it was.
+// static geometry; a wall met first stops the body there, where it hits the
+// wall (its events are then searched again from the shortened path).
+// Returns whether it was.
 bool World::Impl::blocked_by_static(int bi, real t) {
     Body& b = bodies[bi];
     if (b.type != BodyType::dynamic || t <= b.toi_clock) {
@@ -269,7 +271,8 @@ bool World::Impl::blocked_by_static(int bi, real t) {
     const real beta = (t - b.toi_clock) / (1 - b.toi_clock);
     part.c2 = lerp(b.sweep.c1, b.sweep.c2, beta);
     part.a2 = b.sweep.a1 + beta * (b.sweep.a2 - b.sweep.a1);
-    const real s = first_static_impact(b, part);
+    const StaticHit hit = first_static_impact(b, part);
+    const real s = hit.t;
     if (s >= 1) {
         return false;
     }
@@ -277,6 +280,7 @@ bool World::Impl::blocked_by_static(int bi, real t) {
     b.sweep.c2 = lerp(part.c1, part.c2, s);
     b.sweep.a2 = part.a1 + s * (part.a2 - part.a1);
     sync_transform(b);
+    hit_wall(bi, hit);
     b.stopped = true;
     ++b.toi_stamp;
     ++stats.toi_events;
@@ -851,7 +855,8 @@ int World::Impl::sweep_against_static(bool keep_landings) {
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
         }
-        const real t = first_static_impact(b, b.sweep, keep_landings);
+        const StaticHit hit = first_static_impact(b, b.sweep, keep_landings);
+        const real t = hit.t;
         // A body already resting where its sweep stops (a re-sweep of a
         // stopped body ends within the touch band, a hair before t = 1)
         // need not move: only a real pull-back counts.
@@ -874,10 +879,26 @@ int World::Impl::sweep_against_static(bool keep_landings) {
             // correction never freed it of the box beside it.)
             b.sweep.c1 = b.sweep.c2;
             b.sweep.a1 = b.sweep.a2;
+            hit_wall(bi, hit);
             ++stopped;
         }
     }
     return stopped;
+}
+
+void World::Impl::hit_wall(int bi, const StaticHit& hit) {
+    Body& b = bodies[bi];
+    const ShapeRecord& shape = shapes[hit.shape];
+    const ShapeRecord& wall = shapes[hit.wall];
+    Body& fixed = bodies[wall.body];
+    const Manifold m = collide_pair(hit.shape, hit.wall, b.xf, fixed.xf,
+                                    {tol.speculative_distance, tol.linear_slop});
+    if (m.count == 0) {
+        return;
+    }
+    solve_impact({&b, b.sweep.c2, b.inv_mass, b.inv_inertia}, {&fixed, fixed.sweep.c2, 0, 0}, m,
+                 combine_friction(shape.material, wall.material),
+                 combine_restitution(shape.material, wall.material), tol.restitution_threshold, 0);
 }
 
 real World::Impl::depth_between(int si, const Transform& xf_s, int oi,
@@ -957,11 +978,12 @@ void World::Impl::hold_stopped_at_sweep_start() {
     }
 }
 
-real World::Impl::first_static_impact(const Body& b, const Sweep& sweep, bool keep_landings) {
+World::Impl::StaticHit World::Impl::first_static_impact(const Body& b, const Sweep& sweep,
+                                                        bool keep_landings) {
     const Transform start = get_transform(sweep, 0);
     const Transform end = get_transform(sweep, 1);
     const real turn = std::abs(sweep.a2 - sweep.a1) * b.extent;
-    real t_min = 1;
+    StaticHit first;
     for (int si : b.shapes) {
         const ShapeRecord& s = shapes[si];
         if (s.sensor) {
@@ -973,8 +995,10 @@ real World::Impl::first_static_impact(const Body& b, const Sweep& sweep, bool ke
             const int wall = static_cast<int>(other);
             if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
                 bool touching = false;
-                t_min =
-                    std::min(t_min, static_impact(sweep, s, shapes[wall], keep_landings, touching));
+                const real t = static_impact(sweep, s, shapes[wall], keep_landings, touching);
+                if (t < first.t) {
+                    first = {t, si, wall};
+                }
                 if (touching && !std::binary_search(contact_keys.begin(), contact_keys.end(),
                                                     ordered_key(si, wall))) {
                     touched_walls.emplace_back(si, wall);
@@ -983,7 +1007,7 @@ real World::Impl::first_static_impact(const Body& b, const Sweep& sweep, bool ke
             return true;
         });
     }
-    return t_min;
+    return first;
 }
 
 bool World::Impl::core_gap_kept(const ToiInput& input) const {

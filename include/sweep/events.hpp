@@ -63,7 +63,9 @@ struct SensorEvent {
 enum class TimeOfImpactKind {
     /// A sweep against static geometry stopped the body at a wall: the
     /// final sweep of its pose, or the sweep of its path up to an event
-    /// with another body. One per StepStats::toi_events.
+    /// with another body. It hit the wall there: the approach of their
+    /// contact was solved as an impact against an immovable body, with the
+    /// pair's restitution and friction. One per StepStats::toi_events.
     static_sweep,
     /// Two moving bodies met between poses of the step; the impact changed
     /// their velocities there and they went on from that time. One per

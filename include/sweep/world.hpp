@@ -10,7 +10,10 @@
 // meet through these events, capped per body and per step: src/world_toi.cpp,
 // after Box2D 2.4's SolveTOI, with bullets swept against bullets too); and
 // last a time-of-impact sweep of every dynamic body's final pose against
-// static geometry so that nothing tunnels through a wall.
+// static geometry so that nothing tunnels through a wall. A body a sweep
+// stops at a wall hits it there: an impact with the pair's restitution and
+// friction, the wall immovable (docs/conventions.md, "Penetration in the
+// step").
 #pragma once
 
 #include <functional>

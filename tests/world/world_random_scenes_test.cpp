@@ -649,6 +649,13 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithSubsteps) {
 // narrow for both at the box's angle, each stopped by its sweep against its
 // own wall inside the other until the correct-and-sweep rounds ran out
 // (World::Impl::return_jams_to_step_start).
+// Seed 2001674 at 30 Hz (hunted) ended steps 2.3 to 2.6 slops deep: a box
+// the solve swung into an obstacle's face its manifold did not hold, which
+// the final sweep stopped step after step with the velocity that drove it
+// there, and a disc sinking into it down a 10-degree wedge. Seed 1038568 at
+// 30 Hz (hunted) ended a step 4.5 slops deep: a capsule between a box on a
+// disc and a ceiling. A body a sweep stops at a wall now hits it
+// (World::Impl::hit_wall).
 TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve) {
     run_cases(61'000, test::property_cases(150), k_one_step_solve_at_60_hz);
     run_cases(31'000, test::property_cases(150), k_one_step_solve_at_30_hz);
@@ -666,6 +673,8 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve
     run_cases(1'107'990, 1, k_one_step_solve_at_60_hz);
     run_cases(1'106'975, 1, k_one_step_solve_at_30_hz);
     run_cases(1'070'007, 1, k_one_step_solve_at_60_hz);
+    run_cases(2'001'674, 1, k_one_step_solve_at_30_hz);
+    run_cases(1'038'568, 1, k_one_step_solve_at_30_hz);
 }
 
 // Seed 1070007's jam (above): in a step whose rounds hit their cap, no pair
