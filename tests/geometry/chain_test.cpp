@@ -103,6 +103,36 @@ TEST(Chain, BoxRestingOnTopSegmentHasTwoPoints) {
     }
 }
 
+// A box above the top segment (its neighbours both convex corners) gets a
+// point for each bottom corner within the speculative distance (0.02 L) of
+// the face, with that gap as its separation, and none for a corner beyond:
+// level 0.015 L above, both corners; 0.025 L above, nothing; tilted by
+// 0.02 rad with its lower corner 0.005 L above, that corner alone (the
+// other is 0.005 + sin(0.02) = 0.025 L above).
+TEST(Chain, ABoxAboveTheTopSegmentGetsPointsOnlyWithinTheSpeculativeDistance) {
+    const auto chain = make_chain_loop(k_ground).value();
+    const Polygon box = make_box(0.5f, 0.5f).value();
+    const Manifold near = collide(Shape(chain[2]), k_identity, Shape(box), {{2, 1.515f}, {}});
+    ASSERT_EQ(near.count, 2);
+    EXPECT_NEAR(near.normal.y, 1, 1e-6f);
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_NEAR(near.points[i].separation, 0.015f, 1e-5f);
+        EXPECT_NEAR(std::abs(near.points[i].point.x - 2), 0.5f, 1e-5f);
+    }
+    EXPECT_EQ(collide(Shape(chain[2]), k_identity, Shape(box), {{2, 1.525f}, {}}).count, 0);
+
+    const real angle = 0.02f;
+    const real c = std::cos(angle);
+    const real s = std::sin(angle);
+    const Transform tilted{{2, 1.005f + 0.5f * (c + s)}, Rot::from_angle(angle)};
+    const Manifold one = collide(Shape(chain[2]), k_identity, Shape(box), tilted);
+    ASSERT_EQ(one.count, 1);
+    EXPECT_NEAR(one.normal.y, 1, 1e-6f);
+    EXPECT_NEAR(one.points[0].separation, 0.005f, 1e-5f);
+    // The lower corner, the box's (-0.5, -0.5) turned counter-clockwise.
+    EXPECT_NEAR(one.points[0].point.x, 2 - 0.5f * c + 0.5f * s, 1e-5f);
+}
+
 // Seam-free chains: the ghost vertices keep contact normals on the faces.
 
 // A block whose top is two collinear segments meeting at (2, 1), the seam:
