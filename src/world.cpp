@@ -60,9 +60,10 @@ Result<World> World::make(const WorldDef& def) {
                      "(from the touch tolerance, 0.00125 m, to the speed limit, 400 m/s) is "
                      "zero, subnormal or infinite in `real`"};
     }
-    if (def.velocity_iterations < 1 || def.position_iterations < 1 || def.solver_substeps < 1) {
+    if (def.velocity_iterations < 1 || def.position_iterations < 1 || def.solver_substeps < 1 ||
+        def.correction_rounds < 1) {
         return Error{ErrorCode::invalid_input,
-                     "World: iteration and solver sub-step counts must be >= 1"};
+                     "World: iteration, solver sub-step and correction round counts must be >= 1"};
     }
     if (!std::isfinite(def.max_translation_speed) || !(def.max_translation_speed > 0) ||
         !std::isfinite(def.length_units_per_meter * def.max_translation_speed) ||
@@ -547,7 +548,7 @@ void World::Impl::single_step(real dt) {
             break;
         }
         add_contacts_of_stopped_bodies();
-        if (round + 1 == k_max_sweep_rounds) {
+        if (round + 1 == def.correction_rounds) {
             ++stats.sweep_round_cap_hits;
             hold_stopped_at_sweep_start();
             correct_positions();

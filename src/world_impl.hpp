@@ -483,9 +483,6 @@ constexpr real k_min_graze_distance = real(0.01);
 // the sweep.
 constexpr int k_sinking_bisections = 12;
 
-// Rounds of position correction and final sweep per step (see single_step).
-constexpr int k_max_sweep_rounds = 12;
-
 // How many times position_iterations a jam may take (see
 // solve_positions_until_within_slop). With 4, jams rising steadily ran out
 // of sweeps a little above the bound (seeds 1007509, 1107990 and 1106975

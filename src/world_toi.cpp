@@ -935,14 +935,24 @@ void World::Impl::return_jams_to_step_start(real dt) {
             jam.push_back(bi);
         }
     };
-    for (const Contact& c : contacts) {
-        const int a = c.body_a;
-        const int b = c.body_b;
-        if ((returns(a) || returns(b)) &&
-            depth_between(c.shape_a, bodies[a].xf, c.shape_b, bodies[b].xf) > limit &&
-            depth_between(c.shape_a, start_of(a), c.shape_b, start_of(b)) <= limit) {
-            join(a);
-            join(b);
+    // Every pair of a moving body, whether or not it has a contact: the
+    // last correction and sweep may have driven it into one the rounds'
+    // contact searches never saw (in the moving tree once every shape lies
+    // in its box).
+    refit_strays();
+    for (int a = 0; a < static_cast<int>(bodies.size()); ++a) {
+        if (!bodies[a].alive || !returns(a)) {
+            continue;
+        }
+        for (const int si : bodies[a].shapes) {
+            for_each_partner_near(si, compute_aabb(shapes[si].shape, bodies[a].xf), [&](int oi) {
+                const int b = shapes[oi].body;
+                if (depth_between(si, bodies[a].xf, oi, bodies[b].xf) > limit &&
+                    depth_between(si, start_of(a), oi, start_of(b)) <= limit) {
+                    join(a);
+                    join(b);
+                }
+            });
         }
     }
     // (Indexed: joining grows the list.)
@@ -955,7 +965,7 @@ void World::Impl::return_jams_to_step_start(real dt) {
         sync_transform(b);
         ++stats.toi_cap_hits;
         stats.toi_time_lost += dt;
-        report_stop(TimeOfImpactKind::clamped, bi, 0);
+        report_stop(TimeOfImpactKind::returned, bi, 0);
         for (const int si : b.shapes) {
             for_each_partner_near(si, compute_aabb(shapes[si].shape, b.xf), [&](int oi) {
                 const int other = shapes[oi].body;

@@ -243,7 +243,7 @@ void WorldSample::draw_trees(const Draw& draw, const Aabb& visible) const {
 
 // Where continuous collision acted in recent steps: a diamond where the
 // sweep stopped a body at a wall, a ring where two moving bodies met, a
-// cross where a cap clamped a body.
+// cross where a cap clamped a body or sent it back to the step's start.
 void WorldSample::draw_toi_events(const Draw& draw) const {
     const real r = real(6) / draw.camera().pixels_per_unit;
     for (const auto& [e, age] : tois_.items()) {
@@ -259,6 +259,7 @@ void WorldSample::draw_toi_events(const Draw& draw) const {
             draw.circle(p, r, with_alpha(k_toi_color, 60), k_toi_color);
             break;
         case TimeOfImpactKind::clamped:
+        case TimeOfImpactKind::returned:
             draw.segment(p - Vec2{r, r}, p + Vec2{r, r}, k_clamp_color);
             draw.segment(p - Vec2{r, -r}, p + Vec2{r, -r}, k_clamp_color);
             break;

@@ -73,12 +73,15 @@ enum class TimeOfImpactKind {
     pair,
     /// The body was stopped at an impact the world did not resolve (a cap
     /// on events was hit, or the impact could not be computed); the rest of
-    /// its step was lost. Also (fraction 0) a body of a jam that position
-    /// correction and the final sweep left deeper than 2 linear slops when
-    /// their rounds hit their cap: it went back to its pose at the step's
-    /// start, at rest (docs/conventions.md, "Penetration in the step"). One per
-    /// StepStats::toi_cap_hits.
+    /// its step was lost. Counted in StepStats::toi_cap_hits.
     clamped,
+    /// The body was in a jam that position correction and the final sweep
+    /// left deeper than 2 linear slops when their rounds hit their cap
+    /// (WorldDef::correction_rounds): it went back to its pose at the
+    /// step's start, at rest, and lost its step (fraction 0;
+    /// docs/conventions.md, "Penetration in the step"). Counted in
+    /// StepStats::toi_cap_hits.
+    returned,
 };
 
 /// Where continuous collision stopped or redirected a dynamic body during
@@ -88,8 +91,9 @@ struct TimeOfImpactEvent {
     TimeOfImpactKind kind = TimeOfImpactKind::static_sweep;
     BodyId body;  ///< the body stopped, or (pair) the body of the first shape
     BodyId other; ///< pair: the body of the second shape; otherwise a null id (index -1)
-    /// World, L. static_sweep and clamped: the body's centre of mass where
-    /// it stopped. pair: the first contact point at the time of impact.
+    /// World, L. static_sweep, clamped and returned: the body's centre of
+    /// mass where it stopped. pair: the first contact point at the time of
+    /// impact.
     Vec2 point;
     real fraction = 0; ///< time of the impact as a fraction of the (sub-)step, [0, 1]
 };

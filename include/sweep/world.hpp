@@ -55,6 +55,14 @@ struct WorldDef {
     int solver_substeps = 8;
     int position_iterations =
         60; ///< most position correction sweeps per step (stops early once within the slop)
+    /// Most rounds of position correction and final sweep against static
+    /// geometry per step (>= 1). A round that stops, adds or touches
+    /// nothing ends them; a step that uses them all lets the final sweep
+    /// have the last word and sends the bodies of a jam they could not
+    /// resolve back to their poses at the step's start
+    /// (StepStats::sweep_round_cap_hits; docs/conventions.md, "Penetration
+    /// in the step").
+    int correction_rounds = 12;
     bool measure_penetration =
         false; ///< compute StepStats::max_penetration (a broadphase query and narrowphase pass)
     real max_translation_speed =
@@ -142,7 +150,9 @@ struct StepStats {
     int manifolds_carried = 0;
     int toi_events = 0;           ///< bodies stopped early by the final sweep
     int toi_pair_events = 0;      ///< time-of-impact events resolved between moving bodies
-    int toi_cap_hits = 0; ///< bodies clamped at an impact by a cap (TimeOfImpactKind::clamped)
+    /// Bodies clamped at an impact by a cap, and bodies of a jam sent back
+    /// to the step's start (TimeOfImpactKind::clamped and ::returned).
+    int toi_cap_hits = 0;
     real toi_time_lost = 0;       ///< seconds of motion the clamped bodies lost (summed)
     int toi_failures = 0;         ///< TOI queries that hit their iteration cap (safe time used)
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap

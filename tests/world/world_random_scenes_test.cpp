@@ -105,6 +105,7 @@ struct Regime {
     int substeps = 1;
     int steps = 240;
     int solver_substeps = WorldDef{}.solver_substeps;
+    int correction_rounds = WorldDef{}.correction_rounds;
 };
 
 /// A body and its one shape (local frame), for messages and diagnostics.
@@ -363,6 +364,7 @@ Scene make_scene(std::uint32_t seed, const Regime& regime) {
     Rng rng(seed);
     WorldDef def;
     def.solver_substeps = regime.solver_substeps;
+    def.correction_rounds = regime.correction_rounds;
     if (rng.chance(0.25)) {
         def.gravity = {0, 0}; // nothing settles: fast bodies keep bouncing
     }
@@ -677,51 +679,63 @@ TEST(WorldRandomScenes, NoTunnelingAndPenetrationWithinTwoSlopsWithAOneStepSolve
     run_cases(1'038'568, 1, k_one_step_solve_at_30_hz);
 }
 
-// Seed 1070007's jam (above): in a step whose rounds hit their cap, no pair
-// stays deeper than 2 slops, and a body that went back stands where it
-// stood when the step began, at rest, reported as clamped at time 0. (With
-// g++ in float the disc and the box go back at step 5. The path is this
-// build's rounding: where the seed never reaches the cap there is nothing
-// to check, and the test says so.)
+// A jam the correct-and-sweep rounds cannot resolve goes back to the
+// step's start. With the default 12 rounds the random scenes no longer
+// reach the cap (over 70,000 hunted seeds; seed 1070007 did, above, until a body
+// a sweep stops hits the wall), so these take one round, where the cap
+// comes often: a body the round's sweep stops leaves the final sweep the
+// last word. In every step that hits it, a body that went back stands where
+// it stood when the step began, at rest, and is reported as returned at
+// time 0 at its centre; and the step leaves no overlap deeper than 2 slops
+// that the scene did not have where it began.
 TEST(WorldRandomScenes, AJamTheRoundsCannotResolveGoesBackToTheStepStart) {
-    Scene scene = make_scene(1'070'007, k_one_step_solve_at_60_hz);
-    const auto pose = [&](BodyId id) { return scene.world.body_state(id).value(); };
-    bool capped = false;
-    for (int step = 1; step <= 10; ++step) {
-        std::vector<BodyState> before;
-        for (const Placed& d : scene.dynamics) {
-            before.push_back(pose(d.id));
-        }
-        ASSERT_TRUE(scene.world.step(1 / k_one_step_solve_at_60_hz.hz));
-        int returned = 0;
-        for (const TimeOfImpactEvent& e : scene.world.events().time_of_impact) {
-            if (e.kind != TimeOfImpactKind::clamped || e.fraction != 0) {
+    Regime one_round = k_at_30_hz;
+    one_round.correction_rounds = 1;
+    int capped = 0;
+    int returned = 0;
+    for (std::uint32_t seed = 1000; seed < 1040; ++seed) {
+        Scene scene = make_scene(seed, one_round);
+        const real limit = 2 * scene.world.tolerances().linear_slop;
+        const auto pose = [&](BodyId id) { return scene.world.body_state(id).value(); };
+        for (int step = 1; step <= one_round.steps; ++step) {
+            const std::string at = describe(scene, step);
+            std::vector<BodyState> before;
+            for (const Placed& d : scene.dynamics) {
+                before.push_back(pose(d.id));
+            }
+            const real deepest_before = deepest_overlap(scene).depth;
+            ASSERT_TRUE(scene.world.step(1 / one_round.hz));
+            if (scene.world.stats().sweep_round_cap_hits == 0) {
                 continue;
             }
-            ++returned;
-            const auto at = std::find_if(scene.dynamics.begin(), scene.dynamics.end(),
-                                         [&](const Placed& d) { return d.id == e.body; });
-            ASSERT_NE(at, scene.dynamics.end());
-            const BodyState& start = before[static_cast<std::size_t>(at - scene.dynamics.begin())];
-            const BodyState now = pose(e.body);
-            EXPECT_EQ(now.center, start.center) << "step " << step;
-            EXPECT_NEAR(now.xf.q.s, start.xf.q.s, 1e-6) << "step " << step;
-            EXPECT_NEAR(now.xf.q.c, start.xf.q.c, 1e-6) << "step " << step;
-            EXPECT_EQ(now.linear_velocity, Vec2{}) << "step " << step;
-            EXPECT_EQ(now.angular_velocity, 0) << "step " << step;
-            EXPECT_EQ(e.point, now.center) << "step " << step;
-        }
-        const StepStats& stats = scene.world.stats();
-        EXPECT_GE(stats.toi_cap_hits, returned) << "step " << step;
-        if (stats.sweep_round_cap_hits > 0) {
-            capped = true;
-            EXPECT_LE(deepest_overlap(scene).depth, 2 * scene.world.tolerances().linear_slop)
-                << "step " << step << ", " << returned << " bodies returned";
+            ++capped;
+            for (const TimeOfImpactEvent& e : scene.world.events().time_of_impact) {
+                if (e.kind != TimeOfImpactKind::returned) {
+                    continue;
+                }
+                ++returned;
+                const auto d = std::find_if(scene.dynamics.begin(), scene.dynamics.end(),
+                                            [&](const Placed& p) { return p.id == e.body; });
+                ASSERT_NE(d, scene.dynamics.end()) << at;
+                const BodyState& start =
+                    before[static_cast<std::size_t>(d - scene.dynamics.begin())];
+                const BodyState now = pose(e.body);
+                EXPECT_EQ(now.center, start.center) << at;
+                EXPECT_NEAR(now.xf.q.s, start.xf.q.s, 1e-6) << at;
+                EXPECT_NEAR(now.xf.q.c, start.xf.q.c, 1e-6) << at;
+                EXPECT_EQ(now.linear_velocity, Vec2{}) << at;
+                EXPECT_EQ(now.angular_velocity, 0) << at;
+                EXPECT_EQ(e.point, now.center) << at;
+                EXPECT_EQ(e.fraction, 0) << at;
+            }
+            const Overlap after = deepest_overlap(scene);
+            EXPECT_LE(after.depth, std::max(limit, deepest_before)) << at << ": " << after.where;
         }
     }
-    if (!capped) {
-        GTEST_SKIP() << "in this build's rounding seed 1070007 never hits the round cap";
-    }
+    // (With one round most steps hit the cap: about 3,300 of these 6,000,
+    // and 6 bodies went back, in float and in double.)
+    EXPECT_GE(capped, 1000);
+    EXPECT_GE(returned, 3);
 }
 
 } // namespace

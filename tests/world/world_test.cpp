@@ -336,6 +336,22 @@ TEST(World, RejectsBadInputAndChangesNothing) {
 // Gravity so great that one step's share overflows `real` (1e18 L/s^2 on a
 // body of the largest gravity scale): the body leaves at the maximum speed,
 // straight down, not at NaN.
+TEST(World, CountsBelowOneAreRejected) {
+    for (int field = 0; field < 4; ++field) {
+        WorldDef def;
+        (field == 0   ? def.velocity_iterations
+         : field == 1 ? def.position_iterations
+         : field == 2 ? def.solver_substeps
+                      : def.correction_rounds) = 0;
+        const Result<World> world = World::make(def);
+        ASSERT_FALSE(world) << "field " << field;
+        EXPECT_EQ(world.error().code, ErrorCode::invalid_input);
+    }
+    WorldDef one;
+    one.correction_rounds = 1;
+    EXPECT_TRUE(World::make(one));
+}
+
 TEST(World, GravityThatOverflowsAStepsVelocityGivesTheMaximumSpeed) {
     World world = make_world(1, {0, real(-1e18)});
     BodyDef def;
