@@ -1630,7 +1630,9 @@ struct World::Impl {
     // restitution (solve_impact, as at a time-of-impact event), so that the
     // velocity the solve gave the body does not drive it into the wall
     // again the next step (docs/conventions.md, "Penetration in the step":
-    // a box the sweep stopped step after step).
+    // a box the sweep stopped step after step). A hit faster than the hit
+    // speed threshold is reported as a contact hit event, if the pair has
+    // none yet this step.
     void hit_wall(int bi, const StaticHit& hit);
 
     // Whether the core ends the step no closer to the wall than it started,
@@ -1912,7 +1914,7 @@ struct World::Impl {
     void advance_after_toi(int body, real t, real dt, Vec2 v, real w);
     void divert_at_toi(const ToiEvent& e, const Manifold& m, real dt);
     bool record_toi_contact(int shape_a, int shape_b, const Manifold& m);
-    void report_toi_hit(const ToiEvent& e, const Manifold& m, real approach);
+    void report_impact_hit(int shape_a, int shape_b, const Manifold& m, real approach);
     Sweep sweep_from(const Body& b, real t) const;
 
     // def.velocity_iterations sweeps, then more, up to

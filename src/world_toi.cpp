@@ -538,7 +538,7 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
         }
     }
     record_toi_contact(e.shape_a, e.shape_b, m);
-    report_toi_hit(e, m, approach);
+    report_impact_hit(e.shape_a, e.shape_b, m, approach);
     for (const int bi : {ia, ib}) {
         if (bodies[bi].type == BodyType::dynamic && !bodies[bi].toi_clamped) {
             find_toi_events(bi);
@@ -617,9 +617,9 @@ void World::Impl::divert_at_toi(const ToiEvent& e, const Manifold& m, real dt) {
 // A hit event for a pair that has none yet this step (one a contact: an
 // impact after the solve's hit, or a second impact, reported a box fired at
 // a disc twice).
-void World::Impl::report_toi_hit(const ToiEvent& e, const Manifold& m, real approach) {
-    const ShapeId a = shape_id(e.shape_a);
-    const ShapeId b = shape_id(e.shape_b);
+void World::Impl::report_impact_hit(int shape_a, int shape_b, const Manifold& m, real approach) {
+    const ShapeId a = shape_id(shape_a);
+    const ShapeId b = shape_id(shape_b);
     const ShapePair pair = unordered_pair(a, b);
     const bool reported = std::any_of(
         events.contact_hit.begin(), events.contact_hit.end(),
@@ -896,9 +896,11 @@ void World::Impl::hit_wall(int bi, const StaticHit& hit) {
     if (m.count == 0) {
         return;
     }
-    solve_impact({&b, b.sweep.c2, b.inv_mass, b.inv_inertia}, {&fixed, fixed.sweep.c2, 0, 0}, m,
-                 combine_friction(shape.material, wall.material),
-                 combine_restitution(shape.material, wall.material), tol.restitution_threshold, 0);
+    const real approach = solve_impact(
+        {&b, b.sweep.c2, b.inv_mass, b.inv_inertia}, {&fixed, fixed.sweep.c2, 0, 0}, m,
+        combine_friction(shape.material, wall.material),
+        combine_restitution(shape.material, wall.material), tol.restitution_threshold, 0);
+    report_impact_hit(hit.shape, hit.wall, m, approach);
 }
 
 real World::Impl::depth_between(int si, const Transform& xf_s, int oi,
