@@ -599,8 +599,8 @@ SceneCharacter read_character(Reader& r, const Node& n) {
 void read_world(Reader& r, const Node& n, Scene& scene) {
     if (!r.object(n, {"gravity", "length_units_per_meter", "max_translation_speed",
                       "hit_speed_threshold", "velocity_iterations", "position_iterations",
-                      "solver_substeps", "substeps", "bounds", "broadphase", "grid_cell_size", "sleep",
-                      "time_to_sleep"})) {
+                      "correction_rounds", "solver_substeps", "substeps", "bounds", "broadphase",
+                      "grid_cell_size", "sleep", "time_to_sleep"})) {
         return;
     }
     WorldDef& w = scene.world;
@@ -621,6 +621,9 @@ void read_world(Reader& r, const Node& n, Scene& scene) {
     }
     if (n.has("position_iterations")) {
         w.position_iterations = static_cast<int>(r.integer(n.at("position_iterations"), 1, 1000));
+    }
+    if (n.has("correction_rounds")) {
+        w.correction_rounds = static_cast<int>(r.integer(n.at("correction_rounds"), 1, 1000));
     }
     if (n.has("solver_substeps")) {
         w.solver_substeps = static_cast<int>(r.integer(n.at("solver_substeps"), 1, 1000));

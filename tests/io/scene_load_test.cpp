@@ -121,7 +121,7 @@ TEST(SceneLoad, EveryDocumentedExampleLoadsAndUsesOnlySchemaKeys) {
 TEST(SceneLoad, ExamplesReadAsWritten) {
     const auto scene = load_scene_from_memory(R"({"format": "sweep-scene", "version": 1,
         "world": {"gravity": [0, -9.81], "substeps": 4, "solver_substeps": 8, "sleep": false,
-                  "time_to_sleep": 2},
+                  "time_to_sleep": 2, "correction_rounds": 3},
         "run": {"steps": 12, "dt": 0.5},
         "bodies": [{"name": "b", "type": "static", "position": [1, 2], "angle": 0.5,
                     "copies": {"count": [3, 2], "step": [1, 0]},
@@ -137,6 +137,7 @@ TEST(SceneLoad, ExamplesReadAsWritten) {
     EXPECT_FLOAT_EQ(scene->world.gravity.y, -9.81f);
     EXPECT_EQ(scene->substeps, 4);
     EXPECT_EQ(scene->world.solver_substeps, 8);
+    EXPECT_EQ(scene->world.correction_rounds, 3);
     EXPECT_FALSE(scene->world.enable_sleep);
     EXPECT_FLOAT_EQ(scene->world.time_to_sleep, 2);
     EXPECT_EQ(scene->steps, 12);
