@@ -1008,7 +1008,10 @@ World::Impl::StaticHit World::Impl::first_static_impact(const Body& b, const Swe
             if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
                 bool touching = false;
                 const real t = static_impact(sweep, s, shapes[wall], keep_landings, touching);
-                if (t < first.t) {
+                // Ties (a box landing across two tiles) go to the lowest
+                // wall, whatever order the static broadphase reports them
+                // in (a tree's and a grid's differ).
+                if (t < first.t || (t == first.t && t < 1 && wall < first.wall)) {
                     first = {t, si, wall};
                 }
                 if (touching && !std::binary_search(contact_keys.begin(), contact_keys.end(),
