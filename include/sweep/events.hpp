@@ -37,9 +37,10 @@ struct ContactEndEvent {
 /// Two shapes hit each other this step faster than WorldDef's hit speed
 /// threshold: one per contact, at its fastest approaching point that pushed
 /// (at most one a pair a step, from the solve, from an impact event or from
-/// a sweep that stopped a body at a wall, whichever comes first). A pair already touching hits too
-/// when it closes that fast (a box at rest on the ground thrown down onto it), as in Box2D v3; a
-/// resting pair closes only by gravity's g dt a step.
+/// a sweep that stopped a body at a wall, whichever comes first). A pair
+/// already touching hits too when it closes that fast (a box at rest on the
+/// ground thrown down onto it), as in Box2D v3; a resting pair closes only
+/// by gravity's g dt a step.
 struct ContactHitEvent {
     ShapeId shape_a;
     ShapeId shape_b;
