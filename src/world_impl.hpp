@@ -1620,7 +1620,8 @@ struct World::Impl {
     };
 
     // The first time at which one of the body's shapes, moving along
-    // `sweep`, meets static geometry (keep_landings: see lands_within_target).
+    // `sweep`, meets static geometry (keep_landings: see lands_within_target);
+    // of walls met at the same time, the lowest shape index.
     StaticHit first_static_impact(const Body& b, const Sweep& sweep, bool keep_landings = false);
 
     // A sweep against static geometry (the final sweep, or
