@@ -673,6 +673,19 @@ struct World::Impl {
     // turned so far (rad).
     std::vector<BodyMotion> motions;
     std::vector<real> substep_angles;
+    // The sub-step paths of the bodies the solve may make fast
+    // (record_substep_paths): per sub-step, where the body ended it (from
+    // its start) and the velocity it moved at. substep_path_of[body] is the
+    // first of its solver_substeps points in substep_paths, or -1 (none, or
+    // an impact has changed its path since).
+    struct SubstepPathPoint {
+        Vec2 dp;
+        Vec2 v;
+        real w = 0;
+    };
+    std::vector<int> substep_path_of;
+    std::vector<int> path_bodies; // the bodies with one
+    std::vector<SubstepPathPoint> substep_paths;
     std::vector<SubstepLoad> substep_loads;   // find_substep_loads'
     ContactBatches contact_batches;           // solver_contacts packed for the sweeps
     std::vector<CachedImpulse> impulse_cache; // reused, so no allocation per step
@@ -1274,6 +1287,25 @@ struct World::Impl {
     // The bodies' motion over one sub-step, the rotation exact: a body
     // spinning a radian a step must not grow (a first-order rotation does).
     void move_substep(real h);
+
+    // Chooses the bodies whose sub-step paths are kept: the dynamic ones
+    // the step's velocities would take farther than their inner radius
+    // (rotation included), which may pass through moving bodies they have
+    // no contact with. record_substep_path keeps where sub-step `sub` took
+    // them.
+    void choose_substep_paths(real dt);
+    void record_substep_path(int sub);
+
+    // The velocity (v, w) body `bi` moved at through the sub-steps where
+    // its straight path from the step's start (Body::sweep) is at step
+    // fraction t: that of the first sub-step whose stretch of the path
+    // passes within a linear slop of that point. False when it has no
+    // recorded path, or its sub-steps never passed there (a path bent by a
+    // contact). A pair the solve had no contact of may meet on the straight
+    // path after a contact further on (a wall behind a struck disc) has
+    // stopped the fast body: its impact is solved with the velocity it had
+    // there, not with what that contact left.
+    bool substep_velocity_at(int bi, real t, Vec2& v, real& w) const;
 
     // Fast bodies end a step far from where their speculative manifold was
     // made, so position correction works on manifolds recomputed at the

@@ -103,6 +103,7 @@ void World::Impl::solve_substepped(real dt) {
     const real h = dt / static_cast<real>(n);
     motions.assign(solver_bodies.size(), BodyMotion{});
     substep_angles.assign(solver_bodies.size(), 0);
+    choose_substep_paths(dt);
     // integrate_velocities gave a step's gravity, which the contact
     // search predicts with; the sub-steps take it a share at a time.
     find_substep_loads(-(dt - h), dt);
@@ -123,6 +124,7 @@ void World::Impl::solve_substepped(real dt) {
         targets.push = true;
         solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
         move_substep(h);
+        record_substep_path(sub);
         targets.push = false;
         for (int relax = 0; relax < k_relax_sweeps; ++relax) {
             targets.aim = relax == 0; // (the motions stand until the next sub-step)
@@ -190,6 +192,52 @@ void World::Impl::move_substep(real h) {
             m.s = std::sin(substep_angles[i]);
         }
     }
+}
+
+void World::Impl::choose_substep_paths(real dt) {
+    substep_path_of.assign(bodies.size(), -1);
+    path_bodies.clear();
+    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
+        if (b.type == BodyType::dynamic && moves(b) &&
+            dt * (length(b.v) + std::abs(b.w) * b.extent) > b.inner_radius) {
+            substep_path_of[static_cast<std::size_t>(bi)] =
+                static_cast<int>(path_bodies.size()) * def.solver_substeps;
+            path_bodies.push_back(bi);
+        }
+    }
+    substep_paths.resize(path_bodies.size() * static_cast<std::size_t>(def.solver_substeps));
+}
+
+void World::Impl::record_substep_path(int sub) {
+    for (const int bi : path_bodies) {
+        const auto i = static_cast<std::size_t>(bi);
+        substep_paths[static_cast<std::size_t>(substep_path_of[i] + sub)] = {
+            motions[i].dp, solver_bodies[i].v, solver_bodies[i].w};
+    }
+}
+
+bool World::Impl::substep_velocity_at(int bi, real t, Vec2& v, real& w) const {
+    if (def.solver_substeps < 2 || substep_path_of[static_cast<std::size_t>(bi)] < 0) {
+        return false;
+    }
+    const Body& b = bodies[static_cast<std::size_t>(bi)];
+    const Vec2 at = sweep_from(b, t).c1 - b.sweep.c1;
+    const real tolerance_squared = tol.linear_slop * tol.linear_slop;
+    const auto first = substep_paths.begin() + substep_path_of[static_cast<std::size_t>(bi)];
+    Vec2 from{};
+    for (auto p = first; p != first + def.solver_substeps; ++p) {
+        const Vec2 along = p->dp - from;
+        const real reach = length_squared(along);
+        const real u = reach > 0 ? std::clamp(dot(at - from, along) / reach, real(0), real(1)) : 0;
+        if (length_squared(at - (from + u * along)) <= tolerance_squared) {
+            v = p->v;
+            w = p->w;
+            return true;
+        }
+        from = p->dp;
+    }
+    return false;
 }
 
 void World::Impl::solve_velocities_until_converged(real dt) {

@@ -30,6 +30,7 @@
 
 #include <functional>
 #include <limits>
+#include <tuple>
 
 namespace sweep {
 namespace {
@@ -320,6 +321,9 @@ void World::Impl::advance_after_toi(int bi, real t, real dt, Vec2 v, real w) {
     b.toi_clock = t;
     ++b.toi_stamp;
     ++b.toi_count;
+    if (!substep_path_of.empty()) {
+        substep_path_of[static_cast<std::size_t>(bi)] = -1; // the sub-steps' path is left
+    }
     sync_transform(b);
     const real turn = std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
     for (int si : b.shapes) {
@@ -353,18 +357,20 @@ void apply(ImpactSide& a, ImpactSide& b, Vec2 ra, Vec2 rb, Vec2 impulse) {
     b.body->w += b.inv_inertia * cross(rb, impulse);
 }
 
-// The fastest approach of the manifold's points along the bodies' paths
-// (Body::path_v); 0 when none approaches.
-real path_approach(const ImpactSide& a, const ImpactSide& b, const Manifold& m) {
-    real approach = 0;
+// How much deeper than touching, or than now where they already overlap,
+// the bodies' paths (Body::path_v) take the manifold's points over
+// `remaining` seconds: the most of any point, 0 when none approaches.
+real path_deepening(const ImpactSide& a, const ImpactSide& b, const Manifold& m, real remaining) {
+    real deepening = 0;
     for (int i = 0; i < m.count; ++i) {
         const Vec2 ra = m.points[i].point - a.center;
         const Vec2 rb = m.points[i].point - b.center;
         const Vec2 va = a.body->path_v + cross(a.body->path_w, ra);
         const Vec2 vb = b.body->path_v + cross(b.body->path_w, rb);
-        approach = std::max(approach, -dot(vb - va, m.normal));
+        const real closing = -dot(vb - va, m.normal) * remaining;
+        deepening = std::max(deepening, closing - std::max(m.points[i].separation, real(0)));
     }
-    return approach;
+    return deepening;
 }
 
 constexpr int k_impact_iterations = 4;
@@ -511,15 +517,32 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     const real remaining = (1 - e.t) * dt;
     const real min_approach =
         remaining > 0 ? tol.touch_tolerance / remaining : std::numeric_limits<real>::max();
+    // A pair the solve had no contact of meets at the velocities the
+    // sub-steps moved the bodies at there: a wall behind the struck body
+    // that the fast one's speculative contact reached had stopped it by the
+    // step's end (a disc fired at a disc in front of a wall stopped dead,
+    // the other never moved).
+    const std::array<std::pair<Vec2, real>, 2> end{{{a.v, a.w}, {b.v, b.w}}};
+    const bool met_in_substeps =
+        !std::binary_search(contact_keys.begin(), contact_keys.end(),
+                            ordered_key(e.shape_a, e.shape_b)) &&
+        (substep_velocity_at(ia, e.t, a.v, a.w) | substep_velocity_at(ib, e.t, b.v, b.w));
     const real approach =
         solve_impact(side_a, side_b, m, combine_friction(shape_a.material, shape_b.material),
                      combine_restitution(shape_a.material, shape_b.material),
                      tol.restitution_threshold, min_approach);
     if (approach <= min_approach) {
-        if (path_approach(side_a, side_b, m) > min_approach) {
+        if (met_in_substeps) {
+            std::tie(a.v, a.w) = end[0];
+            std::tie(b.v, b.w) = end[1];
+        }
+        if (path_deepening(side_a, side_b, m, remaining) > tol.touch_tolerance) {
             // The path of a sub-stepped solve runs on into the pair, though
             // the velocity parts them (a contact turned a body within the
-            // step): the path ends here.
+            // step): the path ends here. A path that only closes the gap
+            // the pair has here goes on: two discs pushed together at
+            // 150 L/s into a wall, touching where they started, lost their
+            // whole step so (the solve had stopped them at the wall).
             divert_at_toi(e, m, dt);
             return;
         }

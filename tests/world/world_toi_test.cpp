@@ -117,6 +117,102 @@ TEST(WorldToi, AWallMetFirstStopsTheBulletBeforeTheBodyBehindIt) {
     EXPECT_EQ(world.body_state(behind)->center.x, 1);
 }
 
+// A bullet fired at a disc with a wall behind it, within the bullet's reach
+// this step: the bullet's speculative contact with the wall stops it there
+// in the sub-steps, but its path meets the disc first. The impact takes the
+// speed the bullet had there (300 L/s), not what the wall left it (0):
+// before, the bullet stopped dead against the disc, which never moved.
+// Inelastic, equal masses: both leave at 150 L/s, momentum kept.
+TEST(WorldToi, ABulletStrikesADiscBeforeAWallAtTheSpeedItHadThere) {
+    World world = make_world();
+    const Material inelastic{1, 0, 0};
+    add(world, BodyType::static_body, make_box(0.05f, 2).value(), {3.35f, 0}, {}, inelastic);
+    const BodyId disc = add(world, BodyType::dynamic, Circle{{}, 0.1f}, {0, 0}, {}, inelastic);
+    const BodyId bullet =
+        add(world, BodyType::dynamic, Circle{{}, 0.1f}, {-1.5f, 0}, {300, 0}, inelastic);
+    ASSERT_TRUE(world.step(1.0f / 60));
+    EXPECT_EQ(world.stats().toi_pair_events, 1);
+    EXPECT_NEAR(world.body_state(bullet)->linear_velocity.x, 150, 1e-3f * 150);
+    EXPECT_NEAR(world.body_state(disc)->linear_velocity.x, 150, 1e-3f * 150);
+    // They met where the bullet's path reached the disc, at step fraction
+    // 0.26 to 0.28 (its straight path and its sub-steps' differ in pace),
+    // and went on together for the rest of the step.
+    EXPECT_NEAR(world.body_state(disc)->center.x, 150 * (1 - 0.27f) / 60, 0.05f);
+    EXPECT_NEAR(world.body_state(disc)->center.x - world.body_state(bullet)->center.x, 0.2f,
+                2 * world.tolerances().linear_slop);
+    // The next step takes both to the wall, where they stop.
+    ASSERT_TRUE(world.step(1.0f / 60));
+    EXPECT_NEAR(world.body_state(disc)->center.x, 3.2f, 2 * world.tolerances().linear_slop);
+    EXPECT_NEAR(world.body_state(bullet)->center.x, 3, 3 * world.tolerances().linear_slop);
+    EXPECT_LE(world.stats().max_penetration, 2 * world.tolerances().linear_slop);
+}
+
+// The same, elastic: the bullet stops and the disc takes its 300 L/s into
+// the wall, which sends it back at 300 L/s (an elastic wall hit) within the
+// step; the energy is the bullet's. Before, the bullet bounced back off the
+// wall through the disc, which never moved.
+TEST(WorldToi, AnElasticBulletPassesItsSpeedOnToADiscBeforeAWall) {
+    World world = make_world();
+    add(world, BodyType::static_body, make_box(0.05f, 2).value(), {3.35f, 0});
+    const BodyId disc = add(world, BodyType::dynamic, Circle{{}, 0.1f}, {0, 0});
+    const BodyId bullet = add(world, BodyType::dynamic, Circle{{}, 0.1f}, {-1.5f, 0}, {300, 0});
+    const real e0 = energy(world, {bullet, disc});
+    ASSERT_TRUE(world.step(1.0f / 60));
+    EXPECT_NEAR(world.body_state(bullet)->linear_velocity.x, 0, 1e-3f * 300);
+    EXPECT_NEAR(world.body_state(disc)->linear_velocity.x, -300, 1e-3f * 300);
+    EXPECT_NEAR(world.body_state(disc)->center.x, 3.2f, 2 * world.tolerances().linear_slop);
+    EXPECT_NEAR(energy(world, {bullet, disc}), e0, 1e-3f * e0);
+    // Back it comes, and strikes the bullet, which leaves at its speed.
+    ASSERT_TRUE(world.step(1.0f / 60));
+    EXPECT_NEAR(world.body_state(bullet)->linear_velocity.x, -300, 1e-3f * 300);
+    EXPECT_NEAR(world.body_state(disc)->linear_velocity.x, 0, 1e-3f * 300);
+    EXPECT_LT(world.body_state(bullet)->center.x, world.body_state(disc)->center.x - 0.2f);
+}
+
+// Two discs touching, pushed together at 150 L/s into a wall 1.34 L away:
+// the sub-steps stop them at it, their paths closing the 1-slop gap between
+// them. Before, that closing ended both paths where the step began: the
+// step lost, the pair left in mid-air with the 3.4 L/s the wall left them.
+TEST(WorldToi, TwoDiscsDrivenTogetherIntoAWallReachItInTheStep) {
+    World world = make_world();
+    const Material inelastic{1, 0, 0};
+    add(world, BodyType::static_body, make_box(0.05f, 2).value(), {3.35f, 0}, {}, inelastic);
+    const BodyId front =
+        add(world, BodyType::dynamic, Circle{{}, 0.1f}, {1.8112f, 0}, {150, 0}, inelastic);
+    const BodyId back =
+        add(world, BodyType::dynamic, Circle{{}, 0.1f}, {1.6062f, 0}, {150, 0}, inelastic);
+    ASSERT_TRUE(world.step(1.0f / 60));
+    EXPECT_NEAR(world.body_state(front)->center.x, 3.2f, 2 * world.tolerances().linear_slop);
+    EXPECT_NEAR(world.body_state(back)->center.x, 3, 2 * world.tolerances().linear_slop);
+    EXPECT_LE(world.stats().max_penetration, 2 * world.tolerances().linear_slop);
+}
+
+// A stack of two boxes falling at 100 L/s, 0.8 L above the ground: the
+// sub-steps land the lower box, and the upper one lands on it. Before, the
+// pair's closing gap ended both paths where the step began: they hung in
+// mid-air, slowed to 12.5 L/s, and drifted down over the next steps.
+TEST(WorldToi, AStackFallingFastLandsInTheStep) {
+    WorldDef def;
+    def.measure_penetration = true;
+    World world = std::move(World::make(def).value());
+    const Material m{1, real(0.5), 0};
+    add(world, BodyType::static_body, make_box(5, 0.5f).value(), {0, -0.5f}, {}, m);
+    const BodyId low =
+        add(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 1.8f}, {0, -100}, m);
+    const BodyId high =
+        add(world, BodyType::dynamic, make_box(0.5f, 0.5f).value(), {0, 2.803f}, {0, -100}, m);
+    ASSERT_TRUE(world.step(1.0f / 60));
+    const real slop = world.tolerances().linear_slop;
+    EXPECT_NEAR(world.body_state(low)->center.y, 0.5f, 8 * slop);
+    EXPECT_NEAR(world.body_state(high)->center.y, 1.5f, 8 * slop);
+    for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(world.step(1.0f / 60));
+        ASSERT_LE(world.stats().max_penetration, 2 * slop);
+    }
+    EXPECT_NEAR(world.body_state(low)->center.y, 0.5f, 2 * slop);
+    EXPECT_NEAR(world.body_state(high)->center.y, 1.5f, 3 * slop);
+}
+
 TEST(WorldToi, ACappedBodyIsClampedAtItsImpactAndTheLossIsReported) {
     // A light disc at 600 m/s between two heavy boxes 0.3 apart would bounce
     // about thirty times in one step; past the per-body cap it is clamped at
