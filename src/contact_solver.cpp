@@ -523,16 +523,16 @@ real solve_batches(std::span<ContactBatch> batches, std::span<SolverBody> bodies
 // multiply-add, so the compiler contracts nothing: both give the same bits.
 real solve_batches_baseline(std::span<ContactBatch> batches, std::span<SolverBody> bodies,
                             const SubstepTargets* targets) {
-    return targets ? solve_batches<false>(batches, bodies, targets)
-                   : solve_batches<true>(batches, bodies, targets);
+    return targets && !targets->measure ? solve_batches<false>(batches, bodies, targets)
+                                        : solve_batches<true>(batches, bodies, targets);
 }
 
 #if SWEEP_AVX_LANES
 [[gnu::target("avx")]] real solve_batches_avx(std::span<ContactBatch> batches,
                                               std::span<SolverBody> bodies,
                                               const SubstepTargets* targets) {
-    return targets ? solve_batches<false>(batches, bodies, targets)
-                   : solve_batches<true>(batches, bodies, targets);
+    return targets && !targets->measure ? solve_batches<false>(batches, bodies, targets)
+                                        : solve_batches<true>(batches, bodies, targets);
 }
 #endif
 
@@ -843,9 +843,9 @@ real solve_velocities(ContactBatches& batches, std::span<SolverContact> contacts
     return solve_sweep(batches, contacts, bodies, nullptr, isa);
 }
 
-void solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
+real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
                    std::span<SolverBody> bodies, const SubstepTargets& targets, LaneIsa isa) {
-    solve_sweep(batches, contacts, bodies, &targets, isa);
+    return solve_sweep(batches, contacts, bodies, &targets, isa);
 }
 
 void warm_start(const ContactBatches& batches, std::span<const SolverContact> contacts,

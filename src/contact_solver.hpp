@@ -266,11 +266,14 @@ struct SubstepTargets {
     /// false: the targets the last sweep set stand (neither the motions nor
     /// `push` changed since), so the sweep skips setting them.
     bool aim = true;
+    /// true: the sweep measures the largest change it makes (as
+    /// solve_velocities does) and returns it.
+    bool measure = false;
 };
 
 /// One sweep of a sub-step: each point's target speed from `targets`
 /// (unless they do not aim), then the sweep of solve_velocities.
-void solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
+real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
                    std::span<SolverBody> bodies, const SubstepTargets& targets,
                    LaneIsa isa = best_lane_isa());
 

@@ -5,6 +5,7 @@
 // (world_random_scenes_test.cpp) check it for tunneling and penetration.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -161,6 +162,65 @@ TEST(WorldSolverSubsteps, DiscRollsOverFlushTilesWithoutSlipping) {
         ASSERT_NEAR(s.angular_velocity, -v / 0.5f, 2e-2) << "step " << i;
         ASSERT_NEAR(s.center.y, 0.5f, world.tolerances().linear_slop) << "step " << i;
     }
+}
+
+// Three inelastic bodies falling as one column onto the ground: they land
+// and stay. A sub-step's warm start re-applies the impulses of the one
+// before, which after the landing hold the impact's; with two relax sweeps
+// a sub-step the column flew back up (three equal boxes at 150 L/s left at
+// 8 to 12 L/s; a light box under two heavy bodies at 47 L/s at 14 to
+// 16 L/s). The relax sweeps now go on until the velocities settle.
+struct ColumnBody {
+    Shape shape;
+    real rest_y; // its centre's height resting in the column
+};
+
+void expect_column_lands(const std::vector<ColumnBody>& column, real speed) {
+    World world = make_world({0, -10}, false);
+    const Material inelastic{1, real(0.5), 0};
+    add(world, BodyType::static_body, make_box(50, 0.5f).value(), {0, -0.5f}, {}, inelastic);
+    std::vector<BodyId> ids;
+    const real drop = 3; // above where it rests: within the first steps
+    for (const ColumnBody& b : column) {
+        ids.push_back(
+            add(world, BodyType::dynamic, b.shape, {0, b.rest_y + drop}, {0, -speed}, inelastic));
+    }
+    const real slop = world.tolerances().linear_slop;
+    bool landed = false;
+    int most_sweeps = 0;
+    for (int i = 0; i < 90; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        ASSERT_LE(world.stats().max_penetration, 2 * slop) << "step " << i;
+        ASSERT_LE(world.stats().velocity_sweeps, 11 * k_substeps) << "step " << i;
+        most_sweeps = std::max(most_sweeps, world.stats().velocity_sweeps);
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            const BodyState s = *world.body_state(ids[k]);
+            landed = landed || (k == 0 && s.center.y < column[0].rest_y + 10 * slop);
+            if (landed) {
+                ASSERT_LT(s.linear_velocity.y, 1.5f) << "step " << i << ", body " << k;
+            }
+        }
+    }
+    EXPECT_TRUE(landed);
+    EXPECT_GT(most_sweeps, 3 * k_substeps); // the landing took more relax sweeps
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        EXPECT_NEAR(world.body_state(ids[k])->center.y, column[k].rest_y, 4 * slop) << "body " << k;
+    }
+}
+
+TEST(WorldSolverSubsteps, AColumnOfEqualBoxesLandingFastStaysDown) {
+    const Shape box = make_box(0.3f, 0.2f).value();
+    for (const real speed : {100, 150, 365}) {
+        SCOPED_TRACE(speed);
+        expect_column_lands({{box, 0.2f}, {box, 0.6f}, {box, 1.0f}}, speed);
+    }
+}
+
+TEST(WorldSolverSubsteps, ALightBoxUnderHeavyBodiesLandingStaysDown) {
+    expect_column_lands({{make_box(0.35f, 0.25f).value(), 0.25f},
+                         {make_box(0.7f, 0.48f).value(), 0.98f},
+                         {Capsule{{-0.43f, 0}, {0.43f, 0}, 0.43f}, 1.89f}},
+                        47);
 }
 
 TEST(WorldSolverSubsteps, ElasticDiscsGainNoKineticEnergy) {
