@@ -1307,13 +1307,21 @@ struct World::Impl {
     // The velocity (v, w) body `bi` moved at through the sub-steps where
     // its straight path from the step's start (Body::sweep) is at step
     // fraction t: that of the first sub-step whose stretch of the path
-    // passes within a linear slop of that point. False when it has no
-    // recorded path, or its sub-steps never passed there (a path bent by a
-    // contact). A pair the solve had no contact of may meet on the straight
+    // passes within a linear slop of that point. Returns that sub-step's
+    // index; -1 when it has no recorded path, or its sub-steps never passed
+    // there (a path bent by a contact). A pair the solve had no contact of may meet on the straight
     // path after a contact further on (a wall behind a struck disc) has
     // stopped the fast body: its impact is solved with the velocity it had
     // there, not with what that contact left.
-    bool substep_velocity_at(int bi, real t, Vec2& v, real& w) const;
+    int substep_velocity_at(int bi, real t, Vec2& v, real& w) const;
+
+    // Puts the bodies of a pair meeting at step fraction t at the velocities
+    // substep_velocity_at finds for them, each that has one; the pair of a
+    // contact the solve shared (`shared_contact`: its impulse is in both
+    // bodies' end velocities) only if every dynamic one of the two has one,
+    // from the same sub-step (one from before the impulse and one from after
+    // it would make momentum). Returns whether it did.
+    bool take_substep_velocities(int ia, int ib, real t, bool shared_contact);
 
     // Fast bodies end a step far from where their speculative manifold was
     // made, so position correction works on manifolds recomputed at the

@@ -231,9 +231,9 @@ void World::Impl::record_substep_path(int sub) {
     }
 }
 
-bool World::Impl::substep_velocity_at(int bi, real t, Vec2& v, real& w) const {
+int World::Impl::substep_velocity_at(int bi, real t, Vec2& v, real& w) const {
     if (def.solver_substeps < 2 || substep_path_of[static_cast<std::size_t>(bi)] < 0) {
-        return false;
+        return -1;
     }
     const Body& b = bodies[static_cast<std::size_t>(bi)];
     const Vec2 at = sweep_from(b, t).c1 - b.sweep.c1;
@@ -247,11 +247,11 @@ bool World::Impl::substep_velocity_at(int bi, real t, Vec2& v, real& w) const {
         if (length_squared(at - (from + u * along)) <= tolerance_squared) {
             v = p->v;
             w = p->w;
-            return true;
+            return static_cast<int>(p - first);
         }
         from = p->dp;
     }
-    return false;
+    return -1;
 }
 
 void World::Impl::solve_velocities_until_converged(real dt) {
