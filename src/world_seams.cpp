@@ -6,6 +6,7 @@
 // so that flush tiles act as one solid.
 #include "world_impl.hpp"
 
+#include <algorithm>
 #include <span>
 
 namespace sweep {
@@ -57,11 +58,19 @@ template <class Visit> void World::Impl::for_each_seam_neighbour(int si, Visit&&
         }
         return;
     }
+    // In index order, not the static broadphase's (a tree's and a grid's
+    // differ): a vertex two tiles bury is buried by the first, and the
+    // worlds must agree on it.
     const Aabb box = inflate(compute_aabb(s.shape, b.xf), tol.touch_tolerance);
+    seam_neighbours.clear();
     query_static(box, [&](ProxyId, std::uint64_t other) {
-        consider(static_cast<int>(other));
+        seam_neighbours.push_back(static_cast<int>(other));
         return true;
     });
+    std::sort(seam_neighbours.begin(), seam_neighbours.end());
+    for (const int other : seam_neighbours) {
+        consider(other);
+    }
 }
 
 void World::Impl::find_seams_with(ShapeRecord& s, int other) {

@@ -116,12 +116,12 @@ void World::Impl::solve_substepped(real dt) {
                            k_substep_push_rate,
                            k_substep_max_push * tol.linear_slop,
                            true};
-    // The relax sweeps go on while the last changed a point's speed by more
-    // than this: a sub-step's warm start re-applies the impulses of the one
-    // before, and after an impact those hold the impact's; two sweeps left
-    // a column of three bodies that landed at 47 L/s (inelastic) flying
-    // back up at 16 L/s.
-    const real relax_tolerance = k_relax_tolerance * tol.linear_slop / dt;
+    // The sweeps go on while the last changed a point's speed by more than
+    // this. The relax sweeps: a sub-step's warm start re-applies the
+    // impulses of the one before, and after an impact those hold the
+    // impact's; two sweeps left a column of three bodies that landed at
+    // 47 L/s (inelastic) flying back up at 16 L/s.
+    const real sweep_tolerance = k_substep_sweep_tolerance * tol.linear_slop / dt;
     int sweeps = 0;
     for (int sub = 0; sub < n; ++sub) {
         if (sub > 0) {
@@ -129,14 +129,22 @@ void World::Impl::solve_substepped(real dt) {
         }
         warm_start(contact_batches, solver_contacts, solver_bodies);
         targets.push = true;
-        targets.measure = false;
-        solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
+        targets.measure = true;
+        real change = solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
+        // An impact within the sub-step (a fast column landing) passes up a
+        // chain of bodies one body a sweep: the sweeps go on before the
+        // bodies move, so that they do not move deep into each other.
+        targets.aim = false;
+        for (int extra = 0; extra < k_max_extra_push_sweeps && change > sweep_tolerance; ++extra) {
+            change = solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
+            ++sweeps;
+        }
         move_substep(h);
         record_substep_path(sub);
         targets.push = false;
-        real change = 0;
+        change = 0;
         for (int relax = 0; relax < k_relax_sweeps + k_max_extra_relax_sweeps; ++relax) {
-            if (relax >= k_relax_sweeps && change <= relax_tolerance) {
+            if (relax >= k_relax_sweeps && change <= sweep_tolerance) {
                 break;
             }
             targets.aim = relax == 0; // (the motions stand until the next sub-step)

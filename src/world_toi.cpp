@@ -28,6 +28,7 @@
 // hits the wall it met too.
 #include "world_impl.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <tuple>
@@ -750,6 +751,9 @@ int World::Impl::add_contacts_of_stopped_bodies() {
 int World::Impl::add_contacts_of_touched_walls() {
     int added = 0;
     const CollideSettings settings{tol.speculative_distance, tol.linear_slop};
+    // (In shape order: the static broadphase reported them in its own, and
+    // a tree's and a grid's differ.)
+    std::sort(touched_walls.begin(), touched_walls.end());
     for (const auto& [si, wall] : touched_walls) {
         const Manifold m = collide_pair(si, wall, bodies[shapes[si].body].xf,
                                         bodies[shapes[wall].body].xf, settings);
@@ -815,25 +819,29 @@ int World::Impl::add_contacts_near(int bi) {
     const CollideSettings settings{tol.speculative_distance, tol.linear_slop};
     for (const int si : b.shapes) {
         const Aabb box = inflate(compute_aabb(shapes[si].shape, b.xf), tol.speculative_distance);
-        const auto add = [&](int oi) {
+        // The partners in shape order: the contacts join in it, whatever
+        // order the static broadphase (a tree's and a grid's differ) found
+        // them in, so that the correction's sweeps are the same.
+        near_partners.clear();
+        for_each_partner_near(si, box, [&](int oi) { near_partners.push_back(oi); });
+        if (!shapes[si].sensor) {
+            for (const int stray : strays) {
+                for (const int oi : bodies[stray].shapes) {
+                    if (is_partner(si, oi) &&
+                        overlaps(box, compute_aabb(shapes[oi].shape, bodies[stray].xf))) {
+                        near_partners.push_back(oi);
+                    }
+                }
+            }
+        }
+        std::sort(near_partners.begin(), near_partners.end());
+        for (const int oi : near_partners) {
             if (std::binary_search(contact_keys.begin(), contact_keys.end(), ordered_key(si, oi))) {
-                return; // a contact already: no manifold needed
+                continue; // a contact already (or just made): no manifold needed
             }
             const Manifold m = collide_pair(si, oi, b.xf, bodies[shapes[oi].body].xf, settings);
             if (m.count > 0 && record_toi_contact(si, oi, m)) {
                 ++added;
-            }
-        };
-        for_each_partner_near(si, box, add);
-        if (shapes[si].sensor) {
-            continue;
-        }
-        for (const int stray : strays) {
-            for (const int oi : bodies[stray].shapes) {
-                if (is_partner(si, oi) &&
-                    overlaps(box, compute_aabb(shapes[oi].shape, bodies[stray].xf))) {
-                    add(oi);
-                }
             }
         }
     }

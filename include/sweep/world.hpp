@@ -158,10 +158,11 @@ struct StepStats {
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     int awake_bodies = 0;         ///< dynamic bodies awake at the end of the step
     /// Sequential-impulse sweeps over the contacts: with
-    /// WorldDef::solver_substeps = n > 1, 3 n to 11 n (a solve and two relax
-    /// sweeps a sub-step, and up to 8 more relax sweeps while they still
-    /// change a contact point's speed by more than 4 slops per step: after
-    /// an impact); with 1, WorldDef::velocity_iterations, up to 8 times
+    /// WorldDef::solver_substeps = n > 1, 3 n to 27 n (a solve and two relax
+    /// sweeps a sub-step, and up to 16 more solve and 8 more relax sweeps
+    /// while they still change a contact point's speed by more than 4 slops
+    /// per step: after an impact); with 1, WorldDef::velocity_iterations,
+    /// up to 8 times
     /// that while they still change a contact point's speed by more than a
     /// tenth of a slop per step.
     int velocity_sweeps = 0;

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "property.hpp"
 #include "sweep/world.hpp"
 #include "world_body.hpp"
 
@@ -169,15 +170,17 @@ TEST(WorldSolverSubsteps, DiscRollsOverFlushTilesWithoutSlipping) {
 // before, which after the landing hold the impact's; with two relax sweeps
 // a sub-step the column flew back up (three equal boxes at 150 L/s left at
 // 8 to 12 L/s; a light box under two heavy bodies at 47 L/s at 14 to
-// 16 L/s). The relax sweeps now go on until the velocities settle.
+// 16 L/s). A sub-step's sweeps now go on until the velocities settle.
 struct ColumnBody {
     Shape shape;
     real rest_y;  // its centre's height resting in the column
     Vec2 start{}; // where it starts, if not 3 L above that
 };
 
-// `stands`: the column stays standing (else only its landing is checked).
-void expect_column_lands(const std::vector<ColumnBody>& column, real speed, bool stands = true) {
+// `stands`: the column stays standing (else only its landing is checked);
+// `hard`: the landing needs more sweeps than a sub-step's three.
+void expect_column_lands(const std::vector<ColumnBody>& column, real speed, bool stands = true,
+                         bool hard = true) {
     World world = make_world({0, -10}, false);
     const Material inelastic{1, real(0.5), 0};
     add(world, BodyType::static_body, make_box(50, 0.5f).value(), {0, -0.5f}, {}, inelastic);
@@ -187,16 +190,17 @@ void expect_column_lands(const std::vector<ColumnBody>& column, real speed, bool
         const Vec2 start = b.start == Vec2{} ? Vec2{0, b.rest_y + drop} : b.start;
         ids.push_back(add(world, BodyType::dynamic, b.shape, start, {0, -speed}, inelastic));
     }
-    // The bottom body meets the ground in this step, gravity aside.
+    // The bottom body meets the ground in this step, falling freely (g = 10).
     const real fall = world.body_state(ids[0])->center.y - column[0].rest_y;
-    const int meets = static_cast<int>(std::ceil(fall / (speed * k_dt)));
+    const real time = (std::sqrt(speed * speed + 20 * fall) - speed) / 10;
+    const int meets = static_cast<int>(std::ceil(time / k_dt));
     const real slop = world.tolerances().linear_slop;
     int landed = -1;
     int most_sweeps = 0;
     for (int i = 1; i <= 90; ++i) {
         ASSERT_TRUE(world.step(k_dt));
         ASSERT_LE(world.stats().max_penetration, 2 * slop) << "step " << i;
-        ASSERT_LE(world.stats().velocity_sweeps, 11 * k_substeps) << "step " << i;
+        ASSERT_LE(world.stats().velocity_sweeps, 27 * k_substeps) << "step " << i;
         most_sweeps = std::max(most_sweeps, world.stats().velocity_sweeps);
         if (landed < 0 && world.body_state(ids[0])->center.y < column[0].rest_y + 10 * slop) {
             landed = i;
@@ -208,7 +212,9 @@ void expect_column_lands(const std::vector<ColumnBody>& column, real speed, bool
     }
     EXPECT_GE(landed, meets - 1);
     EXPECT_LE(landed, meets + 1);           // not held in the air
-    EXPECT_GT(most_sweeps, 3 * k_substeps); // the landing took more relax sweeps
+    if (hard) {
+        EXPECT_GT(most_sweeps, 3 * k_substeps); // the landing took more sweeps
+    }
     for (std::size_t k = 0; stands && k < ids.size(); ++k) {
         EXPECT_NEAR(world.body_state(ids[k])->center.y, column[k].rest_y, 4 * slop) << "body " << k;
     }
@@ -240,6 +246,36 @@ TEST(WorldSolverSubsteps, AColumnOfMixedBodiesLandingFastStaysDown) {
                          {Circle{{}, 0.3f}, 1.5f, {-0.001f, 7.418f}},
                          {make_box(0.45f, 0.3f).value(), 2.1f, {-0.006f, 8.026f}}},
                         82.9f, false);
+}
+
+// Random standing columns of one to four equal boxes (half-heights 0.1 to
+// 0.5 L, a hair apart and off centre), dropped at 20 to 200 L/s from up to
+// 6 L: each lands in the step free fall says, nothing flies back up, and
+// the column stands where it rests. (Faster, some still do: a chain of
+// impacts within one sub-step converges slowly, docs/conventions.md.)
+TEST(WorldSolverSubsteps, RandomColumnsOfBoxesLandAndStand) {
+    std::mt19937 rng(2026);
+    std::uniform_real_distribution<real> unit(0, 1);
+    const int cases = test::property_cases(150);
+    for (int c = 0; c < cases; ++c) {
+        const real half = 0.1f + 0.4f * unit(rng);
+        const Shape box = make_box(3 * half, half).value();
+        const int count = 1 + static_cast<int>(4 * unit(rng));
+        const real speed = 20 + 180 * unit(rng);
+        real y = 0.2f + 6 * unit(rng);
+        std::vector<ColumnBody> column;
+        for (int k = 0; k < count; ++k) {
+            y += half;
+            column.push_back(
+                {box, (2 * static_cast<real>(k) + 1) * half, {0.02f * (unit(rng) - 0.5f), y}});
+            y += half + 0.01f * unit(rng);
+        }
+        SCOPED_TRACE(testing::Message() << "case " << c);
+        expect_column_lands(column, speed, true, false);
+        if (testing::Test::HasFatalFailure()) {
+            return;
+        }
+    }
 }
 
 TEST(WorldSolverSubsteps, ElasticDiscsGainNoKineticEnergy) {
