@@ -685,7 +685,7 @@ struct World::Impl {
     std::vector<BodyMotion> motions;
     std::vector<real> substep_angles;
     // The sub-step paths of the bodies the solve may make fast
-    // (record_substep_paths): per sub-step, where the body ended it (from
+    // (record_substep_path): per sub-step, where the body ended it (from
     // its start) and the velocity it moved at. substep_path_of[body] is the
     // first of its solver_substeps points in substep_paths, or -1 (none, or
     // an impact has changed its path since).
@@ -1264,9 +1264,10 @@ struct World::Impl {
     // bodies' motion so far (SubstepTargets), moves the bodies by h, and
     // sweeps again without the push (relax, k_relax_sweeps times), so that
     // the push leaves no velocity behind; after an impact both go on while
-    // they still change a speed by more than k_substep_sweep_tolerance. A stack's weight reaches
-    // its bottom in n sweeps of small impulses rather than in sweeps to convergence, and a gap a
-    // sub-step closes is seen by the next.
+    // they still change a speed by more than k_substep_sweep_tolerance. A
+    // stack's weight reaches its bottom in n sweeps of small impulses rather
+    // than in sweeps to convergence, and a gap a sub-step closes is seen by
+    // the next.
     void solve_substepped(real dt);
 
     // What gravity and the applied force and torque add to body `bi`'s
@@ -1315,10 +1316,10 @@ struct World::Impl {
     // fraction t: that of the first sub-step whose stretch of the path
     // passes within a linear slop of that point. Returns that sub-step's
     // index; -1 when it has no recorded path, or its sub-steps never passed
-    // there (a path bent by a contact). A pair the solve had no contact of may meet on the straight
-    // path after a contact further on (a wall behind a struck disc) has
-    // stopped the fast body: its impact is solved with the velocity it had
-    // there, not with what that contact left.
+    // there (a path bent by a contact). A pair the solve had no contact of
+    // may meet on the straight path after a contact further on (a wall
+    // behind a struck disc) has stopped the fast body: its impact is solved
+    // with the velocity it had there, not with what that contact left.
     int substep_velocity_at(int bi, real t, Vec2& v, real& w) const;
 
     // Puts the bodies of a pair meeting at step fraction t at the velocities
