@@ -248,11 +248,12 @@ TEST(WorldSolverSubsteps, AColumnOfMixedBodiesLandingFastStaysDown) {
                         82.9f, false);
 }
 
-// Random standing columns of one to four equal boxes (half-heights 0.1 to
-// 0.5 L, a hair apart and off centre), dropped at 20 to 200 L/s from up to
-// 6 L: each lands in the step free fall says, nothing flies back up, and
-// the column stands where it rests. (Faster, some still do: a chain of
-// impacts within one sub-step converges slowly, docs/conventions.md.)
+// Random columns of one to four equal boxes, three times as wide as tall
+// (half-heights 0.1 to 0.5 L), a hair apart and off centre, dropped at 20
+// to 200 L/s from up to 6 L: each lands in the step free fall says, nothing
+// flies back up, and the column stands where it rests. (Faster, some still
+// bounce: a chain of impacts within one sub-step converges slowly,
+// docs/conventions.md.)
 TEST(WorldSolverSubsteps, RandomColumnsOfBoxesLandAndStand) {
     std::mt19937 rng(2026);
     std::uniform_real_distribution<real> unit(0, 1);
