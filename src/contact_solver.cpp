@@ -479,17 +479,59 @@ std::size_t run_end(std::span<const ContactBatch> batches, std::size_t begin) {
     return end;
 }
 
+// Whether a body of the batch was disturbed in the sweep before `t`'s or
+// in it (SubstepTargets::focus). (Bitwise: no branch a lane.)
+[[gnu::always_inline]] inline
+bool disturbed_lately(const ContactBatch& c, const SubstepTargets& t) {
+    const int since = t.sweep - 1;
+    bool lately = false;
+    for (std::size_t l = 0; l < k_lanes; ++l) {
+        lately |= (t.disturbed[static_cast<std::size_t>(c.body_a[l])] >= since) |
+                  (t.disturbed[static_cast<std::size_t>(c.body_b[l])] >= since);
+    }
+    return lately;
+}
+
+// Marks the bodies that impulses move of the batch's lanes whose `change`
+// exceeds `t`'s mark as disturbed in `t`'s sweep.
+[[gnu::always_inline]] inline
+void mark_disturbed(const ContactBatch& c, Lanes change, const SubstepTargets& t) {
+    const LaneMask over = change > t.mark;
+    for (std::size_t l = 0; l < k_lanes; ++l) {
+        if (over[l]) {
+            if (c.inv_mass_a[l] > 0) {
+                t.disturbed[static_cast<std::size_t>(c.body_a[l])] = t.sweep;
+            }
+            if (c.inv_mass_b[l] > 0) {
+                t.disturbed[static_cast<std::size_t>(c.body_b[l])] = t.sweep;
+            }
+        }
+    }
+}
+
 // The batches of a run in order (each aiming at `targets` first, if any,
-// and if they aim), each with `points` points.
+// and if they aim), each with `points` points; with targets that focus,
+// only those disturbed lately.
 template <bool measure, std::size_t points>
 [[gnu::always_inline]] inline
 Lanes solve_run(std::span<ContactBatch> run, std::span<SolverBody> bodies,
                 const SubstepTargets* targets, Lanes change) {
+    const bool focus = targets && targets->focus;
+    const bool track = measure && targets && !targets->disturbed.empty();
     for (ContactBatch& batch : run) {
+        if (focus && !disturbed_lately(batch, *targets)) {
+            continue;
+        }
         if (targets && targets->aim) {
             set_targets<points>(batch, *targets);
         }
-        change = solve_batch<measure, points>(batch, bodies, change);
+        if (!track) {
+            change = solve_batch<measure, points>(batch, bodies, change);
+            continue;
+        }
+        const Lanes batch_change = solve_batch<measure, points>(batch, bodies, Lanes{});
+        mark_disturbed(batch, batch_change, *targets);
+        change = max_of(change, batch_change);
     }
     return change;
 }
@@ -604,8 +646,19 @@ real solve_sweep(ContactBatches& batches, std::span<SolverContact> contacts,
         if (targets && targets->aim) {
             set_targets(c, *targets);
         }
-        most = std::max(most, solve_contact(c, bodies[static_cast<std::size_t>(c.body_a)],
-                                            bodies[static_cast<std::size_t>(c.body_b)]));
+        SolverBody& a = bodies[static_cast<std::size_t>(c.body_a)];
+        SolverBody& b = bodies[static_cast<std::size_t>(c.body_b)];
+        const real change = solve_contact(c, a, b);
+        if (targets && targets->measure && !targets->disturbed.empty() && change > targets->mark) {
+            const auto mark = [&](int index, const SolverBody& body) {
+                if (body.inv_mass > 0) {
+                    targets->disturbed[static_cast<std::size_t>(index)] = targets->sweep;
+                }
+            };
+            mark(c.body_a, a);
+            mark(c.body_b, b);
+        }
+        most = std::max(most, change);
     }
     return most;
 }

@@ -269,6 +269,20 @@ struct SubstepTargets {
     /// true: the sweep measures the largest change it makes (as
     /// solve_velocities does) and returns it.
     bool measure = false;
+    /// By body (as the solve's bodies), if not empty: the number of the
+    /// last sweep in which a contact changed a point's speed by more than
+    /// `mark` (L/s) and moved the body (impulses move it). A measured
+    /// sweep writes it.
+    std::span<int> disturbed;
+    int sweep = 0; ///< this sweep's number, for `disturbed`
+    real mark = 0; ///< L/s
+    /// true: the sweep solves only the batches with a body disturbed in
+    /// this sweep or the one before (with `disturbed`). The others' bodies
+    /// have changed by no more than `mark` a sweep since the batch was last
+    /// solved, which left it within that of converged: the sweeps that go
+    /// on after an impact then cost as much as the impact's reach, not as
+    /// the whole world (the contacts no colour took are solved anyway).
+    bool focus = false;
 };
 
 /// One sweep of a sub-step: each point's target speed from `targets`

@@ -110,32 +110,41 @@ void World::Impl::solve_substepped(real dt) {
     add_substep_loads();
     find_substep_loads(h, dt); // (the same for every later sub-step)
     scale_impulses(contact_batches, solver_contacts, real(1) / static_cast<real>(n));
-    SubstepTargets targets{motions,
-                           real(1) / h,
-                           k_substep_push_slop * tol.linear_slop,
-                           k_substep_push_rate,
-                           k_substep_max_push * tol.linear_slop,
-                           true};
     // The sweeps go on while the last changed a point's speed by more than
     // this. The relax sweeps: a sub-step's warm start re-applies the
     // impulses of the one before, and after an impact those hold the
     // impact's; two sweeps left a column of three bodies that landed at
     // 47 L/s (inelastic) flying back up at 16 L/s.
     const real sweep_tolerance = k_substep_sweep_tolerance * tol.linear_slop / dt;
+    // The sweeps that go on solve only where the sweep before changed
+    // something (SubstepTargets::focus).
+    substep_disturbed.assign(solver_bodies.size(), std::numeric_limits<int>::min());
+    SubstepTargets targets;
+    targets.motions = motions;
+    targets.inv_h = real(1) / h;
+    targets.slop = k_substep_push_slop * tol.linear_slop;
+    targets.push_rate = k_substep_push_rate;
+    targets.max_push = k_substep_max_push * tol.linear_slop;
+    targets.disturbed = substep_disturbed;
+    targets.mark = sweep_tolerance / k_substep_disturbance_fraction;
     int sweeps = 0;
     for (int sub = 0; sub < n; ++sub) {
         if (sub > 0) {
             add_substep_loads();
         }
         warm_start(contact_batches, solver_contacts, solver_bodies);
+        ++targets.sweep;
         targets.push = true;
         targets.measure = true;
+        targets.focus = false;
         real change = solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
         // An impact within the sub-step (a fast column landing) passes up a
         // chain of bodies one body a sweep: the sweeps go on before the
         // bodies move, so that they do not move deep into each other.
         targets.aim = false;
+        targets.focus = true;
         for (int extra = 0; extra < k_max_extra_push_sweeps && change > sweep_tolerance; ++extra) {
+            ++targets.sweep;
             change = solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
             ++sweeps;
         }
@@ -149,6 +158,8 @@ void World::Impl::solve_substepped(real dt) {
             }
             targets.aim = relax == 0; // (the motions stand until the next sub-step)
             targets.measure = relax + 1 >= k_relax_sweeps;
+            targets.focus = relax >= k_relax_sweeps;
+            ++targets.sweep;
             change = solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
             sweeps += 1 + (relax == 0);
         }

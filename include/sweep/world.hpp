@@ -163,7 +163,9 @@ struct StepStats {
     /// WorldDef::solver_substeps = n > 1, 3 n to 27 n (a solve and two relax
     /// sweeps a sub-step, and up to 16 more solve and 8 more relax sweeps
     /// while they still change a contact point's speed by more than 4 slops
-    /// per step: after an impact); with 1, WorldDef::velocity_iterations,
+    /// per step: after an impact; those solve only the contacts, in batches
+    /// of 8 or 4, of bodies the sweep before changed by more than 2 slops
+    /// per step); with 1, WorldDef::velocity_iterations,
     /// up to 8 times
     /// that while they still change a contact point's speed by more than a
     /// tenth of a slop per step.

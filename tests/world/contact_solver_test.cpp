@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -151,7 +152,12 @@ TEST(ContactSolver, AvxBatchesGiveTheSameResultsAsTheirContactsOneByOne) {
 void run_substeps(ContactBatches& batches, Case& c, bool skip_aim, LaneIsa isa, std::mt19937& rng) {
     std::uniform_real_distribution<real> unit(-1, 1);
     std::vector<BodyMotion> motions(c.bodies.size());
-    SubstepTargets t{motions, 480, real(0.00375), 120, 3, true};
+    SubstepTargets t;
+    t.motions = motions;
+    t.inv_h = 480;
+    t.slop = real(0.00375);
+    t.push_rate = 120;
+    t.max_push = 3;
     for (int sub = 0; sub < 3; ++sub) {
         t.push = true;
         t.aim = true;
@@ -200,6 +206,97 @@ TEST(ContactSolver, AvxSubstepBatchesGiveTheSameResultsAsTheirContactsOneByOne) 
         GTEST_SKIP() << "this CPU or compiler has no AVX copy of the batch solve";
     }
     expect_substeps_match_one_by_one(LaneIsa::avx);
+}
+
+// The contacts of batch `k` of `packed`, as contacts solved one by one.
+ContactBatches batch_one_by_one(const ContactBatches& packed, std::size_t k) {
+    ContactBatches one;
+    for (int l = 0; l < k_lanes; ++l) {
+        const int ci = packed.lanes[k * k_lanes + static_cast<std::size_t>(l)];
+        if (ci >= 0) {
+            one.rest.push_back(ci);
+        }
+    }
+    return one;
+}
+
+// Whether a body of `contacts` (indices into c.contacts) was disturbed at
+// sweep `since` or later.
+bool disturbed_since(const Case& c, const std::vector<int>& contacts,
+                     const std::vector<int>& disturbed, int since) {
+    return std::any_of(contacts.begin(), contacts.end(), [&](int ci) {
+        const SolverContact& s = c.contacts[static_cast<std::size_t>(ci)];
+        return disturbed[static_cast<std::size_t>(s.body_a)] >= since ||
+               disturbed[static_cast<std::size_t>(s.body_b)] >= since;
+    });
+}
+
+// A sub-step's sweeps that focus (SubstepTargets::focus) against the same
+// rule worked out contact by contact: each batch, in order, is solved (its
+// contacts one by one) only if a body of it was disturbed in the sweep
+// before or earlier in this one, and every contact solved whose speed
+// change exceeds the mark disturbs its bodies that impulses move. The
+// same bits, the same marks, and both kinds of batch met.
+void expect_focused_sweeps_match_the_rule(LaneIsa isa) {
+    std::mt19937 rng(29);
+    std::vector<BodyMotion> motions;
+    int solved = 0;
+    int skipped = 0;
+    for (int trial = 0; trial < 100; ++trial) {
+        const Case c = random_case(rng, 20 + trial % 40, 10 + trial % 120);
+        motions.assign(c.bodies.size(), BodyMotion{});
+        Case wide = c;
+        ContactBatches packed;
+        pack_contacts(wide.contacts, wide.bodies, static_cast<int>(c.bodies.size()) - 1, packed);
+        Case narrow = c;
+        std::vector<int> disturbed_wide(c.bodies.size(), std::numeric_limits<int>::min());
+        std::vector<int> disturbed_narrow = disturbed_wide;
+        SubstepTargets t;
+        t.motions = motions;
+        t.inv_h = 480;
+        t.measure = true;
+        t.mark = real(0.1) * static_cast<real>(1 + trial % 16); // L/s: few to most skipped
+        for (int sweep = 1; sweep <= 6; ++sweep) {
+            t.sweep = sweep;
+            t.focus = sweep > 1;
+            t.disturbed = disturbed_wide;
+            const real change_wide = solve_substep(packed, wide.contacts, wide.bodies, t, isa);
+            t.focus = false;
+            t.disturbed = disturbed_narrow;
+            real change_narrow = 0;
+            for (std::size_t k = 0; k < packed.batches.size(); ++k) {
+                ContactBatches one = batch_one_by_one(packed, k);
+                if (sweep > 1 && !disturbed_since(c, one.rest, disturbed_narrow, sweep - 1)) {
+                    ++skipped;
+                    continue;
+                }
+                ++solved;
+                change_narrow =
+                    std::max(change_narrow, solve_substep(one, narrow.contacts, narrow.bodies, t));
+            }
+            ContactBatches rest;
+            rest.rest = packed.rest;
+            change_narrow =
+                std::max(change_narrow, solve_substep(rest, narrow.contacts, narrow.bodies, t));
+            ASSERT_EQ(change_wide, change_narrow) << "trial " << trial << ", sweep " << sweep;
+            ASSERT_EQ(disturbed_wide, disturbed_narrow) << "trial " << trial << ", sweep " << sweep;
+        }
+        unpack_contacts(packed, wide.contacts);
+        expect_same_bits(wide, narrow, trial);
+    }
+    EXPECT_GT(solved, 1000);
+    EXPECT_GT(skipped, 1000) << solved;
+}
+
+TEST(ContactSolver, FocusedSweepsSolveTheBatchesOfBodiesDisturbedLately) {
+    expect_focused_sweeps_match_the_rule(LaneIsa::baseline);
+}
+
+TEST(ContactSolver, AvxFocusedSweepsSolveTheBatchesOfBodiesDisturbedLately) {
+    if (best_lane_isa() != LaneIsa::avx) {
+        GTEST_SKIP() << "this CPU or compiler has no AVX copy of the batch solve";
+    }
+    expect_focused_sweeps_match_the_rule(LaneIsa::avx);
 }
 
 // Each batch's flags say what its lanes hold, and a colour's contacts are
