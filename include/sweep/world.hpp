@@ -47,7 +47,7 @@ struct WorldDef {
     /// aiming at the contacts' separations moved by the bodies' motion so
     /// far and two relax sweeps (Catto, "Solver2D", 2024; Box2D v3's step;
     /// after an impact both go on while they still change a contact speed
-    /// by more than 4 slops per step, up to 16 and 8 more: inelastic
+    /// by more than 4 slops per step, up to 128 and 32 more: inelastic
     /// landings stay down): stacks settle in few sweeps, sway and sink less
     /// (Box2D's 5050-box pyramid sinks 7 slops in 4 s rather than 67). 1:
     /// sequential-impulse sweeps over the whole step until they converge
@@ -160,8 +160,8 @@ struct StepStats {
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     int awake_bodies = 0;         ///< dynamic bodies awake at the end of the step
     /// Sequential-impulse sweeps over the contacts: with
-    /// WorldDef::solver_substeps = n > 1, 3 n to 27 n (a solve and two relax
-    /// sweeps a sub-step, and up to 16 more solve and 8 more relax sweeps
+    /// WorldDef::solver_substeps = n > 1, 3 n to 163 n (a solve and two relax
+    /// sweeps a sub-step, and up to 128 more solve and 32 more relax sweeps
     /// while they still change a contact point's speed by more than 4 slops
     /// per step: after an impact; those solve only the contacts, in batches
     /// of 8 or 4, of bodies the sweep before changed by more than 2 slops
