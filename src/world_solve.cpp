@@ -246,7 +246,7 @@ void World::Impl::record_substep_path(int sub) {
     for (const int bi : path_bodies) {
         const auto i = static_cast<std::size_t>(bi);
         substep_paths[static_cast<std::size_t>(substep_path_of[i] + sub)] = {
-            motions[i].dp, solver_bodies[i].v, solver_bodies[i].w};
+            motions[i].dp, substep_angles[i], solver_bodies[i].v, solver_bodies[i].w};
     }
 }
 
@@ -271,6 +271,47 @@ int World::Impl::substep_velocity_at(int bi, real t, Vec2& v, real& w) const {
         from = p->dp;
     }
     return -1;
+}
+
+World::Impl::PathState World::Impl::substep_state_at(int bi, real t) const {
+    const Body& b = bodies[static_cast<std::size_t>(bi)];
+    const int path = def.solver_substeps < 2 ? -1 : substep_path_of[static_cast<std::size_t>(bi)];
+    if (path < 0) {
+        const Sweep s = sweep_from(b, t);
+        return {get_transform(s, 0), s.c1, b.v, b.w};
+    }
+    const real n = static_cast<real>(def.solver_substeps);
+    const int sub = std::clamp(static_cast<int>(t * n), 0, def.solver_substeps - 1);
+    const real u = std::clamp(t * n - static_cast<real>(sub), real(0), real(1));
+    const auto at = static_cast<std::size_t>(path + sub);
+    const SubstepPathPoint& end = substep_paths[at];
+    const SubstepPathPoint start = sub > 0 ? substep_paths[at - 1] : SubstepPathPoint{};
+    Sweep pose = b.sweep;
+    pose.c1 = b.sweep.c1 + start.dp + u * (end.dp - start.dp);
+    pose.a1 = b.sweep.a1 + start.turn + u * (end.turn - start.turn);
+    return {get_transform(pose, 0), pose.c1, end.v, end.w};
+}
+
+bool World::Impl::meets_on_substep_paths(const ToiEvent& e, real dt) const {
+    const int ia = shapes[e.shape_a].body;
+    const int ib = shapes[e.shape_b].body;
+    const real most_approach = k_substep_path_approach * tol.linear_slop / dt;
+    const int samples = 2 * def.solver_substeps;
+    for (int i = 0; i <= samples; ++i) {
+        const real t = e.t + (1 - e.t) * static_cast<real>(i) / static_cast<real>(samples);
+        const PathState a = substep_state_at(ia, t);
+        const PathState b = substep_state_at(ib, t);
+        const Manifold m = collide_pair(e.shape_a, e.shape_b, a.xf, b.xf, {0, tol.linear_slop});
+        for (int k = 0; k < m.count; ++k) {
+            const ManifoldPoint& p = m.points[static_cast<std::size_t>(k)];
+            const Vec2 relative =
+                (b.v + cross(b.w, p.point - b.c)) - (a.v + cross(a.w, p.point - a.c));
+            if (p.separation < -tol.linear_slop && -dot(relative, m.normal) > most_approach) {
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 void World::Impl::solve_velocities_until_converged(real dt) {

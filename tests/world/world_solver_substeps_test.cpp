@@ -248,6 +248,21 @@ TEST(WorldSolverSubsteps, ADiscUnderHeavyBodiesLandingStaysDown) {
                         47, false);
 }
 
+// A disc with a box on it landing at 250 L/s, the box a hair off centre:
+// the solve lands them in the step and sets the box turning and the disc
+// rolling. Their straight paths from the step's start to its end spread
+// that over the whole step, and met a quarter of the way down: the impact
+// there, with the velocities they had after landing, left both hanging
+// 1 L up.
+TEST(WorldSolverSubsteps, ADiscWithABoxOnItLandingFastStaysDown) {
+    // (From a scratch check of random columns, to the digit.)
+    expect_column_lands({{Circle{{}, 0.325188339f}, 0.325188339f, {0.0024826061f, 5.78438091f}},
+                         {make_box(0.53931874f, 0.376677215f).value(),
+                          2 * 0.325188339f + 0.376677215f,
+                          {-0.0034190088f, 6.49513626f}}},
+                        249.848145f, false);
+}
+
 // Four mixed bodies landing together at 83 L/s: the solve lands them, and
 // impact events between them at the step's start, with the small approach
 // their end velocities left, no longer send them back there for the step
