@@ -693,7 +693,7 @@ TEST(WorldRandomScenes, AJamTheRoundsCannotResolveGoesBackToTheStepStart) {
     one_round.correction_rounds = 1;
     int capped = 0;
     int returned = 0;
-    for (std::uint32_t seed = 1000; seed < 1040; ++seed) {
+    for (std::uint32_t seed = 1000; seed < 1080; ++seed) {
         Scene scene = make_scene(seed, one_round);
         const real limit = 2 * scene.world.tolerances().linear_slop;
         const auto pose = [&](BodyId id) { return scene.world.body_state(id).value(); };
@@ -732,8 +732,9 @@ TEST(WorldRandomScenes, AJamTheRoundsCannotResolveGoesBackToTheStepStart) {
             EXPECT_LE(after.depth, std::max(limit, deepest_before)) << at << ": " << after.where;
         }
     }
-    // (With one round most steps hit the cap: about 3,300 of these 6,000,
-    // and 6 bodies went back, in float and in double.)
+    // (With one round most steps hit the cap: about 6,400 of these 12,000,
+    // and 15 bodies went back in float, 9 in double; of the first 40
+    // scenes' steps, only 2 in double.)
     EXPECT_GE(capped, 1000);
     EXPECT_GE(returned, 3);
 }
