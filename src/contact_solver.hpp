@@ -277,7 +277,8 @@ struct SubstepTargets {
     int sweep = 0; ///< this sweep's number, for `disturbed`
     real mark = 0; ///< L/s
     /// true: the sweep solves only the batches with a body disturbed in
-    /// this sweep or the one before (with `disturbed`). The others' bodies
+    /// this sweep or the one before (a sweep that measures, with
+    /// `disturbed`; the others solve every batch). The others' bodies
     /// have changed by no more than `mark` a sweep since the batch was last
     /// solved, which left it within that of converged: the sweeps that go
     /// on after an impact then cost as much as the impact's reach, not as
