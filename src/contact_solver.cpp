@@ -484,12 +484,12 @@ std::size_t run_end(std::span<const ContactBatch> batches, std::size_t begin) {
 [[gnu::always_inline]] inline
 bool disturbed_lately(const ContactBatch& c, const SubstepTargets& t) {
     const int since = t.sweep - 1;
-    bool lately = false;
+    int lately = 0;
     for (std::size_t l = 0; l < k_lanes; ++l) {
-        lately |= (t.disturbed[static_cast<std::size_t>(c.body_a[l])] >= since) |
-                  (t.disturbed[static_cast<std::size_t>(c.body_b[l])] >= since);
+        lately |= static_cast<int>(t.disturbed[static_cast<std::size_t>(c.body_a[l])] >= since) |
+                  static_cast<int>(t.disturbed[static_cast<std::size_t>(c.body_b[l])] >= since);
     }
-    return lately;
+    return lately != 0;
 }
 
 // Marks the bodies that impulses move of the batch's lanes whose `change`
