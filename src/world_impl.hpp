@@ -552,10 +552,15 @@ constexpr real k_substep_sweep_tolerance = 4;
 // A pair the sub-stepped solve held meets at a time of impact only where
 // the paths the sub-steps moved its bodies along take it more than a
 // linear slop into each other, closing faster than this many linear slops
-// per step (meets_on_substep_paths; 2.4 L/s at 60 Hz with the default
+// per step (substep_path_meeting; 2.4 L/s at 60 Hz with the default
 // slop): the pairs of a column that landed in the sub-steps sink a slop or
 // two into each other there, mostly closing slower.
 constexpr real k_substep_path_approach = 8;
+// Such a pair meets where its sub-step paths first take it this many
+// linear slops deep (resolve_on_substep_paths), found by this many
+// halvings of the half sub-step before the sample that found it.
+constexpr real k_substep_contact_depth = 0.5;
+constexpr int k_substep_contact_bisections = 12;
 // The sweeps that go on solve only the batches of contacts with a body
 // that the sweep before (or this one) changed by more than this fraction
 // of that tolerance (SubstepTargets::focus). In the 1,000 falling bodies
@@ -757,6 +762,14 @@ struct World::Impl {
     std::vector<std::pair<int, int>> candidate_pairs; // the broadphase's pairs for this step
     std::vector<int> toi_searches; // fast bodies whose path left their contact search's box
     std::vector<std::uint64_t> contact_keys; // sorted shape pairs of the step's contacts
+    // The bodies the solve's contacts (the first solved_contacts of
+    // `contacts`) link body bi to: contact_links[contact_link_start[bi] ..
+    // contact_link_start[bi + 1]), once contacts_linked (link_contacts).
+    std::size_t solved_contacts = 0;
+    bool contacts_linked = false;
+    std::vector<int> contact_link_start;
+    std::vector<int> contact_links;
+    std::vector<int> substep_rebased; // resolve_on_substep_paths' placed bodies
     RepeatedSort<std::uint64_t> contact_key_sort;
     // (shape, wall) pairs a sweep began touching that are no contacts
     // (first_static_impact): position correction never saw them.
@@ -1354,16 +1367,25 @@ struct World::Impl {
     struct PathState {
         Transform xf;
         Vec2 c;
+        real angle = 0;
         Vec2 v;
         real w = 0;
     };
     PathState substep_state_at(int bi, real t) const;
-    // Whether the shapes of an event, from the event's time to the step's
-    // end on the paths the sub-steps moved their bodies along
-    // (substep_state_at, looked at twice a sub-step), ever overlap by more
-    // than a linear slop at a point where they close faster than
-    // k_substep_path_approach slops per step `dt`.
-    bool meets_on_substep_paths(const ToiEvent& e, real dt) const;
+    // The bodies of an event's shapes at step fraction t on their sub-step
+    // paths, and the shapes' manifold there (touching: no speculative reach).
+    struct SubstepPair {
+        PathState a;
+        PathState b;
+        Manifold m;
+    };
+    SubstepPair substep_pair_at(const ToiEvent& e, real t) const;
+    // The first time, from the event's time to the step's end, at which the
+    // shapes of an event on the paths the sub-steps moved their bodies along
+    // (substep_state_at, looked at twice a sub-step) overlap by more than a
+    // linear slop at a point where they close faster than
+    // k_substep_path_approach slops per step `dt`; none when they never do.
+    std::optional<real> substep_path_meeting(const ToiEvent& e, real dt) const;
     // Whether body ia or ib has a recorded sub-step path.
     bool has_substep_path(int ia, int ib) const {
         return def.solver_substeps > 1 && (substep_path_of[static_cast<std::size_t>(ia)] >= 0 ||
@@ -2016,6 +2038,52 @@ struct World::Impl {
     void resolve_toi_event(const ToiEvent& e, real dt);
     void clamp_at(int body, real t, real dt);
     void advance_after_toi(int body, real t, real dt, Vec2 v, real w);
+    // advance_after_toi from centre of mass c and angle `angle` (world, L,
+    // rad) at step fraction t.
+    void place_after_toi(int body, real t, real dt, Vec2 c, real angle, Vec2 v, real w);
+    void fit_moving_proxies(const Body& b);
+    // The impact of event `e`, of a pair the solve held, whose sub-step
+    // paths run into each other at step fraction t_met
+    // (substep_path_meeting), at substep_path_contact_time on those paths
+    // and with the velocities the sub-steps moved the bodies at there,
+    // inelastic. The bodies go on from there at the velocities it leaves;
+    // those the solve's contacts link them to are rebased there too
+    // (rebase_on_substep_paths). Returns false, having changed nothing,
+    // where it does not apply: a dynamic body of the pair has no recorded
+    // sub-step path (its straight path is all there is to compare), the pair
+    // bounces (the sub-steps' velocities have not had the restitution the
+    // solve gave it after them: the end velocities have), the pair does not
+    // touch there, or a body would pass static geometry to get there
+    // (reaches_past_static).
+    bool resolve_on_substep_paths(const ToiEvent& e, real t_met, real dt);
+    // Whether body bi is static or kinematic, or dynamic with a recorded
+    // sub-step path.
+    bool on_substep_path(int bi) const;
+    // The time, after the sample before t_met (and no earlier than e.t),
+    // at which the shapes of `e` on their sub-step paths first overlap
+    // by more than k_substep_contact_depth linear slops, found to
+    // k_substep_contact_bisections halvings; the earlier end of the last
+    // interval.
+    real substep_path_contact_time(const ToiEvent& e, real t_met) const;
+    // Whether dynamic body bi's straight sweep from its pose at its clock
+    // to pose p meets static geometry no more than 2 linear slops before
+    // its end (a body landed in the sub-steps touches the ground at p); a
+    // static or kinematic body always does.
+    bool reaches_past_static(int bi, const PathState& p);
+    // Puts every dynamic body with a recorded sub-step path and a clock
+    // before t that the solve's contacts link (through others) to those
+    // in `placed` at its sub-step pose at t, its clock there, on a
+    // straight path to the end it had (its path velocity that path's over
+    // the rest of step `dt`); appends it to `placed`. A body whose
+    // way there passes static geometry (reaches_past_static) stays, and
+    // links no further. Without this, such a body stays on its straight
+    // path, where the pose it has at t can lie far from its sub-step
+    // pose: a column's bottom disc, still in the air there, met the box
+    // above it, placed near the ground, and hung.
+    void rebase_on_substep_paths(std::vector<int>& placed, real t, real dt);
+    // contact_link_start and contact_links, built on first use in a TOI
+    // phase from its first solved_contacts contacts.
+    void link_contacts();
     void divert_at_toi(const ToiEvent& e, const Manifold& m, real dt);
     bool record_toi_contact(int shape_a, int shape_b, const Manifold& m);
     void report_impact_hit(int shape_a, int shape_b, const Manifold& m, real approach);

@@ -278,7 +278,7 @@ World::Impl::PathState World::Impl::substep_state_at(int bi, real t) const {
     const int path = def.solver_substeps < 2 ? -1 : substep_path_of[static_cast<std::size_t>(bi)];
     if (path < 0) {
         const Sweep s = sweep_from(b, t);
-        return {get_transform(s, 0), s.c1, b.v, b.w};
+        return {get_transform(s, 0), s.c1, s.a1, b.v, b.w};
     }
     const real n = static_cast<real>(def.solver_substeps);
     const int sub = std::clamp(static_cast<int>(t * n), 0, def.solver_substeps - 1);
@@ -289,29 +289,31 @@ World::Impl::PathState World::Impl::substep_state_at(int bi, real t) const {
     Sweep pose = b.sweep;
     pose.c1 = b.sweep.c1 + start.dp + u * (end.dp - start.dp);
     pose.a1 = b.sweep.a1 + start.turn + u * (end.turn - start.turn);
-    return {get_transform(pose, 0), pose.c1, end.v, end.w};
+    return {get_transform(pose, 0), pose.c1, pose.a1, end.v, end.w};
 }
 
-bool World::Impl::meets_on_substep_paths(const ToiEvent& e, real dt) const {
-    const int ia = shapes[e.shape_a].body;
-    const int ib = shapes[e.shape_b].body;
+std::optional<real> World::Impl::substep_path_meeting(const ToiEvent& e, real dt) const {
     const real most_approach = k_substep_path_approach * tol.linear_slop / dt;
     const int samples = 2 * def.solver_substeps;
     for (int i = 0; i <= samples; ++i) {
         const real t = e.t + (1 - e.t) * static_cast<real>(i) / static_cast<real>(samples);
-        const PathState a = substep_state_at(ia, t);
-        const PathState b = substep_state_at(ib, t);
-        const Manifold m = collide_pair(e.shape_a, e.shape_b, a.xf, b.xf, {0, tol.linear_slop});
-        for (int k = 0; k < m.count; ++k) {
-            const ManifoldPoint& p = m.points[static_cast<std::size_t>(k)];
-            const Vec2 relative =
-                (b.v + cross(b.w, p.point - b.c)) - (a.v + cross(a.w, p.point - a.c));
-            if (p.separation < -tol.linear_slop && -dot(relative, m.normal) > most_approach) {
-                return true;
+        const SubstepPair pair = substep_pair_at(e, t);
+        for (int k = 0; k < pair.m.count; ++k) {
+            const ManifoldPoint& p = pair.m.points[static_cast<std::size_t>(k)];
+            const Vec2 relative = (pair.b.v + cross(pair.b.w, p.point - pair.b.c)) -
+                                  (pair.a.v + cross(pair.a.w, p.point - pair.a.c));
+            if (p.separation < -tol.linear_slop && -dot(relative, pair.m.normal) > most_approach) {
+                return t;
             }
         }
     }
-    return false;
+    return std::nullopt;
+}
+
+World::Impl::SubstepPair World::Impl::substep_pair_at(const ToiEvent& e, real t) const {
+    const PathState a = substep_state_at(shapes[e.shape_a].body, t);
+    const PathState b = substep_state_at(shapes[e.shape_b].body, t);
+    return {a, b, collide_pair(e.shape_a, e.shape_b, a.xf, b.xf, {0, tol.linear_slop})};
 }
 
 void World::Impl::solve_velocities_until_converged(real dt) {
