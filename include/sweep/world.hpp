@@ -160,8 +160,8 @@ struct StepStats {
     int sweep_round_cap_hits = 0; ///< steps whose correct-and-sweep rounds hit their cap
     int awake_bodies = 0;         ///< dynamic bodies awake at the end of the step
     /// Sequential-impulse sweeps over the contacts: with
-    /// WorldDef::solver_substeps = n > 1, 3 n to 163 n (a solve and two relax
-    /// sweeps a sub-step, and up to 128 more solve and 32 more relax sweeps
+    /// WorldDef::solver_substeps = n > 1, 3 n to 195 n (a solve and two relax
+    /// sweeps a sub-step, and up to 128 more solve and 64 more relax sweeps
     /// while they still change a contact point's speed by more than 4 slops
     /// per step: after an impact; those solve only the contacts, in batches
     /// of 8 or 4, of bodies the sweep before changed by more than 2 slops

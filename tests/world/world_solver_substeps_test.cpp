@@ -207,8 +207,8 @@ void expect_column_lands(const std::vector<ColumnBody>& column, real speed, bool
     for (int i = 1; i <= 90; ++i) {
         ASSERT_TRUE(world.step(k_dt));
         ASSERT_LE(world.stats().max_penetration, 2 * slop) << "step " << i;
-        // (At most 1 + 128 solve and 2 + 32 relax sweeps a sub-step.)
-        ASSERT_LE(world.stats().velocity_sweeps, 163 * k_substeps) << "step " << i;
+        // (At most 1 + 128 solve and 2 + 64 relax sweeps a sub-step.)
+        ASSERT_LE(world.stats().velocity_sweeps, 195 * k_substeps) << "step " << i;
         most_sweeps = std::max(most_sweeps, world.stats().velocity_sweeps);
         if (landed < 0 && world.body_state(ids[0])->center.y < column[0].rest_y + 10 * slop) {
             landed = i;
@@ -253,6 +253,29 @@ TEST(WorldSolverSubsteps, ADiscUnderHeavyBodiesLandingStaysDown) {
                          {make_box(0.6f, 0.41f).value(), 1.45f},
                          {make_box(0.65f, 0.44f).value(), 2.3f}},
                         47, false);
+}
+
+// A small disc under a capsule and two boxes, 10 to 50 times its mass,
+// landing at 48 L/s: the relax sweeps pass the heavy bodies' push back out
+// through the disc a little a sweep, and with 32 more a sub-step the column
+// rose at 1.6 L/s four steps after landing.
+TEST(WorldSolverSubsteps, ADiscUnderACapsuleAndTwoBoxesLandingStaysDown) {
+    // (From a scratch check of random columns, to the digit.)
+    const real disc = 0.116417535f;
+    const real capsule = 0.40187639f;
+    const real box1 = 0.412111312f;
+    const real box2 = 0.443809271f;
+    expect_column_lands({{Circle{{}, disc}, disc, {0.00235266332f, 1.09411943f}},
+                         {Capsule{{-capsule, 0}, {capsule, 0}, capsule},
+                          2 * disc + capsule,
+                          {0.00415193569f, 1.62174082f}},
+                         {make_box(0.480334759f, box1).value(),
+                          2 * (disc + capsule) + box1,
+                          {0.00621636258f, 2.43727541f}},
+                         {make_box(0.674583972f, box2).value(),
+                          2 * (disc + capsule + box1) + box2,
+                          {0.0078421738f, 3.29339528f}}},
+                        47.5497131f, false);
 }
 
 // A disc with a box on it landing at 250 L/s, the box a hair off centre:
