@@ -322,10 +322,13 @@ inline real box_rounding(const OtherBox& a, const MoverBox& b) {
 /// is no contact.
 inline bool graze_free(const std::array<AxisGaps, 2>& g, Vec2 d, real touch, real mu) {
     const real side = -touch + mu;
-    // (Bitwise: one branch on the verdict, which no predictor learns, rather
-    // than one on each comparison.)
-    return !(((g[0].above >= side) & (d.x >= 0)) | ((g[0].below >= side) & (d.x <= 0)) |
-             ((g[1].above >= side) & (d.y >= 0)) | ((g[1].below >= side) & (d.y <= 0)));
+    // (Bitwise, on ints: one branch on the verdict, which no predictor
+    // learns, rather than one on each comparison.)
+    const auto open = [side](real gap, real motion_along) {
+        return static_cast<int>(gap >= side) & static_cast<int>(motion_along >= 0);
+    };
+    return (open(g[0].above, d.x) | open(g[0].below, -d.x) | open(g[1].above, d.y) |
+            open(g[1].below, -d.y)) == 0;
 }
 
 /// The rest of cast_boxes, for boxes with gaps `g` and rounding `mu`

@@ -848,9 +848,10 @@ TEST(MoveResponseProperty, KinematicPlatformCarriesItsRiderNeverIntoItOrAWall) {
 //   finds the character more than 2 touch tolerances inside a tile it
 //   slides on, touches or bounces off, and only when it finds it inside
 //   something (more than half a touch tolerance);
-// - the push (pushout) is no longer than the overlaps it leaves, together,
-//   need (the sum of their depths, plus a touch tolerance): it is the
-//   minimum translation, not a throw back along the motion;
+// - the push (pushout) is no longer than the character's size (twice its
+//   reach from its origin): a way out, not a throw back along the motion
+//   (the sum of the overlaps' own depths does not bound it: clearing two
+//   tiles at once along one direction may take more, 4.42 L for 4.16);
 // - after the push, a move with no bounce never goes back along its motion;
 // - the move ends no deeper than the touch tolerance in any blocking tile
 //   (the character's centre is in a free cell, so there is room for it:
@@ -863,12 +864,9 @@ std::string judge_push(const Level& level, const Piece& c, Vec2 from, Vec2 d, co
     const real touch = level.world.tolerances().touch_tolerance;
     const Convex was = placed(c.shape, c.c, c.s, from);
     real deepest = 0;
-    real overlaps = 0;
     for (const Piece& s : level.statics) {
         if (blocking(s.id) && boxes_meet(bounds(was), bounds(s.at()), touch)) {
-            const real deep = depth(was, s.at());
-            deepest = std::max(deepest, deep);
-            overlaps += deep;
+            deepest = std::max(deepest, depth(was, s.at()));
         }
     }
     std::ostringstream out;
