@@ -2048,6 +2048,7 @@ struct World::Impl {
     // advance_after_toi from centre of mass c and angle `angle` (world, L,
     // rad) at step fraction t.
     void place_after_toi(int body, real t, real dt, Vec2 c, real angle, Vec2 v, real w);
+    void restart_path(int body, real t, Vec2 c, real angle);
     void fit_moving_proxies(const Body& b);
     // The impact of event `e`, of a pair the solve held, whose sub-step
     // paths run into each other at step fraction t_met

@@ -321,15 +321,23 @@ void World::Impl::advance_after_toi(int bi, real t, real dt, Vec2 v, real w) {
 
 void World::Impl::place_after_toi(int bi, real t, real dt, Vec2 c, real angle, Vec2 v, real w) {
     Body& b = bodies[bi];
-    b.sweep.c1 = c;
-    b.sweep.a1 = angle;
     b.sweep.c2 = c + ((1 - t) * dt) * v;
     b.sweep.a2 = angle + (1 - t) * dt * w;
     b.path_v = v;
     b.path_w = w;
+    ++b.toi_count;
+    restart_path(bi, t, c, angle);
+}
+
+// The body's path now starts at step fraction t from centre c and angle
+// `angle` (its end kept): its clock is there, its events are stale, it has
+// left its sub-step path, and its transform and proxies follow.
+void World::Impl::restart_path(int bi, real t, Vec2 c, real angle) {
+    Body& b = bodies[bi];
+    b.sweep.c1 = c;
+    b.sweep.a1 = angle;
     b.toi_clock = t;
     ++b.toi_stamp;
-    ++b.toi_count;
     if (!substep_path_of.empty()) {
         substep_path_of[static_cast<std::size_t>(bi)] = -1; // the sub-steps' path is left
     }
@@ -675,13 +683,9 @@ bool World::Impl::resolve_on_substep_paths(const ToiEvent& e, real t_met, real d
     if (m.count == 0 || !reaches_past_static(ia, pa) || !reaches_past_static(ib, pb)) {
         return false;
     }
+    // (resolve_toi_event has clamped a pair with a body past its cap.)
     Body& a = bodies[ia];
     Body& b = bodies[ib];
-    if (toi_capped(a) || toi_capped(b)) {
-        clamp_at(ia, e.t, dt);
-        clamp_at(ib, e.t, dt);
-        return true;
-    }
     std::tie(a.v, a.w) = std::pair(pa.v, pa.w);
     std::tie(b.v, b.w) = std::pair(pb.v, pb.w);
     const real approach = solve_impact(
@@ -758,18 +762,12 @@ void World::Impl::rebase_on_substep_paths(std::vector<int>& placed, real t, real
             if (!reaches_past_static(y, p)) {
                 continue;
             }
-            by.sweep.c1 = p.c;
-            by.sweep.a1 = p.angle;
             const real rest = (1 - t) * dt;
             if (rest > 0) {
-                by.path_v = (1 / rest) * (by.sweep.c2 - by.sweep.c1);
-                by.path_w = (by.sweep.a2 - by.sweep.a1) / rest;
+                by.path_v = (1 / rest) * (by.sweep.c2 - p.c);
+                by.path_w = (by.sweep.a2 - p.angle) / rest;
             }
-            by.toi_clock = t;
-            ++by.toi_stamp;
-            substep_path_of[static_cast<std::size_t>(y)] = -1;
-            sync_transform(by);
-            fit_moving_proxies(by);
+            restart_path(y, t, p.c, p.angle);
             placed.push_back(y);
         }
     }
