@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 
 // The batches get a copy compiled for AVX where the compiler can make one
 // and the CPU can be asked whether it runs it (solve_batches_avx).
@@ -9,6 +11,16 @@
 #define SWEEP_AVX_LANES 1
 #else
 #define SWEEP_AVX_LANES 0
+#endif
+
+// The batches' bodies are gathered and scattered four lanes at a time, a
+// body's first four reals a 16-byte row transposed into lanes, where SSE
+// has the rows (four floats).
+#if defined(__SSE2__) && !defined(SWEEP_DOUBLE)
+#include <xmmintrin.h>
+#define SWEEP_SSE_ROWS 1
+#else
+#define SWEEP_SSE_ROWS 0
 #endif
 
 namespace sweep {
@@ -230,9 +242,100 @@ Lanes speed_change(Lanes lambda, Lanes mass) {
     return select(has_mass, magnitude / select(has_mass, mass, Lanes{} + 1), Lanes{});
 }
 
-// What the batch reads and writes of its bodies.
+// Four Lanes: the first four reals of each lane's record (a SolverBody's
+// velocities and inverse mass, a BodyMotion), one Lanes a real.
+struct RowLanes {
+    Lanes r0, r1, r2, r3;
+};
+
+// The records whose rows are gathered: their first four reals.
+static_assert(offsetof(SolverBody, v) == 0 && offsetof(SolverBody, w) == 2 * sizeof(real) &&
+              offsetof(SolverBody, inv_mass) == 3 * sizeof(real));
+static_assert(offsetof(BodyMotion, dp) == 0 && offsetof(BodyMotion, c) == 2 * sizeof(real) &&
+              offsetof(BodyMotion, s) == 3 * sizeof(real));
+
+#if SWEEP_SSE_ROWS
+static_assert(k_lanes == 8);
+
+[[gnu::always_inline]] inline Lanes join(__m128 lower, __m128 upper) {
+    return __builtin_shufflevector(lower, upper, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+[[gnu::always_inline]] inline __m128 lower_half(Lanes v) {
+    return __builtin_shufflevector(v, v, 0, 1, 2, 3);
+}
+
+[[gnu::always_inline]] inline __m128 upper_half(Lanes v) {
+    return __builtin_shufflevector(v, v, 4, 5, 6, 7);
+}
+#endif
+
+// The rows of records `index` (records of `stride` bytes from `base`,
+// each beginning with four reals) as lanes: 8 loads and two 4 x 4
+// transposes rather than 32 loads and inserts.
+[[gnu::always_inline]] inline RowLanes gather_rows(const std::byte* base, std::size_t stride,
+                                                   const std::array<int, k_lanes>& index) {
+    const auto row = [&](int l) {
+        return base + stride * static_cast<std::size_t>(index[static_cast<std::size_t>(l)]);
+    };
+    RowLanes out;
+#if SWEEP_SSE_ROWS
+    const auto load = [&](int l) { return _mm_loadu_ps(reinterpret_cast<const float*>(row(l))); };
+    __m128 a0 = load(0), a1 = load(1), a2 = load(2), a3 = load(3);
+    __m128 b0 = load(4), b1 = load(5), b2 = load(6), b3 = load(7);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+    out = {join(a0, b0), join(a1, b1), join(a2, b2), join(a3, b3)};
+#else
+    for (int l = 0; l < k_lanes; ++l) {
+        std::array<real, 4> r;
+        std::memcpy(r.data(), row(l), sizeof r);
+        out.r0[l] = r[0];
+        out.r1[l] = r[1];
+        out.r2[l] = r[2];
+        out.r3[l] = r[3];
+    }
+#endif
+    return out;
+}
+
+// The rows back into the records, lane by lane in order (a record two
+// lanes name gets the later lane's row).
+[[gnu::always_inline]] inline void scatter_rows(const RowLanes& in, std::byte* base,
+                                                std::size_t stride,
+                                                const std::array<int, k_lanes>& index) {
+    const auto row = [&](int l) {
+        return base + stride * static_cast<std::size_t>(index[static_cast<std::size_t>(l)]);
+    };
+#if SWEEP_SSE_ROWS
+    const auto store = [&](int l, __m128 v) { _mm_storeu_ps(reinterpret_cast<float*>(row(l)), v); };
+    __m128 a0 = lower_half(in.r0), a1 = lower_half(in.r1), a2 = lower_half(in.r2),
+           a3 = lower_half(in.r3);
+    __m128 b0 = upper_half(in.r0), b1 = upper_half(in.r1), b2 = upper_half(in.r2),
+           b3 = upper_half(in.r3);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+    store(0, a0);
+    store(1, a1);
+    store(2, a2);
+    store(3, a3);
+    store(4, b0);
+    store(5, b1);
+    store(6, b2);
+    store(7, b3);
+#else
+    for (int l = 0; l < k_lanes; ++l) {
+        const std::array<real, 4> r{in.r0[l], in.r1[l], in.r2[l], in.r3[l]};
+        std::memcpy(row(l), r.data(), sizeof r);
+    }
+#endif
+}
+
+// What the batch reads and writes of its bodies. `kept`: each lane's
+// body's SolverBody::inv_mass, read with its velocities and written back
+// unchanged.
 struct BodyLanes {
-    Lanes vx, vy, w, inv_mass, inv_inertia;
+    Lanes vx, vy, w, kept, inv_mass, inv_inertia;
 };
 
 // The bodies' velocities; their inverse masses, fixed for the step, were
@@ -240,26 +343,16 @@ struct BodyLanes {
 [[gnu::always_inline]] inline
 BodyLanes gather(std::span<const SolverBody> bodies, const std::array<int, k_lanes>& index,
                  Lanes inv_mass, Lanes inv_inertia) {
-    BodyLanes out;
-    for (int l = 0; l < k_lanes; ++l) {
-        const SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
-        out.vx[l] = b.v.x;
-        out.vy[l] = b.v.y;
-        out.w[l] = b.w;
-    }
-    out.inv_mass = inv_mass;
-    out.inv_inertia = inv_inertia;
-    return out;
+    const RowLanes rows =
+        gather_rows(reinterpret_cast<const std::byte*>(bodies.data()), sizeof(SolverBody), index);
+    return {rows.r0, rows.r1, rows.r2, rows.r3, inv_mass, inv_inertia};
 }
 
 [[gnu::always_inline]] inline
 void scatter(const BodyLanes& in, std::span<SolverBody> bodies,
              const std::array<int, k_lanes>& index) {
-    for (int l = 0; l < k_lanes; ++l) {
-        SolverBody& b = bodies[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
-        b.v = {in.vx[l], in.vy[l]};
-        b.w = in.w[l];
-    }
+    scatter_rows({in.vx, in.vy, in.w, in.kept}, reinterpret_cast<std::byte*>(bodies.data()),
+                 sizeof(SolverBody), index);
 }
 
 // relative_velocity along (dx, dy): dot((b.v + cross(b.w, rb)) - (a.v + cross(a.w, ra)), d).
@@ -429,15 +522,9 @@ struct MotionLanes {
 [[gnu::always_inline]] inline
 MotionLanes gather_motion(std::span<const BodyMotion> motions,
                           const std::array<int, k_lanes>& index) {
-    MotionLanes out;
-    for (int l = 0; l < k_lanes; ++l) {
-        const BodyMotion& m = motions[static_cast<std::size_t>(index[static_cast<std::size_t>(l)])];
-        out.dpx[l] = m.dp.x;
-        out.dpy[l] = m.dp.y;
-        out.c[l] = m.c;
-        out.s[l] = m.s;
-    }
-    return out;
+    const RowLanes rows =
+        gather_rows(reinterpret_cast<const std::byte*>(motions.data()), sizeof(BodyMotion), index);
+    return {rows.r0, rows.r1, rows.r2, rows.r3};
 }
 
 // set_targets on the batch's lanes.
