@@ -252,8 +252,12 @@ bool World::Impl::solve_positions_until_within_slop(bool pin_stopped) {
                 return false;
             }
         }
-        if (solve_positions(pin_stopped) <= target && fresh &&
-            deepest_position_penetration() <= target) {
+        const std::uint32_t clock_before = position_clock;
+        const bool within = solve_positions(pin_stopped) <= target;
+        // A sweep that pushed nothing measured every pair where it stays:
+        // its deepest is the deepest (in a resting pile, most sweeps).
+        if (within && fresh &&
+            (position_clock == clock_before || deepest_position_penetration() <= target)) {
             return true;
         }
     }
