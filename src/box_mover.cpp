@@ -68,7 +68,15 @@ template <OwnForm Form> class FastMover {
         c1_ = b.sweep.c1;
         c2_ = b.sweep.c2;
         const real reach = length(translation) + w_.tol.linear_slop;
-        if (!place() || !gather(reach)) {
+        if (!place()) {
+            return false;
+        }
+        reach_ = reach;
+        full_box_ = inflate(box_, reach);
+        // (A filter is asked of what the general mover gathers, no less.)
+        whole_ = !k_box || static_cast<bool>(filter_);
+        gathered_ = whole_ ? full_box_ : swept_box(translation);
+        if (!gather(gathered_, std::nullopt)) {
             return false;
         }
         Vec2 remaining = translation;
@@ -81,7 +89,7 @@ template <OwnForm Form> class FastMover {
             }
             ++result.iterations;
             remaining = advance(remaining, slice, result);
-            if (!placed_) {
+            if (!placed_ || !fits_) {
                 return false;
             }
         }
@@ -139,15 +147,47 @@ template <OwnForm Form> class FastMover {
                !own_reach.meets(placed.box);
     }
 
-    // Mover::gather: every shape within `reach`, into the scratch
-    // candidates; false if one is a sensor, may overlap the body (the
-    // push-out's case: Mover::may_push_out, with a round shape's push_form
-    // its box), or is not an axis-aligned box and not one a round mover
-    // takes_general.
-    bool gather(real reach) {
+    // Where a box's move by `translation` from here may meet anything
+    // while its motion keeps to the axes: the box it sweeps, within the
+    // linear slop cast_all looks beyond it, and a slop more for rounding.
+    // (Slides on faces only take away components of the motion left; a
+    // corner's normal may turn it, and then within_gathered asks for more.)
+    Aabb swept_box(Vec2 translation) const {
+        const Aabb swept = union_of(box_, {box_.lower + translation, box_.upper + translation});
+        return inflate(swept, 2 * w_.tol.linear_slop);
+    }
+
+    // Whether the candidates hold everything a cast or a move by `motion`
+    // from here may meet (cast_all's reach), gathering the rest of the
+    // general mover's box (Mover::gather: `reach_` about the body where the
+    // move began, which a move's path never leaves) if not. False where a
+    // shape gathered then is one the fast path does not take (fits_ is
+    // then false too).
+    bool within_gathered(Vec2 motion) {
+        if (whole_ ||
+            contains(gathered_, inflate(union_of(box_, {box_.lower + motion, box_.upper + motion}),
+                                        w_.tol.linear_slop))) {
+            return true;
+        }
+        whole_ = true;
+        const Aabb before = gathered_;
+        gathered_ = full_box_;
+        fits_ = gather(full_box_, before);
+        return fits_;
+    }
+
+    // Mover::gather over `box`: every shape whose box meets it but not
+    // `gathered` (if any: those are candidates already), added to the
+    // scratch candidates, cleared first when `gathered` is none; false if
+    // one is a sensor, may overlap the body (the push-out's case:
+    // Mover::may_push_out, with a round shape's push_form its box), or is
+    // not an axis-aligned box and not one a round mover takes_general.
+    bool gather(const Aabb& box, const std::optional<Aabb>& gathered) {
         std::vector<MoveCandidate>& candidates = scratch_.candidates;
-        candidates.clear();
-        const Aabb box = inflate(box_, reach);
+        if (!gathered) {
+            candidates.clear();
+        }
+        const BoxReach before(gathered.value_or(Aabb{}));
         const MoverBox own = mover_box(box_, xf_.p, {});
         const BoxReach own_reach(box_);
         bool fits = true;
@@ -174,13 +214,15 @@ template <OwnForm Form> class FastMover {
             c.body = body;
             c.exact_box = exact_box; // (as the general mover records it; its response: slide)
         };
-        query_static_near(w_, shape_, box, reach, [&](const NearStatic& n) {
-            consider(n.shape, n.other, n.body, n.exact_box, n.sensor);
+        query_static_near(w_, shape_, box, reach_, [&](const NearStatic& n) {
+            if (!gathered || !before.meets(n.other.box)) {
+                consider(n.shape, n.other, n.body, n.exact_box, n.sensor);
+            }
         });
         query_movers_near(w_, shape_, box, [&](int other, const ShapeRecord& o, const Body& b) {
             const std::optional<Aabb> exact = axis_aligned_box(o.shape, o.local_box, b.xf);
             const Aabb other_aabb = exact ? *exact : compute_aabb(o.shape, b.xf);
-            if (overlaps(box, other_aabb)) {
+            if (overlaps(box, other_aabb) && (!gathered || !overlaps(*gathered, other_aabb))) {
                 consider(other, other_box(other_aabb, b.xf.p), w_.body_id(o.body),
                          exact.has_value(), o.sensor);
             }
@@ -334,7 +376,7 @@ template <OwnForm Form> class FastMover {
             if constexpr (!k_box) {
                 bound_by_corners(ties, dir, f, reached);
             }
-            if (!closing || (pass > 0 && nears_another(f * dir))) {
+            if (!closing || (pass > 0 && (!within_gathered(f * dir) || nears_another(f * dir)))) {
                 break;
             }
             translate(f * dir);
@@ -391,6 +433,9 @@ template <OwnForm Form> class FastMover {
     // Mover::advance for slides: one timeslice subdivision; returns the
     // motion left.
     Vec2 advance(Vec2 motion, real& slice, MoveResult& result) {
+        if (!within_gathered(motion)) {
+            return {};
+        }
         cast_all(motion);
         real t_min = 1;
         for (const MoveHit& h : scratch_.hits) {
@@ -444,6 +489,11 @@ template <OwnForm Form> class FastMover {
     Vec2 c2_;
     Aabb box_;
     bool placed_ = true; // box_ is the body's box at xf_ (else it gives up)
+    bool fits_ = true;   // every candidate is one the fast path takes (else it gives up)
+    real reach_ = 0;     // the translation's length and a linear slop
+    Aabb full_box_;      // the general mover's gather: reach_ about the body's first box
+    Aabb gathered_;      // where the candidates were gathered: within full_box_
+    bool whole_ = false; // gathered_ is full_box_
 };
 
 } // namespace

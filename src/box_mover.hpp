@@ -29,7 +29,10 @@ namespace sweep::detail {
 /// shape the move may meet that `filter` (if any) does not ignore is one it
 /// slides on, not a sensor, and an axis-aligned box (for a round body also
 /// any shape but a chain segment whose box does not meet the body's), and
-/// the body starts overlapping none of them beyond the touch tolerance. Returns
+/// the body starts overlapping none of them beyond the touch tolerance. (A
+/// box without a filter looks first only within the box its translation
+/// sweeps, which its slides along faces never leave, and at the rest of
+/// the general mover's box when a corner turns it out.) Returns
 /// whether it moved the body. False (it does not apply, or it met what the
 /// general mover must handle) leaves the body and the world as they were,
 /// but for its shape's cached static neighbourhood, the filter's answers
