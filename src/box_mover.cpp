@@ -74,7 +74,7 @@ template <OwnForm Form> class FastMover {
         reach_ = reach;
         full_box_ = inflate(box_, reach);
         // (A filter is asked of what the general mover gathers, no less.)
-        whole_ = !k_box || static_cast<bool>(filter_);
+        whole_ = static_cast<bool>(filter_);
         gathered_ = whole_ ? full_box_ : swept_box(translation);
         if (!gather(gathered_, std::nullopt)) {
             return false;
@@ -147,11 +147,14 @@ template <OwnForm Form> class FastMover {
                !own_reach.meets(placed.box);
     }
 
-    // Where a box's move by `translation` from here may meet anything
-    // while its motion keeps to the axes: the box it sweeps, within the
-    // linear slop cast_all looks beyond it, and a slop more for rounding.
-    // (Slides on faces only take away components of the motion left; a
-    // corner's normal may turn it, and then within_gathered asks for more.)
+    // Where a move by `translation` from here may meet anything while its
+    // motion keeps to the axes: the box it sweeps, within the linear slop
+    // cast_all looks beyond it, and a slop more for rounding. (Slides on
+    // the tiles' faces only take away components of the motion left; a
+    // corner's normal, against two boxes' corners or a round shape's on
+    // any, may turn it, and then within_gathered asks for more: in 30,000
+    // moves of the Move benchmark's scene, never for boxes, 581 times for
+    // discs, 293 for capsules.)
     Aabb swept_box(Vec2 translation) const {
         const Aabb swept = union_of(box_, {box_.lower + translation, box_.upper + translation});
         return inflate(swept, 2 * w_.tol.linear_slop);

@@ -30,7 +30,7 @@ namespace sweep::detail {
 /// slides on, not a sensor, and an axis-aligned box (for a round body also
 /// any shape but a chain segment whose box does not meet the body's), and
 /// the body starts overlapping none of them beyond the touch tolerance. (A
-/// box without a filter looks first only within the box its translation
+/// move without a filter looks first only within the box its translation
 /// sweeps, which its slides along faces never leave, and at the rest of
 /// the general mover's box when a corner turns it out.) Returns
 /// whether it moved the body. False (it does not apply, or it met what the
