@@ -453,6 +453,7 @@ Result<void> World::step(real dt, int substeps) {
     }
     w.events = {};
     w.stepping = true;
+    ++w.box_stamp;
     PhaseClock clock;
     w.rebuild_static_tree_if_dirty();
     w.find_seams_if_dirty();

@@ -9,8 +9,10 @@
 #include "sweep/world.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -132,6 +134,17 @@ struct MovedProxies {
     }
 };
 
+// A shape's boxes (compute_aabb) at the last two poses a step asked for
+// (World::Impl::shape_box): the passes of a step ask for a body's boxes at
+// its start and end poses again and again.
+struct ShapeBoxes {
+    std::array<Transform, 2> xf;
+    std::array<Aabb, 2> box;
+    std::uint64_t stamp = 0; // World::Impl::box_stamp when they were made
+    int count = 0;           // boxes held
+    int next = 0;            // the one the next pose replaces
+};
+
 // The fields World::move's gather reads of every moving shape the
 // broadphase reports come first, together; the rest is read only for the
 // few shapes a move meets.
@@ -167,6 +180,8 @@ struct ShapeRecord {
     std::vector<NearStatic> near_static;
     Aabb near_box;
     std::uint32_t near_version = 0;
+    // (Memoized by shape_box, which const passes call too.)
+    mutable ShapeBoxes boxes;
 };
 
 // Two shapes, ordered as the step found them (A is the moving body's).
@@ -825,6 +840,9 @@ struct World::Impl {
     int live_bodies = 0;
     bool static_tree_dirty = false;   // static shapes changed since the last rebuild
     std::uint32_t static_version = 1; // bumped whenever static shapes or their filters change
+    // Bumped at each step's start: the boxes shape_box remembers hold within
+    // a step, which changes no shape (callbacks may not).
+    std::uint64_t box_stamp = 1;
     bool seams_dirty = false; // seams changed since covered_stretches was found (note_seams_of)
 
     // Static geometry usually arrives all at once (a level); incremental
@@ -1055,8 +1073,31 @@ struct World::Impl {
         return b.alive && b.generation == id.generation ? &b : nullptr;
     }
 
+    // compute_aabb(s.shape, xf), remembered for the shape's last two poses
+    // within a step (box_stamp): the same box, to the bit, for the same
+    // transform, to the bit.
+    Aabb shape_box(const ShapeRecord& s, const Transform& xf) const {
+        ShapeBoxes& c = s.boxes;
+        if (c.stamp != box_stamp) {
+            c.stamp = box_stamp;
+            c.count = 0;
+        }
+        for (int i = 0; i < c.count; ++i) {
+            if (std::memcmp(&c.xf[static_cast<std::size_t>(i)], &xf, sizeof(Transform)) == 0) {
+                return c.box[static_cast<std::size_t>(i)];
+            }
+        }
+        const Aabb box = compute_aabb(s.shape, xf);
+        const auto at = static_cast<std::size_t>(c.next);
+        c.xf[at] = xf;
+        c.box[at] = box;
+        c.next ^= 1;
+        c.count = std::min(c.count + 1, 2);
+        return box;
+    }
+
     Aabb swept_aabb(const Body& b, const ShapeRecord& s, real dt) const {
-        const Aabb now = compute_aabb(s.shape, b.xf);
+        const Aabb now = shape_box(s, b.xf);
         const Vec2 d = dt * b.v;
         const real turn = std::abs(dt * b.w) * b.extent; // rotation can sweep this far
         return inflate(union_of(now, {now.lower + d, now.upper + d}), turn);

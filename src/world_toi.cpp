@@ -176,9 +176,8 @@ bool World::Impl::left_contact_box(int bi) {
     bool inside = true;
     for (int si : b.shapes) {
         const ShapeRecord& s = shapes[si];
-        const Aabb now = compute_aabb(s.shape, b.xf);
-        const Aabb path =
-            inflate(union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), now), turn);
+        const Aabb now = shape_box(s, b.xf);
+        const Aabb path = inflate(union_of(shape_box(s, get_transform(b.sweep, 0)), now), turn);
         if (!contains(s.contact_box, path)) {
             move_moving_proxy(s.tree_proxy, path, Vec2{});
             left = true;
@@ -202,9 +201,9 @@ void World::Impl::find_toi_events(int bi) {
         if (s.sensor) {
             continue;
         }
-        const Aabb box = inflate(union_of(compute_aabb(s.shape, get_transform(path, 0)),
-                                          compute_aabb(s.shape, get_transform(path, 1))),
-                                 turn);
+        const Aabb box = inflate(
+            union_of(shape_box(s, get_transform(path, 0)), shape_box(s, get_transform(path, 1))),
+            turn);
         moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t data) {
             const int oi = static_cast<int>(data);
             const int ob = shapes[oi].body;
@@ -351,9 +350,8 @@ void World::Impl::fit_moving_proxies(const Body& b) {
     const real turn = std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
     for (int si : b.shapes) {
         const ShapeRecord& s = shapes[si];
-        const Aabb box = inflate(
-            union_of(compute_aabb(s.shape, get_transform(b.sweep, 0)), compute_aabb(s.shape, b.xf)),
-            turn);
+        const Aabb box =
+            inflate(union_of(shape_box(s, get_transform(b.sweep, 0)), shape_box(s, b.xf)), turn);
         move_moving_proxy(s.tree_proxy, box, Vec2{});
     }
 }
@@ -997,7 +995,7 @@ int World::Impl::add_contacts_near(int bi) {
     const Body& b = bodies[bi];
     const CollideSettings settings{tol.speculative_distance, tol.linear_slop};
     for (const int si : b.shapes) {
-        const Aabb box = inflate(compute_aabb(shapes[si].shape, b.xf), tol.speculative_distance);
+        const Aabb box = inflate(shape_box(shapes[si], b.xf), tol.speculative_distance);
         // The partners in shape order: the contacts join in it, whatever
         // order the static broadphase (a tree's and a grid's differ) found
         // them in, so that the correction's sweeps are the same.
@@ -1007,7 +1005,7 @@ int World::Impl::add_contacts_near(int bi) {
             for (const int stray : strays) {
                 for (const int oi : bodies[stray].shapes) {
                     if (is_partner(si, oi) &&
-                        overlaps(box, compute_aabb(shapes[oi].shape, bodies[stray].xf))) {
+                        overlaps(box, shape_box(shapes[oi], bodies[stray].xf))) {
                         near_partners.push_back(oi);
                     }
                 }
@@ -1042,7 +1040,7 @@ void World::Impl::find_strays() {
         const Aabb disc{b.sweep.c2 - reach, b.sweep.c2 + reach};
         for (const int si : b.shapes) {
             const Aabb& fat = moving_tree.fat_aabb(shapes[si].tree_proxy);
-            if (!contains(fat, disc) && !contains(fat, compute_aabb(shapes[si].shape, b.xf))) {
+            if (!contains(fat, disc) && !contains(fat, shape_box(shapes[si], b.xf))) {
                 strays.push_back(bi);
                 break;
             }
@@ -1060,7 +1058,7 @@ void World::Impl::refit_strays() {
         }
         for (const int si : b.shapes) {
             ShapeRecord& s = shapes[si];
-            const Aabb box = compute_aabb(s.shape, b.xf);
+            const Aabb box = shape_box(s, b.xf);
             if (!contains(moving_tree.fat_aabb(s.tree_proxy), box)) {
                 set_moving_fat_aabb(s.tree_proxy, inflate(box, tol.aabb_margin));
                 s.refitted = true;
@@ -1205,7 +1203,7 @@ void World::Impl::return_jams_to_step_start(real dt) {
             continue;
         }
         for (const int si : bodies[a].shapes) {
-            for_each_partner_near(si, compute_aabb(shapes[si].shape, bodies[a].xf), [&](int oi) {
+            for_each_partner_near(si, shape_box(shapes[si], bodies[a].xf), [&](int oi) {
                 const int b = shapes[oi].body;
                 if (depth_between(si, bodies[a].xf, oi, bodies[b].xf) > limit &&
                     depth_between(si, start_of(a), oi, start_of(b)) <= limit) {
@@ -1227,7 +1225,7 @@ void World::Impl::return_jams_to_step_start(real dt) {
         stats.toi_time_lost += dt;
         report_stop(TimeOfImpactKind::returned, bi, 0);
         for (const int si : b.shapes) {
-            for_each_partner_near(si, compute_aabb(shapes[si].shape, b.xf), [&](int oi) {
+            for_each_partner_near(si, shape_box(shapes[si], b.xf), [&](int oi) {
                 const int other = shapes[oi].body;
                 if (returns(other) && !in_jam[static_cast<std::size_t>(other)] &&
                     depth_between(si, b.xf, oi, bodies[other].xf) > limit) {
@@ -1259,8 +1257,7 @@ World::Impl::StaticHit World::Impl::first_static_impact(const Body& b, const Swe
         if (s.sensor) {
             continue;
         }
-        const Aabb box =
-            inflate(union_of(compute_aabb(s.shape, start), compute_aabb(s.shape, end)), turn);
+        const Aabb box = inflate(union_of(shape_box(s, start), shape_box(s, end)), turn);
         query_static(box, [&](ProxyId, std::uint64_t other) {
             const int wall = static_cast<int>(other);
             if (may_collide(s, shapes[wall]) && !is_disabled(si, wall)) {
