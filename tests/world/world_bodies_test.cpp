@@ -346,6 +346,34 @@ TEST(WorldBodies, AShapeTakenAwayEndsItsContactsAndOneAddedBeginsThem) {
     EXPECT_TRUE(began);
 }
 
+// A shape made in place of one taken away (the world reuses its record)
+// at a pose the body kept, to the bit, is met as it is: a step remembers a
+// shape's boxes at the poses it asked for, and forgets them when the next
+// step begins.
+TEST(WorldBodies, AShapeMadeWhereOneWasTakenAwayIsMetAsItIs) {
+    World world = make_world({0, 0});
+    add_body(world, BodyType::static_body, make_box(0.5f, 0.5f).value(), {2, 0});
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    const std::array<ShapeDef, 2> parts{
+        ShapeDef{make_box(0.5f, 0.5f).value(), {}},
+        ShapeDef{make_offset_box(0.25f, 0.25f, {-3, 0}, 0).value(), {}}};
+    const BodyId body = world.create_body(def, parts).value();
+    run(world, 2); // apart by 1 L: no contact
+    ASSERT_TRUE(world.touching_contacts().empty());
+    const Transform before = world.body_state(body).value().xf;
+    ASSERT_TRUE(world.destroy_shape(world.body_shapes(body)->at(0)));
+    // Reaching 0.1 L into the wall's box.
+    const ShapeId wide = world.create_shape(body, {make_box(1.6f, 0.5f).value(), {}}).value();
+    ASSERT_TRUE(world.step(k_dt));
+    bool met = false;
+    for (const ContactData& c : world.touching_contacts()) {
+        met = met || c.shape_a == wide || c.shape_b == wide;
+    }
+    EXPECT_TRUE(met);
+    EXPECT_LT(world.body_state(body).value().xf.p.x, before.p.x); // pushed off the wall
+}
+
 TEST(WorldBodies, CreateAndDestroyShapeRejectBadInputAndChangeNothing) {
     World world = make_world();
     const BodyId body = add_body(world, BodyType::dynamic, make_box(1, 1).value(), {0, 0});
