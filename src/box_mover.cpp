@@ -67,15 +67,15 @@ template <OwnForm Form> class FastMover {
         xf_ = b.xf;
         c1_ = b.sweep.c1;
         c2_ = b.sweep.c2;
-        const real reach = length(translation) + w_.tol.linear_slop;
         if (!place()) {
             return false;
         }
-        reach_ = reach;
-        full_box_ = inflate(box_, reach);
+        reach_ = length(translation) + w_.tol.linear_slop;
+        full_box_ = inflate(box_, reach_);
         // (A filter is asked of what the general mover gathers, no less.)
         whole_ = static_cast<bool>(filter_);
-        gathered_ = whole_ ? full_box_ : swept_box(translation);
+        // A slop beyond cast_all's reach, for rounding.
+        gathered_ = whole_ ? full_box_ : swept_box(translation, 2 * w_.tol.linear_slop);
         if (!gather(gathered_, std::nullopt)) {
             return false;
         }
@@ -147,17 +147,16 @@ template <OwnForm Form> class FastMover {
                !own_reach.meets(placed.box);
     }
 
-    // Where a move by `translation` from here may meet anything while its
-    // motion keeps to the axes: the box it sweeps, within the linear slop
-    // cast_all looks beyond it, and a slop more for rounding. (Slides on
-    // the tiles' faces only take away components of the motion left; a
-    // corner's normal, against two boxes' corners or a round shape's on
-    // any, may turn it, and then within_gathered asks for more: in 30,000
-    // moves of the Move benchmark's scene, never for boxes, 581 times for
-    // discs, 293 for capsules.)
-    Aabb swept_box(Vec2 translation) const {
-        const Aabb swept = union_of(box_, {box_.lower + translation, box_.upper + translation});
-        return inflate(swept, 2 * w_.tol.linear_slop);
+    // The body's box swept by `motion` from here, `margin` wider. Swept by
+    // the whole translation, it holds every pose of a move whose motion
+    // keeps to the axes, which run() gathers first. (Slides on the tiles'
+    // faces only take away components of the motion left; a corner's
+    // normal, against two boxes' corners or a round shape's on any, may
+    // turn it, and then within_gathered asks for more: in 30,000 moves of
+    // the Move benchmark's scene, never for boxes, 581 times for discs, 293
+    // for capsules.)
+    Aabb swept_box(Vec2 motion, real margin) const {
+        return inflate(union_of(box_, {box_.lower + motion, box_.upper + motion}), margin);
     }
 
     // Whether the candidates hold everything a cast or a move by `motion`
@@ -167,9 +166,7 @@ template <OwnForm Form> class FastMover {
     // shape gathered then is one the fast path does not take (fits_ is
     // then false too).
     bool within_gathered(Vec2 motion) {
-        if (whole_ ||
-            contains(gathered_, inflate(union_of(box_, {box_.lower + motion, box_.upper + motion}),
-                                        w_.tol.linear_slop))) {
+        if (whole_ || contains(gathered_, swept_box(motion, w_.tol.linear_slop))) {
             return true;
         }
         whole_ = true;
@@ -251,8 +248,7 @@ template <OwnForm Form> class FastMover {
     void cast_all(Vec2 motion) {
         scratch_.hits.clear();
         const MoverBox own = mover_box(box_, xf_.p, motion);
-        const BoxReach sweep_reach(inflate(
-            union_of(box_, {box_.lower + motion, box_.upper + motion}), w_.tol.linear_slop));
+        const BoxReach sweep_reach(swept_box(motion, w_.tol.linear_slop));
         const BoxReach touch_reach(inflate(box_, w_.tol.touch_tolerance));
         // The candidates the motion may reach, found without a branch on
         // each (whether one is in reach follows no pattern a predictor
@@ -416,8 +412,7 @@ template <OwnForm Form> class FastMover {
     // box it comes within a touch tolerance of (boxes_sink); for a round
     // shape whether its box comes that near one.
     bool nears_another(Vec2 d) const {
-        const BoxReach reach(
-            inflate(union_of(box_, {box_.lower + d, box_.upper + d}), w_.tol.touch_tolerance));
+        const BoxReach reach(swept_box(d, w_.tol.touch_tolerance));
         const std::vector<MoveCandidate>& candidates = scratch_.candidates;
         const std::vector<MoveHit>& ties = scratch_.ties;
         for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
