@@ -849,6 +849,18 @@ void put_lane(ContactBatch& batch, int l, const SolverContact& c,
     }
 }
 
+// A colour's contacts lie anywhere in `contacts`: each lane's read of
+// one missed the cache (a quarter of pack_contacts' time in the pyramid),
+// so the one this many lanes ahead is asked for first.
+constexpr std::size_t k_pack_prefetch = 16;
+
+void prefetch_contact(const SolverContact& c) {
+    const auto* bytes = reinterpret_cast<const char*>(&c);
+    for (std::size_t offset = 0; offset < sizeof(SolverContact); offset += 64) {
+        __builtin_prefetch(bytes + offset);
+    }
+}
+
 // An empty lane: no points, the empty body on both sides.
 void put_empty_lane(ContactBatch& batch, int l, int empty_body,
                     std::span<const SolverBody> bodies) {
@@ -929,6 +941,9 @@ void pack_contacts(std::span<const SolverContact> contacts, std::span<const Solv
             ContactBatch& batch = out.batches.emplace_back();
             for (int l = 0; l < k_lanes; ++l) {
                 const std::size_t at = k + static_cast<std::size_t>(l);
+                if (at + k_pack_prefetch < m.size()) {
+                    prefetch_contact(contacts[static_cast<std::size_t>(m[at + k_pack_prefetch])]);
+                }
                 if (at < m.size()) {
                     put_lane(batch, l, contacts[static_cast<std::size_t>(m[at])], bodies);
                     out.lanes.push_back(m[at]);

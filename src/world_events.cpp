@@ -91,22 +91,24 @@ void World::Impl::update_touching() {
         // ended (with the same settings): most pairs of a resting pile.
         const bool made_here =
             c.position_made && c.position_xf_a == a.xf && c.position_xf_b == b.xf;
-        ContactData d{shape_id(c.shape_a),
-                      shape_id(c.shape_b),
-                      body_id(c.body_a),
-                      body_id(c.body_b),
-                      made_here ? c.position_manifold
-                                : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings),
-                      {},
-                      {}};
+        // (Filled in place: a ContactData made field by field and then
+        // copied in is read back in wide loads that the processor cannot
+        // forward from the stores.)
+        ContactData& d = touching_data.emplace_back();
+        d.manifold = made_here ? c.position_manifold
+                               : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
         if (d.manifold.count == 0) {
+            touching_data.pop_back();
             continue;
         }
+        d.shape_a = shape_id(c.shape_a);
+        d.shape_b = shape_id(c.shape_b);
+        d.body_a = body_id(c.body_a);
+        d.body_b = body_id(c.body_b);
         for (int i = 0; i < c.manifold.count; ++i) {
             d.normal_impulse[i] = c.impulses[i].normal;
             d.tangent_impulse[i] = c.impulses[i].tangent;
         }
-        touching_data.push_back(d);
     }
     std::vector<IndexedPair>& now = touching_scratch.now;
     now.clear();

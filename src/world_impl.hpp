@@ -366,6 +366,11 @@ struct Contact {
     // Until position_made: position_xf_a/b are the poses `manifold` was
     // made at (the contact search's), for refresh_position_manifolds.
     bool manifold_at_position_xf = false;
+    // Whether A, B is a circle (SolverContact::round_a, round_b), set with
+    // the shapes: prepare_contacts then reads no shape record (hundreds of
+    // bytes each, far apart: a quarter of its time in the pyramid).
+    bool round_a = false;
+    bool round_b = false;
     Transform position_xf_a;
     Transform position_xf_b;
     // The poses and speculative distance collide() made `manifold`'s
@@ -1218,7 +1223,7 @@ struct World::Impl {
     void keep_solve_results();
 
     // The last step's contact of the pair whose manifold this step's search
-    // takes, its points carried by the bodies (moved_manifold, into
+    // takes, its points carried by the bodies (move_manifold, into
     // `moved`), instead of colliding again (PhysX's contact cache): none
     // unless the bodies hardly moved, one relative to the other, since
     // collide() made it (then it is collide()'s manifold but for where the
@@ -1250,7 +1255,7 @@ struct World::Impl {
             c.manifold.count == 0 || !hardly_moved(c.made_xf_a, c.made_xf_b, a, b)) {
             return nullptr;
         }
-        moved = moved_manifold(c.manifold, a.xf, b.xf, settings);
+        move_manifold(c.manifold, a.xf, b.xf, settings, moved);
         return moved.count == c.manifold.count ? &c : nullptr;
     }
 
@@ -1476,13 +1481,15 @@ struct World::Impl {
                                  k_manifold_reuse_motion * tol.linear_slop;
     }
 
-    // Manifold `m`'s points carried by the bodies to the poses xf_a, xf_b:
-    // their anchors fixed in the bodies, the normal turned with its
-    // reference shape, each point's separation measured there and the
-    // points beyond settings' distance dropped.
-    static Manifold moved_manifold(const Manifold& m, const Transform& xf_a, const Transform& xf_b,
-                                   const CollideSettings& settings) {
-        Manifold out = m;
+    // Manifold `m`'s points carried by the bodies to the poses xf_a, xf_b,
+    // into `out` (not `m`): their anchors fixed in the bodies, the normal
+    // turned with its reference shape, each point's separation measured
+    // there and the points beyond settings' distance dropped. (Made where
+    // the caller keeps it: a Manifold returned, written a field at a time,
+    // and copied is read back in wide loads that stall on those stores.)
+    static void move_manifold(const Manifold& m, const Transform& xf_a, const Transform& xf_b,
+                              const CollideSettings& settings, Manifold& out) {
+        out = m;
         out.normal =
             m.reference_is_b ? -rotate(xf_b.q, m.local_normal) : rotate(xf_a.q, m.local_normal);
         out.count = 0;
@@ -1496,7 +1503,6 @@ struct World::Impl {
                 out.points[static_cast<std::size_t>(out.count++)] = p;
             }
         }
-        return out;
     }
 
     // Whether no push moved either body of the pair after the clock read `at`.

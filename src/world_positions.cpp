@@ -34,10 +34,11 @@ void World::Impl::refresh_position_manifolds(bool all) {
         const bool made_here =
             c.position_made && c.position_xf_a == a.xf && c.position_xf_b == b.xf;
         if (!made_here) {
-            c.position_manifold =
-                !c.position_made && c.manifold_at_position_xf && hardly_moved(c, a, b)
-                    ? moved_manifold(c.manifold, a.xf, b.xf, settings)
-                    : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
+            if (!c.position_made && c.manifold_at_position_xf && hardly_moved(c, a, b)) {
+                move_manifold(c.manifold, a.xf, b.xf, settings, c.position_manifold);
+            } else {
+                c.position_manifold = collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
+            }
         }
         c.position_xf_a = a.xf;
         c.position_xf_b = b.xf;

@@ -1091,6 +1091,8 @@ bool World::Impl::record_toi_contact(int shape_a, int shape_b, const Manifold& m
     c.shape_b = shape_b;
     c.body_a = shapes[shape_a].body;
     c.body_b = shapes[shape_b].body;
+    c.round_a = shapes[shape_a].shape.type == ShapeType::circle;
+    c.round_b = shapes[shape_b].shape.type == ShapeType::circle;
     c.manifold = m;
     c.friction = combine_friction(shapes[shape_a].material, shapes[shape_b].material);
     c.restitution = combine_restitution(shapes[shape_a].material, shapes[shape_b].material);
