@@ -546,6 +546,13 @@ void World::Impl::single_step(real dt) {
         const int touched = add_contacts_of_touched_walls();
         clock.lap(stats.toi_seconds);
         if (stopped == 0 && added == 0 && touched == 0) {
+            // Correction gives up on a jam rising too slowly to get out
+            // within its sweeps' budget (a body wedged between two fixed
+            // faces a few degrees apart moves out only slowly): one it
+            // left deeper than 2 slops goes back as at the rounds' cap.
+            if (jam_left_deep) {
+                return_jams_to_step_start(dt);
+            }
             break;
         }
         add_contacts_of_stopped_bodies();

@@ -824,6 +824,10 @@ struct World::Impl {
     int sleeping_bodies = 0; // with none, nothing needs waking
     real position_factor = k_baumgarte; // of a penetration removed per position sweep
     bool shock = false;     // a jam's sweeps: lower bodies do not yield (shock propagation)
+    // The last correct_positions gave up on a jam it left deeper than 2
+    // slops: its sweeps rose too slowly to get out (single_step then sends
+    // such jams back to the step's start).
+    bool jam_left_deep = false;
     Vec2 gravity_direction; // unit, or zero without gravity: no shock then
     // Position correction's skipping (PositionCheck): a count of pushes, from
     // 0 at each correction's start, and by body the count when a push last
@@ -1772,7 +1776,8 @@ struct World::Impl {
     // enough to get out, each removing less of the penetration
     // (k_jam_baumgarte): a jam often oscillates, a body on another on the
     // floor pushed down and up in turn, and under-relaxation damps it.
-    // Returns whether it got within 1.5 slop.
+    // Returns whether it got within 1.5 slop; sets jam_left_deep where it
+    // gives up on a jam deeper than 2 slops.
     bool solve_positions_until_within_slop(bool pin_stopped);
 
     // A jam's extra sweeps: under-relaxed, from the ground up (shock
@@ -1783,6 +1788,11 @@ struct World::Impl {
     void keep_poses(std::vector<Vec2>& centers, std::vector<real>& angles) const;
 
     void restore_jam_entry();
+
+    // The end of a jam's sweeps that left it `deepest` deep, from
+    // `entry_deepest`: back to the entry's poses if that was shallower;
+    // jam_left_deep if what remains is deeper than 2 slops.
+    void leave_jam(real deepest, real entry_deepest);
 
     // Position correction for one round. Bodies stopped by the sweep are
     // pinned first so that their swept poses stand; if that cannot resolve

@@ -247,9 +247,7 @@ bool World::Impl::solve_positions_until_within_slop(bool pin_stopped) {
             const bool judged = i - jam_start >= k_jam_trial_sweeps;
             const real rate = judged ? (entry_deepest - deepest) / real(i - jam_start) : 0;
             if (deepest <= jam_exit || (judged && rate * real(jam_cap - i) < deepest - jam_exit)) {
-                if (deepest > entry_deepest) {
-                    restore_jam_entry();
-                }
+                leave_jam(deepest, entry_deepest);
                 return false;
             }
         }
@@ -264,11 +262,16 @@ bool World::Impl::solve_positions_until_within_slop(bool pin_stopped) {
     }
     if (jam_start >= 0) {
         refresh_position_manifolds(false);
-        if (deepest_position_penetration() > entry_deepest) {
-            restore_jam_entry();
-        }
+        leave_jam(deepest_position_penetration(), entry_deepest);
     }
     return false;
+}
+
+void World::Impl::leave_jam(real deepest, real entry_deepest) {
+    if (deepest > entry_deepest) {
+        restore_jam_entry();
+    }
+    jam_left_deep = std::min(deepest, entry_deepest) > 2 * tol.linear_slop;
 }
 
 void World::Impl::begin_jam_sweeps() {
@@ -301,6 +304,7 @@ void World::Impl::restore_jam_entry() {
 }
 
 void World::Impl::correct_positions() {
+    jam_left_deep = false;
     if (solve_positions_until_within_slop(true)) {
         return;
     }
