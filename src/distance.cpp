@@ -199,6 +199,24 @@ void solve3(Simplex& s) {
         solve2(s);
         return;
     }
+    if (d123_1 < 0 || d123_2 < 0 || d123_3 < 0) {
+        // Outside by an area, though the regions above missed it: rounding
+        // in a thin triangle far from the origin, whose areas are
+        // differences of products 1e5 times as large (a polygon with a
+        // vertex a subnormal hair off the line of its neighbours made a
+        // triangle 0.004 L thin, 96 L from the origin, with weights of
+        // -1.3e7 and 1.3e7, and cores 96 L apart were called overlapping,
+        // fuzz_geometry). The closest point is on the edge the origin lies
+        // farthest beyond.
+        if (d123_1 <= d123_2 && d123_1 <= d123_3) {
+            s.v[0] = s.v[2]; // edge 23
+        } else if (d123_2 <= d123_3) {
+            s.v[1] = s.v[2]; // edge 13
+        }
+        s.count = 2;
+        solve2(s);
+        return;
+    }
     // Divided one by one: the reciprocal of a subnormal area overflows (two
     // capsule cores on one line, 1e-38 L apart across it, got infinite
     // weights).

@@ -225,6 +225,34 @@ TEST(Distance, APolygonWithThreeVerticesOnOneLineIsMeasuredToThatLine) {
     EXPECT_LT(out.iterations, k_gjk_max_iterations);
 }
 
+TEST(Distance, AThinTriangleFarFromTheOriginIsNotTakenToHoldIt) {
+    // The same shapes' kin (fuzz_geometry): B's vertices 5, 0 and 1 lie on
+    // the line x = 0, vertex 1 a subnormal hair off it, and A's core is 96
+    // L away. GJK's third support made a triangle 0.004 L thin, 96 L from
+    // the origin, whose areas, differences of products about 1e5, said the
+    // origin was inside with weights -1.3e7 and 1.3e7: the cores were
+    // called overlapping. A's nearest core point is its vertex 0, at
+    // (0.001, 0.001); B's edge from vertex 0 to vertex 1 runs along
+    // x = 96.2265625 through y = 0.001: 96.2255625 L apart along +x.
+    const std::array<Vec2, 3> a{
+        {{real(2.48264407e-35), 0}, {real(36.0039062), real(5.64284013e-37)}, {23, real(0.5)}}};
+    const std::array<Vec2, 6> b{{{0, real(0.00390625)},
+                                 {real(9.39878906e-41), real(2.40743998e-35)},
+                                 {4, real(-5.75)},
+                                 {real(47.0898438), real(-6.8125)},
+                                 {real(96.2265625), real(-0.0625)},
+                                 {0, 1020}}};
+    const Transform xfa{{real(0.00100000005), real(0.00100000005)},
+                        Rot{real(-0.979491949), real(0.201483205)}};
+    const Transform xfb{{real(96.2265625), 0}, Rot{}};
+    SimplexCache cache;
+    const DistanceOutput out =
+        distance({make_proxy(a, 0), make_proxy(b, 0), xfa, xfb, false}, cache);
+    EXPECT_EQ(out.state, DistanceState::separated);
+    EXPECT_NEAR(out.distance, 96.2255625, 1e-4);
+    expect_vec_near(out.normal, 1, 0, 1e-4);
+}
+
 TEST(Distance, ConcentricCirclesReportCoresOverlap) {
     const DistanceOutput out =
         run(Circle{{0, 0}, 1}, at(2, 2), Circle{{0, 0}, real(0.5)}, at(2, 2));
