@@ -77,9 +77,11 @@ enum class TimeOfImpactKind {
     /// its step was lost. Counted in StepStats::toi_cap_hits.
     clamped,
     /// The body was in a jam that position correction and the final sweep
-    /// left deeper than 2 linear slops when their rounds hit their cap
-    /// (WorldDef::correction_rounds): it went back to its pose at the
-    /// step's start, at rest, and lost its step (fraction 0;
+    /// left deeper than 2 linear slops, though it was within 2 where the
+    /// step began, when their rounds hit their cap
+    /// (WorldDef::correction_rounds) or correction gave up on it (its
+    /// sweeps rising too slowly to get out): it went back to its pose at
+    /// the step's start, at rest, and lost its step (fraction 0;
     /// docs/conventions.md, "Penetration in the step"). Counted in
     /// StepStats::toi_cap_hits.
     returned,

@@ -63,7 +63,8 @@ struct WorldDef {
     /// have the last word and sends the bodies of a jam they could not
     /// resolve back to their poses at the step's start
     /// (StepStats::sweep_round_cap_hits; docs/conventions.md, "Penetration
-    /// in the step").
+    /// in the step"), as does a round whose correction gave up on a jam
+    /// deeper than 2 linear slops.
     int correction_rounds = 12;
     bool measure_penetration =
         false; ///< compute StepStats::max_penetration (a broadphase query and narrowphase pass)
