@@ -691,6 +691,34 @@ Manifold collide_capsule_circle(const Capsule& a, const Transform& xfa, const Ci
 
 namespace {
 
+// Normals within this (a sine) of each other are one line's to rounding.
+constexpr real k_tied_normals = real(1e-6);
+
+// Of incident edge `edge` of `inc` (its normal's dot with `n`, the
+// reference normal in inc's frame, `least`) and a neighbour on one line
+// with it to rounding, the one that reaches deeper against `n`. Such edges
+// tie on their normals, and the first of them may end short of the
+// polygon's deepest vertex: a hexagon with a vertex 1e-24 L off the line of
+// its neighbours, 2 L into another polygon, got its clip from the far edge
+// only, and no contact (fuzz_geometry). (A segment's two faces tie only
+// across the reference normal, with the same ends: it keeps `edge`.)
+template <class Inc> int deeper_of_tied_edges(const Inc& inc, Vec2 n, int edge, real least) {
+    const int next = edge + 1 < inc.count ? edge + 1 : 0;
+    const int after_next = next + 1 < inc.count ? next + 1 : 0;
+    const int before = edge > 0 ? edge - 1 : inc.count - 1;
+    const auto at = [&](int i) { return inc.vertices[static_cast<std::size_t>(i)]; };
+    const auto tied = [&](int i) {
+        return dot(n, inc.normals[static_cast<std::size_t>(i)]) <= least + k_tied_normals;
+    };
+    if (tied(next) && dot(n, at(after_next)) < dot(n, at(edge))) {
+        return next;
+    }
+    if (tied(before) && dot(n, at(before)) < dot(n, at(next))) {
+        return before;
+    }
+    return edge;
+}
+
 // The manifold of two polygon forms on reference face `edge` of `ref` (B
 // when `flip`, else A), with the incident edge of `inc` clipped to it. (A
 // template so that a segment's two faces, read where they are, take the
@@ -710,6 +738,7 @@ Manifold contact_on_reference_face(const Ref& ref, const Transform& xf_ref, cons
             inc_edge = i;
         }
     }
+    inc_edge = deeper_of_tied_edges(inc, n_in_inc, inc_edge, min_dot);
     // (The next vertices without a division, on every pair's way to the clip.)
     const int i1 = inc_edge;
     const int i2 = inc_edge + 1 < inc.count ? inc_edge + 1 : 0;

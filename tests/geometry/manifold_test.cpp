@@ -625,6 +625,46 @@ TEST(CollidePolygons, OverlappingPolygonsWithNearlyCollinearEdgesGetAContact) {
     EXPECT_NEAR(deepest, -8.661, 0.002);
 }
 
+// Also from fuzz_geometry: A's edges 4 and 5 lie on x = 0 to rounding (its
+// vertex 5 is 7e-24 L off their line), and B's bottom face, turned to
+// normal (0.734553, 0.678551), is 2 L into A's lower corner. The two edges'
+// normals tie to the bit against B's, and the first, from (0, 53.43) to
+// (0, 34.32) in the world, was clipped: both points 9.6 L and more in
+// front of the face, so no contact within the speculative distance of
+// 0.09375 L. Expected: B's face is the reference (the separating axes give
+// -1.9846 along it against -2.875 along A's), and A's deepest point is its
+// vertex 0 at (0, 17.2539062): against B's vertex 0 at (2.875, 17.0664062),
+// (-2.875)(0.734553) + (0.1875)(0.678551) = -1.984612 L.
+TEST(CollidePolygons, TiedIncidentEdgesOnOneLineTakeTheOneReachingDeeper) {
+    const std::array<Vec2, 6> a_points{{{real(1.43773222e-42), real(7.10844192e-36)},
+                                        {real(38.0664062), real(1.0625)},
+                                        {73, real(46.1796875)},
+                                        {64, real(46.1796875)},
+                                        {real(3.95630403e-11), real(36.1796875)},
+                                        {real(6.61845938e-24), real(17.0664062)}}};
+    const std::array<Vec2, 7> b_points{{{0, real(2.93320923e-11)},
+                                        {real(17.0664062), 0},
+                                        {real(62.4179688), 0},
+                                        {real(46.1796875), real(21.1796875)},
+                                        {real(2.35937619), 73},
+                                        {real(7.10843474e-36), 64},
+                                        {real(2.3693558e-38), real(5.08984375)}}};
+    const Polygon a = make_polygon(a_points).value();
+    const Polygon b = make_polygon(b_points).value();
+    ASSERT_EQ(a.count, 6); // the nearly collinear vertex kept: the case itself
+    const Transform xfa{{real(1.14437421e-28), real(17.2539062)}, Rot{}};
+    const Transform xfb{{real(2.875), real(17.0664062)},
+                        Rot{real(-0.678550899), real(0.734553337)}};
+    const Manifold m = collide_polygons(a, xfa, b, xfb, {real(0.09375), k_linear_slop});
+    ASSERT_GT(m.count, 0);
+    expect_vec_near(m.normal, -0.734553, -0.678551, 1e-5);
+    real deepest = 0;
+    for (int i = 0; i < m.count; ++i) {
+        deepest = std::min(deepest, m.points[static_cast<std::size_t>(i)].separation);
+    }
+    EXPECT_NEAR(deepest, -1.984612, 1e-4);
+}
+
 // A triangle (and a segment) whose corner touches a box's corner exactly,
 // leaning away diagonally: every face's clip ends on that one point, and
 // GJK's closest points coincide, so the pair had no contact at all (in a
