@@ -199,6 +199,19 @@ TEST(Distance, TinySegmentsFarApartAreApartNotTouching) {
     ASSERT_TRUE(is_finite(out.point_a) && is_finite(out.point_b));
 }
 
+// A triangle fuzz_geometry made, for the next two tests: its vertex 0 is
+// the origin to 1e-35 L.
+const std::array<Vec2, 3> k_fuzzed_triangle{
+    {{real(2.48264407e-35), 0}, {real(36.0039062), real(5.64284013e-37)}, {23, real(0.5)}}};
+
+// The distance of the cores `a` and `b` (points, no radius) at their poses.
+template <std::size_t count_b>
+DistanceOutput core_distance_of(const std::array<Vec2, 3>& a, const Transform& xfa,
+                                const std::array<Vec2, count_b>& b, const Transform& xfb) {
+    SimplexCache cache;
+    return distance({make_proxy(a, 0), make_proxy(b, 0), xfa, xfb, false}, cache);
+}
+
 TEST(Distance, APolygonWithThreeVerticesOnOneLineIsMeasuredToThatLine) {
     // B's vertices 0, 1 and 3 lie on the line x = 0, vertex 1 a subnormal
     // hair off it (fuzz_geometry). GJK's triangle of three supports on that
@@ -207,8 +220,6 @@ TEST(Distance, APolygonWithThreeVerticesOnOneLineIsMeasuredToThatLine) {
     // cap, reporting 135 L. A's nearest core point is its vertex 0, at
     // x = 46.1796875, and B's line is at x = 96.2265625: 50.046875 L apart
     // along +x.
-    const std::array<Vec2, 3> a{
-        {{real(2.48264407e-35), 0}, {real(36.0039062), real(5.64284013e-37)}, {23, real(0.5)}}};
     const std::array<Vec2, 4> b{{{0, real(0.00390625)},
                                  {real(9.39878906e-41), real(2.40743998e-35)},
                                  {real(96.2265625), real(-0.0625)},
@@ -216,9 +227,7 @@ TEST(Distance, APolygonWithThreeVerticesOnOneLineIsMeasuredToThatLine) {
     const Transform xfa{{real(46.1796875), real(0.00100000005)},
                         Rot{real(-0.979491949), real(0.201483205)}};
     const Transform xfb{{real(96.2265625), 0}, Rot{}};
-    SimplexCache cache;
-    const DistanceOutput out =
-        distance({make_proxy(a, 0), make_proxy(b, 0), xfa, xfb, false}, cache);
+    const DistanceOutput out = core_distance_of(k_fuzzed_triangle, xfa, b, xfb);
     EXPECT_EQ(out.state, DistanceState::separated);
     EXPECT_NEAR(out.distance, 50.046875, 1e-4);
     expect_vec_near(out.normal, 1, 0, 1e-4);
@@ -234,8 +243,6 @@ TEST(Distance, AThinTriangleFarFromTheOriginIsNotTakenToHoldIt) {
     // called overlapping. A's nearest core point is its vertex 0, at
     // (0.001, 0.001); B's edge from vertex 0 to vertex 1 runs along
     // x = 96.2265625 through y = 0.001: 96.2255625 L apart along +x.
-    const std::array<Vec2, 3> a{
-        {{real(2.48264407e-35), 0}, {real(36.0039062), real(5.64284013e-37)}, {23, real(0.5)}}};
     const std::array<Vec2, 6> b{{{0, real(0.00390625)},
                                  {real(9.39878906e-41), real(2.40743998e-35)},
                                  {4, real(-5.75)},
@@ -245,9 +252,7 @@ TEST(Distance, AThinTriangleFarFromTheOriginIsNotTakenToHoldIt) {
     const Transform xfa{{real(0.00100000005), real(0.00100000005)},
                         Rot{real(-0.979491949), real(0.201483205)}};
     const Transform xfb{{real(96.2265625), 0}, Rot{}};
-    SimplexCache cache;
-    const DistanceOutput out =
-        distance({make_proxy(a, 0), make_proxy(b, 0), xfa, xfb, false}, cache);
+    const DistanceOutput out = core_distance_of(k_fuzzed_triangle, xfa, b, xfb);
     EXPECT_EQ(out.state, DistanceState::separated);
     EXPECT_NEAR(out.distance, 96.2255625, 1e-4);
     expect_vec_near(out.normal, 1, 0, 1e-4);
