@@ -28,7 +28,6 @@
 #include <random>
 #include <sstream>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "property.hpp"
@@ -763,13 +762,14 @@ TEST(WorldRandomScenes, AJamTheRoundsCannotResolveGoesBackToTheStepStart) {
 // to the step's start too, though the rounds end before their cap: in seed
 // 5401349 (one-step solve at 60 Hz) a light capsule wedged between the
 // floor and an obstacle's underside 2.5 degrees from level, pressed in by
-// a box, went back at step 233 (it ended the step 2.04 slops deep before).
-// Double's rounding takes the scene elsewhere, where nothing goes back.
+// a box, went back at step 233 (it ended the step 2.04 slops deep before,
+// which the bound below catches). That is GCC's rounding in float: clang's
+// and double's take the scene elsewhere, where nothing goes back, and the
+// test checks the bound and the rounds.
 TEST(WorldRandomScenes, AJamCorrectionGivesUpOnGoesBackToTheStepStart) {
     const Regime& regime = k_one_step_solve_at_60_hz;
     Scene scene = make_scene(5'401'349, regime);
     const real limit = 2 * scene.world.tolerances().linear_slop;
-    int returned = 0;
     for (int step = 1; step <= regime.steps; ++step) {
         const std::string at = describe(scene, step);
         std::vector<BodyState> before;
@@ -779,12 +779,9 @@ TEST(WorldRandomScenes, AJamCorrectionGivesUpOnGoesBackToTheStepStart) {
         const real deepest_before = deepest_overlap(scene).depth;
         ASSERT_TRUE(scene.world.step(1 / regime.hz));
         EXPECT_EQ(scene.world.stats().sweep_round_cap_hits, 0) << at;
-        returned += check_returned(scene, before, at);
+        check_returned(scene, before, at);
         const Overlap after = deepest_overlap(scene);
         EXPECT_LE(after.depth, std::max(limit, deepest_before)) << at << ": " << after.where;
-    }
-    if constexpr (std::is_same_v<real, float>) {
-        EXPECT_GE(returned, 1);
     }
 }
 
