@@ -1,6 +1,7 @@
 #include "sweep/hull.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "hull_impl.hpp"
 
@@ -44,6 +45,50 @@ std::size_t sorted_unique(std::span<const Vec2> points, real weld_distance,
     return unique;
 }
 
+// Whether every point of the cyclic `ring` strictly between indices `from`
+// and `to` (counter-clockwise) lies within `tolerance` of the line through
+// ring[from] and ring[to].
+bool within_of_chord(std::span<const Vec2> ring, std::size_t from, std::size_t to, real tolerance) {
+    const Vec2 a = ring[from];
+    const Vec2 chord = ring[to] - a;
+    const real most = tolerance * length(chord);
+    for (std::size_t i = (from + 1) % ring.size(); i != to; i = (i + 1) % ring.size()) {
+        // (Beyond a counter-clockwise hull's chord, the cross is negative.)
+        if (-cross(chord, ring[i] - a) > most) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Copies the counter-clockwise `ring` into `hull` without the vertices that
+// lie within `tolerance` of the edge that replaces them: a vertex a hair off
+// its neighbours' line is no corner, and the faces either side of it would
+// tie on one normal to rounding in the narrowphase. A greedy walk from
+// vertex 0 drops a vertex when it and every vertex dropped since the last
+// one kept lie within `tolerance` of the edge from that one to the next, so
+// the drops do not add up along a gentle curve; vertex 0 is judged last,
+// between the vertices kept either side of it. Returns how many are left.
+std::size_t drop_flat_vertices(std::span<const Vec2> ring, real tolerance, std::span<Vec2> hull) {
+    const std::size_t n = ring.size();
+    std::size_t kept = 0;
+    std::size_t last = 0; // the index in `ring` of the last vertex kept
+    hull[kept++] = ring[0];
+    std::size_t second = 0; // ... and of the first kept after vertex 0
+    for (std::size_t j = 1; j < n; ++j) {
+        if (!within_of_chord(ring, last, (j + 1) % n, tolerance)) {
+            second = kept == 1 ? j : second;
+            hull[kept++] = ring[j];
+            last = j;
+        }
+    }
+    if (kept >= 3 && within_of_chord(ring, last, second, tolerance)) {
+        std::copy(hull.begin() + 1, hull.begin() + static_cast<std::ptrdiff_t>(kept), hull.begin());
+        --kept;
+    }
+    return kept;
+}
+
 } // namespace
 
 namespace detail {
@@ -52,6 +97,9 @@ Result<std::size_t> hull_into(std::span<const Vec2> points, real weld_distance,
                               std::span<Vec2> sorted, std::span<Vec2> hull) {
     if (!all_finite(points)) {
         return Error{ErrorCode::invalid_input, "hull: a point is NaN or infinite"};
+    }
+    if (!std::isfinite(weld_distance) || weld_distance < 0) {
+        return Error{ErrorCode::invalid_input, "hull: the weld distance must be finite and >= 0"};
     }
     const std::size_t n = sorted_unique(points, weld_distance, sorted);
     if (n < 3) {
@@ -74,9 +122,14 @@ Result<std::size_t> hull_into(std::span<const Vec2> points, real weld_distance,
         }
         hull[k++] = p[i];
     }
-    const std::size_t count = k - 1; // the last point repeats the first
+    // The last point repeats the first. The chain is copied out so that the
+    // flat vertices' drop reads it whole while it fills `hull`.
+    const std::span<Vec2> chain = sorted.first(k - 1);
+    std::copy_n(hull.begin(), k - 1, chain.begin());
+    const std::size_t count = k - 1 < 3 ? k - 1 : drop_flat_vertices(chain, weld_distance, hull);
     if (count < 3) {
-        return Error{ErrorCode::degenerate_shape, "hull: all points are collinear"};
+        return Error{ErrorCode::degenerate_shape,
+                     "hull: all points lie within the weld distance of one line"};
     }
     return count;
 }

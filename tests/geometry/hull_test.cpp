@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -57,6 +58,55 @@ TEST(ComputeHull, WeldDistanceMergesNearbyPoints) {
     EXPECT_EQ(unwelded->size(), 4u);
 }
 
+TEST(ComputeHull, DropsAVertexAHairOffItsNeighboursLine) {
+    // The square [0, 2]^2 with a fifth point under its bottom edge's middle:
+    // 1e-6 below it, within the weld distance of the edge (0,0)-(2,0), it is
+    // dropped for that edge; 1e-3 below, it is a corner of its own.
+    const std::vector<Vec2> hair{{0, 0}, {1, real(-1e-6)}, {2, 0}, {2, 2}, {0, 2}};
+    EXPECT_EQ(from_lowest_left(compute_hull(hair).value()),
+              (std::vector<Vec2>{{0, 0}, {2, 0}, {2, 2}, {0, 2}}));
+    const std::vector<Vec2> corner{{0, 0}, {1, real(-1e-3)}, {2, 0}, {2, 2}, {0, 2}};
+    EXPECT_EQ(compute_hull(corner).value().size(), 5u);
+    // Vertex 0 of the chain (the leftmost point) is judged too: (0, 1) is
+    // 1e-6 left of the square's left edge.
+    const std::vector<Vec2> left{{real(-1e-6), 1}, {0, 0}, {2, 0}, {2, 2}, {0, 2}};
+    EXPECT_EQ(from_lowest_left(compute_hull(left).value()),
+              (std::vector<Vec2>{{0, 0}, {2, 0}, {2, 2}, {0, 2}}));
+}
+
+TEST(ComputeHull, DropsNoPointFartherThanTheWeldDistanceAlongAGentleCurve) {
+    // 2,000 points around the unit circle, d = 2 pi / 2000 apart: each is
+    // 1 - cos d = 4.9e-6 off the chord of its two neighbours, so vertices
+    // are dropped, but a run of them only while every one stays within the
+    // weld distance of the edge that replaces it. An edge across 3 steps
+    // leaves its two inner points cos(d/2) - cos(3d/2) = 9.9e-6 off it, one
+    // across 4 its middle point 1 - cos 2d = 2e-5: about 2000 / 3 vertices
+    // are left, and no point is more than the weld distance outside.
+    std::vector<Vec2> points;
+    for (int i = 0; i < 2000; ++i) {
+        const double a = 2 * 3.141592653589793 * i / 2000;
+        points.push_back({real(std::cos(a)), real(std::sin(a))});
+    }
+    const std::vector<Vec2> hull = compute_hull(points).value();
+    EXPECT_GE(hull.size(), 600u);
+    EXPECT_LE(hull.size(), 700u);
+    for (std::size_t i = 0; i < hull.size(); ++i) {
+        const Vec2 a = hull[i];
+        const Vec2 edge = hull[(i + 1) % hull.size()] - a;
+        for (const Vec2 p : points) {
+            // (Float's rounding of the points, 6e-8, on top.)
+            EXPECT_GE(cross(edge, p - a) / length(edge), real(-1e-5) - real(2e-7));
+        }
+    }
+}
+
+TEST(ComputeHull, RejectsPointsWithinTheWeldDistanceOfOneLine) {
+    // A triangle 5e-6 high: its apex is within the weld distance of the base.
+    const std::vector<Vec2> sliver{{0, 0}, {1, 0}, {real(0.5), real(5e-6)}};
+    EXPECT_EQ(compute_hull(sliver).error().code, ErrorCode::degenerate_shape);
+    EXPECT_TRUE(compute_hull(sliver, real(1e-6)));
+}
+
 TEST(ComputeHull, RejectsCollinearAndTooFewPoints) {
     const std::vector<Vec2> collinear{{0, 1}, {1, 2}, {2, 3}, {-5, -4}};
     auto line = compute_hull(collinear);
@@ -64,6 +114,15 @@ TEST(ComputeHull, RejectsCollinearAndTooFewPoints) {
     EXPECT_EQ(line.error().code, ErrorCode::degenerate_shape);
     const std::vector<Vec2> two{{0, 0}, {1, 0}, {1, 0}};
     EXPECT_EQ(compute_hull(two).error().code, ErrorCode::degenerate_shape);
+}
+
+TEST(ComputeHull, RejectsAWeldDistanceThatIsNegativeOrNotFinite) {
+    const std::vector<Vec2> square{{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    for (const real weld : {real(-1e-5), std::numeric_limits<real>::quiet_NaN(),
+                            std::numeric_limits<real>::infinity()}) {
+        EXPECT_EQ(compute_hull(square, weld).error().code, ErrorCode::invalid_input) << weld;
+    }
+    EXPECT_EQ(compute_hull(square, 0).value().size(), 4u);
 }
 
 TEST(ComputeHull, RejectsNonFinitePoints) {
