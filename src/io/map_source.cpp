@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace sweep::io::detail {
@@ -429,7 +430,8 @@ class Builder {
             }
             auto polygon = make_polygon(std::span(points.data(), piece.size()));
             if (!polygon) {
-                // A sliver that float coordinates flatten; nothing to collide with.
+                warn_ignored(where, "a convex piece thinner than k_hull_weld_distance (1e-5 px) "
+                                    "or its coordinates' rounding");
                 continue;
             }
             out_.polygons.push_back(*polygon);
@@ -440,10 +442,12 @@ class Builder {
                 return ok;
             }
             auto circle = make_circle(world(center), static_cast<real>(radius));
-            if (circle) {
-                out_.circles.push_back(*circle);
-                ++count;
+            if (!circle) {
+                warn_ignored(where, "a circle too small for a float radius");
+                continue;
             }
+            out_.circles.push_back(*circle);
+            ++count;
         }
         for (const auto& [a, b] : p.segments) {
             if (auto ok = check(a); !ok) {
@@ -453,10 +457,12 @@ class Builder {
                 return ok;
             }
             auto segment = make_segment(world(a), world(b));
-            if (segment) {
-                out_.segments.push_back(*segment);
-                ++count;
+            if (!segment) {
+                warn_ignored(where, "a segment whose ends float coordinates make one point");
+                continue;
             }
+            out_.segments.push_back(*segment);
+            ++count;
         }
         return {};
     }
@@ -491,6 +497,16 @@ class Builder {
     StaticGeometry& out_;
 
   private:
+    /// Warns that a shape the library refused was ignored: once for each
+    /// place and kind, since a tile layer's every placement of a tile with
+    /// such a shape would say it again.
+    void warn_ignored(const std::string& where, const char* what) {
+        std::string warning = where + ": " + what + "; ignored";
+        if (warned_.insert(warning).second) {
+            out_.warnings.push_back(std::move(warning));
+        }
+    }
+
     /// True (and painted) when a 4-gon is a grid-aligned rectangle of cells.
     bool is_axis_aligned_rect(const std::vector<PixelPoint>& piece, PixelPoint shift) {
         double x0 = piece[0].x, x1 = x0, y0 = piece[0].y, y1 = y0;
@@ -510,6 +526,7 @@ class Builder {
 
     std::map<std::tuple<const Tileset*, std::uint32_t, std::uint32_t, double, double>, TileGeometry>
         cache_;
+    std::set<std::string> warned_; // warn_ignored's warnings so far
 };
 
 /// The cells of one tile layer that collide, placed; returns how many.

@@ -175,6 +175,21 @@ TEST(TiledObjects, DegenerateObjectsAreWarningsNamingThemAndTheMapLoads) {
     EXPECT_EQ(g.polygons.size(), 1u);
 }
 
+// An object with area to the loader whose piece the library refuses: a
+// triangle 1e-6 px high, its apex within k_hull_weld_distance of its base.
+// It is ignored with a warning naming it, as the degenerate objects above
+// (it was ignored without one).
+TEST(TiledObjects, PiecesTheLibraryRefusesAreWarningsNamingThem) {
+    TempDir dir;
+    const auto g = load_ok(dir.write(
+        "m.json",
+        json_map("", object_layer("Collision", R"({"id":3,"x":10,"y":40,"polygon":[{"x":0,"y":0},)"
+                                               R"({"x":30,"y":0},{"x":15,"y":0.000001}]},)"
+                                               R"({"id":5,"x":0,"y":0,"width":8,"height":8})"))));
+    EXPECT_TRUE(has_warning(g, "object id 3", "thinner than k_hull_weld_distance"));
+    EXPECT_EQ(g.polygons.size(), 1u);
+}
+
 TEST(TiledObjects, LayerOffsetsOfNestedGroupsAddUp) {
     TempDir dir;
     const std::string inner = object_layer("Walls", R"({"id":1,"x":0,"y":0,"width":4,"height":4})",
