@@ -156,5 +156,44 @@ TEST(MakePolygonProperty, IsTheHullCappedAtEightVerticesWithOutwardNormals) {
     }
 }
 
+// Random convex polygons (their vertices kept as they are by make_polygon),
+// with up to three points added a hair outside edges: 1e-9 to 1e-6 L beyond
+// a random point of the edge, where each is a vertex of the exact hull that
+// the narrowphase cannot use (its two faces' normals tie to rounding).
+// make_polygon drops every one and keeps the polygon's own vertices, in
+// their order.
+TEST(MakePolygonProperty, DropsPointsAHairOutsideAnEdgeAndKeepsTheCorners) {
+    std::mt19937 rng(31);
+    const int cases = test::property_cases(20000);
+    for (int c = 0; c < cases; ++c) {
+        const Polygon polygon = test::random_polygon(rng, uniform_int(rng, 3, 8), 2.0, 0.05);
+        std::vector<Vec2> points(polygon.vertices.begin(),
+                                 polygon.vertices.begin() + polygon.count);
+        const int hairs = uniform_int(rng, 1, 3);
+        for (int h = 0; h < hairs; ++h) {
+            const int i = uniform_int(rng, 0, polygon.count - 1);
+            const test::D2 a = test::to_d2(polygon.vertices[std::size_t(i)]);
+            const test::D2 b = test::to_d2(polygon.vertices[std::size_t((i + 1) % polygon.count)]);
+            const test::D2 along = a + uniform(rng, 0.2, 0.8) * (b - a);
+            const test::D2 out = (1 / test::norm(b - a)) * test::D2{b.y - a.y, a.x - b.x};
+            const Vec2 hair{real(along.x + std::pow(10.0, uniform(rng, -9, -6)) * out.x),
+                            real(along.y + std::pow(10.0, uniform(rng, -9, -6)) * out.y)};
+            points.insert(points.begin() + uniform_int(rng, 0, int(points.size())), hair);
+        }
+        const Polygon made = make_polygon(points).value();
+        SCOPED_TRACE("case " + std::to_string(c));
+        ASSERT_EQ(made.count, polygon.count);
+        // The same cycle of vertices, from wherever the hull starts it.
+        const auto first = std::find(polygon.vertices.begin(),
+                                     polygon.vertices.begin() + polygon.count, made.vertices[0]);
+        ASSERT_NE(first, polygon.vertices.begin() + polygon.count);
+        const auto offset = static_cast<int>(first - polygon.vertices.begin());
+        for (int i = 0; i < made.count; ++i) {
+            EXPECT_EQ(made.vertices[std::size_t(i)],
+                      polygon.vertices[std::size_t((i + offset) % polygon.count)]);
+        }
+    }
+}
+
 } // namespace
 } // namespace sweep
