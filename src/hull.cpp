@@ -45,14 +45,19 @@ std::size_t sorted_unique(std::span<const Vec2> points, real weld_distance,
     return unique;
 }
 
+// The index after `i` in a cycle of `n`.
+std::size_t next_in_cycle(std::size_t i, std::size_t n) { return i + 1 == n ? 0 : i + 1; }
+
 // Whether every point of the cyclic `ring` strictly between indices `from`
 // and `to` (counter-clockwise) lies within `tolerance` of the line through
 // ring[from] and ring[to].
-bool within_of_chord(std::span<const Vec2> ring, std::size_t from, std::size_t to, real tolerance) {
+bool within_of_chord(std::span<const Vec2> ring, std::size_t from, std::size_t to,
+                     real tolerance) {
     const Vec2 a = ring[from];
     const Vec2 chord = ring[to] - a;
     const real most = tolerance * length(chord);
-    for (std::size_t i = (from + 1) % ring.size(); i != to; i = (i + 1) % ring.size()) {
+    for (std::size_t i = next_in_cycle(from, ring.size()); i != to;
+         i = next_in_cycle(i, ring.size())) {
         // (Beyond a counter-clockwise hull's chord, the cross is negative.)
         if (-cross(chord, ring[i] - a) > most) {
             return false;
@@ -76,7 +81,7 @@ std::size_t drop_flat_vertices(std::span<const Vec2> ring, real tolerance, std::
     hull[kept++] = ring[0];
     std::size_t second = 0; // ... and of the first kept after vertex 0
     for (std::size_t j = 1; j < n; ++j) {
-        if (!within_of_chord(ring, last, (j + 1) % n, tolerance)) {
+        if (!within_of_chord(ring, last, next_in_cycle(j, n), tolerance)) {
             second = kept == 1 ? j : second;
             hull[kept++] = ring[j];
             last = j;
