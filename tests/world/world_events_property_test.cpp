@@ -1,0 +1,267 @@
+// Contact and sensor events against the state they report (fixed seeds):
+// random piles of every moving shape in a box of static walls, with
+// sensor zones (static, and carried by moving bodies), filters, kinematic
+// bodies, and bodies destroyed and added between steps. After every step:
+// - the touching pairs are the last step's with this step's begins added
+//   and its ends taken away; a begin is a pair that did not touch, an end
+//   one that did, and every touching pair's manifold points are closer than
+//   the linear slop (collide()'s could exceed it by a rounding: seed 502,
+//   a capsule on a polygon at 0.00500011 L);
+// - the sensor overlaps the events add up to are those a brute force over
+//   every pair of shapes finds by GJK (SensorEvent's rules).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../support/property.hpp"
+#include "sweep/distance.hpp"
+#include "sweep/world.hpp"
+
+namespace sweep {
+namespace {
+
+using Pair = std::pair<ShapeId, ShapeId>;
+
+real uniform(std::mt19937& rng, double lo, double hi) {
+    return static_cast<real>(std::uniform_real_distribution<double>(lo, hi)(rng));
+}
+
+int pick(std::mt19937& rng, int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+}
+
+Pair unordered(ShapeId a, ShapeId b) { return a < b ? Pair{a, b} : Pair{b, a}; }
+
+Shape moving_shape(std::mt19937& rng) {
+    switch (pick(rng, 0, 3)) {
+    case 0:
+        return make_box(uniform(rng, 0.2, 1), uniform(rng, 0.2, 1)).value();
+    case 1:
+        return make_circle({}, uniform(rng, 0.2, 0.8)).value();
+    case 2:
+        return make_capsule({0, uniform(rng, -0.6, -0.1)}, {0, uniform(rng, 0.1, 0.6)},
+                            uniform(rng, 0.1, 0.4))
+            .value();
+    default: {
+        const int n = pick(rng, 3, 7);
+        std::vector<Vec2> points;
+        const real r = uniform(rng, 0.3, 1);
+        for (int i = 0; i < n; ++i) {
+            const double a = 6.283185307179586 * (i + uniform(rng, -0.3, 0.3)) / n;
+            points.push_back({r * real(std::cos(a)), r * real(std::sin(a))});
+        }
+        return make_polygon(points).value();
+    }
+    }
+}
+
+// One of two categories, masks that sometimes leave one out.
+Filter random_filter(std::mt19937& rng) {
+    Filter f;
+    f.category_bits = 1ull << pick(rng, 0, 1);
+    f.mask_bits = pick(rng, 0, 3) == 0 ? ~f.category_bits : ~0ull;
+    return f;
+}
+
+BodyId add_mover(World& world, std::mt19937& rng, BodyType type) {
+    BodyDef def;
+    def.type = type;
+    def.position = {uniform(rng, -8, 8), uniform(rng, 1, 14)};
+    def.angle = uniform(rng, -3, 3);
+    def.linear_velocity = {uniform(rng, -15, 15), uniform(rng, -15, 15)};
+    def.angular_velocity = uniform(rng, -4, 4);
+    std::vector<ShapeDef> shapes(1, ShapeDef(moving_shape(rng)));
+    shapes[0].filter = random_filter(rng);
+    if (pick(rng, 0, 4) == 0) {
+        // A sensor it carries, larger than it: a pickup's reach.
+        ShapeDef reach(make_circle({}, uniform(rng, 0.8, 1.6)).value());
+        reach.sensor = true;
+        reach.filter = random_filter(rng);
+        shapes.push_back(reach);
+    }
+    return world.create_body(def, shapes).value();
+}
+
+World make_world(std::mt19937& rng) {
+    WorldDef def;
+    def.static_broadphase = pick(rng, 0, 1) == 0 ? StaticBroadphase::tree : StaticBroadphase::grid;
+    def.enable_sleep = pick(rng, 0, 1) == 1;
+    World world = World::make(def).value();
+    // A box 20 L wide and 16 tall, its walls 1 L thick.
+    const auto wall = [&](Vec2 at, real hx, real hy) {
+        BodyDef b;
+        b.position = at;
+        const ShapeDef s(make_box(hx, hy).value());
+        (void)world.create_body(b, std::span(&s, 1)).value();
+    };
+    wall({0, -0.5f}, 11, 0.5f);
+    wall({0, 16.5f}, 11, 0.5f);
+    wall({-10.5f, 8}, 0.5f, 8);
+    wall({10.5f, 8}, 0.5f, 8);
+    // Static sensor zones.
+    for (int i = 0; i < 3; ++i) {
+        BodyDef b;
+        b.position = {uniform(rng, -7, 7), uniform(rng, 2, 13)};
+        ShapeDef zone(make_box(uniform(rng, 0.5, 3), uniform(rng, 0.5, 3)).value());
+        zone.sensor = true;
+        zone.filter = random_filter(rng);
+        (void)world.create_body(b, std::span(&zone, 1)).value();
+    }
+    for (int i = 0; i < 30; ++i) {
+        add_mover(world, rng, BodyType::dynamic);
+    }
+    for (int i = 0; i < 2; ++i) {
+        add_mover(world, rng, BodyType::kinematic);
+    }
+    return world;
+}
+
+struct Live {
+    ShapeId id;
+    ShapeInfo info;
+    Transform xf;
+    BodyType type;
+};
+
+std::vector<Live> live_shapes(const World& world) {
+    std::vector<Live> out;
+    for (const BodyId body : world.body_ids()) {
+        const BodyState state = world.body_state(body).value();
+        const std::vector<ShapeId> ids = world.body_shapes(body).value();
+        for (const ShapeId id : ids) {
+            out.push_back({id, world.shape_info(id).value(), state.xf, state.type});
+        }
+    }
+    return out;
+}
+
+// SensorEvent's rules: a sensor is visited by every shape of another body
+// that is not a sensor, whose filter and the sensor's collide, that shares
+// a point with it (GJK's distance 0 or less); a static sensor by moving
+// bodies' shapes only.
+std::set<Pair> sensor_overlaps(const World& world) {
+    const std::vector<Live> shapes = live_shapes(world);
+    std::set<Pair> out;
+    for (const Live& s : shapes) {
+        if (!s.info.sensor) {
+            continue;
+        }
+        for (const Live& v : shapes) {
+            if (v.info.sensor || v.info.body == s.info.body ||
+                !should_collide(s.info.filter, v.info.filter) ||
+                (s.type == BodyType::static_body && v.type == BodyType::static_body)) {
+                continue;
+            }
+            DistanceInput input{make_proxy(s.info.shape), make_proxy(v.info.shape), s.xf, v.xf,
+                                true};
+            SimplexCache cache;
+            const DistanceOutput d = distance(input, cache);
+            if (d.state == DistanceState::cores_overlap || d.distance <= 0) {
+                out.insert({s.id, v.id});
+            }
+        }
+    }
+    return out;
+}
+
+void check_contacts(const World& world, std::set<Pair>& touching) {
+    const StepEvents& events = world.events();
+    for (const ContactEndEvent& e : events.contact_end) {
+        EXPECT_EQ(touching.erase(unordered(e.shape_a, e.shape_b)), 1u)
+            << "an end of a pair that did not touch: shapes " << e.shape_a.index << ", "
+            << e.shape_b.index;
+    }
+    for (const ContactBeginEvent& b : events.contact_begin) {
+        EXPECT_TRUE(touching.insert(unordered(b.shape_a, b.shape_b)).second)
+            << "a begin of a pair that touched: shapes " << b.shape_a.index << ", "
+            << b.shape_b.index;
+    }
+    std::set<Pair> now;
+    const real slop = world.tolerances().linear_slop;
+    for (const ContactData& c : world.touching_contacts()) {
+        now.insert(unordered(c.shape_a, c.shape_b));
+        ASSERT_GT(c.manifold.count, 0);
+        for (int i = 0; i < c.manifold.count; ++i) {
+            EXPECT_LT(c.manifold.points[static_cast<std::size_t>(i)].separation, slop);
+        }
+        EXPECT_EQ(world.shape_info(c.shape_a).value().body, c.body_a);
+        EXPECT_EQ(world.shape_info(c.shape_b).value().body, c.body_b);
+    }
+    EXPECT_EQ(now, touching);
+}
+
+void check_sensors(const World& world, std::set<Pair>& overlapping) {
+    const StepEvents& events = world.events();
+    for (const SensorEvent& e : events.sensor_end) {
+        EXPECT_EQ(overlapping.erase({e.sensor, e.visitor}), 1u)
+            << "an end of a visit that was not on: sensor " << e.sensor.index << ", visitor "
+            << e.visitor.index;
+    }
+    for (const SensorEvent& e : events.sensor_begin) {
+        EXPECT_TRUE(overlapping.insert({e.sensor, e.visitor}).second)
+            << "a begin of a visit that was on: sensor " << e.sensor.index << ", visitor "
+            << e.visitor.index;
+    }
+    EXPECT_EQ(sensor_overlaps(world), overlapping);
+}
+
+// Between steps: now and then a body destroyed, one added, one teleported.
+void disturb(World& world, std::mt19937& rng) {
+    const std::vector<BodyId> bodies = world.body_ids();
+    const BodyId some = bodies[static_cast<std::size_t>(pick(rng, 0, int(bodies.size()) - 1))];
+    const bool moving = world.body_state(some).value().type != BodyType::static_body;
+    switch (pick(rng, 0, 9)) {
+    case 0:
+        if (moving) {
+            ASSERT_TRUE(world.destroy_body(some));
+        }
+        break;
+    case 1:
+        add_mover(world, rng, BodyType::dynamic);
+        break;
+    case 2:
+        if (moving) {
+            ASSERT_TRUE(world.set_transform(some, {uniform(rng, -8, 8), uniform(rng, 1, 14)},
+                                            uniform(rng, -3, 3)));
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void run_scene(std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    World world = make_world(rng);
+    std::set<Pair> touching;
+    std::set<Pair> overlapping;
+    for (int step = 0; step < 120; ++step) {
+        SCOPED_TRACE("seed " + std::to_string(seed) + ", step " + std::to_string(step));
+        disturb(world, rng);
+        ASSERT_TRUE(world.step(real(1) / 60));
+        check_contacts(world, touching);
+        check_sensors(world, overlapping);
+        if (testing::Test::HasFailure()) {
+            return;
+        }
+    }
+}
+
+TEST(WorldEventsProperty, EventsAddUpToTheTouchingPairsAndTheSensorOverlaps) {
+    const int scenes = test::property_cases(40);
+    for (int i = 0; i < scenes; ++i) {
+        run_scene(500 + static_cast<std::uint32_t>(i));
+        if (testing::Test::HasFailure()) {
+            return;
+        }
+    }
+}
+
+} // namespace
+} // namespace sweep
