@@ -52,7 +52,11 @@ struct ContactHitEvent {
 };
 
 /// A shape began or stopped overlapping a sensor (sharing at least a point
-/// with it, at the end of the step).
+/// with it, GJK's distance 0, at the end of the step). A sensor's visitors
+/// are the shapes of other bodies that are not sensors and whose filters
+/// collide with the sensor's (should_collide); a static sensor's, those of
+/// moving bodies only. A destroyed shape's visits end at the next step,
+/// their ids stale.
 struct SensorEvent {
     ShapeId sensor;
     ShapeId visitor;
