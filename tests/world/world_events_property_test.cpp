@@ -8,7 +8,12 @@
 //   the linear slop (collide()'s could exceed it by a rounding: seed 502,
 //   a capsule on a polygon at 0.00500011 L);
 // - the sensor overlaps the events add up to are those a brute force over
-//   every pair of shapes finds by GJK (SensorEvent's rules).
+//   every pair of shapes finds by GJK (SensorEvent's rules);
+// - a hit is faster than the threshold, at most one a pair, between live
+//   shapes of the bodies it names;
+// - a body the bounds removed is reported and stale, and every moving body
+//   left has a shape within the bounds;
+// - a dynamic body asleep before and after the step did not move.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,6 +67,9 @@ Shape moving_shape(std::mt19937& rng) {
 }
 
 // One of two categories, masks that sometimes leave one out.
+// The kill plane: a little beyond the box of walls make_world builds.
+const Aabb k_bounds{{-12, -2}, {12, 18}};
+
 Filter random_filter(std::mt19937& rng) {
     Filter f;
     f.category_bits = 1ull << pick(rng, 0, 1);
@@ -92,6 +100,7 @@ World make_world(std::mt19937& rng) {
     WorldDef def;
     def.static_broadphase = pick(rng, 0, 1) == 0 ? StaticBroadphase::tree : StaticBroadphase::grid;
     def.enable_sleep = pick(rng, 0, 1) == 1;
+    def.bounds = k_bounds;
     World world = World::make(def).value();
     // A box 20 L wide and 16 tall, its walls 1 L thick.
     const auto wall = [&](Vec2 at, real hx, real hy) {
@@ -211,7 +220,79 @@ void check_sensors(const World& world, std::set<Pair>& overlapping) {
     EXPECT_EQ(sensor_overlaps(world), overlapping);
 }
 
-// Between steps: now and then a body destroyed, one added, one teleported.
+void check_hits(const World& world) {
+    std::set<Pair> hit;
+    for (const ContactHitEvent& h : world.events().contact_hit) {
+        EXPECT_GT(h.approach_speed, WorldDef{}.hit_speed_threshold);
+        EXPECT_TRUE(hit.insert(unordered(h.shape_a, h.shape_b)).second)
+            << "two hits of shapes " << h.shape_a.index << ", " << h.shape_b.index;
+        EXPECT_EQ(world.shape_info(h.shape_a).value().body, h.body_a);
+        EXPECT_EQ(world.shape_info(h.shape_b).value().body, h.body_b);
+    }
+}
+
+// `inside`: the moving bodies before the step whose shapes were all within
+// the bounds' interior, by a margin no step's motion in this scene crosses.
+void check_bounds(const World& world, const std::vector<BodyId>& inside) {
+    const std::vector<BodyId>& removed = world.events().removed;
+    for (const BodyId id : removed) {
+        EXPECT_FALSE(world.body_state(id)) << "body " << id.index << " removed but alive";
+        EXPECT_EQ(std::find(inside.begin(), inside.end(), id), inside.end())
+            << "body " << id.index << " removed from well inside the bounds";
+    }
+    for (const BodyId id : world.body_ids()) {
+        const BodyState state = world.body_state(id).value();
+        if (state.type == BodyType::static_body) {
+            continue;
+        }
+        bool within = false;
+        const std::vector<ShapeId> ids = world.body_shapes(id).value();
+        for (const ShapeId sid : ids) {
+            within = within || overlaps(compute_aabb(world.shape_info(sid).value().shape, state.xf),
+                                        k_bounds);
+        }
+        EXPECT_TRUE(within) << "body " << id.index << " outside the bounds, not removed";
+    }
+}
+
+// The moving bodies whose shapes are all 3 L or more inside the bounds.
+std::vector<BodyId> well_inside(const World& world) {
+    const Aabb interior{k_bounds.lower + Vec2{3, 3}, k_bounds.upper - Vec2{3, 3}};
+    std::vector<BodyId> out;
+    for (const Live& s : live_shapes(world)) {
+        if (s.type != BodyType::static_body &&
+            contains(interior, compute_aabb(s.info.shape, s.xf)) &&
+            (out.empty() || out.back() != s.info.body)) {
+            out.push_back(s.info.body);
+        }
+    }
+    return out;
+}
+
+// The dynamic bodies asleep now, with their poses.
+std::vector<std::pair<BodyId, Transform>> asleep(const World& world) {
+    std::vector<std::pair<BodyId, Transform>> out;
+    for (const BodyId id : world.body_ids()) {
+        const BodyState state = world.body_state(id).value();
+        if (state.type == BodyType::dynamic && !state.awake) {
+            out.emplace_back(id, state.xf);
+        }
+    }
+    return out;
+}
+
+void check_sleepers(const World& world, const std::vector<std::pair<BodyId, Transform>>& before) {
+    for (const auto& [id, xf] : before) {
+        const auto state = world.body_state(id);
+        if (state && !state->awake) {
+            EXPECT_EQ(state->xf.p, xf.p) << "body " << id.index << " moved asleep";
+            EXPECT_EQ(state->xf.q.s, xf.q.s) << "body " << id.index << " turned asleep";
+        }
+    }
+}
+
+// Between steps: now and then a body destroyed, one added, one teleported
+// (now and then beyond the bounds).
 void disturb(World& world, std::mt19937& rng) {
     const std::vector<BodyId> bodies = world.body_ids();
     const BodyId some = bodies[static_cast<std::size_t>(pick(rng, 0, int(bodies.size()) - 1))];
@@ -231,6 +312,12 @@ void disturb(World& world, std::mt19937& rng) {
                                             uniform(rng, -3, 3)));
         }
         break;
+    case 3:
+        if (moving) {
+            ASSERT_TRUE(world.set_transform(some, {uniform(rng, -30, 30), uniform(rng, 20, 30)},
+                                            uniform(rng, -3, 3)));
+        }
+        break;
     default:
         break;
     }
@@ -241,12 +328,17 @@ void run_scene(std::uint32_t seed) {
     World world = make_world(rng);
     std::set<Pair> touching;
     std::set<Pair> overlapping;
-    for (int step = 0; step < 120; ++step) {
+    for (int step = 0; step < 200; ++step) {
         SCOPED_TRACE("seed " + std::to_string(seed) + ", step " + std::to_string(step));
         disturb(world, rng);
+        const std::vector<BodyId> inside = well_inside(world);
+        const std::vector<std::pair<BodyId, Transform>> sleepers = asleep(world);
         ASSERT_TRUE(world.step(real(1) / 60));
         check_contacts(world, touching);
         check_sensors(world, overlapping);
+        check_hits(world);
+        check_bounds(world, inside);
+        check_sleepers(world, sleepers);
         if (testing::Test::HasFailure()) {
             return;
         }
