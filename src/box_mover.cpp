@@ -454,6 +454,7 @@ template <OwnForm Form> class FastMover {
             if (h.t - t_min <= tie) {
                 ties.push_back(h);
                 measure(ties.back());
+                keep_pressing_normal(ties.back(), h.normal, motion);
             }
         }
         order_ties(ties, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);

@@ -19,8 +19,9 @@ namespace sweep::detail {
 
 /// The separating-axis value of two cores: the largest gap between them along
 /// an edge normal of either (negative: the penetration depth of convex
-/// cores), that axis from A to B, and the point of A's core that is deepest
-/// along it (world frame).
+/// cores), that axis from A to B, and a point of A's core where they meet
+/// along it (world frame): A's deepest vertex, or B's deepest moved back
+/// onto A's face within the face's ends.
 struct CoreSeparation {
     real separation = 0;
     Vec2 normal{0, 1};
@@ -39,6 +40,16 @@ inline std::array<Vec2, k_max_polygon_vertices> placed_points(const ShapeProxy& 
         w[i] = transform_point(xf, proxy.points[i]);
     }
     return w;
+}
+
+/// The point of the segment p1-p2 nearest `p`, a point of its line.
+inline Vec2 onto_edge(Vec2 p, Vec2 p1, Vec2 p2) {
+    const Vec2 e = p2 - p1;
+    const real along = dot(p - p1, e);
+    if (along <= 0) {
+        return p1;
+    }
+    return along >= dot(e, e) ? p2 : p;
 }
 
 /// Separating axis test on the edge normals of both proxies (a proxy of two
@@ -83,8 +94,13 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
                 found = true;
                 best.separation = gap;
                 best.normal = sign * n;
-                // On A: A's deepest point, or B's deepest point moved back onto A's face.
-                best.point_a = sign > 0 ? other[deepest] - gap * n : other[deepest];
+                // On A: A's deepest point, or B's deepest point moved back
+                // onto A's face, within the face's ends (a box beside a
+                // wall tile, its corner past the tile's, had its point on
+                // the line of the tile's face, off the tile).
+                best.point_a = sign > 0 ? onto_edge(other[deepest] - gap * n, ref[i],
+                                                     ref[(i + 1) % ref_count])
+                                        : other[deepest];
             }
         }
     };

@@ -79,6 +79,22 @@ inline bool holds_slide(std::span<const MoveHit> ties, std::size_t i) {
     return i == 0 || (ties[i].face && ties[i].response != MoveResponse::bounce);
 }
 
+// For a tie just measured (its normal the measure's), whose cast's normal
+// was `cast_normal`: when the motion runs along the measured normal
+// (within k_tangent_cosine) though it pressed into the cast's, the tie
+// keeps the cast's. Two faces nearly parallel tie on their separating
+// axes to rounding, and the cast and the measure may take different ones;
+// a slide along the measured plane would leave the motion as it was, to
+// meet the same hit in every iteration up to the cap (a rounded box tilted
+// 0.2 degrees, its face over a tile's corner, stalled there moving off
+// it).
+inline void keep_pressing_normal(MoveHit& tie, Vec2 cast_normal, Vec2 motion) {
+    const real along = k_tangent_cosine * length(motion);
+    if (dot(motion, tie.normal) > -along && dot(motion, cast_normal) <= -along) {
+        tie.normal = cast_normal;
+    }
+}
+
 // A contact the mover can stand on (see k_ground_cosine); y is up.
 inline bool is_ground(Vec2 normal) { return normal.y >= k_ground_cosine; }
 

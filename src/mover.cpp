@@ -646,6 +646,7 @@ class Mover {
                 // stores waited for them.)
                 scratch.ties.push_back(h);
                 measure(scratch.ties.back());
+                keep_pressing_normal(scratch.ties.back(), h.normal, motion);
             }
         }
         order_ties(scratch.ties, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);

@@ -82,7 +82,8 @@ TEST(ShapeCast, TinySegmentsLandOnAFinitePoint) {
     // k_linear_slop: t = (0.578125 - 0.005) / 112, at A's point
     // (0.578125, 0), normal -x.
     const std::array<Vec2, 2> a{{{0, 0}, {0, real(4.89950426e-22)}}};
-    const std::array<Vec2, 2> b{{{0, real(1.11616084e-26)}, {real(7.47209049e-27), real(7.47605021e-27)}}};
+    const std::array<Vec2, 2> b{
+        {{0, real(1.11616084e-26)}, {real(7.47209049e-27), real(7.47605021e-27)}}};
     ShapeCastInput input;
     input.proxy_a = make_proxy(a, 0);
     input.proxy_b = make_proxy(b, 0);
@@ -216,6 +217,24 @@ TEST(ShapeCast, TouchingNormalMayComeFromTheFaceOfB) {
     EXPECT_EQ(shape_cast(input).state, CastState::miss);
     input.translation_b = {0, 1};
     EXPECT_EQ(shape_cast(input).state, CastState::miss);
+}
+
+TEST(ShapeCast, ATouchingHitsPointIsOnAEvenWhereBReachesPastItsFace) {
+    // A is the tile [-1, 1]^2; B, a box 1 wide and 2 tall, stands against
+    // its right face (x = 1), sunk 0.001, reaching from y = -1.5 to 0.5:
+    // past the face's lower end. Moving left, it hits at once on the face;
+    // the point is on A, within the face's y from -1 to 1 (it was B's
+    // lower-left corner moved onto the face's line, (1, -1.5), off A).
+    const Shape tile = make_box(1, 1).value();
+    const Shape post = make_box(real(0.5), 1).value();
+    const CastOutput out =
+        shape_cast(cast(tile, at(0, 0), post, at(real(1.499), real(-0.5)), {-1, 0}));
+    ASSERT_EQ(out.state, CastState::hit);
+    EXPECT_EQ(out.fraction, 0);
+    expect_vec_near(out.normal, 1, 0);
+    EXPECT_NEAR(out.point.x, 1, k_eps);
+    EXPECT_GE(out.point.y, -1);
+    EXPECT_LE(out.point.y, 1);
 }
 
 TEST(ShapeCast, JustOutsideTheTouchingBandMovingAlongIsAMissAndInwardHitsLater) {

@@ -588,5 +588,44 @@ TEST(MoveChainJoint, TriangleIntoAnInnerJointStaysWithinTheTouchTolerance) {
               "");
 }
 
+// Found by MoveResult's contract (contract_broken): a rounded box turned
+// 270.2 degrees stands with its flat bottom over the top-left corner of a
+// tile (144, 336), its core's corner 0.35 L past the tile's, and moves
+// down and left off the ledge. Its first slide runs along its own bottom
+// face (the measure's normal, 0.2 degrees from up); the cast of that slide
+// took the tile's top (+y) as the separating axis, tied with the box's
+// bottom to rounding, and hit at once, while the measure again gave the
+// box's bottom, along which the motion runs: every iteration met the same
+// hit without moving, up to the cap, and the box stood still. The tie now
+// keeps the cast's normal when the motion presses into it but not into
+// the measure's (keep_pressing_normal): the box slides 1.93 L left, level.
+TEST(MoveLedge, ARoundedBoxOverATilesCornerSlidesOffItWithoutStalling) {
+    WorldDef def;
+    def.length_units_per_meter = k_tile;
+    World world = World::make(def).value();
+    const ShapeDef tile{make_box(8, 8).value(), {}};
+    for (const Vec2 p : {Vec2{152, 328}, Vec2{152, 312}, Vec2{136, 312}}) {
+        BodyDef body;
+        body.position = p;
+        ASSERT_TRUE(world.create_body(body, std::span(&tile, 1)));
+    }
+    const std::array<Vec2, 4> core{
+        Vec2{real(-3.60639095), real(-3.56122971)}, Vec2{real(3.60639095), real(-3.56122971)},
+        Vec2{real(3.60639095), real(3.56122971)}, Vec2{real(-3.60639095), real(3.56122971)}};
+    const ShapeDef box{make_polygon(core, real(1.68945789)).value(), {}};
+    BodyDef def_box;
+    def_box.type = BodyType::kinematic;
+    def_box.position = {real(147.212204), real(341.309387)};
+    def_box.angle = real(4.71599197);
+    const BodyId id = world.create_body(def_box, std::span(&box, 1)).value();
+    const MoveResult r = world.move(id, {real(-1.90844679), real(-5.17653465)}).value();
+    EXPECT_FALSE(r.iteration_cap_hit);
+    EXPECT_LT(r.iterations, 5);
+    // Left by the motion's component along the box's bottom, down by less
+    // than its first closing (0.0007 L).
+    EXPECT_NEAR(r.position.x, 145.285, 0.01);
+    EXPECT_NEAR(r.position.y, 341.309387, 0.001);
+}
+
 } // namespace
 } // namespace sweep
