@@ -160,6 +160,23 @@ Vec2 contact_normal(const PlacedShape& a, const PlacedShape& b, Vec2 normal) {
     return cores.state == DistanceState::separated ? cores.normal : normal;
 }
 
+} // namespace
+
+Vec2 on_surface_of(const PlacedShape& a, Vec2 p) {
+    ShapeProxy point;
+    point.points[0] = p;
+    point.count = 1;
+    SimplexCache cache;
+    const DistanceOutput core = distance({*a.proxy, point, a.xf, Transform{}, false}, cache);
+    if (core.state == DistanceState::cores_overlap) {
+        return p;
+    }
+    const Vec2 out = normalize(p - core.point_a);
+    return out == Vec2{} ? core.point_a : core.point_a + a.proxy->radius * out;
+}
+
+namespace {
+
 // GJK's normal is unreliable at zero distance, so a cast that starts
 // exactly touching (a box standing on a floor) and moves into the surface
 // can come back a miss; then the box would sink by the whole move. The
@@ -192,7 +209,7 @@ std::optional<CastOutput> touching_hit(const PlacedShape& a, const PlacedShape& 
     out.state = CastState::hit;
     out.fraction = 0;
     out.normal = normal;
-    out.point = m.points[0].point;
+    out.point = on_surface_of(a, m.points[0].point);
     return out;
 }
 

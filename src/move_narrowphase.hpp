@@ -178,6 +178,14 @@ struct ContactMeasure {
     ContactFeature feature = ContactFeature::corners; ///< of the normal (count > 0)
 };
 
+/// The point of `a`'s surface nearest `p` (world, L), or `p` where it is
+/// inside a's core. A contact's point on the other shape, as a cast gives
+/// it, where a manifold gives the point midway between the surfaces (and
+/// for rounded shapes up to their radii past the reference face's end, as
+/// Box2D 2.4's clip: a rounded box's bottom over a tile's corner had its
+/// point 0.34 L past the tile).
+Vec2 on_surface_of(const PlacedShape& a, Vec2 p);
+
 /// The general measure, on any shapes: collide()'s manifold, but for
 /// shapes that overlap, read on the face of least penetration (the other
 /// shape's, where it separates them better than the face collide() keeps).

@@ -125,7 +125,7 @@ std::optional<CastOutput> into_exposed_face(const World::Impl& w, int tile_shape
             return std::nullopt;
         }
     }
-    return CastOutput{m.normal, m.points[0].point, 0, 0, CastState::hit};
+    return CastOutput{m.normal, on_surface_of(other, m.points[0].point), 0, 0, CastState::hit};
 }
 
 } // namespace sweep::detail

@@ -260,6 +260,77 @@ Verdict judge(const Scene& scene, std::size_t i, Vec2 from, Vec2 d, const MoveRe
     return {};
 }
 
+// What of MoveResult's contract character `i`'s move from `from` by `d`
+// breaks, if anything (empty: nothing): the result's position is the
+// body's; its contacts are in time order, at times in [0, 1], with unit
+// normals, slide responses (no filter) and points on the other body's
+// surface (within a slop); its ground is a contact's other body whose
+// normal is within 60 degrees of up; it took at most k_max_move_iterations
+// subdivisions; it moved no farther than `d` beyond its push out; and no
+// other character moved.
+std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d,
+                            const MoveResult& r) {
+    std::ostringstream out;
+    out.precision(9);
+    const real slop = scene.world.tolerances().linear_slop;
+    if (!(scene.world.body_state(scene.characters[i].id).value().xf.p == r.position)) {
+        return "the result's position is not the body's";
+    }
+    if (r.iterations < 0 || r.iterations > k_max_move_iterations) {
+        out << r.iterations << " iterations";
+        return out.str();
+    }
+    const auto piece_of = [&](BodyId id) -> const Piece* {
+        for (const std::vector<Piece>* list : {&scene.statics, &scene.characters}) {
+            for (const Piece& p : *list) {
+                if (p.id == id) {
+                    return &p;
+                }
+            }
+        }
+        return nullptr;
+    };
+    bool ground_met = r.ground.index < 0;
+    for (std::size_t k = 0; k < r.contacts.size(); ++k) {
+        const MoveContact& c = r.contacts[k];
+        const Piece* other = piece_of(c.other);
+        if (!(c.time >= 0 && c.time <= 1) || (k > 0 && c.time < r.contacts[k - 1].time) ||
+            std::abs(length(c.normal) - 1) > real(1e-5) || c.response != MoveResponse::slide ||
+            other == nullptr) {
+            out << "contact " << k << " at time " << c.time << ", normal " << describe(c.normal)
+                << ", other body " << c.other.index;
+            return out.str();
+        }
+        Convex point;
+        point.points[0] = c.point;
+        point.count = 1;
+        const real off = separation(point, other->at());
+        if (std::abs(off) > slop) {
+            out << "contact " << k << "'s point " << describe(c.point) << " is " << off
+                << " L off the surface of " << describe(*other);
+            return out.str();
+        }
+        ground_met = ground_met || (c.other == r.ground && c.normal.y >= real(0.5) - real(1e-6));
+    }
+    if (!ground_met) {
+        out << "ground " << r.ground.index << " is no contact's, up";
+        return out.str();
+    }
+    const real moved = length(r.position - from - r.pushout);
+    if (moved > length(d) * (1 + real(1e-5)) + real(1e-5) * k_tile) {
+        out << "moved " << moved << " L, asked " << length(d);
+        return out.str();
+    }
+    for (std::size_t j = 0; j < scene.characters.size(); ++j) {
+        const Piece& o = scene.characters[j];
+        if (j != i && !(scene.world.body_state(o.id).value().xf.p == o.p)) {
+            out << "character " << j << " moved";
+            return out.str();
+        }
+    }
+    return {};
+}
+
 // The move of a character `mover` from `from` by `d` in a fresh world of
 // `statics` and `others`: what the referee says of it.
 Verdict replay(const Piece& mover, Vec2 from, Vec2 d, const std::vector<Piece>& statics,
@@ -374,6 +445,9 @@ void wander(Scene& scene, unsigned seed, int frames, real step) {
                 std::cout << "reduced:" << reduce(scene, i, from, d) << "\n";
                 c = after;
             }
+            const std::string broken = contract_broken(scene, i, from, d, r);
+            ASSERT_TRUE(broken.empty()) << "seed " << seed << " frame " << frame << " character "
+                                        << i << " moved by " << describe(d) << ": " << broken;
             ASSERT_TRUE(v.what.empty())
                 << "seed " << seed << " frame " << frame << " character " << i << " "
                 << describe(Piece{c.id, c.shape, c.angle, c.c, c.s, from}) << " moved by "
@@ -599,6 +673,8 @@ TEST(MoveChainJoint, TriangleIntoAnInnerJointStaysWithinTheTouchTolerance) {
 // hit without moving, up to the cap, and the box stood still. The tie now
 // keeps the cast's normal when the motion presses into it but not into
 // the measure's (keep_pressing_normal): the box slides 1.93 L left, level.
+// Its contacts' points were past the tile's corner, off it (shape_cast's
+// touching point, and the manifold's point a touching hit took).
 TEST(MoveLedge, ARoundedBoxOverATilesCornerSlidesOffItWithoutStalling) {
     WorldDef def;
     def.length_units_per_meter = k_tile;
@@ -625,6 +701,13 @@ TEST(MoveLedge, ARoundedBoxOverATilesCornerSlidesOffItWithoutStalling) {
     // than its first closing (0.0007 L).
     EXPECT_NEAR(r.position.x, 145.285, 0.01);
     EXPECT_NEAR(r.position.y, 341.309387, 0.001);
+    // Each contact's point is on the tile, at its corner: the touching
+    // hit's was the manifold's, 0.17 L past it (on_surface_of).
+    ASSERT_FALSE(r.contacts.empty());
+    for (const MoveContact& c : r.contacts) {
+        EXPECT_NEAR(c.point.x, 144, 1e-3);
+        EXPECT_NEAR(c.point.y, 336, 1e-3);
+    }
 }
 
 } // namespace
