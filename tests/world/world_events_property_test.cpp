@@ -13,7 +13,10 @@
 //   shapes of the bodies it names;
 // - a body the bounds removed is reported and stale, and every moving body
 //   left has a shape within the bounds;
-// - a dynamic body asleep before and after the step did not move.
+// - a dynamic body asleep before and after the step did not move;
+// - the touching pairs' normal impulses push, continuous
+//   collision's stops are within the step and about dynamic bodies, and
+//   the count of awake bodies is theirs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -82,7 +85,10 @@ BodyId add_mover(World& world, std::mt19937& rng, BodyType type) {
     def.type = type;
     def.position = {uniform(rng, -8, 8), uniform(rng, 1, 14)};
     def.angle = uniform(rng, -3, 3);
-    def.linear_velocity = {uniform(rng, -15, 15), uniform(rng, -15, 15)};
+    // One in five fast enough for continuous collision (up to a body's
+    // size a step).
+    const real speed = pick(rng, 0, 4) == 0 ? 60 : 15;
+    def.linear_velocity = {uniform(rng, -speed, speed), uniform(rng, -speed, speed)};
     def.angular_velocity = uniform(rng, -4, 4);
     std::vector<ShapeDef> shapes(1, ShapeDef(moving_shape(rng)));
     shapes[0].filter = random_filter(rng);
@@ -199,8 +205,17 @@ void check_contacts(const World& world, std::set<Pair>& touching) {
         for (int i = 0; i < c.manifold.count; ++i) {
             EXPECT_LT(c.manifold.points[static_cast<std::size_t>(i)].separation, slop);
         }
-        EXPECT_EQ(world.shape_info(c.shape_a).value().body, c.body_a);
-        EXPECT_EQ(world.shape_info(c.shape_b).value().body, c.body_b);
+        const ShapeInfo a = world.shape_info(c.shape_a).value();
+        const ShapeInfo b = world.shape_info(c.shape_b).value();
+        EXPECT_EQ(a.body, c.body_a);
+        EXPECT_EQ(b.body, c.body_b);
+        // The solver's impulses push, never pull. (Friction's may exceed
+        // friction times the reported normal impulse: each sweep solves
+        // friction first, bounded by the normal impulse before the sweep's
+        // own normal solve, as Box2D 2.4 does.)
+        for (std::size_t i = 0; i < 2; ++i) {
+            EXPECT_GE(c.normal_impulse[i], 0);
+        }
     }
     EXPECT_EQ(now, touching);
 }
@@ -218,6 +233,28 @@ void check_sensors(const World& world, std::set<Pair>& overlapping) {
             << e.visitor.index;
     }
     EXPECT_EQ(sensor_overlaps(world), overlapping);
+}
+
+// Continuous collision's reports: fractions within the step, each about a
+// dynamic body (a pair's other one too); the step's count of awake
+// dynamic bodies.
+void check_stops_and_stats(const World& world) {
+    for (const TimeOfImpactEvent& e : world.events().time_of_impact) {
+        EXPECT_GE(e.fraction, 0);
+        EXPECT_LE(e.fraction, 1);
+        const auto body = world.body_state(e.body);
+        const bool removed = std::find(world.events().removed.begin(), world.events().removed.end(),
+                                       e.body) != world.events().removed.end();
+        EXPECT_TRUE(removed || (body && body->type == BodyType::dynamic))
+            << "a stop of body " << e.body.index << ", not a dynamic body";
+        EXPECT_EQ(e.other.index >= 0, e.kind == TimeOfImpactKind::pair);
+    }
+    int awake = 0;
+    for (const BodyId id : world.body_ids()) {
+        const BodyState state = world.body_state(id).value();
+        awake += state.type == BodyType::dynamic && state.awake ? 1 : 0;
+    }
+    EXPECT_EQ(world.stats().awake_bodies, awake);
 }
 
 void check_hits(const World& world) {
@@ -337,6 +374,7 @@ void run_scene(std::uint32_t seed) {
         check_contacts(world, touching);
         check_sensors(world, overlapping);
         check_hits(world);
+        check_stops_and_stats(world);
         check_bounds(world, inside);
         check_sleepers(world, sleepers);
         if (testing::Test::HasFailure()) {
