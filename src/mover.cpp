@@ -672,10 +672,36 @@ class Mover {
         return w_.move_scratch.candidates[h.candidate].body;
     }
 
+    // The bodies this iteration's motion crosses up to `t_min`, into the
+    // result in time order (then by shape), each body once a move (as
+    // bump.lua reports what an item crossed once): the casts' hits come in
+    // the candidates' order, and a body still crossed in the next
+    // subdivision met its cast again.
     void report_crossings(real t_min, real slice, MoveResult& result) {
-        for (const MoveHit& h : w_.move_scratch.hits) {
-            if (h.response == MoveResponse::cross && h.t <= t_min) {
-                record(result, {other_body(h), 1 - slice * (1 - h.t), h.point, h.normal, 0, 0,
+        const std::vector<MoveHit>& hits = w_.move_scratch.hits;
+        const auto before = [](const MoveHit& a, const MoveHit& b) {
+            return a.t != b.t ? a.t < b.t : a.other_shape < b.other_shape;
+        };
+        const MoveHit* last = nullptr;
+        for (;;) {
+            const MoveHit* next = nullptr;
+            for (const MoveHit& h : hits) {
+                if (h.response == MoveResponse::cross && h.t <= t_min &&
+                    (!last || before(*last, h)) && (!next || before(h, *next))) {
+                    next = &h;
+                }
+            }
+            if (!next) {
+                return;
+            }
+            last = next;
+            const BodyId other = other_body(*next);
+            const bool reported = std::any_of(
+                result.contacts.begin(), result.contacts.end(), [&](const MoveContact& c) {
+                    return c.response == MoveResponse::cross && c.other == other;
+                });
+            if (!reported) {
+                record(result, {other, 1 - slice * (1 - next->t), next->point, next->normal, 0, 0,
                                 MoveResponse::cross});
             }
         }

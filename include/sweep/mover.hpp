@@ -31,7 +31,7 @@ enum class MoveResponse {
     ignore,  ///< no interaction, not reported
     slide,   ///< stop at contact, continue along the surface with what remains
     touch,   ///< stop at contact and end the move
-    cross,   ///< pass through, reported
+    cross,   ///< pass through, reported once a move, in time order with the rest
     bounce,  ///< stop at contact, continue with the remaining motion reflected
     one_way, ///< a one-way platform: slide when landing on it from its up side, else ignore
 };
@@ -42,9 +42,12 @@ using MoveFilter = std::function<MoveResponse(BodyId other)>;
 /// One contact met during a move, in the order they happened.
 struct MoveContact {
     BodyId other;
-    real time = 0;       ///< fraction of the move's timeslice at contact, [0, 1]
-    Vec2 point;          ///< world, on the other body's surface (between two axis-aligned
-                         ///< boxes meeting face to face, the middle of the faces' common stretch)
+    real time = 0; ///< fraction of the move's timeslice at contact, [0, 1]
+    /// World, on the other body's surface (between two axis-aligned boxes
+    /// meeting face to face, the middle of the faces' common stretch); for
+    /// a body crossed from inside (the mover in it as a subdivision began),
+    /// where the cast met it, inside it.
+    Vec2 point;
     Vec2 normal;         ///< world unit vector from the other body to the mover
     real separation = 0; ///< L, at contact (about 0; negative only for an overlapping start)
     real surface_area =

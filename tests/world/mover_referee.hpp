@@ -338,4 +338,82 @@ inline std::pair<Shape, real> make_character(int kind, real size, std::mt19937& 
     }
 }
 
+// What of MoveResult's contract character `i`'s move from `from` by `d`
+// breaks, if anything (empty: nothing): the result's position is the
+// body's; its contacts are in time order, at times in [0, 1], with unit
+// normals, slide responses (with `slides_only`: the move had no filter)
+// and points on the other body's surface (within a slop; a body crossed
+// may have its point inside, met from inside); its ground is a
+// blocking contact's other body whose normal is within 60 degrees of up;
+// it took at most k_max_move_iterations subdivisions; it moved no farther
+// than `d` beyond its push out (a slide only shortens the motion, a
+// bounce turns it); and no other character moved. `Scene` holds the
+// world, its static pieces and its characters (statics, characters).
+template <class Scene>
+std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d,
+                            const MoveResult& r, bool slides_only = true) {
+    std::ostringstream out;
+    out.precision(9);
+    const real slop = scene.world.tolerances().linear_slop;
+    if (!(scene.world.body_state(scene.characters[i].id).value().xf.p == r.position)) {
+        return "the result's position is not the body's";
+    }
+    if (r.iterations < 0 || r.iterations > k_max_move_iterations) {
+        out << r.iterations << " iterations";
+        return out.str();
+    }
+    const auto piece_of = [&](BodyId id) -> const Piece* {
+        for (const std::vector<Piece>* list : {&scene.statics, &scene.characters}) {
+            for (const Piece& p : *list) {
+                if (p.id == id) {
+                    return &p;
+                }
+            }
+        }
+        return nullptr;
+    };
+    bool ground_met = r.ground.index < 0;
+    for (std::size_t k = 0; k < r.contacts.size(); ++k) {
+        const MoveContact& c = r.contacts[k];
+        const Piece* other = piece_of(c.other);
+        if (!(c.time >= 0 && c.time <= 1) || (k > 0 && c.time < r.contacts[k - 1].time) ||
+            std::abs(length(c.normal) - 1) > real(1e-5) ||
+            (slides_only && c.response != MoveResponse::slide) || other == nullptr) {
+            out << "contact " << k << " at time " << c.time << ", normal " << describe(c.normal)
+                << ", other body " << c.other.index;
+            return out.str();
+        }
+        Convex point;
+        point.points[0] = c.point;
+        point.count = 1;
+        // (A body crossed from inside, the mover in it as a subdivision
+        // began, has no surface point to enter: its point may be inside.)
+        const real off = separation(point, other->at());
+        if (off > slop || (off < -slop && c.response != MoveResponse::cross)) {
+            out << "contact " << k << "'s point " << describe(c.point) << " is " << off
+                << " L off the surface of " << describe(*other);
+            return out.str();
+        }
+        ground_met = ground_met || (c.other == r.ground && c.response != MoveResponse::cross &&
+                                    c.normal.y >= real(0.5) - real(1e-6));
+    }
+    if (!ground_met) {
+        out << "ground " << r.ground.index << " is no contact's, up";
+        return out.str();
+    }
+    const real moved = length(r.position - from - r.pushout);
+    if (moved > length(d) * (1 + real(1e-5)) + real(0.01) * slop) { // (and the positions' rounding)
+        out << "moved " << moved << " L, asked " << length(d);
+        return out.str();
+    }
+    for (std::size_t j = 0; j < scene.characters.size(); ++j) {
+        const Piece& o = scene.characters[j];
+        if (j != i && !(scene.world.body_state(o.id).value().xf.p == o.p)) {
+            out << "character " << j << " moved";
+            return out.str();
+        }
+    }
+    return {};
+}
+
 } // namespace sweep::referee

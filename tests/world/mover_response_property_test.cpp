@@ -415,6 +415,12 @@ std::vector<MoveResult> wander_filtered(Level& level, const Responses& responses
             const MoveResult r = level.world.move(c.id, d, filter).value();
             c.p = r.position;
             EXPECT_FALSE(asked_self);
+            const std::string broken = contract_broken(level, i, from, d, r, false);
+            EXPECT_TRUE(broken.empty()) << "seed " << seed << " frame " << frame << " character "
+                                        << i << " moved by " << describe(d) << ": " << broken << "\n  " << describe_result(r);
+            if (!broken.empty()) {
+                return results;
+            }
             const std::string what = judge_filtered(level, responses, i, from, d, r);
             if (!what.empty()) {
                 const Piece after = c;

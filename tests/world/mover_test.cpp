@@ -226,6 +226,43 @@ TEST(Move, ResponsesComeFromTheFilter) {
     EXPECT_TRUE(ignore.contacts.empty());
 }
 
+TEST(Move, CrossedBodiesAreReportedOnceEachInTimeOrder) {
+    // Three zones, [1, 3], [4, 6] and [7, 9] along x, 2 tall about y = 0,
+    // made right to left (the casts meet them in that order), over a floor
+    // whose top is y = -1.45. The box (half 0.4) moves from (-2, 0.5) by
+    // (10, -2.5): its bottom lands on the floor at t = 1.55 / 2.5 = 0.62,
+    // at x = 4.2, inside the middle zone, and the move slides on from
+    // there, inside it, to x = 8, inside the far one.
+    World world = make_world();
+    const BodyId far = add_static_box(world, {8, 0}, 1, 1);
+    const BodyId mid = add_static_box(world, {5, 0}, 1, 1);
+    const BodyId near = add_static_box(world, {2, 0}, 1, 1);
+    const BodyId floor = add_static_box(world, {3, -1.5f}, 6, real(0.05));
+    const BodyId c = add_character(world, {-2, 0.5f}, k_box);
+    const MoveResult r =
+        world
+            .move(c, {10, -2.5f},
+                  [&](BodyId other) {
+                      return other == floor ? MoveResponse::slide : MoveResponse::cross;
+                  })
+            .value();
+    EXPECT_NEAR(r.position.x, 8, 1e-3f);
+    EXPECT_NEAR(r.position.y, -1.05f, 1e-3f);
+    std::vector<BodyId> crossed;
+    for (std::size_t i = 0; i < r.contacts.size(); ++i) {
+        const MoveContact& k = r.contacts[i];
+        if (i > 0) {
+            EXPECT_GE(k.time, r.contacts[i - 1].time);
+        }
+        if (k.response == MoveResponse::cross) {
+            crossed.push_back(k.other);
+        }
+    }
+    // In the order the box met them, each once, though the landing's
+    // subdivision began inside the middle zone (its cast met it again).
+    EXPECT_EQ(crossed, (std::vector<BodyId>{near, mid, far}));
+}
+
 TEST(Move, OverlappingStartIsPushedOutAlongTheMinimumTranslationNotBackwards) {
     World world = make_world();
     add_static_box(world, {0, -0.5f}, 20, 0.5f);
@@ -560,16 +597,14 @@ TEST(Move, ABoxPassingExactlyByATilesCornerGoesAllTheWay) {
                         def.position = {real(0.5), real(0.5)};
                         std::vector<ShapeDef> tiles{{make_box(0.5f, 0.5f).value(), {}}};
                         if (two_boxes) {
-                            tiles.push_back(
-                                {make_offset_box(0.5f, 0.5f, {-3, -3}, 0).value(), {}});
+                            tiles.push_back({make_offset_box(0.5f, 0.5f, {-3, -3}, 0).value(), {}});
                         }
                         (void)world.create_body(def, tiles).value();
-                        const BodyId c =
-                            add_character(world, start, make_box(hx, hy).value());
+                        const BodyId c = add_character(world, start, make_box(hx, hy).value());
                         const MoveResult r = world.move(c, d).value();
                         SCOPED_TRACE("half (" + std::to_string(hx) + ", " + std::to_string(hy) +
-                                     "), d (" + std::to_string(d.x) + ", " +
-                                     std::to_string(d.y) + "), case " + std::to_string(k));
+                                     "), d (" + std::to_string(d.x) + ", " + std::to_string(d.y) +
+                                     "), case " + std::to_string(k));
                         EXPECT_NEAR(r.position.x, start.x + d.x, 1e-5);
                         EXPECT_NEAR(r.position.y, start.y + d.y, 1e-5);
                         ++moves;
