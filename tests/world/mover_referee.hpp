@@ -340,7 +340,9 @@ inline std::pair<Shape, real> make_character(int kind, real size, std::mt19937& 
 
 // What of MoveResult's contract character `i`'s move from `from` by `d`
 // breaks, if anything (empty: nothing): the result's position is the
-// body's; its contacts are in time order, at times in [0, 1], with unit
+// body's; a push out only from an overlapping start; the cap hit only at
+// the cap; its contacts no deeper than the touch tolerance but from an
+// overlapping start, with surface areas >= 0, in time order, at times in [0, 1], with unit
 // normals, slide responses (with `slides_only`: the move had no filter)
 // and points on the other body's surface (within a slop; a body crossed
 // may have its point inside, met from inside); its ground is a
@@ -358,10 +360,16 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
     if (!(scene.world.body_state(scene.characters[i].id).value().xf.p == r.position)) {
         return "the result's position is not the body's";
     }
-    if (r.iterations < 0 || r.iterations > k_max_move_iterations) {
-        out << r.iterations << " iterations";
+    if (r.iterations < 0 || r.iterations > k_max_move_iterations ||
+        (r.iteration_cap_hit && r.iterations != k_max_move_iterations)) {
+        out << r.iterations << " iterations" << (r.iteration_cap_hit ? ", the cap hit" : "");
         return out.str();
     }
+    if (!r.started_overlapping && !(r.pushout == Vec2{})) {
+        out << "pushed out by " << describe(r.pushout) << " from no overlapping start";
+        return out.str();
+    }
+    const real touch = scene.world.tolerances().touch_tolerance;
     const auto piece_of = [&](BodyId id) -> const Piece* {
         for (const std::vector<Piece>* list : {&scene.statics, &scene.characters}) {
             for (const Piece& p : *list) {
@@ -381,6 +389,13 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
             (slides_only && c.response != MoveResponse::slide) || other == nullptr) {
             out << "contact " << k << " at time " << c.time << ", normal " << describe(c.normal)
                 << ", other body " << c.other.index;
+            return out.str();
+        }
+        if (!(c.surface_area >= 0) ||
+            (c.response != MoveResponse::cross && !r.started_overlapping &&
+             c.separation < -touch * (1 + real(1e-3)))) {
+            out << "contact " << k << " at separation " << c.separation << ", surface area "
+                << c.surface_area << ", from no overlapping start";
             return out.str();
         }
         Convex point;
