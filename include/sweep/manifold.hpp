@@ -12,7 +12,11 @@
 
 namespace sweep {
 
-/// One contact point.
+/// One contact point. Where rounded polygons (radius > 0) meet face to
+/// face, the incident face is clipped to the reference face's sides moved
+/// out by the pair's total radius (Box2D 2.4's b2CollidePolygons): a point
+/// of an incident face reaching past the reference face's end lies on the
+/// reference face's line up to that far past its end, off its surface.
 struct ManifoldPoint {
     Vec2 point;           ///< world, midway between the two surfaces
     Vec2 anchor_a;        ///< the contact point on A's surface, in A's local frame
