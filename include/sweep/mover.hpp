@@ -48,8 +48,13 @@ struct MoveContact {
     /// a body crossed from inside (the mover in it as a subdivision began),
     /// where the cast met it, inside it.
     Vec2 point;
-    Vec2 normal;         ///< world unit vector from the other body to the mover
-    real separation = 0; ///< L, at contact (about 0; negative only for an overlapping start)
+    Vec2 normal; ///< world unit vector from the other body to the mover
+    /// L, at contact: about 0, negative only for an overlapping start;
+    /// for a corner (surface_area 0) the closing's reckoning along the
+    /// normal, which may read a few linear slops below 0 though the
+    /// shapes are apart (where the measure found them beyond the touch
+    /// tolerance and counted the gap from 0).
+    real separation = 0;
     real surface_area =
         0; ///< L: overlap length of the touching features (0 for a corner or circle)
     MoveResponse response = MoveResponse::slide;

@@ -3,7 +3,8 @@
 // a random step, and none ever ends a move overlapping a tile or another
 // character beyond the touch tolerance, nor passes through a tile on a move
 // that met nothing. The referee is plain arithmetic on the tile grid, the
-// boxes and the discs, independent of the library's geometry.
+// boxes and the discs, independent of the library's geometry. Every move
+// keeps MoveResult's contract too (mover_referee.hpp's contract_broken).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "mover_referee.hpp"
 #include "property.hpp"
 #include "sweep/world.hpp"
 
@@ -189,6 +191,9 @@ void wander(Crowd& crowd, unsigned seed, int frames, real step) {
             c.p = r.position;
             const std::string where = "seed " + std::to_string(seed) + " frame " +
                                       std::to_string(frame) + " character " + std::to_string(i);
+            const std::string broken = referee::contract_broken(crowd, i, from, d, r);
+            ASSERT_TRUE(broken.empty())
+                << where << " moved by (" << d.x << ", " << d.y << "): " << broken;
             ASSERT_LE(depth_in_tiles(crowd, c), touch) << where;
             for (std::size_t j = 0; j < crowd.characters.size(); ++j) {
                 if (j != i) {

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -341,8 +342,8 @@ inline std::pair<Shape, real> make_character(int kind, real size, std::mt19937& 
 // What of MoveResult's contract character `i`'s move from `from` by `d`
 // breaks, if anything (empty: nothing): the result's position is the
 // body's; a push out only from an overlapping start; the cap hit only at
-// the cap; its contacts no deeper than the touch tolerance but from an
-// overlapping start, with surface areas >= 0, in time order, at times in [0, 1], with unit
+// the cap; its face contacts no deeper than the touch tolerance but from
+// an overlapping start, with surface areas >= 0, in time order, at times in [0, 1], with unit
 // normals, slide responses (with `slides_only`: the move had no filter)
 // and points on the other body's surface (within a slop; a body crossed
 // may have its point inside, met from inside); its ground is a
@@ -350,7 +351,8 @@ inline std::pair<Shape, real> make_character(int kind, real size, std::mt19937& 
 // it took at most k_max_move_iterations subdivisions; it moved no farther
 // than `d` beyond its push out (a slide only shortens the motion, a
 // bounce turns it); and no other character moved. `Scene` holds the
-// world, its static pieces and its characters (statics, characters).
+// world and its characters (each with its id and the position `p` the
+// test last saw it at).
 template <class Scene>
 std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d,
                             const MoveResult& r, bool slides_only = true) {
@@ -370,43 +372,52 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
         return out.str();
     }
     const real touch = scene.world.tolerances().touch_tolerance;
-    const auto piece_of = [&](BodyId id) -> const Piece* {
-        for (const std::vector<Piece>* list : {&scene.statics, &scene.characters}) {
-            for (const Piece& p : *list) {
-                if (p.id == id) {
-                    return &p;
-                }
-            }
+    // The signed distance of `p` from body `id`'s nearest shape, as the
+    // world holds it; none for a body the world does not know.
+    const auto off_body = [&](BodyId id, Vec2 p) -> std::optional<real> {
+        const auto state = scene.world.body_state(id);
+        const auto shapes = scene.world.body_shapes(id);
+        if (!state || !shapes || shapes->empty()) {
+            return std::nullopt;
         }
-        return nullptr;
+        Convex point;
+        point.points[0] = p;
+        point.count = 1;
+        real least = std::numeric_limits<real>::max();
+        for (const ShapeId shape : *shapes) {
+            const Convex body = placed(scene.world.shape_info(shape).value().shape, state->xf.q.c,
+                                       state->xf.q.s, state->xf.p);
+            least = std::min(least, separation(point, body));
+        }
+        return least;
     };
     bool ground_met = r.ground.index < 0;
     for (std::size_t k = 0; k < r.contacts.size(); ++k) {
         const MoveContact& c = r.contacts[k];
-        const Piece* other = piece_of(c.other);
+        const std::optional<real> off = off_body(c.other, c.point);
         if (!(c.time >= 0 && c.time <= 1) || (k > 0 && c.time < r.contacts[k - 1].time) ||
             std::abs(length(c.normal) - 1) > real(1e-5) ||
-            (slides_only && c.response != MoveResponse::slide) || other == nullptr) {
+            (slides_only && c.response != MoveResponse::slide) || !off) {
             out << "contact " << k << " at time " << c.time << ", normal " << describe(c.normal)
                 << ", other body " << c.other.index;
             return out.str();
         }
+        // (A corner's separation is the closing's reckoning along its
+        // normal, from 0 where the measure found no manifold: it may read
+        // below 0 though the shapes are apart. MoveContact::separation.)
+        const bool face = c.surface_area > slop;
         if (!(c.surface_area >= 0) ||
-            (c.response != MoveResponse::cross && !r.started_overlapping &&
+            (face && c.response != MoveResponse::cross && !r.started_overlapping &&
              c.separation < -touch * (1 + real(1e-3)))) {
             out << "contact " << k << " at separation " << c.separation << ", surface area "
                 << c.surface_area << ", from no overlapping start";
             return out.str();
         }
-        Convex point;
-        point.points[0] = c.point;
-        point.count = 1;
         // (A body crossed from inside, the mover in it as a subdivision
         // began, has no surface point to enter: its point may be inside.)
-        const real off = separation(point, other->at());
-        if (off > slop || (off < -slop && c.response != MoveResponse::cross)) {
-            out << "contact " << k << "'s point " << describe(c.point) << " is " << off
-                << " L off the surface of " << describe(*other);
+        if (*off > slop || (*off < -slop && c.response != MoveResponse::cross)) {
+            out << "contact " << k << "'s point " << describe(c.point) << " is " << *off
+                << " L off the surface of body " << c.other.index;
             return out.str();
         }
         ground_met = ground_met || (c.other == r.ground && c.response != MoveResponse::cross &&
@@ -422,7 +433,7 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
         return out.str();
     }
     for (std::size_t j = 0; j < scene.characters.size(); ++j) {
-        const Piece& o = scene.characters[j];
+        const auto& o = scene.characters[j];
         if (j != i && !(scene.world.body_state(o.id).value().xf.p == o.p)) {
             out << "character " << j << " moved";
             return out.str();
