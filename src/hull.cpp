@@ -66,6 +66,24 @@ bool within_of_chord(std::span<const Vec2> ring, std::size_t from, std::size_t t
     return true;
 }
 
+// Whether some vertex of the counter-clockwise `ring` lies within
+// `tolerance` of the line through its two neighbours: where none does,
+// drop_flat_vertices drops none (it drops a run only where its first
+// vertex is that near its neighbours' line). Squared, without a root: the
+// common case, a hull of real corners, costs one pass of products.
+bool any_flat_vertex(std::span<const Vec2> ring, real tolerance) {
+    const std::size_t n = ring.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2 a = ring[i == 0 ? n - 1 : i - 1];
+        const Vec2 chord = ring[next_in_cycle(i, n)] - a;
+        const real beyond = -cross(chord, ring[i] - a);
+        if (beyond <= 0 || beyond * beyond <= tolerance * tolerance * length_squared(chord)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Copies the counter-clockwise `ring` into `hull` without the vertices that
 // lie within `tolerance` of the edge that replaces them: a vertex a hair off
 // its neighbours' line is no corner, and the faces either side of it would
@@ -127,11 +145,15 @@ Result<std::size_t> hull_into(std::span<const Vec2> points, real weld_distance,
         }
         hull[k++] = p[i];
     }
-    // The last point repeats the first. The chain is copied out so that the
-    // flat vertices' drop reads it whole while it fills `hull`.
-    const std::span<Vec2> chain = sorted.first(k - 1);
-    std::copy_n(hull.begin(), k - 1, chain.begin());
-    const std::size_t count = k - 1 < 3 ? k - 1 : drop_flat_vertices(chain, weld_distance, hull);
+    // The last point repeats the first. Where a vertex may be flat, the
+    // chain is copied out so that the drop reads it whole while it fills
+    // `hull`.
+    std::size_t count = k - 1;
+    if (count >= 3 && any_flat_vertex(hull.first(count), weld_distance)) {
+        const std::span<Vec2> chain = sorted.first(count);
+        std::copy_n(hull.begin(), count, chain.begin());
+        count = drop_flat_vertices(chain, weld_distance, hull);
+    }
     if (count < 3) {
         return Error{ErrorCode::degenerate_shape,
                      "hull: all points lie within the weld distance of one line"};
