@@ -204,6 +204,17 @@ void check_contacts(const World& world, std::set<Pair>& touching) {
     const real slop = world.tolerances().linear_slop;
     for (const ContactData& c : world.touching_contacts()) {
         now.insert(unordered(c.shape_a, c.shape_b));
+        // A begin names the pair as its touching contact does, with its
+        // normal and first point.
+        for (const ContactBeginEvent& b : events.contact_begin) {
+            if (unordered(b.shape_a, b.shape_b) == unordered(c.shape_a, c.shape_b)) {
+                const bool same_way = b.shape_a == c.shape_a;
+                EXPECT_EQ(b.point, c.manifold.points[0].point);
+                EXPECT_EQ(b.normal, same_way ? c.manifold.normal : -c.manifold.normal);
+                EXPECT_EQ(same_way ? b.body_a : b.body_b, c.body_a);
+                EXPECT_NEAR(length(b.normal), 1, 1e-5);
+            }
+        }
         ASSERT_GT(c.manifold.count, 0);
         for (int i = 0; i < c.manifold.count; ++i) {
             EXPECT_LT(c.manifold.points[static_cast<std::size_t>(i)].separation, slop);
@@ -264,6 +275,8 @@ void check_hits(const World& world) {
     std::set<Pair> hit;
     for (const ContactHitEvent& h : world.events().contact_hit) {
         EXPECT_GT(h.approach_speed, WorldDef{}.hit_speed_threshold);
+        EXPECT_NEAR(length(h.normal), 1, 1e-5);
+        EXPECT_TRUE(is_finite(h.point));
         EXPECT_TRUE(hit.insert(unordered(h.shape_a, h.shape_b)).second)
             << "two hits of shapes " << h.shape_a.index << ", " << h.shape_b.index;
         EXPECT_EQ(world.shape_info(h.shape_a).value().body, h.body_a);
