@@ -1,4 +1,4 @@
-// `sweep check`'s seams against brute force on random tile levels (fixed
+// `sweep check`'s seams and gaps against brute force on random tile levels (fixed
 // seeds): levels of 16 px cells only, so that every surface is a cell's
 // exposed edge. By docs/check.md, two solid cells side by side whose edges
 // on one side are both exposed (the cell beyond each is free) meet end to
@@ -98,6 +98,60 @@ std::set<Found> brute_force_seams(const Grid& g, double w, double h) {
     return out;
 }
 
+using GapFound = std::tuple<double, double, double, double, double, std::string>;
+
+// By docs/check.md, gaps across x: in each row of cells, every free run
+// between two solid cells narrower than the body's width; the same run
+// (the same ends) in consecutive rows is one region. Across y the same by
+// columns and the body's height. As `from` (left, Tiled top) and `to`
+// (right, bottom), the width and the axis.
+std::set<GapFound> brute_force_gaps(const Grid& g, double w, double h) {
+    std::set<GapFound> out;
+    // Runs as (line, lo, hi) in cells: rows for x, columns for y.
+    const auto runs = [&](bool rows) {
+        std::vector<std::tuple<int, int, int>> found;
+        const int lines = rows ? k_rows : k_columns;
+        const int along = rows ? k_columns : k_rows;
+        for (int line = 0; line < lines; ++line) {
+            const auto solid = [&](int i) { return rows ? g.at(i, line) : g.at(line, i); };
+            for (int i = 0; i < along; ++i) {
+                if (!solid(i) || i + 1 >= along || solid(i + 1)) {
+                    continue;
+                }
+                int j = i + 1;
+                while (j < along && !solid(j)) {
+                    ++j;
+                }
+                if (j < along && (j - i - 1) * k_tile < (rows ? w : h)) {
+                    found.emplace_back(line, i + 1, j);
+                }
+            }
+        }
+        return found;
+    };
+    for (const bool rows : {true, false}) {
+        std::vector<std::tuple<int, int, int>> found = runs(rows);
+        std::set<std::tuple<int, int, int>> left(found.begin(), found.end());
+        for (const auto& [line, lo, hi] : found) {
+            if (left.count({line - 1, lo, hi}) != 0) {
+                continue; // joined to the region that starts on an earlier line
+            }
+            int last = line;
+            while (left.count({last + 1, lo, hi}) != 0) {
+                ++last;
+            }
+            const double a0 = lo * k_tile, a1 = hi * k_tile;
+            const double v0 = line * k_tile, v1 = (last + 1) * k_tile;
+            if (rows) {
+                out.insert({a0, v0, a1, v1, a1 - a0, "x"});
+            } else {
+                out.insert({v0, a0, v1, a1, a1 - a0, "y"});
+            }
+        }
+    }
+    return out;
+}
+
 std::string level_file(const Grid& g, int c) {
     std::string data;
     for (const char cell : g.solid) {
@@ -119,11 +173,12 @@ std::string level_file(const Grid& g, int c) {
     return file.string();
 }
 
-TEST(CheckProperty, SeamsAreTheBruteForcesOnRandomTileLevels) {
+TEST(CheckProperty, SeamsAndGapsAreTheBruteForcesOnRandomTileLevels) {
     std::mt19937 rng(77);
     const int cases = sweep::test::property_cases(60);
     const std::vector<int> sizes{8, 12, 16, 24, 31, 40};
     int seams = 0;
+    int gaps = 0;
     for (int c = 0; c < cases; ++c) {
         Grid g;
         const double fill = std::uniform_real_distribution<double>(0.2, 0.6)(rng);
@@ -148,11 +203,21 @@ TEST(CheckProperty, SeamsAreTheBruteForcesOnRandomTileLevels) {
         const std::set<Found> expected = brute_force_seams(g, w, h);
         EXPECT_EQ(reported, expected) << "case " << c << ", body " << w << "x" << h;
         seams += static_cast<int>(expected.size());
+        std::set<GapFound> reported_gaps;
+        for (const nlohmann::json& gap : r["gaps"]) {
+            reported_gaps.insert({gap["from"][0].get<double>(), gap["from"][1].get<double>(),
+                                  gap["to"][0].get<double>(), gap["to"][1].get<double>(),
+                                  gap["width"].get<double>(), gap["across"].get<std::string>()});
+        }
+        const std::set<GapFound> expected_gaps = brute_force_gaps(g, w, h);
+        EXPECT_EQ(reported_gaps, expected_gaps) << "case " << c << ", body " << w << "x" << h;
+        gaps += static_cast<int>(expected_gaps.size());
         if (testing::Test::HasFailure()) {
             return;
         }
     }
-    EXPECT_GT(seams, cases); // the levels have seams to find
+    EXPECT_GT(seams, cases); // the levels have seams and gaps to find
+    EXPECT_GT(gaps, cases);
 }
 
 } // namespace
