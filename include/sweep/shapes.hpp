@@ -99,10 +99,11 @@ Result<Polygon> make_rounded_box(real hx, real hy, real radius);
 /// as compute_hull does with k_hull_weld_distance. Errors: NaN/inf, negative
 /// radius, a point or radius beyond k_max_coordinate (invalid_input); fewer
 /// than 3 distinct points (points closer than k_hull_weld_distance are one),
-/// points all within k_hull_weld_distance of one line (degenerate_shape); a hull thinner than
-/// k_hull_weld_distance or than 8 epsilons of its largest coordinate, whose faces all have one
-/// line's normal (a sliver: use a capsule or a segment; degenerate_shape); a hull whose area or
-/// centroid is not finite in `real` (degenerate_shape).
+/// points all within k_hull_weld_distance of one line (degenerate_shape); a
+/// hull thinner than k_hull_weld_distance or than 8 epsilons of its largest
+/// coordinate, whose faces all have one line's normal (a sliver: use a
+/// capsule or a segment; degenerate_shape); a hull whose area or centroid
+/// is not finite in `real` (degenerate_shape).
 Result<Polygon> make_polygon(std::span<const Vec2> points, real radius = 0);
 
 /// A segment between two distinct finite points. Errors: NaN/inf, or a

@@ -443,7 +443,7 @@ class Builder {
             }
             auto circle = make_circle(world(center), static_cast<real>(radius));
             if (!circle) {
-                warn_ignored(where, "a circle too small for a float radius");
+                warn_ignored(where, "a circle whose radius rounds to nothing");
                 continue;
             }
             out_.circles.push_back(*circle);
@@ -458,7 +458,7 @@ class Builder {
             }
             auto segment = make_segment(world(a), world(b));
             if (!segment) {
-                warn_ignored(where, "a segment whose ends float coordinates make one point");
+                warn_ignored(where, "a segment whose ends round to one point");
                 continue;
             }
             out_.segments.push_back(*segment);
