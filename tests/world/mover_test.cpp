@@ -263,6 +263,30 @@ TEST(Move, CrossedBodiesAreReportedOnceEachInTimeOrder) {
     EXPECT_EQ(crossed, (std::vector<BodyId>{near, mid, far}));
 }
 
+TEST(Move, ASensorOnTheMoverCrossesWhatItMeetsAndItsSolidShapeStops) {
+    // A box (half 0.4) with a sensor disc of radius 2 about it, at the
+    // origin, moves right by 8 toward a wall whose face is at x = 5: the
+    // disc meets the wall at x = 3 and crosses it (reported), the box stops
+    // touching it at x = 4.6, and nothing is reported twice.
+    World world = make_world();
+    const BodyId wall = add_static_box(world, {5.5f, 0}, 0.5f, 5);
+    BodyDef def;
+    def.type = BodyType::kinematic;
+    std::array<ShapeDef, 2> shapes{ShapeDef(k_box), ShapeDef(Circle{{}, 2})};
+    shapes[1].sensor = true;
+    const BodyId c = world.create_body(def, shapes).value();
+    const MoveResult r = world.move(c, {8, 0}).value();
+    EXPECT_NEAR(r.position.x, 4.6f, 1e-3f);
+    EXPECT_NEAR(r.position.y, 0, 1e-5f);
+    ASSERT_EQ(r.contacts.size(), 2u);
+    EXPECT_EQ(r.contacts[0].response, MoveResponse::cross);
+    EXPECT_EQ(r.contacts[0].other, wall);
+    EXPECT_NEAR(r.contacts[0].time, 3.0f / 8, 1e-3f);
+    EXPECT_EQ(r.contacts[1].response, MoveResponse::slide);
+    EXPECT_EQ(r.contacts[1].other, wall);
+    EXPECT_NEAR(r.contacts[1].time, 4.6f / 8, 1e-3f);
+}
+
 TEST(Move, OverlappingStartIsPushedOutAlongTheMinimumTranslationNotBackwards) {
     World world = make_world();
     add_static_box(world, {0, -0.5f}, 20, 0.5f);
