@@ -1977,6 +1977,10 @@ struct World::Impl {
     // the linear slop touch. Begin and end events are the difference from
     // the last step's touching pairs.
     void update_touching();
+    // A pair resting when the step began whose sleeping body woke after the
+    // contact search, measured where its bodies ended (impulses 0: none
+    // were solved); false when it no longer touches or a shape is gone.
+    bool measure_woken(ContactData& d, const CollideSettings& settings) const;
 
     // Contact begin events for the pairs of `now` (sorted) not touching
     // before, in the order of touching_data; end events for the pairs
