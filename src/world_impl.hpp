@@ -1685,9 +1685,11 @@ struct World::Impl {
     int sweep_against_static(bool keep_landings);
 
     // After the last sweep at the round cap: a pair still deeper than 2
-    // linear slops that was clear where the step began is a jam the rounds
-    // could not resolve (two bodies each stopped by its own wall inside the
-    // other, with no room for both where the solve put them). Its moving
+    // linear slops that was clear where the step began, of bodies that
+    // were each clear of everything there (by the solve's contacts), is a
+    // jam the rounds could not resolve (two bodies each stopped by its own
+    // wall inside the other, with no room for both where the solve put
+    // them). Its moving
     // bodies go back to their poses at the step's start, at rest, with every
     // moving body those poses now overlap as deep (which goes back too): the
     // last poses known clear. Each counts as clamped at time 0 (its whole

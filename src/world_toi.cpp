@@ -1195,6 +1195,24 @@ void World::Impl::return_jams_to_step_start(real dt) {
             jam.push_back(bi);
         }
     };
+    // The bodies already deeper than the limit in something where the step
+    // began, by the solve's contacts (made there): their start is no safe
+    // pose, and a pair of theirs is no jam. Two bodies of several shapes
+    // that began deep in each other (or welded so, moving as one), a
+    // correction turning them out of one pair of shapes into another or
+    // into a third body, went back every step and hung in mid-air.
+    std::vector<bool> deep_at_start(bodies.size(), false);
+    for (const Contact& c : std::span(contacts.data(), solved_contacts)) {
+        for (int i = 0; i < c.manifold.count; ++i) {
+            if (c.manifold.points[i].separation < -limit) {
+                deep_at_start[static_cast<std::size_t>(c.body_a)] = true;
+                deep_at_start[static_cast<std::size_t>(c.body_b)] = true;
+            }
+        }
+    }
+    const auto clear_at_start = [&](int bi) {
+        return !deep_at_start[static_cast<std::size_t>(bi)];
+    };
     // Every pair of a moving body, whether or not it has a contact: the
     // last correction and sweep may have driven it into one the rounds'
     // contact searches never saw (in the moving tree once every shape lies
@@ -1207,7 +1225,8 @@ void World::Impl::return_jams_to_step_start(real dt) {
         for (const int si : bodies[a].shapes) {
             for_each_partner_near(si, shape_box(shapes[si], bodies[a].xf), [&](int oi) {
                 const int b = shapes[oi].body;
-                if (depth_between(si, bodies[a].xf, oi, bodies[b].xf) > limit &&
+                if (clear_at_start(a) && clear_at_start(b) &&
+                    depth_between(si, bodies[a].xf, oi, bodies[b].xf) > limit &&
                     depth_between(si, start_of(a), oi, start_of(b)) <= limit) {
                     join(a);
                     join(b);

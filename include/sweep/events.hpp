@@ -82,7 +82,8 @@ enum class TimeOfImpactKind {
     clamped,
     /// The body was in a jam that position correction and the final sweep
     /// left deeper than 2 linear slops, though it was within 2 where the
-    /// step began, when their rounds hit their cap
+    /// step began (and it and the other body of the pair were each within 2
+    /// of everything there), when their rounds hit their cap
     /// (WorldDef::correction_rounds) or correction gave up on it (its
     /// sweeps rising too slowly to get out): it went back to its pose at
     /// the step's start, at rest, and lost its step (fraction 0;
