@@ -251,6 +251,31 @@ std::set<Pair> check_touching(const World& world, const std::vector<Live>& shape
     return touching;
 }
 
+Vec2 centroid_of(const Live& s) {
+    const Shape& shape = s.info.shape;
+    switch (shape.type) {
+    case ShapeType::circle:
+        return transform_point(s.xf, shape.circle.center);
+    case ShapeType::capsule:
+        return transform_point(s.xf, real(0.5) * (shape.capsule.center1 + shape.capsule.center2));
+    default:
+        return transform_point(s.xf, shape.polygon.centroid);
+    }
+}
+
+// Whether `point` lies within the (convex, counter-clockwise) loop that the
+// chain segments of static body `chain` make.
+bool within_loop(const std::vector<Live>& shapes, BodyId chain, Vec2 point) {
+    std::vector<test::D2> loop;
+    for (const Live& s : shapes) {
+        if (s.info.body == chain) {
+            loop.push_back(
+                test::to_d2(transform_point(s.xf, s.info.shape.chain_segment.segment.p1)));
+        }
+    }
+    return test::inside_convex(loop, test::to_d2(point));
+}
+
 // Brute force: every two shapes that may collide and overlap by more than a
 // rounding touch. A static or kinematic body may hand a pair to another of
 // its shapes (a chain's neighbour segment; a polygon whose face the next
@@ -263,7 +288,11 @@ void check_none_missed(const std::vector<Live>& shapes, const std::set<Pair>& to
                 return true;
             }
         }
-        return false;
+        // A chain is one-sided: a shape whose centroid lies within its loop
+        // (behind every segment of the convex hill) is inside the solid and
+        // meets none (a capsule spawned half inside the hill, seed 21220).
+        return fixed.info.shape.type == ShapeType::chain_segment &&
+               within_loop(shapes, fixed.info.body, centroid_of(other));
     };
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         for (std::size_t j = i + 1; j < shapes.size(); ++j) {
