@@ -345,7 +345,7 @@ inline std::pair<Shape, real> make_character(int kind, real size, std::mt19937& 
 // the cap; its face contacts no deeper than the touch tolerance but from
 // an overlapping start, with surface areas >= 0, in time order, at times in [0, 1], with unit
 // normals, slide responses (with `slides_only`: the move had no filter)
-// and points on the other body's surface (within a slop; a body crossed
+// and points on the surface of a shape of the other body (within a slop; a body crossed
 // may have its point inside, met from inside); its ground is a
 // blocking contact's other body whose normal is within 60 degrees of up;
 // it took at most k_max_move_iterations subdivisions; it moved no farther
@@ -372,8 +372,10 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
         return out.str();
     }
     const real touch = scene.world.tolerances().touch_tolerance;
-    // The signed distance of `p` from body `id`'s nearest shape, as the
-    // world holds it; none for a body the world does not know.
+    // The signed distance of `p` from the surface of body `id`'s shape
+    // whose surface is nearest, as the world holds it (a contact is with
+    // one shape, whose surface may run inside another of the body's); none
+    // for a body the world does not know.
     const auto off_body = [&](BodyId id, Vec2 p) -> std::optional<real> {
         const auto state = scene.world.body_state(id);
         const auto shapes = scene.world.body_shapes(id);
@@ -383,13 +385,14 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
         Convex point;
         point.points[0] = p;
         point.count = 1;
-        real least = std::numeric_limits<real>::max();
+        real nearest = std::numeric_limits<real>::max();
         for (const ShapeId shape : *shapes) {
             const Convex body = placed(scene.world.shape_info(shape).value().shape, state->xf.q.c,
                                        state->xf.q.s, state->xf.p);
-            least = std::min(least, separation(point, body));
+            const real off = separation(point, body);
+            nearest = std::abs(off) < std::abs(nearest) ? off : nearest;
         }
-        return least;
+        return nearest;
     };
     bool ground_met = r.ground.index < 0;
     for (std::size_t k = 0; k < r.contacts.size(); ++k) {
