@@ -1689,10 +1689,10 @@ struct World::Impl {
     // were each clear of everything there (by the solve's contacts), is a
     // jam the rounds could not resolve (two bodies each stopped by its own
     // wall inside the other, with no room for both where the solve put
-    // them). Its moving
-    // bodies go back to their poses at the step's start, at rest, with every
-    // moving body those poses now overlap as deep (which goes back too): the
-    // last poses known clear. Each counts as clamped at time 0 (its whole
+    // them). Its moving bodies go back to their poses at the step's start,
+    // at rest, with every moving body those poses now overlap as deep that
+    // was clear there too (which goes back too): the last poses known
+    // clear. Each counts as clamped at time 0 (its whole
     // step lost). "Stay at the last safe time", as for a failed time of
     // impact.
     void return_jams_to_step_start(real dt);
