@@ -3,7 +3,8 @@
 // their bodies' origins (offset and turned boxes, discs off centre,
 // capsules, sharp and rounded polygons), fast and slow, among static walls,
 // a chain loop, a two-sided segment and a rounded block, with kinematic
-// bodies sweeping through and sensors and filters that must stay out.
+// bodies sweeping through (every other scene) and sensors and filters that
+// must stay out.
 // After every step:
 // - each touching pair may touch: live shapes of the bodies it names,
 //   neither a sensor, filters that collide, a dynamic body in it;
@@ -17,7 +18,8 @@
 //   touching pair (a static or kinematic body's pair may be taken by
 //   another of its shapes: a chain's next segment, or by the seams rule);
 // - a body a jam sent back to the step's start rests at its stop's point,
-//   and is not sent back step after step (it would hang in mid-air).
+//   and (with no kinematic body to crush a pile) is not sent back step
+//   after step (it would hang in mid-air).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -89,7 +91,7 @@ void add_static(World& world, Vec2 at, const Shape& shape) {
     add_static(world, at, std::span(&s, 1));
 }
 
-World make_world(std::mt19937& rng) {
+World make_world(std::mt19937& rng, bool kinematic) {
     WorldDef def;
     def.static_broadphase = pick(rng, 0, 1) == 0 ? StaticBroadphase::tree : StaticBroadphase::grid;
     def.enable_sleep = pick(rng, 0, 1) == 0;
@@ -119,7 +121,7 @@ World make_world(std::mt19937& rng) {
     add_static(world, {-3, 8}, std::span(&screen, 1));
     for (int i = 0; i < 32; ++i) {
         BodyDef b;
-        b.type = i < 2 ? BodyType::kinematic : BodyType::dynamic;
+        b.type = kinematic && i < 2 ? BodyType::kinematic : BodyType::dynamic;
         b.position = {uniform(rng, -8, 8), uniform(rng, 2, 14)};
         b.angle = uniform(rng, -3, 3);
         // One in five fast enough for continuous collision.
@@ -318,11 +320,12 @@ void check_none_missed(const std::vector<Live>& shapes, const std::set<Pair>& to
 
 // A body a jam sent back to where the step began (a returned stop, in a
 // step of one sub-step) ends there, at rest, its centre of mass at the
-// stop's point; and is not sent back again and again (`runs`: by body
-// index, the steps running it was): a body that began the step deep in
-// another has no safe pose to go back to, and hung in mid-air for 140
-// steps (seed 1223).
-void check_returned(const World& world, std::map<std::int32_t, int>& runs) {
+// stop's point; and, where no kinematic body crushes a pile against a
+// wall (holding it there while it lasts), is not sent back again and
+// again (`runs`: by body index, the steps running it was, or null): a body
+// that began the step deep in another has no safe pose to go back to, and
+// hung in mid-air for 38 steps (seed 1217).
+void check_returned(const World& world, std::map<std::int32_t, int>* runs) {
     std::map<std::int32_t, int> now;
     for (const TimeOfImpactEvent& e : world.events().time_of_impact) {
         if (e.kind != TimeOfImpactKind::returned) {
@@ -333,10 +336,15 @@ void check_returned(const World& world, std::map<std::int32_t, int>& runs) {
         EXPECT_EQ(state.linear_velocity, Vec2{}) << "body " << e.body.index;
         EXPECT_EQ(state.angular_velocity, 0) << "body " << e.body.index;
         EXPECT_EQ(e.fraction, 0);
-        now[e.body.index] = runs[e.body.index] + 1;
-        EXPECT_LE(now[e.body.index], 2) << "body " << e.body.index << " sent back step after step";
+        if (runs) {
+            now[e.body.index] = (*runs)[e.body.index] + 1;
+            EXPECT_LE(now[e.body.index], 2)
+                << "body " << e.body.index << " sent back step after step";
+        }
     }
-    runs = now;
+    if (runs) {
+        *runs = now;
+    }
 }
 
 TEST(WorldTouchingProperty, TouchingPairsAreThoseWhereTheShapesEnded) {
@@ -344,7 +352,9 @@ TEST(WorldTouchingProperty, TouchingPairsAreThoseWhereTheShapesEnded) {
     for (int scene = 0; scene < scenes; ++scene) {
         const auto seed = 1200 + static_cast<std::uint32_t>(scene);
         std::mt19937 rng(seed);
-        World world = make_world(rng);
+        // Kinematic bodies sweeping through in every other scene.
+        const bool kinematic = seed % 2 == 0;
+        World world = make_world(rng, kinematic);
         std::map<std::int32_t, int> sent_back;
         for (int step = 0; step < 240; ++step) {
             SCOPED_TRACE("seed " + std::to_string(seed) + ", step " + std::to_string(step));
@@ -352,7 +362,7 @@ TEST(WorldTouchingProperty, TouchingPairsAreThoseWhereTheShapesEnded) {
             const std::vector<Live> shapes = live_shapes(world);
             const std::set<Pair> touching = check_touching(world, shapes);
             check_none_missed(shapes, touching);
-            check_returned(world, sent_back);
+            check_returned(world, kinematic ? nullptr : &sent_back);
             if (testing::Test::HasFailure()) {
                 return;
             }
