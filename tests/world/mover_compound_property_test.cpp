@@ -1,11 +1,14 @@
 // World::move with characters of several shapes (fixed seeds): bodies of
 // two or three shapes set off their origins (offset and turned boxes,
-// discs and capsules off centre, rounded boxes), turned at any angle,
-// wandering among box tiles, slopes, two-sided segments and one another,
-// with steps from a slop to several tiles long. After every move:
-// - MoveResult's contract holds (referee::contract_broken);
-// - no shape of the mover ends deeper than the touch tolerance in a static
-//   shape or a shape of another character, unless that pair began deeper,
+// discs and capsules off centre, rounded boxes), turned at any angle, one
+// in four also carrying a sensor disc wider than itself (a pickup's
+// reach), wandering among box tiles, slopes, two-sided segments and one
+// another, with steps from a slop to several tiles long. After every move:
+// - MoveResult's contract holds (referee::contract_broken), and only a
+//   pair with a sensor in it (of the mover's or the other's) is crossed;
+// - no solid shape of the mover ends deeper than the touch tolerance in a
+//   static shape or a solid shape of another character (a sensor never
+//   blocks), unless that pair began deeper,
 //   and then it ends no deeper than it began;
 // - a move that met nothing went straight: the hull each shape sweeps
 //   enters nothing beyond the touch tolerance.
@@ -29,10 +32,12 @@ using namespace referee;
 // A character of several shapes, as the referee sees it.
 struct Compound {
     BodyId id;
-    std::vector<Shape> shapes; // in the body's frame
+    std::vector<Shape> shapes; // its solid shapes, in the body's frame
+    bool sensor = false;       // and a sensor disc about its origin
     real c = 1;                // the body's rotation, as the world holds it
     real s = 0;
     Vec2 p; // where the test last saw it
+    // Its solid shapes with its origin at `where`.
     std::vector<Convex> at(Vec2 where) const {
         std::vector<Convex> out;
         for (const Shape& shape : shapes) {
@@ -151,6 +156,12 @@ Scene make_scene(unsigned seed, int count) {
         for (const Shape& shape : c.shapes) {
             defs.emplace_back(shape);
         }
+        c.sensor = std::uniform_int_distribution<int>(0, 3)(rng) == 0;
+        if (c.sensor) {
+            ShapeDef reach(make_circle({}, 0.7f).value());
+            reach.sensor = true;
+            defs.push_back(reach);
+        }
         BodyDef def;
         def.type = BodyType::kinematic;
         def.position = c.p;
@@ -167,11 +178,19 @@ Scene make_scene(unsigned seed, int count) {
 // What of the checks above move `r` of character i from `from` by `d`
 // breaks (empty: nothing).
 std::string judge(const Scene& scene, std::size_t i, Vec2 from, Vec2 d, const MoveResult& r) {
-    const std::string broken = contract_broken(scene, i, from, d, r);
+    const std::string broken = contract_broken(scene, i, from, d, r, false);
     if (!broken.empty()) {
         return broken;
     }
     const Compound& c = scene.characters[i];
+    for (const MoveContact& k : r.contacts) {
+        const auto other = std::find_if(scene.characters.begin(), scene.characters.end(),
+                                        [&](const Compound& o) { return o.id == k.other; });
+        const bool sensor = c.sensor || (other != scene.characters.end() && other->sensor);
+        if (k.response == MoveResponse::cross && !sensor) {
+            return "crossed body " + std::to_string(k.other.index) + ", no sensor in the pair";
+        }
+    }
     const real touch = scene.world.tolerances().touch_tolerance;
     const real began = deepest(scene, c.at(from), i);
     const real ended = deepest(scene, c.at(r.position), i);

@@ -372,11 +372,17 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
         return out.str();
     }
     const real touch = scene.world.tolerances().touch_tolerance;
-    // The signed distance of `p` from the surface of body `id`'s shape
-    // whose surface is nearest, as the world holds it (a contact is with
-    // one shape, whose surface may run inside another of the body's); none
-    // for a body the world does not know.
-    const auto off_body = [&](BodyId id, Vec2 p) -> std::optional<real> {
+    // Where `p` lies against body `id` as the world holds it: its signed
+    // distance from the surface of the body's shape whose surface is
+    // nearest (a contact is with one shape, whose surface may run inside
+    // another of the body's), and the least signed distance from any of
+    // them (below 0: inside the body); none for a body the world does not
+    // know.
+    struct Off {
+        real surface = std::numeric_limits<real>::max();
+        real least = std::numeric_limits<real>::max();
+    };
+    const auto off_body = [&](BodyId id, Vec2 p) -> std::optional<Off> {
         const auto state = scene.world.body_state(id);
         const auto shapes = scene.world.body_shapes(id);
         if (!state || !shapes || shapes->empty()) {
@@ -385,19 +391,20 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
         Convex point;
         point.points[0] = p;
         point.count = 1;
-        real nearest = std::numeric_limits<real>::max();
+        Off out;
         for (const ShapeId shape : *shapes) {
             const Convex body = placed(scene.world.shape_info(shape).value().shape, state->xf.q.c,
                                        state->xf.q.s, state->xf.p);
             const real off = separation(point, body);
-            nearest = std::abs(off) < std::abs(nearest) ? off : nearest;
+            out.surface = std::abs(off) < std::abs(out.surface) ? off : out.surface;
+            out.least = std::min(out.least, off);
         }
-        return nearest;
+        return out;
     };
     bool ground_met = r.ground.index < 0;
     for (std::size_t k = 0; k < r.contacts.size(); ++k) {
         const MoveContact& c = r.contacts[k];
-        const std::optional<real> off = off_body(c.other, c.point);
+        const std::optional<Off> off = off_body(c.other, c.point);
         if (!(c.time >= 0 && c.time <= 1) || (k > 0 && c.time < r.contacts[k - 1].time) ||
             std::abs(length(c.normal) - 1) > real(1e-5) ||
             (slides_only && c.response != MoveResponse::slide) || !off) {
@@ -418,8 +425,9 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
         }
         // (A body crossed from inside, the mover in it as a subdivision
         // began, has no surface point to enter: its point may be inside.)
-        if (*off > slop || (*off < -slop && c.response != MoveResponse::cross)) {
-            out << "contact " << k << "'s point " << describe(c.point) << " is " << *off
+        if (std::abs(off->surface) > slop &&
+            !(off->least < -slop && c.response == MoveResponse::cross)) {
+            out << "contact " << k << "'s point " << describe(c.point) << " is " << off->surface
                 << " L off the surface of body " << c.other.index;
             return out.str();
         }
