@@ -94,6 +94,38 @@ bool World::Impl::measure_woken(ContactData& d, const CollideSettings& settings)
     return d.manifold.count > 0;
 }
 
+void World::Impl::touch_chain_handover(const Contact& c, const CollideSettings& settings,
+                                       std::vector<ContactData>& out) const {
+    const bool a_chain = shapes[c.shape_a].shape.type == ShapeType::chain_segment;
+    const int chain = a_chain ? c.shape_a : c.shape_b;
+    const int other = a_chain ? c.shape_b : c.shape_a;
+    if (shapes[chain].shape.type != ShapeType::chain_segment ||
+        shapes[other].shape.type == ShapeType::chain_segment) {
+        return;
+    }
+    const Body& ob = bodies[shapes[other].body];
+    const Aabb box = inflate(shape_box(shapes[other], ob.xf), tol.linear_slop);
+    for_each_partner_near(other, box, [&](int n) {
+        if (n == chain || shapes[n].body != shapes[chain].body ||
+            shapes[n].shape.type != ShapeType::chain_segment) {
+            return;
+        }
+        const int sa = a_chain ? n : other; // (the chain on the side it was)
+        const int sb = a_chain ? other : n;
+        ContactData d;
+        d.manifold =
+            collide_pair(sa, sb, bodies[shapes[sa].body].xf, bodies[shapes[sb].body].xf, settings);
+        keep_points_closer_than(d.manifold, tol.linear_slop);
+        if (d.manifold.count > 0) {
+            d.shape_a = shape_id(sa);
+            d.shape_b = shape_id(sb);
+            d.body_a = body_id(shapes[sa].body);
+            d.body_b = body_id(shapes[sb].body);
+            out.push_back(d);
+        }
+    });
+}
+
 void World::Impl::collect_resting() {
     std::vector<ContactData>& resting = touching_scratch.resting;
     resting.clear();
@@ -118,6 +150,8 @@ void World::Impl::update_touching() {
     std::vector<ContactData>& resting = touching_scratch.resting;
     std::erase_if(resting,
                   [&](ContactData& d) { return !still_resting(d) && !measure_woken(d, settings); });
+    std::vector<ContactData>& handed = touching_scratch.handed;
+    handed.clear();
     touching_data.clear();
     for (const Contact& c : contacts) {
         const Body& a = bodies[c.body_a];
@@ -138,6 +172,7 @@ void World::Impl::update_touching() {
         keep_points_closer_than(d.manifold, tol.linear_slop);
         if (d.manifold.count == 0) {
             touching_data.pop_back();
+            touch_chain_handover(c, settings, handed);
             continue;
         }
         d.shape_a = shape_id(c.shape_a);
@@ -156,12 +191,27 @@ void World::Impl::update_touching() {
     }
     touching_scratch.sort_now.sort(now);
     const auto searched_pairs = static_cast<std::ptrdiff_t>(now.size());
-    for (const ContactData& d : resting) {
+    // The pairs the contacts missed: resting, or handed over by a chain
+    // (to a segment two contacts may hand it to: it joins once; a pair
+    // handed over has an awake body that the search met, so no pair is
+    // both).
+    const auto join = [&](const ContactData& d) {
         const ShapePair pair = unordered_pair(d.shape_a, d.shape_b);
         if (!std::binary_search(now.begin(), now.begin() + searched_pairs, IndexedPair{pair, 0},
                                 IndexedPair::by_pair)) {
             now.push_back({pair, touching_data.size()});
             touching_data.push_back(d);
+        }
+    };
+    for (const ContactData& d : resting) {
+        join(d);
+    }
+    const auto pair_of = [](const ContactData& d) { return unordered_pair(d.shape_a, d.shape_b); };
+    std::sort(handed.begin(), handed.end(),
+              [&](const ContactData& x, const ContactData& y) { return pair_of(x) < pair_of(y); });
+    for (std::size_t i = 0; i < handed.size(); ++i) {
+        if (i == 0 || pair_of(handed[i - 1]) != pair_of(handed[i])) {
+            join(handed[i]);
         }
     }
     std::sort(now.begin() + searched_pairs, now.end());

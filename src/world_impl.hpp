@@ -778,6 +778,7 @@ struct World::Impl {
     std::vector<ContactData> touching_data; // the same pairs with their manifolds
     struct {
         std::vector<ContactData> resting;
+        std::vector<ContactData> handed; // by a chain to another of its segments
         std::vector<IndexedPair> now;
         std::vector<char> began;
         RepeatedSort<IndexedPair> sort_now;
@@ -1983,6 +1984,14 @@ struct World::Impl {
     // contact search, measured where its bodies ended (impulses 0: none
     // were solved); false when it no longer touches or a shape is gone.
     bool measure_woken(ContactData& d, const CollideSettings& settings) const;
+    // The pairs of contact c's non-chain shape with the other segments of
+    // c's chain that touch at the final poses, into `out`, for a contact
+    // that no longer touches: a chain hands a contact at a convex vertex to
+    // the next segment as the normal turns past it (collide()'s ghost
+    // rules), and that segment had no contact, having no points where the
+    // step began.
+    void touch_chain_handover(const Contact& c, const CollideSettings& settings,
+                              std::vector<ContactData>& out) const;
 
     // Contact begin events for the pairs of `now` (sorted) not touching
     // before, in the order of touching_data; end events for the pairs

@@ -507,6 +507,47 @@ TEST(WorldEvents, APairTouchingThroughoutBeginsOnceAndNeverEnds) {
     EXPECT_EQ(begins, 1);
 }
 
+// A chain hands a contact at a convex vertex to the next segment as the
+// normal turns past it. A disc rolling off the flat top of a hill of chain
+// segments over its corner, 0.0006 L into it, turns from the top's side of
+// the corner to the slope's within its first step: the slope, which had no
+// contact where the step began (the corner was the top's then), touches
+// it at the end (it touched neither: seed 20995 of the touching pairs'
+// property test, step 198, the disc's state there).
+TEST(WorldEvents, ADiscRollingOverAChainsCornerTouchesTheSlopeItTurnsTo) {
+    World world = make_world();
+    // Counter-clockwise: the top runs from (1, 1.5) to (-1, 1.5) (segment
+    // 2), the slope from there down to (-3, 0) (segment 3).
+    const std::array<Vec2, 4> hill{Vec2{-3, 0}, Vec2{3, 0}, Vec2{1, 1.5f}, Vec2{-1, 1.5f}};
+    const std::vector<ChainSegment> loop = make_chain_loop(hill).value();
+    const std::vector<ShapeDef> segments(loop.begin(), loop.end());
+    const BodyId ground = world.create_body(BodyDef{}, segments).value();
+    const std::vector<ShapeId> ids = world.body_shapes(ground).value();
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = {-1.01697206f, 1.46802413f};
+    def.angle = 0.301488042f;
+    def.linear_velocity = {-0.29693535f, -0.104920134f};
+    def.angular_velocity = 0.766547084f;
+    const real radius = 0.369358301f;
+    ShapeDef disc(Circle{{0.0202776678f, 0.394103289f}, radius});
+    disc.material.rolling_resistance = 0.3f;
+    const BodyId body = world.create_body(def, std::span(&disc, 1)).value();
+    step(world);
+    // In the hill by a rounding's worth beyond the touch, past the corner
+    // on the slope's side of its bisector, where the slope's normal is the
+    // corner's.
+    const Vec2 corner{-1, 1.5f};
+    const Vec2 c = world.body_state(body).value().center;
+    ASSERT_LT(distance(c, corner), radius - real(1e-4));
+    ASSERT_LT(c.x, corner.x);
+    std::vector<ShapeId> touched;
+    for (const ContactData& d : world.touching_contacts()) {
+        touched.push_back(d.shape_a == ids[3] || d.shape_b == ids[3] ? ids[3] : ShapeId{});
+    }
+    EXPECT_EQ(touched, std::vector<ShapeId>{ids[3]});
+}
+
 // The end events of a destroyed shape, and of a destroyed body's, name the
 // bodies they belonged to (stale ids for the destroyed body), as their begin
 // events did, and the shapes in the begin's order; they were null.
