@@ -40,7 +40,8 @@ struct ContactEndEvent {
 /// a sweep that stopped a body at a wall, whichever comes first). A pair
 /// already touching hits too when it closes that fast (a box at rest on the
 /// ground thrown down onto it), as in Box2D v3; a resting pair closes only
-/// by gravity's g dt a step.
+/// by gravity's g dt a step. A body that WorldDef::bounds removed at the end
+/// of the step keeps its hits, their ids stale (StepEvents::removed).
 struct ContactHitEvent {
     ShapeId shape_a;
     ShapeId shape_b;
