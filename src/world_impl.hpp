@@ -1693,9 +1693,8 @@ struct World::Impl {
     // them). Its moving bodies go back to their poses at the step's start,
     // at rest, with every moving body those poses now overlap as deep that
     // was clear there too (which goes back too): the last poses known
-    // clear. Each counts as clamped at time 0 (its whole
-    // step lost). "Stay at the last safe time", as for a failed time of
-    // impact.
+    // clear. Each counts as clamped at time 0 (its whole step lost). "Stay
+    // at the last safe time", as for a failed time of impact.
     void return_jams_to_step_start(real dt);
 
     // Deepest overlap of shapes si and oi placed at xf_s and xf_o (L, >= 0).

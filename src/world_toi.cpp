@@ -1223,13 +1223,13 @@ void World::Impl::return_jams_to_step_start(real dt) {
     // in its box).
     refit_strays();
     for (int a = 0; a < static_cast<int>(bodies.size()); ++a) {
-        if (!bodies[a].alive || !returns(a)) {
+        if (!bodies[a].alive || !returns(a) || !clear_at_start(a)) {
             continue;
         }
         for (const int si : bodies[a].shapes) {
             for_each_partner_near(si, shape_box(shapes[si], bodies[a].xf), [&](int oi) {
                 const int b = shapes[oi].body;
-                if (clear_at_start(a) && clear_at_start(b) &&
+                if (clear_at_start(b) &&
                     depth_between(si, bodies[a].xf, oi, bodies[b].xf) > limit &&
                     depth_between(si, start_of(a), oi, start_of(b)) <= limit) {
                     join(a);
