@@ -31,6 +31,7 @@
 #include "../support/property.hpp"
 #include "sweep/distance.hpp"
 #include "sweep/world.hpp"
+#include "world_shapes.hpp"
 
 namespace sweep {
 namespace {
@@ -140,24 +141,8 @@ World make_world(std::mt19937& rng, bool sleep) {
     return world;
 }
 
-struct Live {
-    ShapeId id;
-    ShapeInfo info;
-    Transform xf;
-    BodyType type;
-};
-
-std::vector<Live> live_shapes(const World& world) {
-    std::vector<Live> out;
-    for (const BodyId body : world.body_ids()) {
-        const BodyState state = world.body_state(body).value();
-        const std::vector<ShapeId> ids = world.body_shapes(body).value();
-        for (const ShapeId id : ids) {
-            out.push_back({id, world.shape_info(id).value(), state.xf, state.type});
-        }
-    }
-    return out;
-}
+using Live = test::LiveShape;
+using test::live_shapes;
 
 // SensorEvent's rules: a sensor is visited by every shape of another body
 // that is not a sensor, whose filter and the sensor's collide, that shares

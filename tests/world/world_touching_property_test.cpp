@@ -35,6 +35,7 @@
 #include "../support/property.hpp"
 #include "sweep/distance.hpp"
 #include "sweep/world.hpp"
+#include "world_shapes.hpp"
 
 namespace sweep {
 namespace {
@@ -147,42 +148,13 @@ World make_world(std::mt19937& rng, bool kinematic) {
     return world;
 }
 
-struct Live {
-    ShapeId id;
-    ShapeInfo info;
-    Transform xf;
-    BodyType type;
-};
-
-std::vector<Live> live_shapes(const World& world) {
-    std::vector<Live> out;
-    for (const BodyId body : world.body_ids()) {
-        const BodyState state = world.body_state(body).value();
-        const std::vector<ShapeId> ids = world.body_shapes(body).value();
-        for (const ShapeId id : ids) {
-            out.push_back({id, world.shape_info(id).value(), state.xf, state.type});
-        }
-    }
-    return out;
-}
+using Live = test::LiveShape;
+using test::live_shapes;
 
 bool may_collide(const Live& a, const Live& b) {
     return a.info.body != b.info.body && !a.info.sensor && !b.info.sensor &&
            should_collide(a.info.filter, b.info.filter) &&
            (a.type == BodyType::dynamic || b.type == BodyType::dynamic);
-}
-
-double radius_of(const Shape& s) {
-    switch (s.type) {
-    case ShapeType::circle:
-        return s.circle.radius;
-    case ShapeType::capsule:
-        return s.capsule.radius;
-    case ShapeType::polygon:
-        return s.polygon.radius;
-    default:
-        return 0;
-    }
 }
 
 // Distance from a world point to a shape's surface, in double: the core's
@@ -191,16 +163,16 @@ double radius_of(const Shape& s) {
 double to_surface(Vec2 point, const Live& s) {
     const std::vector<test::D2> one{test::to_d2(point)};
     return test::convex_distance(one, test::world_points(make_proxy(s.info.shape), s.xf)) -
-           radius_of(s.info.shape);
+           make_proxy(s.info.shape).radius;
 }
 
 // A polygon with a rounding (or a capsule, which collide() clips as a
-// two-vertex rounded polygon) against a polygon or a segment: collide() clips with the
-// side planes moved out by the radii, as Box2D does, so an anchor may lie on
-// a face's line past its end, off the surface.
+// two-vertex rounded polygon) against a polygon or a segment: collide()
+// clips with the side planes moved out by the radii, as Box2D does, so an
+// anchor may lie on a face's line past its end, off the surface.
 bool clips_past_faces(const Shape& a, const Shape& b) {
     const auto polygonal = [](const Shape& s) { return s.type != ShapeType::circle; };
-    return polygonal(a) && polygonal(b) && radius_of(a) + radius_of(b) > 0;
+    return polygonal(a) && polygonal(b) && make_proxy(a).radius + make_proxy(b).radius > 0;
 }
 
 void check_manifold(const ContactData& c, const Live& a, const Live& b, real slop) {
