@@ -10,9 +10,10 @@
 //   neither a sensor, filters that collide, a dynamic body in it;
 // - each manifold point agrees with its anchors placed by the bodies'
 //   final transforms: the separation is the gap between them along the
-//   normal, the point is midway, and (where no rounded polygon clips past
-//   a face's end) each anchor lies on its shape's surface, so a pair
-//   touches where it ended, not where it was when the step began;
+//   normal, the point is midway, (where no rounded polygon clips past a
+//   face's end) each anchor lies on its shape's surface, so a pair touches
+//   where it ended, not where it was when the step began, and the normal
+//   leaves A and enters B at their anchors;
 // - no pair is missed: every two shapes that may collide and overlap (by
 //   an independent double-precision distance between their cores) are a
 //   touching pair (a static or kinematic body's pair may be taken by
@@ -192,6 +193,13 @@ void check_manifold(const ContactData& c, const Live& a, const Live& b, real slo
             EXPECT_NEAR(to_surface(wa, a), 0, test::k_length_eps);
             EXPECT_NEAR(to_surface(wb, b), 0, test::k_length_eps);
         }
+        // The normal leaves A at its anchor and enters B at its anchor
+        // (from A to B): a step e along it from the anchor ends e outside,
+        // one back e inside, or (a segment, two-sided) e outside too.
+        const real e = real(0.01);
+        const Vec2 n = m.normal;
+        EXPECT_GE(to_surface(wa + e * n, a), to_surface(wa - e * n, a) - e / 2);
+        EXPECT_GE(to_surface(wb - e * n, b), to_surface(wb + e * n, b) - e / 2);
     }
 }
 
