@@ -8,8 +8,7 @@
 //   pair with a sensor in it (of the mover's or the other's) is crossed;
 // - no solid shape of the mover ends deeper than the touch tolerance in a
 //   static shape or a solid shape of another character (a sensor never
-//   blocks), unless that pair began deeper,
-//   and then it ends no deeper than it began;
+//   blocks), or, where it began deeper in one, deeper than it began;
 // - a move that met nothing went straight: the hull each shape sweeps
 //   enters nothing beyond the touch tolerance.
 // The referee (mover_referee.hpp) is independent of the library's geometry.
@@ -78,8 +77,8 @@ Shape part(std::mt19937& rng) {
     }
 }
 
-// The deepest any of `shapes` reaches into a static or into a character
-// other than `skip`, with the character at `where` (L, >= 0).
+// The deepest any of `shapes` (placed) reaches into a static shape or a
+// solid shape of a character other than `skip` (L, >= 0).
 real deepest(const Scene& scene, const std::vector<Convex>& shapes, std::size_t skip) {
     real deep = 0;
     for (const Convex& a : shapes) {
