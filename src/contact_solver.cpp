@@ -143,13 +143,12 @@ void solve_rolling(SolverContact& c, SolverBody& a, SolverBody& b) {
     b.w += b.inv_inertia * lambda;
 }
 
-// One contact of the sweep, friction before the normal. Returns the
+// A contact's friction, point by point: the tangent impulse within
+// friction times the point's normal impulse (Coulomb's law). Returns the
 // largest change it made to a point's relative speed (L/s).
-real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
+real solve_friction(SolverContact& c, SolverBody& a, SolverBody& b) {
     real change = 0;
-    const Vec2 n = c.normal;
-    const Vec2 t = right_perp(n);
-    // Friction first: the normal constraint matters more, so it goes last.
+    const Vec2 t = right_perp(c.normal);
     for (int i = 0; i < c.count; ++i) {
         SolverPoint& p = c.points[static_cast<std::size_t>(i)];
         if (p.normal_impulse == 0 && p.tangent_impulse == 0) {
@@ -164,24 +163,37 @@ real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
         apply_impulse(a, b, p, lambda * t);
         change = std::max(change, speed_change(lambda, p.tangent_mass));
     }
+    return change;
+}
+
+// One contact of the sweep: the normal, then rolling resistance and
+// friction, bounded by the normal impulse just solved (Box2D v3's
+// b2SolveContact order), so that every sweep leaves each point within
+// Coulomb's cone (friction solved first, bounded by the normal impulse of
+// the sweep before, left a pile's points up to a third beyond it). Returns
+// the largest change it made to a point's relative speed (L/s).
+real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
+    real change = 0;
+    if (c.block) {
+        change = solve_block(c, a, b);
+    } else {
+        const Vec2 n = c.normal;
+        for (int i = 0; i < c.count; ++i) {
+            SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+            const real vn = dot(relative_velocity(a, b, p), n);
+            const real new_impulse =
+                std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
+            const real lambda = new_impulse - p.normal_impulse;
+            p.normal_impulse = new_impulse;
+            p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
+            apply_impulse(a, b, p, lambda * n);
+            change = std::max(change, speed_change(lambda, p.normal_mass));
+        }
+    }
     if (c.rolling_resistance > 0) {
         solve_rolling(c, a, b);
     }
-    if (c.block) {
-        return std::max(change, solve_block(c, a, b));
-    }
-    for (int i = 0; i < c.count; ++i) {
-        SolverPoint& p = c.points[static_cast<std::size_t>(i)];
-        const real vn = dot(relative_velocity(a, b, p), n);
-        const real new_impulse =
-            std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
-        const real lambda = new_impulse - p.normal_impulse;
-        p.normal_impulse = new_impulse;
-        p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
-        apply_impulse(a, b, p, lambda * n);
-        change = std::max(change, speed_change(lambda, p.normal_mass));
-    }
-    return change;
+    return std::max(change, solve_friction(c, a, b));
 }
 
 // The separation of a point after its bodies' motion so far (SubstepTargets).
@@ -449,28 +461,10 @@ template <bool measure, std::size_t points>
 Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
     BodyLanes b = gather(bodies, c.body_b, c.inv_mass_b, c.inv_inertia_b);
-    const Lanes tx = c.ny; // right_perp(n)
-    const Lanes ty = -c.nx;
-    for (PointLanes& p : points_of<points>(c)) {
-        const LaneMask active = p.active & ~((p.normal_impulse == 0) & (p.tangent_impulse == 0));
-        const Lanes vt = relative_speed(a, b, p, tx, ty);
-        const Lanes max_friction = c.friction * p.normal_impulse;
-        const Lanes next =
-            clamp_of(p.tangent_impulse - p.tangent_mass * vt, -max_friction, max_friction);
-        const Lanes lambda = select(active, next - p.tangent_impulse, Lanes{});
-        p.tangent_impulse = select(active, next, p.tangent_impulse);
-        apply_impulse(a, b, p, lambda, tx, ty);
-        if constexpr (measure) {
-            change = max_of(change, select(active, speed_change(lambda, p.tangent_mass), Lanes{}));
-        }
-    }
-    if (c.rolling) {
-        solve_rolling(c, a, b);
-    }
-    // Both ways from the velocities friction left: the block's impulses
-    // first, applied after the point-by-point lanes (zero in the others).
-    // A batch of blocks alone (a resting pile of boxes) or of no block (of
-    // circles) skips the other kind's lanes, whose impulses are all zero.
+    // The normal first: the block's impulses, applied after the
+    // point-by-point lanes (zero in the others). A batch of blocks alone (a
+    // resting pile of boxes) or of no block (of circles) skips the other
+    // kind's lanes, whose impulses are all zero.
     Lanes x1{};
     Lanes x2{};
     LaneMask solved{};
@@ -507,6 +501,25 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
                 select(solved, max_of(p.max_normal_impulse, x), p.max_normal_impulse);
             p.normal_impulse = select(solved, x, p.normal_impulse);
             apply_impulse(a, b, p, lambda, c.nx, c.ny);
+        }
+    }
+    if (c.rolling) {
+        solve_rolling(c, a, b);
+    }
+    // Friction last, within the normal impulses just solved.
+    const Lanes tx = c.ny; // right_perp(n)
+    const Lanes ty = -c.nx;
+    for (PointLanes& p : points_of<points>(c)) {
+        const LaneMask active = p.active & ~((p.normal_impulse == 0) & (p.tangent_impulse == 0));
+        const Lanes vt = relative_speed(a, b, p, tx, ty);
+        const Lanes max_friction = c.friction * p.normal_impulse;
+        const Lanes next =
+            clamp_of(p.tangent_impulse - p.tangent_mass * vt, -max_friction, max_friction);
+        const Lanes lambda = select(active, next - p.tangent_impulse, Lanes{});
+        p.tangent_impulse = select(active, next, p.tangent_impulse);
+        apply_impulse(a, b, p, lambda, tx, ty);
+        if constexpr (measure) {
+            change = max_of(change, select(active, speed_change(lambda, p.tangent_mass), Lanes{}));
         }
     }
     scatter(a, bodies, c.body_a);

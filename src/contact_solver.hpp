@@ -237,8 +237,8 @@ enum class LaneIsa {
 /// AVX where the compiler could make the AVX copy, else baseline.
 LaneIsa best_lane_isa();
 
-/// One sweep over the contacts, friction and rolling resistance before the
-/// normal at each: the
+/// One sweep over the contacts, the normal at each before rolling
+/// resistance and friction (bounded by the normal impulse just solved): the
 /// batches (with `isa`, which the CPU must run), then the rest. Returns
 /// the largest change it made to a point's relative speed (L/s): how far
 /// from converged the sweep before it left them. Every isa gives the same

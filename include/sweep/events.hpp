@@ -126,6 +126,11 @@ struct ContactData {
     BodyId body_b;
     Manifold manifold;                    ///< at the final poses, points closer than the slop
     std::array<real, 2> normal_impulse{}; ///< N s (mass L / s), per velocity-solver point
+    /// N s, along right_perp(normal): friction. Within Coulomb's cone, at
+    /// most the pair's friction times the point's normal impulse (each
+    /// sweep of the solve takes friction after the normal), except at a
+    /// point whose bounce (restitution) took back part of its push after
+    /// the solve: the bounce is frictionless and leaves friction's impulse.
     std::array<real, 2> tangent_impulse{};
 };
 

@@ -145,6 +145,40 @@ TEST(ContactSolver, AvxBatchesGiveTheSameResultsAsTheirContactsOneByOne) {
     expect_batches_match_one_by_one(LaneIsa::avx);
 }
 
+// Every sweep ends with each point within Coulomb's cone: its tangent
+// impulse at most the contact's friction times its normal impulse (and none
+// at a frictionless contact), the warm start's impulses outside it or not.
+// Friction solved before the normal left points beyond it: bounded by the
+// normal impulse the sweep then lowered.
+TEST(ContactSolver, EverySweepLeavesEachPointWithinCoulombsCone) {
+    std::mt19937 rng(31);
+    int lowered = 0; // points whose normal impulse the last sweep lowered
+    for (int trial = 0; trial < 200; ++trial) {
+        Case c = random_case(rng, 4 + trial % 60, 1 + trial % 150);
+        ContactBatches batches;
+        pack_contacts(c.contacts, c.bodies, static_cast<int>(c.bodies.size()) - 1, batches);
+        for (int sweep = 0; sweep < 8; ++sweep) {
+            ContactBatches before_batches = batches;
+            std::vector<SolverContact> before = c.contacts;
+            unpack_contacts(before_batches, before);
+            (void)solve_velocities(batches, c.contacts, c.bodies);
+            std::vector<SolverContact> after = c.contacts;
+            unpack_contacts(batches, after);
+            for (std::size_t k = 0; k < after.size(); ++k) {
+                for (int i = 0; i < after[k].count; ++i) {
+                    const SolverPoint& p = after[k].points[static_cast<std::size_t>(i)];
+                    lowered += p.normal_impulse <
+                               before[k].points[static_cast<std::size_t>(i)].normal_impulse;
+                    ASSERT_LE(std::abs(p.tangent_impulse), after[k].friction * p.normal_impulse)
+                        << "trial " << trial << ", sweep " << sweep << ", contact " << k
+                        << ", point " << i;
+                }
+            }
+        }
+    }
+    EXPECT_GT(lowered, 1000); // the case friction first got wrong was met
+}
+
 // A sub-step's sweeps as solve_substepped runs them, three sub-steps of a
 // push sweep and two relax sweeps, the bodies' motions growing between
 // sub-steps; the second relax sweep sets no targets when `skip_aim` (the

@@ -15,9 +15,9 @@
 //   left has a shape within the bounds;
 // - a dynamic body asleep before and after the step did not move, and
 //   every one asleep touches something;
-// - the touching pairs' normal impulses push, continuous
-//   collision's stops are within the step and about dynamic bodies, and
-//   the count of awake bodies is theirs.
+// - the touching pairs' normal impulses push, their friction impulses keep
+//   within Coulomb's cone, continuous collision's stops are within the step
+//   and about dynamic bodies, and the count of awake bodies is theirs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -208,12 +208,18 @@ void check_contacts(const World& world, std::set<Pair>& touching) {
         const ShapeInfo b = world.shape_info(c.shape_b).value();
         EXPECT_EQ(a.body, c.body_a);
         EXPECT_EQ(b.body, c.body_b);
-        // The solver's impulses push, never pull. (Friction's may exceed
-        // friction times the reported normal impulse: each sweep solves
-        // friction first, bounded by the normal impulse before the sweep's
-        // own normal solve, as Box2D 2.4 does.)
+        // The solver's impulses push, never pull, and friction's keep to
+        // Coulomb's cone: within the pair's friction times the normal
+        // impulse (no shape here bounces, which may lower a normal impulse
+        // after friction's solve). Friction solved before the normal, as
+        // Box2D 2.4 does, left points up to a third beyond it.
+        const real friction =
+            combine(WorldDef{}.friction_combine, a.material.friction, b.material.friction);
         for (std::size_t i = 0; i < 2; ++i) {
             EXPECT_GE(c.normal_impulse[i], 0);
+            EXPECT_LE(std::abs(c.tangent_impulse[i]),
+                      friction * c.normal_impulse[i] * (1 + 1e-5) + 1e-9)
+                << "friction beyond Coulomb's cone at point " << i;
         }
     }
     EXPECT_EQ(now, touching);
