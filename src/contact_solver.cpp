@@ -170,8 +170,8 @@ real solve_friction(SolverContact& c, SolverBody& a, SolverBody& b) {
 // friction, bounded by the normal impulse just solved (Box2D v3's
 // b2SolveContact order), so that every sweep leaves each point within
 // Coulomb's cone (friction solved first, bounded by the normal impulse of
-// the sweep before, left a pile's points up to a third beyond it). Returns
-// the largest change it made to a point's relative speed (L/s).
+// the sweep before, left a fifth of a sliding pile's points beyond it).
+// Returns the largest change it made to a point's relative speed (L/s).
 real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
     real change = 0;
     if (c.block) {

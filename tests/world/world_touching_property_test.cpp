@@ -13,7 +13,8 @@
 //   normal, the point is midway, (where no rounded polygon clips past a
 //   face's end) each anchor lies on its shape's surface, so a pair touches
 //   where it ended, not where it was when the step began, and the normal
-//   leaves A and enters B at their anchors;
+//   leaves A and enters B at their anchors, and its impulses keep to
+//   Coulomb's cone;
 // - no pair is missed: every two shapes that may collide and overlap (by
 //   an independent double-precision distance between their cores) are a
 //   touching pair (a static or kinematic body's pair may be taken by
@@ -229,6 +230,9 @@ std::set<Pair> check_touching(const World& world, const std::vector<Live>& shape
         EXPECT_TRUE(may_collide(*a, *b)) << "a pair that may not touch";
         EXPECT_TRUE(touching.insert(unordered(c.shape_a, c.shape_b)).second) << "listed twice";
         check_manifold(c, *a, *b, slop);
+        EXPECT_TRUE(test::within_coulombs_cone(c, a->info, b->info))
+            << "impulses " << c.normal_impulse[0] << ", " << c.normal_impulse[1] << " normal, "
+            << c.tangent_impulse[0] << ", " << c.tangent_impulse[1] << " friction";
     }
     return touching;
 }
