@@ -1,8 +1,9 @@
 // The velocity solve of World::step: sequential impulses with warm
 // starting, Coulomb friction, a block solver for two-point manifolds and
 // restitution after the solve (Catto, "Iterative Dynamics with Temporal
-// Coherence", GDC 2005; Box2D 2.4's b2ContactSolver; restitution as Box2D
-// v3's b2ApplyRestitution).
+// Coherence", GDC 2005; Box2D 2.4's b2ContactSolver; the normal before
+// friction in each sweep, and restitution, as Box2D v3's b2SolveContact and
+// b2ApplyRestitution).
 //
 // It runs on compact copies of what the sweeps read: one SolverBody per
 // body (velocities and inverse masses) and one SolverContact per contact

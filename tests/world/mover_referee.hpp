@@ -158,6 +158,17 @@ inline real separation(const Convex& a, const Convex& b) {
 
 inline real depth(const Convex& a, const Convex& b) { return std::max(real(0), -separation(a, b)); }
 
+// The deepest overlap a move may end with at `at` (world): the touch
+// tolerance, plus four ulps of the coordinates there, within which neither
+// the world can place a body nor this referee, in `real`, measure a depth
+// (docs/conventions.md, "Far from the origin"). A rounded box 370 L out
+// ended 0.0200084 L into a chain segment (to double precision), a quarter
+// of an ulp past 0.02 L; the referee read 0.0200549.
+inline real deepest_end(real touch, Vec2 at) {
+    return touch +
+           4 * std::numeric_limits<real>::epsilon() * std::max(std::abs(at.x), std::abs(at.y));
+}
+
 // The box around a convex shape.
 inline Aabb bounds(const Convex& a) {
     Aabb box{a.points[0], a.points[0]};

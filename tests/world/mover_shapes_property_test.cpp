@@ -4,7 +4,8 @@
 // a chain loop bounding the room with polyline terrain for its floor, chain
 // islands), with steps from below a slop to a few tiles long (fixed seeds).
 // No move may end with a character overlapping a static shape or another
-// character beyond the touch tolerance, leave the room or enter an island,
+// character beyond the touch tolerance (and four ulps of its coordinates:
+// deepest_end), leave the room or enter an island,
 // or, on a move that met nothing, pass through anything.
 //
 // The referee is independent of the library's geometry: every shape is a
@@ -179,6 +180,7 @@ struct Verdict {
 Verdict judge(const Scene& scene, std::size_t i, Vec2 from, Vec2 d, const MoveResult& r) {
     const real touch = scene.world.tolerances().touch_tolerance;
     const Piece& c = scene.characters[i];
+    const real deepest = deepest_end(touch, c.p);
     const Convex now = c.at();
     const Aabb box = bounds(now);
     std::ostringstream out;
@@ -188,7 +190,7 @@ Verdict judge(const Scene& scene, std::size_t i, Vec2 from, Vec2 d, const MoveRe
             continue;
         }
         const real deep = depth(now, scene.statics[k].at());
-        if (deep > touch) {
+        if (deep > deepest) {
             out << "ends " << deep << " L inside static " << describe(scene.statics[k]);
             return {out.str(), &scene.statics[k]};
         }
@@ -202,7 +204,7 @@ Verdict judge(const Scene& scene, std::size_t i, Vec2 from, Vec2 d, const MoveRe
             continue;
         }
         const real deep = depth(now, other);
-        if (deep > touch) {
+        if (deep > deepest) {
             out << "ends " << deep << " L inside character " << j << ": "
                 << describe(scene.characters[j]);
             return {out.str(), &scene.characters[j]};
@@ -588,6 +590,32 @@ TEST(MoveChainJoint, TriangleIntoAnInnerJointStaysWithinTheTouchTolerance) {
                                      {{186.698074f, 366.675354f}, {178.485107f, 364.628815f}},
                                      {178.485107f, 364.628815f}},
                         Segment{{208, 372.441209f}, {224, 372.772335f}}}),
+              "");
+}
+
+// Found at 20 times the seeds (seed 1411): a rounded box turned 140
+// degrees, moving 52 L down and right past a tile, ends against a chain
+// segment 370 L out, 0.0200084 L into it by a double-precision distance: a
+// quarter of an ulp of its coordinates past the touch tolerance, which the
+// world cannot place a body more finely than. The referee, in float, read
+// 0.0200549 L, and so allows four ulps there (deepest_end).
+TEST(MoveFarOut, ARoundedBoxEndsAgainstAChainWithinAnUlpOfTheTouchTolerance) {
+    std::vector<Piece> statics(3);
+    statics[0].shape = make_box(8, 8).value();
+    statics[0].p = {296, 360};
+    const Vec2 ghost{305.549164f, 379.197937f};
+    const Vec2 joint{306.965179f, 370.853119f};
+    const Vec2 end{315.339142f, 369.621124f};
+    statics[1].shape = ChainSegment{ghost, {joint, end}, end};
+    statics[2].shape = ChainSegment{ghost, {ghost, joint}, end};
+    Piece box;
+    box.shape = polygon({{-1.86424291f, -1.29641914f},
+                         {1.86424291f, -1.29641914f},
+                         {1.86424291f, 1.29641914f},
+                         {-1.86424291f, 1.29641914f}},
+                        0.75690186f);
+    box.angle = 2.45134735f;
+    EXPECT_EQ(replay(box, {271.669189f, 389.436829f}, {38.710968f, -34.6651459f}, statics, {}).what,
               "");
 }
 
