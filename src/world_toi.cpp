@@ -359,9 +359,10 @@ void World::Impl::fit_moving_proxies(const Body& b) {
 namespace {
 
 // The impulse solve of one event at the poses of its time of impact: a few
-// sequential-impulse sweeps over the manifold points, friction clamped by
-// Coulomb's law, each point aiming for -e times its approach speed (0 below
-// the restitution threshold). inv_mass/inv_inertia 0 make a side immovable.
+// sequential-impulse sweeps over the manifold points, each point's normal
+// aiming for -e times its approach speed (0 below the restitution
+// threshold), then friction clamped by Coulomb's law within it. inv_mass/inv_inertia 0 make a side
+// immovable.
 struct ImpactSide {
     Body* body;
     Vec2 center;
@@ -445,14 +446,9 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
     const auto normal_speed = [&](int i) {
         return dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), n);
     };
-    for (int it = 0; it < k_impact_iterations; ++it) {
-        for (int i = 0; i < m.count; ++i) {
-            const real vt = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), t);
-            const real limit = friction * pn[i];
-            const real next = std::clamp(pt[i] - tangent_mass[i] * vt, -limit, limit);
-            apply(a, b, ra[i], rb[i], (next - pt[i]) * t);
-            pt[i] = next;
-        }
+    // The normal first, then friction within it (as the step's solve:
+    // docs/conventions.md, "Friction").
+    const auto solve_normal = [&] {
         if (k.well_conditioned) {
             // Both points at once: one after the other, four rounds left a
             // face hit off its centre far from its targets (an elastic
@@ -464,7 +460,7 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
                     apply(a, b, ra[i], rb[i], ((*x)[i] - pn[i]) * n);
                     pn[i] = (*x)[i];
                 }
-                continue;
+                return;
             }
         }
         for (int i = 0; i < m.count; ++i) {
@@ -475,6 +471,16 @@ real solve_impact(ImpactSide a, ImpactSide b, const Manifold& m, real friction, 
                 std::max(pn[i] - normal_mass[i] * (normal_speed(i) - target[i]), real(0));
             apply(a, b, ra[i], rb[i], (next - pn[i]) * n);
             pn[i] = next;
+        }
+    };
+    for (int it = 0; it < k_impact_iterations; ++it) {
+        solve_normal();
+        for (int i = 0; i < m.count; ++i) {
+            const real vt = dot(point_velocity(b, rb[i]) - point_velocity(a, ra[i]), t);
+            const real limit = friction * pn[i];
+            const real next = std::clamp(pt[i] - tangent_mass[i] * vt, -limit, limit);
+            apply(a, b, ra[i], rb[i], (next - pt[i]) * t);
+            pt[i] = next;
         }
     }
     return approach;
