@@ -252,6 +252,10 @@ struct Body {
     bool fixed_rotation = false; // BodyDef's: kept for World::set_body_type
     bool alive = false;
     bool stopped = false; // stopped by the final sweep this step: pinned for position correction
+    // The unit direction into the wall a wall event rested it against this
+    // step (zero: none): an impact that pushes it that way meets the wall's
+    // resistance (resolve_toi_event).
+    Vec2 into_wall;
     bool awake = true;    // dynamic: simulated; false while its island sleeps
     real sleep_time = 0;  // seconds it has stayed below the sleep tolerances
     int sleep_next = -1;  // asleep: the next body of its island, a ring (wake_island)
@@ -478,7 +482,8 @@ inline ShapeProxy shrink_proxy(const ShapeProxy& proxy, real depth) {
 struct ToiEvent {
     real t = 0;
     int shape_a = -1;
-    int shape_b = -1;
+    int shape_b = -1; // -1: a wall event, shape_a's body meeting static shape `wall`
+    int wall = -1;
     std::uint32_t stamp_a = 0; // the bodies' toi_stamp when it was found
     std::uint32_t stamp_b = 0;
     bool failed = false; // the TOI gave up: t is the last safe time
@@ -1825,7 +1830,9 @@ struct World::Impl {
     // a box the sweep stopped step after step). A hit faster than the hit
     // speed threshold is reported as a contact hit event, if the pair has
     // none yet this step.
-    void hit_wall(int bi, const StaticHit& hit);
+    // Returns the contact's normal, from the body into the wall (zero
+    // where they do not touch).
+    Vec2 hit_wall(int bi, const StaticHit& hit);
 
     // Whether the core ends the step no closer to the wall than it started,
     // on the same side: a wedged body that position correction only turns in
@@ -2091,6 +2098,8 @@ struct World::Impl {
     void solve_toi_events(real dt);
     void begin_toi_phase();
     void find_toi_events(int body);
+    void push_wall_event(int body);
+    void resolve_wall_event(const ToiEvent& e, real dt);
     void keep_poses_before_correction();
     int add_contacts_of_corrected_bodies();
     int add_contacts_of_stopped_bodies();

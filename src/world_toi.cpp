@@ -91,6 +91,7 @@ void World::Impl::begin_toi_phase() {
         b.toi_clock = 0;
         b.toi_count = 0;
         b.toi_clamped = false;
+        b.into_wall = {};
         ++b.toi_stamp;
         const real motion =
             distance(b.sweep.c1, b.sweep.c2) + std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
@@ -151,6 +152,12 @@ void World::Impl::solve_toi_events(real dt) {
         const ToiEvent e = toi_queue.back();
         toi_queue.pop_back();
         const Body& a = bodies[shapes[e.shape_a].body];
+        if (e.shape_b < 0) {
+            if (a.toi_stamp == e.stamp_a) {
+                resolve_wall_event(e, dt); // (no cap: it ends the body's path)
+            }
+            continue;
+        }
         const Body& b = bodies[shapes[e.shape_b].body];
         if (a.toi_stamp != e.stamp_a || b.toi_stamp != e.stamp_b) {
             continue; // a body's path changed since: its new path was searched again
@@ -213,6 +220,46 @@ void World::Impl::find_toi_events(int bi) {
             return true;
         });
     }
+}
+
+// The first wall on the new path an event gave a dynamic body, as an
+// event at its time: until then other events may change the path; then
+// the body stops at the wall (resolve_wall_event). Left to the final
+// sweep, a disc that its column's impact sent into the ground stopped
+// there only after every event, and the box above it, going on at the
+// disc's speed, passed through it. A path that meets a wall only within
+// the touch tolerance of its end goes on (sweep_against_static's rule).
+void World::Impl::push_wall_event(int bi) {
+    const Body& b = bodies[bi];
+    const StaticHit hit = first_static_impact(b, b.sweep);
+    const real pull_back = (1 - hit.t) * (distance(b.sweep.c1, b.sweep.c2) +
+                                          std::abs(b.sweep.a2 - b.sweep.a1) * b.extent);
+    if (hit.t >= 1 || pull_back <= tol.touch_tolerance) {
+        return;
+    }
+    ToiEvent e;
+    e.t = b.toi_clock + hit.t * (1 - b.toi_clock);
+    e.shape_a = hit.shape;
+    e.wall = hit.wall;
+    e.stamp_a = b.toi_stamp;
+    toi_queue.push_back(e);
+    std::push_heap(toi_queue.begin(), toi_queue.end(), later);
+}
+
+// A body meets the wall of its wall event: it rests there for the rest of
+// the step, with the velocity the wall's impact leaves for the next (as
+// the final sweep and divert_at_toi stop a body), braced against the wall
+// for the impacts of the bodies that run into it there.
+void World::Impl::resolve_wall_event(const ToiEvent& e, real dt) {
+    const int bi = shapes[e.shape_a].body;
+    Body& b = bodies[bi];
+    const Sweep rest = sweep_from(b, e.t);
+    place_after_toi(bi, e.t, dt, rest.c1, rest.a1, Vec2{}, 0);
+    b.into_wall = hit_wall(bi, {e.t, e.shape_a, e.wall});
+    b.stopped = true;
+    ++stats.toi_events;
+    report_stop(TimeOfImpactKind::static_sweep, bi, e.t);
+    find_toi_events(bi);
 }
 
 void World::Impl::push_toi_event(int shape_a, int shape_b) {
@@ -533,8 +580,14 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
         clamp_at(ib, e.t, dt);
         return;
     }
-    const ImpactSide side_a{&a, sa.c1, a.inv_mass, a.inv_inertia};
-    const ImpactSide side_b{&b, sb.c1, b.inv_mass, b.inv_inertia};
+    // A body a wall event rested against a wall, pushed towards it, is
+    // braced by it: immovable in this impact (a box landing on a disc that
+    // rests on the ground stops; solved as a pair, the disc went into the
+    // ground, stopped at it again, and so on until the caps).
+    const bool braced_a = dot(-m.normal, a.into_wall) > 0;
+    const bool braced_b = dot(m.normal, b.into_wall) > 0;
+    const ImpactSide side_a{&a, sa.c1, braced_a ? 0 : a.inv_mass, braced_a ? 0 : a.inv_inertia};
+    const ImpactSide side_b{&b, sb.c1, braced_b ? 0 : b.inv_mass, braced_b ? 0 : b.inv_inertia};
     const ShapeRecord& shape_a = shapes[e.shape_a];
     const ShapeRecord& shape_b = shapes[e.shape_b];
     // A pair closing so slowly that the rest of the step takes it less than
@@ -624,6 +677,7 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     for (const int bi : {ia, ib}) {
         if (bodies[bi].type == BodyType::dynamic && !bodies[bi].toi_clamped) {
             find_toi_events(bi);
+            push_wall_event(bi);
         }
     }
 }
@@ -712,6 +766,7 @@ bool World::Impl::resolve_on_substep_paths(const ToiEvent& e, real t_met, real d
     for (const int bi : placed) {
         if (!bodies[bi].toi_clamped) {
             find_toi_events(bi);
+            push_wall_event(bi);
         }
     }
     return true;
@@ -1150,7 +1205,7 @@ int World::Impl::sweep_against_static(bool keep_landings) {
     return stopped;
 }
 
-void World::Impl::hit_wall(int bi, const StaticHit& hit) {
+Vec2 World::Impl::hit_wall(int bi, const StaticHit& hit) {
     Body& b = bodies[bi];
     const ShapeRecord& shape = shapes[hit.shape];
     const ShapeRecord& wall = shapes[hit.wall];
@@ -1158,13 +1213,14 @@ void World::Impl::hit_wall(int bi, const StaticHit& hit) {
     const Manifold m = collide_pair(hit.shape, hit.wall, b.xf, fixed.xf,
                                     {tol.speculative_distance, tol.linear_slop});
     if (m.count == 0) {
-        return;
+        return {};
     }
     const real approach = solve_impact(
         {&b, b.sweep.c2, b.inv_mass, b.inv_inertia}, {&fixed, fixed.sweep.c2, 0, 0}, m,
         combine_friction(shape.material, wall.material),
         combine_restitution(shape.material, wall.material), tol.restitution_threshold, 0);
     report_impact_hit(hit.shape, hit.wall, m, approach);
+    return m.normal;
 }
 
 real World::Impl::depth_between(int si, const Transform& xf_s, int oi,

@@ -68,8 +68,11 @@ struct SensorEvent {
 /// How continuous collision cut a body's motion short.
 enum class TimeOfImpactKind {
     /// A sweep against static geometry stopped the body at a wall: the
-    /// final sweep of its pose, or the sweep of its path up to an event
-    /// with another body. It hit the wall there: the approach of their
+    /// final sweep of its pose, the sweep of its path up to an event with
+    /// another body, or the sweep of the path such an event gave it (met in
+    /// time order with the other events: it rests at the wall from then,
+    /// and a body that runs into it there meets it braced by the wall,
+    /// immovable towards it). It hit the wall there: the approach of their
     /// contact was solved as an impact against an immovable body, with the
     /// pair's restitution and friction. One per StepStats::toi_events.
     static_sweep,

@@ -151,7 +151,9 @@ struct StepStats {
     /// this step's; no shape destroyed or refiltered since): the pairs of a
     /// resting stack skip the narrowphase (PhysX's contact cache).
     int manifolds_carried = 0;
-    int toi_events = 0;           ///< bodies stopped early by the final sweep
+    /// Bodies stopped early at a wall (TimeOfImpactKind::static_sweep: the
+    /// final sweep, a path's sweep up to an event, or a wall event).
+    int toi_events = 0;
     int toi_pair_events = 0;      ///< time-of-impact events resolved between moving bodies
     /// Bodies clamped at an impact by a cap, and bodies of a jam sent back
     /// to the step's start (TimeOfImpactKind::clamped and ::returned).

@@ -422,6 +422,23 @@ TEST(WorldSolverSubsteps, RandomColumnsOfMixedBodiesOfMixedSizesLandingFastLand)
     expect_random_mixed_columns_land(2027, 0.1f, 0.5f);
 }
 
+// Found at other seeds (7016, case 359): a disc under a box, a disc and a
+// small disc, landing at 300 L/s. The box's impact on the bottom disc, met
+// on their sub-step paths, sent both on at one speed into the ground; only
+// the final sweep, after every event, stopped the disc there, and the box
+// going on passed through it to the ground: the disc landed on the box, 20
+// steps late. A wall on a path an event gave is now an event in time order
+// (push_wall_event), and the box meets the disc braced by the ground.
+TEST(WorldSolverSubsteps, ABoxAnImpactSendsOnWithTheDiscUnderItLandsOnIt) {
+    expect_column_lands({{Circle{{}, 0.342465252f}, 0.342465252f, {0.00591688603f, 5.6336565f}},
+                         {make_box(0.298472404f, 0.182196319f).value(),
+                          0.867126822f,
+                          {-0.00708680507f, 6.15951633f}},
+                         {Circle{{}, 0.486090243f}, 1.53541327f, {-0.00545311812f, 6.82999945f}},
+                         {Circle{{}, 0.146722466f}, 2.168226f, {-0.00487166224f, 7.46368551f}}},
+                        299.761597f, false, false, k_any_rise);
+}
+
 TEST(WorldSolverSubsteps, ElasticDiscsGainNoKineticEnergy) {
     // Fast elastic, frictionless discs in a closed room: the sub-steps stop
     // a disc at a wall and restitution sends it back, while the straight
