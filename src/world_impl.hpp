@@ -217,6 +217,10 @@ struct Body {
     // time-of-impact phase moves bodies along their paths.
     Vec2 path_v;
     real path_w = 0;
+    // The unit direction into the wall a wall event rested it against this
+    // step (zero: none): an impact that pushes it that way meets the wall's
+    // resistance (resolve_toi_event).
+    Vec2 into_wall;
     // Applied by World::apply_force and apply_torque for the next step
     // (world frame; mass L / s^2 and mass L^2 / s^2), cleared when it ends.
     Vec2 force;
@@ -252,10 +256,6 @@ struct Body {
     bool fixed_rotation = false; // BodyDef's: kept for World::set_body_type
     bool alive = false;
     bool stopped = false; // stopped by the final sweep this step: pinned for position correction
-    // The unit direction into the wall a wall event rested it against this
-    // step (zero: none): an impact that pushes it that way meets the wall's
-    // resistance (resolve_toi_event).
-    Vec2 into_wall;
     bool awake = true;    // dynamic: simulated; false while its island sleeps
     real sleep_time = 0;  // seconds it has stayed below the sleep tolerances
     int sleep_next = -1;  // asleep: the next body of its island, a ring (wake_island)
