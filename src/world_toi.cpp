@@ -38,6 +38,12 @@
 namespace sweep {
 namespace {
 
+// How far a body's path this step takes it (L): its centre's travel plus
+// its turn times its extent, a bound on any point's.
+real path_length(const Body& b) {
+    return distance(b.sweep.c1, b.sweep.c2) + std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
+}
+
 // The heap's order: earliest first, ties by shape ids (deterministic).
 bool later(const ToiEvent& x, const ToiEvent& y) {
     if (x.t != y.t) {
@@ -93,8 +99,7 @@ void World::Impl::begin_toi_phase() {
         b.toi_clamped = false;
         b.into_wall = {};
         ++b.toi_stamp;
-        const real motion =
-            distance(b.sweep.c1, b.sweep.c2) + std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
+        const real motion = path_length(b);
         // A kinematic body too: its path is fixed, but a resting body in
         // front of it has no motion of its own to make the pair's event, and
         // a paddle at 100 L/s ended a step 0.7 L inside a box, or passed
@@ -232,9 +237,7 @@ void World::Impl::find_toi_events(int bi) {
 void World::Impl::push_wall_event(int bi) {
     const Body& b = bodies[bi];
     const StaticHit hit = first_static_impact(b, b.sweep);
-    const real pull_back = (1 - hit.t) * (distance(b.sweep.c1, b.sweep.c2) +
-                                          std::abs(b.sweep.a2 - b.sweep.a1) * b.extent);
-    if (hit.t >= 1 || pull_back <= tol.touch_tolerance) {
+    if (hit.t >= 1 || (1 - hit.t) * path_length(b) <= tol.touch_tolerance) {
         return;
     }
     ToiEvent e;
@@ -408,8 +411,8 @@ namespace {
 // The impulse solve of one event at the poses of its time of impact: a few
 // sequential-impulse sweeps over the manifold points, each point's normal
 // aiming for -e times its approach speed (0 below the restitution
-// threshold), then friction clamped by Coulomb's law within it. inv_mass/inv_inertia 0 make a side
-// immovable.
+// threshold), then friction clamped by Coulomb's law within it.
+// inv_mass/inv_inertia 0 make a side immovable.
 struct ImpactSide {
     Body* body;
     Vec2 center;
@@ -1179,9 +1182,7 @@ int World::Impl::sweep_against_static(bool keep_landings) {
         // A body already resting where its sweep stops (a re-sweep of a
         // stopped body ends within the touch band, a hair before t = 1)
         // need not move: only a real pull-back counts.
-        const real pull_back = (1 - t) * (distance(b.sweep.c1, b.sweep.c2) +
-                                          std::abs(b.sweep.a2 - b.sweep.a1) * b.extent);
-        if (pull_back > tol.touch_tolerance) {
+        if ((1 - t) * path_length(b) > tol.touch_tolerance) {
             b.sweep.c2 = lerp(b.sweep.c1, b.sweep.c2, t);
             b.sweep.a2 = b.sweep.a1 + t * (b.sweep.a2 - b.sweep.a1);
             sync_transform(b);
