@@ -233,25 +233,33 @@ void set_targets(SolverContact& c, const SubstepTargets& t) {
 // not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+// The vector conditional: in the AVX copy a blend, after a compare of the
+// mask as reals (AVX has no 256-bit integer compare: a conditional on the
+// integer mask went lane by lane), where the mask and-ed and or-ed took
+// three instructions; the same bits either way. A conditional on a
+// comparison of Lanes (max_of and the rest) blends on that comparison's
+// result: two instructions where select took four.
 [[gnu::always_inline]] inline
 Lanes select(LaneMask m, Lanes yes, Lanes no) {
-    return __builtin_bit_cast(Lanes, (m & __builtin_bit_cast(LaneMask, yes)) |
-                                         (~m & __builtin_bit_cast(LaneMask, no)));
+    return __builtin_bit_cast(Lanes, m) != Lanes{} ? yes : no;
+}
+
+// select(m, x, 0): one and.
+[[gnu::always_inline]] inline Lanes masked(LaneMask m, Lanes x) {
+    return __builtin_bit_cast(Lanes, m & __builtin_bit_cast(LaneMask, x));
 }
 
 // std::max(a, b) and std::clamp(v, lo, hi), lane by lane.
-[[gnu::always_inline]] inline
-Lanes max_of(Lanes a, Lanes b) { return select(a < b, b, a); }
+[[gnu::always_inline]] inline Lanes max_of(Lanes a, Lanes b) { return a < b ? b : a; }
 [[gnu::always_inline]] inline
 Lanes clamp_of(Lanes v, Lanes lo, Lanes hi) {
-    return select(v < lo, lo, select(hi < v, hi, v));
+    return v < lo ? lo : (hi < v ? hi : v);
 }
 
 [[gnu::always_inline]] inline
 Lanes speed_change(Lanes lambda, Lanes mass) {
-    const Lanes magnitude = select(lambda < 0, -lambda, lambda);
-    const LaneMask has_mass = mass > 0;
-    return select(has_mass, magnitude / select(has_mass, mass, Lanes{} + 1), Lanes{});
+    const Lanes magnitude = lambda < 0 ? -lambda : lambda;
+    return mass > 0 ? magnitude / (mass > 0 ? mass : Lanes{} + 1) : Lanes{};
 }
 
 // Four Lanes: the first four reals of each lane's record (a SolverBody's
@@ -415,15 +423,15 @@ Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes&
     const LaneMask only2 = ~((second < 0) | (c.k12 * second + b1 < 0));
     const LaneMask neither = ~((b1 < 0) | (b2 < 0));
     solved = c.block & (both | only1 | only2 | neither);
-    x1 = select(both, both1, select(only1, first, Lanes{}));
-    x2 = select(both, both2, select(only1, Lanes{}, select(only2, second, Lanes{})));
+    x1 = select(both, both1, masked(only1, first));
+    x2 = select(both, both2, masked(~only1 & only2, second));
     x1 = select(solved, x1, a1);
     x2 = select(solved, x2, a2);
     const Lanes d1 = x1 - a1;
     const Lanes d2 = x2 - a2;
     const Lanes s1 = c.k11 * d1 + c.k12 * d2;
     const Lanes s2 = c.k12 * d1 + c.k22 * d2;
-    return select(solved, max_of(select(s1 < 0, -s1, s1), select(s2 < 0, -s2, s2)), Lanes{});
+    return masked(solved, max_of(s1 < 0 ? -s1 : s1, s2 < 0 ? -s2 : s2));
 }
 
 // The batch's first `count` points: those some lane's contact has, when
@@ -443,8 +451,8 @@ decltype(auto) points_of(Batch& c) {
 // zero bound, and so no impulse).
 [[gnu::always_inline]] inline
 void solve_rolling(ContactBatch& c, BodyLanes& a, BodyLanes& b) {
-    const Lanes total = select(c.points[0].active, c.points[0].normal_impulse, Lanes{}) +
-                        select(c.points[1].active, c.points[1].normal_impulse, Lanes{});
+    const Lanes total = masked(c.points[0].active, c.points[0].normal_impulse) +
+                        masked(c.points[1].active, c.points[1].normal_impulse);
     const Lanes most = c.rolling_resistance * total;
     const Lanes next = clamp_of(c.rolling_impulse - c.rolling_mass * (b.w - a.w), -most, most);
     const Lanes lambda = next - c.rolling_impulse;
@@ -481,14 +489,13 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
             const Lanes vn = relative_speed(a, b, p, c.nx, c.ny);
             const Lanes next =
                 max_of(p.normal_impulse - p.normal_mass * (vn - p.target_speed), Lanes{});
-            const Lanes lambda = select(active, next - p.normal_impulse, Lanes{});
+            const Lanes lambda = masked(active, next - p.normal_impulse);
             p.normal_impulse = select(active, next, p.normal_impulse);
             p.max_normal_impulse =
                 select(active, max_of(p.max_normal_impulse, next), p.max_normal_impulse);
             apply_impulse(a, b, p, lambda, c.nx, c.ny);
             if constexpr (measure) {
-                change =
-                    max_of(change, select(active, speed_change(lambda, p.normal_mass), Lanes{}));
+                change = max_of(change, masked(active, speed_change(lambda, p.normal_mass)));
             }
         }
     }
@@ -496,7 +503,7 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
         for (int i = 0; i < 2; ++i) {
             PointLanes& p = c.points[static_cast<std::size_t>(i)];
             const Lanes x = i == 0 ? x1 : x2;
-            const Lanes lambda = select(solved, x - p.normal_impulse, Lanes{});
+            const Lanes lambda = masked(solved, x - p.normal_impulse);
             p.max_normal_impulse =
                 select(solved, max_of(p.max_normal_impulse, x), p.max_normal_impulse);
             p.normal_impulse = select(solved, x, p.normal_impulse);
@@ -515,11 +522,11 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
         const Lanes max_friction = c.friction * p.normal_impulse;
         const Lanes next =
             clamp_of(p.tangent_impulse - p.tangent_mass * vt, -max_friction, max_friction);
-        const Lanes lambda = select(active, next - p.tangent_impulse, Lanes{});
+        const Lanes lambda = masked(active, next - p.tangent_impulse);
         p.tangent_impulse = select(active, next, p.tangent_impulse);
         apply_impulse(a, b, p, lambda, tx, ty);
         if constexpr (measure) {
-            change = max_of(change, select(active, speed_change(lambda, p.tangent_mass), Lanes{}));
+            change = max_of(change, masked(active, speed_change(lambda, p.tangent_mass)));
         }
     }
     scatter(a, bodies, c.body_a);
@@ -561,10 +568,9 @@ void set_targets(ContactBatch& c, const SubstepTargets& t) {
         const Lanes dy = (b.dpy - a.dpy) + (qby - qay);
         const Lanes separation = p.base_separation + (dx * c.nx + dy * c.ny);
         const Lanes excess = max_of(-separation - t.slop, zero);
-        const Lanes push = t.push ? select(excess * t.push_rate < t.max_push,
-                                           excess * t.push_rate, zero + t.max_push)
-                                  : zero;
-        p.target_speed = select(separation > 0, -separation * t.inv_h, push);
+        const Lanes rate_push = excess * t.push_rate;
+        const Lanes push = t.push ? (rate_push < t.max_push ? rate_push : zero + t.max_push) : zero;
+        p.target_speed = separation > 0 ? -separation * t.inv_h : push;
     }
 }
 
