@@ -333,10 +333,24 @@ template <OwnForm Form> class FastMover {
         hit.face = m->count == 2 && m->surface_area > w_.tol.linear_slop;
         hit.feature = m->feature;
         hit.surface_area = m->surface_area;
+        hit.measured = m->count > 0;
         if (m->count > 0) {
             hit.normal = m->normal;
             hit.separation = m->separation;
         }
+    }
+
+    // Mover::reported_separation: tie `h`'s separation at this pose, after
+    // a closing of `closed` of the motion left.
+    real reported_separation(const MoveHit& h, real closed) const {
+        if (!needs_distance(h, closed)) {
+            return h.separation;
+        }
+        const MoveCandidate& c = scratch_.candidates[static_cast<std::size_t>(h.candidate)];
+        if constexpr (k_box) {
+            return box_distance(c.other.box, box_);
+        }
+        return signed_distance(placed_other(c), placed_own(), w_.tol);
     }
 
     const Aabb& other_of(const MoveHit& h) const {
@@ -466,8 +480,8 @@ template <OwnForm Form> class FastMover {
         bool grounded = false;
         for (const MoveHit& h : ties) {
             const BodyId other = scratch_.candidates[static_cast<std::size_t>(h.candidate)].body;
-            record(result, {other, time, h.point, h.normal, h.separation, h.surface_area,
-                            MoveResponse::slide});
+            record(result, {other, time, h.point, h.normal, reported_separation(h, closed),
+                            h.surface_area, MoveResponse::slide});
             if (!grounded && is_ground(h.normal)) {
                 result.ground = other;
                 grounded = true;

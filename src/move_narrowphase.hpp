@@ -195,6 +195,25 @@ Vec2 on_surface_of(const PlacedShape& a, Vec2 p);
 /// centre's distance less the radius.
 ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol);
 
+/// The signed distance of axis-aligned boxes `a` and `b` (world, L): where
+/// they are apart along both axes, the distance between their nearest
+/// corners; else their gap along the axis that separates them more
+/// (negative: the depth of their overlap along the axis of least overlap).
+inline real box_distance(const Aabb& a, const Aabb& b) {
+    const real gx = std::max(a.lower.x - b.upper.x, b.lower.x - a.upper.x);
+    const real gy = std::max(a.lower.y - b.upper.y, b.lower.y - a.upper.y);
+    return gx > 0 && gy > 0 ? std::sqrt(gx * gx + gy * gy) : std::max(gx, gy);
+}
+
+/// The signed distance of A and B (world, L) as a move reports a contact
+/// whose separation the closing's reckoning along its normal cannot give
+/// (MoveContact::separation; negative: the depth of their overlap): for a
+/// round B on a known box A in closed form (move_round_box.hpp) where B's
+/// core is outside the box; else, where the cores are apart, GJK's
+/// distance between them (distance.hpp) less the radii; else (cores that
+/// meet) measure_contact's separation, or 0 where that finds no manifold.
+real signed_distance(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol);
+
 /// The box of `shape` placed by `xf` (world, L) when the shape is exactly
 /// that box: a polygon of four vertices, radius 0, whose placed edges and
 /// normals are axis-aligned to the last bit (make_box, at the identity

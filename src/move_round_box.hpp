@@ -76,6 +76,18 @@ struct RoundOnBox {
     /// longer than it (collide() may keep both its ends): the general
     /// measure decides.
     std::optional<ContactMeasure> measure(real slop) const;
+
+    /// The signed distance of A and B (L), exactly: the centre's distance
+    /// from the grown box less the radius (negative: the depth of their
+    /// overlap); none for a centre on or inside the grown box (the cores
+    /// meet).
+    std::optional<real> distance() const {
+        const Vec2 offset = center - closest_point(box, center);
+        if (offset == Vec2{}) {
+            return std::nullopt;
+        }
+        return length(offset) - radius;
+    }
 };
 
 /// B as a round shape against A's known box (`a.box`), when it is a disc

@@ -497,10 +497,35 @@ class Mover {
         hit.face = m->count == 2 && m->surface_area > w_.tol.linear_slop;
         hit.feature = m->feature;
         hit.surface_area = m->surface_area;
+        hit.measured = m->count > 0;
         if (m->count > 0) {
             hit.normal = m->normal;
             hit.separation = m->separation;
         }
+    }
+
+    // Tie `h`'s separation at this pose, after a closing of `closed` of the
+    // motion left (MoveContact::separation): the measure's, moved by the
+    // closing's reckoning along the normal, where that follows the pair;
+    // else their signed distance here, in closed form for two axis-aligned
+    // boxes (as measure).
+    real reported_separation(const MoveHit& h, real closed) {
+        if (!needs_distance(h, closed)) {
+            return h.separation;
+        }
+        const MoveCandidate& c = w_.move_scratch.candidates[h.candidate];
+        const bool boxes = c.exact_box && c.response != MoveResponse::one_way;
+        if (boxes) {
+            if (const std::optional<MoverBox> own_box = closed_form(mover_shape(h.own_shape), {})) {
+                return box_distance(c.other.box, own_box->box);
+            }
+        }
+        Shape segment;
+        PlacedShape other = placed_measured(w_.shapes[h.other_shape], segment);
+        if (boxes) {
+            other.box = &c.other.box;
+        }
+        return signed_distance(other, placed_own(h.own_shape), w_.tol);
     }
 
     // Closes the gaps the casts left, so a box stops with its face exactly
@@ -656,8 +681,8 @@ class Mover {
         left *= 1 - closed;
         const real time = 1 - slice * (1 - t_contact);
         for (const MoveHit& h : scratch.ties) {
-            record(result, {other_body(h), time, h.point, h.normal, h.separation, h.surface_area,
-                            h.response});
+            record(result, {other_body(h), time, h.point, h.normal, reported_separation(h, closed),
+                            h.surface_area, h.response});
         }
         const auto ground = std::find_if(scratch.ties.begin(), scratch.ties.end(),
                                          [](const MoveHit& h) { return is_ground(h.normal); });

@@ -275,6 +275,7 @@ struct MoveHit {
     real surface_area = 0;
     real separation = 0; // at the contact pose, from the manifold
     bool face = false;   // two faces meeting over more than the linear slop
+    bool measured = false; // the measure found a manifold (else separation is 0)
     ContactFeature feature = ContactFeature::corners;
     int candidate = -1; // in MoveScratch::candidates
 };

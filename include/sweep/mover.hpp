@@ -49,11 +49,14 @@ struct MoveContact {
     /// where the cast met it, inside it.
     Vec2 point;
     Vec2 normal; ///< world unit vector from the other body to the mover
-    /// L, at contact: about 0, negative only for an overlapping start;
-    /// for a corner (surface_area 0) the closing's reckoning along the
-    /// normal, which may read a few linear slops below 0 though the
-    /// shapes are apart (where the measure found them beyond the touch
-    /// tolerance and counted the gap from 0).
+    /// L, the shapes' separation where the move recorded the contact (the
+    /// pose at `time`): about 0 (within the touch tolerance), negative
+    /// only for an overlapping start. Faces: the gap along the normal.
+    /// Where the contact met at corners and the move went on along the
+    /// surfaces before recording it (a box landing on a floor, its corner
+    /// by a tile's corner, then sliding over the tile's top), or the pair
+    /// measured apart: their signed distance at that pose, which may then
+    /// exceed the touch tolerance (and the normal stays the one met).
     real separation = 0;
     real surface_area =
         0; ///< L: overlap length of the touching features (0 for a corner or circle)

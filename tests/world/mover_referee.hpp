@@ -353,8 +353,10 @@ inline std::pair<Shape, real> make_character(int kind, real size, std::mt19937& 
 // What of MoveResult's contract character `i`'s move from `from` by `d`
 // breaks, if anything (empty: nothing): the result's position is the
 // body's; a push out only from an overlapping start; the cap hit only at
-// the cap; its face contacts no deeper than the touch tolerance but from
-// an overlapping start, with surface areas >= 0, in time order, at times in [0, 1], with unit
+// the cap; its contacts no deeper than the touch tolerance but from an
+// overlapping start (and crossings), and those recorded where it ended
+// (at time 1) of two bodies of one shape at the separation the referee
+// finds there, with surface areas >= 0, in time order, at times in [0, 1], with unit
 // normals, slide responses (with `slides_only`: the move had no filter)
 // and points on the surface of a shape of the other body (within a slop; a body crossed
 // may have its point inside, met from inside); its ground is a
@@ -364,6 +366,10 @@ inline std::pair<Shape, real> make_character(int kind, real size, std::mt19937& 
 // bounce turns it); and no other character moved. `Scene` holds the
 // world and its characters (each with its id and the position `p` the
 // test last saw it at).
+// How far a contact's separation where the move ended may be from the
+// referee's, in linear slops (the manifold's and the referee's rounding).
+inline constexpr real k_end_separation_tolerance = real(0.01);
+
 template <class Scene>
 std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d,
                             const MoveResult& r, bool slides_only = true) {
@@ -412,6 +418,21 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
         }
         return out;
     };
+    // The mover's separation from body `other` where it ended, when each
+    // has one shape (a contact is of one pair of shapes).
+    const auto one_shape_separation = [&](BodyId other) -> std::optional<real> {
+        const BodyId mover = scene.characters[i].id;
+        const auto own = scene.world.body_shapes(mover);
+        const auto theirs = scene.world.body_shapes(other);
+        if (!own || !theirs || own->size() != 1 || theirs->size() != 1) {
+            return std::nullopt;
+        }
+        const auto convex = [&](BodyId body, ShapeId shape) {
+            const Transform xf = scene.world.body_state(body).value().xf;
+            return placed(scene.world.shape_info(shape).value().shape, xf.q.c, xf.q.s, xf.p);
+        };
+        return separation(convex(mover, own->front()), convex(other, theirs->front()));
+    };
     bool ground_met = r.ground.index < 0;
     for (std::size_t k = 0; k < r.contacts.size(); ++k) {
         const MoveContact& c = r.contacts[k];
@@ -423,16 +444,21 @@ std::string contract_broken(const Scene& scene, std::size_t i, Vec2 from, Vec2 d
                 << ", other body " << c.other.index;
             return out.str();
         }
-        // (A corner's separation is the closing's reckoning along its
-        // normal, from 0 where the measure found no manifold: it may read
-        // below 0 though the shapes are apart. MoveContact::separation.)
-        const bool face = c.surface_area > slop;
         if (!(c.surface_area >= 0) ||
-            (face && c.response != MoveResponse::cross && !r.started_overlapping &&
+            (c.response != MoveResponse::cross && !r.started_overlapping &&
              c.separation < -touch * (1 + real(1e-3)))) {
             out << "contact " << k << " at separation " << c.separation << ", surface area "
                 << c.surface_area << ", from no overlapping start";
             return out.str();
+        }
+        if (c.time == 1 && c.response != MoveResponse::cross) {
+            if (const std::optional<real> end = one_shape_separation(c.other)) {
+                if (std::abs(c.separation - *end) > k_end_separation_tolerance * slop) {
+                    out << "contact " << k << " at separation " << c.separation
+                        << " where the move ended " << *end << " apart";
+                    return out.str();
+                }
+            }
         }
         // (A body crossed from inside, the mover in it as a subdivision
         // began, has no surface point to enter: its point may be inside.)

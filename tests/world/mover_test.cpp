@@ -171,6 +171,36 @@ TEST(Move, PressingDownBesideASeamLeadsWithTheFloorNotTheNextTilesCorner) {
     }
 }
 
+// Found in the Move benchmark's scene (16 L a metre, boxes of 12 L among
+// tiles of 16): a box landing on a floor block a hair above a tile's top,
+// its corner a hair beside the tile's corner at the same time, slides on
+// over the tile. The tile's contact met corner to corner on a diagonal
+// normal; its separation is the gap where the move recorded it: the box's
+// bottom above the tile's top (the corner's reckoning along its normal
+// read 4.1 L into the tile).
+TEST(Move, ACornerContactTheSlideCarriesOverAFaceReportsTheGapThere) {
+    WorldDef def;
+    def.length_units_per_meter = 16;
+    World world = World::make(def).value();
+    const BodyId tile = add_static_box(world, {280, 184}, 8, 8); // top y = 192, right x = 288
+    const BodyId floor = add_static_box(world, {298, 186.003433f}, 6, 6);
+    const BodyId c = add_character(world, {297.020538f, 198.45726f}, make_box(6, 6).value());
+    const MoveResult r = world.move(c, {-7.53187704f, -1.1013999f}).value();
+    ASSERT_EQ(r.contacts.size(), 2u);
+    const real floor_top = 186.003433f + 6;
+    EXPECT_EQ(r.position.y, floor_top + 6); // landed on the floor block
+    EXPECT_LT(r.position.x - 6, 288);       // over the tile's top at the end
+    const auto contact_with = [&](BodyId other) {
+        return *std::find_if(r.contacts.begin(), r.contacts.end(),
+                             [&](const MoveContact& k) { return k.other == other; });
+    };
+    EXPECT_EQ(contact_with(floor).separation, 0);
+    const MoveContact at_tile = contact_with(tile);
+    EXPECT_EQ(at_tile.surface_area, 0); // a corner
+    EXPECT_EQ(at_tile.time, 1);         // recorded where the move ended
+    EXPECT_NEAR(at_tile.separation, (r.position.y - 6) - 192, 1e-5f);
+}
+
 TEST(Move, InnerCornerStopsTouchingBothWalls) {
     World world = make_world();
     add_static_box(world, {0, -0.5f}, 10, 0.5f); // floor, top y = 0
