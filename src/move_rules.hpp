@@ -96,13 +96,14 @@ inline void keep_pressing_normal(MoveHit& tie, Vec2 cast_normal, Vec2 motion) {
 }
 
 // Whether tie `tie` reports its signed distance at the pose it is
-// recorded at (reported_separation) rather than its measure moved by the
-// closing's reckoning along its normal: where the measure found no
-// manifold (its separation then 0, what the closing takes it for), or the
-// closing moved the body (`closed` > 0, of the motion left) while the tie
-// meets at corners: the reckoning follows a face, not a corner. (A box
-// sliding left over a tile's top, tied with the tile's corner on a
-// diagonal normal as it landed, read 4.1 L into the tile 0.003 L above it.)
+// recorded at (reported_separation) rather than its measure: where the
+// measure found no manifold (its separation then 0, what the closing takes
+// it for), or the closing moved the body (`closed` > 0, of the motion
+// left). The closing's reckoning along the normal follows a face only
+// while the body stays over it, and a corner not at all: a box sliding
+// left over a tile's top, tied with the tile's corner on a diagonal normal
+// as it landed, read 4.1 L into the tile 0.003 L above it, and a capsule
+// carried past a chain segment's end read 0.01 L from it, 0.043 L apart.
 inline bool needs_distance(const MoveHit& tie, real closed) { return !tie.measured || closed > 0; }
 
 // A contact the mover can stand on (see k_ground_cosine); y is up.
