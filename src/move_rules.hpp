@@ -102,8 +102,9 @@ inline void keep_pressing_normal(MoveHit& tie, Vec2 cast_normal, Vec2 motion) {
 // left). The closing's reckoning along the normal follows a face only
 // while the body stays over it, and a corner not at all: a box sliding
 // left over a tile's top, tied with the tile's corner on a diagonal normal
-// as it landed, read 4.1 L into the tile 0.003 L above it, and a capsule
-// carried past a chain segment's end read 0.01 L from it, 0.043 L apart.
+// as it landed, read 4.1 L into the tile 0.003 L above it, and a turned
+// box tied with a tile's top among chain segments read 0.01 L from it
+// where it ended 0.043 L apart.
 inline bool needs_distance(const MoveHit& tie, real closed) { return !tie.measured || closed > 0; }
 
 // A contact the mover can stand on (see k_ground_cosine); y is up.
