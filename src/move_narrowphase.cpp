@@ -776,6 +776,26 @@ bool may_press_into(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
     return !round || round->may_press_into(motion, tol);
 }
 
+namespace {
+
+// The separation of A and B along the unit `n` (from A to B): how far B's
+// core reaches least along it less how far A's reaches most, less their
+// radii (the separating axis test's, on the whole shapes: a manifold's
+// points are clipped to its reference face).
+real axis_separation(const PlacedShape& a, const PlacedShape& b, Vec2 n) {
+    real most_a = -std::numeric_limits<real>::max();
+    for (int i = 0; i < a.proxy->count; ++i) {
+        most_a = std::max(most_a, dot(n, transform_point(a.xf, a.proxy->points[i])));
+    }
+    real least_b = std::numeric_limits<real>::max();
+    for (int i = 0; i < b.proxy->count; ++i) {
+        least_b = std::min(least_b, dot(n, transform_point(b.xf, b.proxy->points[i])));
+    }
+    return least_b - most_a - (a.proxy->radius + b.proxy->radius);
+}
+
+} // namespace
+
 ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol) {
     if (const std::optional<RoundOnBox> round = round_on_box(a, b)) {
         if (const std::optional<ContactMeasure> m = round->measure(tol.linear_slop)) {
@@ -792,13 +812,18 @@ ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const
     // tolerance) slid on along the segment's at 0.0205, and ended that deep
     // once its own face no longer separated them. Overlapping, the face of
     // least penetration measures: collide() in the other order prefers B's
-    // face. (Two axis-aligned boxes' faces are the same axes, so their
-    // measure is collide()'s: measure_boxes agrees.)
+    // face, and the whole shapes' separation along each normal decides,
+    // not the manifolds' points, which are clipped to the reference face
+    // (a box over a convex corner, its own corner hanging past it, read as
+    // deep on the corner's face as on its own, and slid along the corner's
+    // face, 2.8 degrees off level, 0.0246 L into it). (Two axis-aligned
+    // boxes' faces are the same axes, so their measure is collide()'s:
+    // measure_boxes agrees.)
     if (m.count > 0 && m.separation < 0) {
         ContactMeasure other = measure_of(collide(*b.shape, b.xf, *a.shape, a.xf, settings));
         other.normal = -other.normal;
-        if (other.count > 0 && other.separation > m.separation &&
-            dot(other.normal, m.normal) < k_face_cosine) {
+        if (other.count > 0 && dot(other.normal, m.normal) < k_face_cosine &&
+            axis_separation(a, b, other.normal) > axis_separation(a, b, m.normal)) {
             m = other;
         }
     }

@@ -188,7 +188,8 @@ Vec2 on_surface_of(const PlacedShape& a, Vec2 p);
 
 /// The general measure, on any shapes: collide()'s manifold, but for
 /// shapes that overlap, read on the face of least penetration (the other
-/// shape's, where it separates them better than the face collide() keeps).
+/// shape's, where the whole shapes' separation along its normal is greater
+/// than along the normal of the face collide() keeps).
 /// A disc B whose centre lies outside a known box A (`a.box`) is measured
 /// in closed form, as collide() would: one point within a linear slop, the
 /// normal from the box's nearest point to the centre, the separation the

@@ -526,6 +526,28 @@ TEST(MoveChainJoint, TrianglePassingAnIslandsConvexCornerStaysOutOfIt) {
               "");
 }
 
+// Found hunting the property tests' scenes at other seeds (3036 of a
+// flat-floored chain room with islands): ended 0.0246 L inside the chain.
+// A box turned half a turn (less 1e-4 rad) starts 0.0186 L over the convex
+// top-left corner of an island whose top slopes down to the right by 2.8
+// degrees, its bottom face over the corner and its own corner hanging
+// 0.12 L past it, and moves down and right. collide() keeps the segment's
+// face as the reference (its separating axis reads 0.0246 L deep, the
+// box's 0.0186: within its 0.1 slop preference for A), its clipped point
+// at the corner 0.0186 L deep, and the measure took that over the box's
+// own face, whose manifold read the same depth: the slide along the slope
+// took the hanging corner 0.0246 L under the island's top. The measure now
+// picks the face of least penetration by the whole shapes' separation
+// along each normal: the box's own face, and the slide runs level.
+TEST(MoveChainJoint, ABoxOverAnIslandsConvexCornerSlidesLevelNotIntoItsSlope) {
+    EXPECT_EQ(bad_move(make_box(3.17355633f, 1.73390198f).value(), 3.14148045f,
+                       {358.217957f, 447.050629f}, {4.55484581f, -6.41305161f},
+                       {ChainSegment{{364.83429f, 434.664307f},
+                                     {{365.335693f, 444.83429f}, {355.16571f, 445.335693f}},
+                                     {354.664307f, 435.16571f}}}),
+              "");
+}
+
 // Found at 10x the cases: a hexagon passing a tile's corner almost along
 // the corner's normal (approach 0.008 of the motion) reached its band; the
 // gap closing then carried it the rest of the move along the motion (2.5 L)
