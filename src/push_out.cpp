@@ -157,10 +157,8 @@ void find_candidates(PushScratch& s, real max_push) {
     });
 }
 
-} // namespace
-
-std::optional<Vec2> least_push(std::span<const PushObstacle> obstacles, real max_push,
-                               real touch_tolerance, PushScratch& s) {
+// Every obstacle's region into s.planes, obstacle i's from s.first[i].
+void add_regions(std::span<const PushObstacle> obstacles, PushScratch& s) {
     s.planes.clear();
     s.first.clear();
     for (const PushObstacle& o : obstacles) {
@@ -168,6 +166,24 @@ std::optional<Vec2> least_push(std::span<const PushObstacle> obstacles, real max
         add_region(o, s.planes);
     }
     s.first.push_back(s.planes.size());
+}
+
+} // namespace
+
+bool clear_of_all(std::span<const PushObstacle> obstacles, Vec2 p, real touch_tolerance,
+                  PushScratch& s) {
+    add_regions(obstacles, s);
+    for (std::size_t i = 0; i < obstacles.size(); ++i) {
+        if (!clear(obstacles, s, i, p, touch_tolerance)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<Vec2> least_push(std::span<const PushObstacle> obstacles, real max_push,
+                               real touch_tolerance, PushScratch& s) {
+    add_regions(obstacles, s);
     const std::size_t regions = obstacles.size();
     s.active.assign(regions, 0);
     bool any = false;

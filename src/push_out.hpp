@@ -88,4 +88,9 @@ struct PushScratch {
 std::optional<Vec2> least_push(std::span<const PushObstacle> obstacles, real max_push,
                                real touch_tolerance, PushScratch& scratch);
 
+/// Whether every `own` moved by p (L) lies no deeper than
+/// `touch_tolerance` (L) in its `other`, as least_push judges a push.
+bool clear_of_all(std::span<const PushObstacle> obstacles, Vec2 p, real touch_tolerance,
+                  PushScratch& scratch);
+
 } // namespace sweep::detail

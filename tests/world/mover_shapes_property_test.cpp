@@ -548,6 +548,33 @@ TEST(MoveChainJoint, ABoxOverAnIslandsConvexCornerSlidesLevelNotIntoItsSlope) {
               "");
 }
 
+// Found hunting (seed 3598 of the tiles' scene): ended 0.0432 L inside a
+// tile, the move's 32 iterations spent. A triangle touching a tile's side
+// (0 L) and another character (3.8e-6 L into it) moves up and left. The
+// manifold with the other triangle, clipped to the face it prefers, read
+// 0.0432 L deep; the least push saw every shape within the tolerance and
+// asked none, and the push-out fell back on the manifold's push, 0.0432 L
+// into the tile. A manifold's push that takes the body into something is
+// now not made: the body, within half the touch tolerance of everything,
+// did not start overlapping, and moves on.
+TEST(MovePushOut, AManifoldsPushIntoATileIsNotMadeForAStartWithinTheTolerance) {
+    Piece mover;
+    mover.shape = polygon(
+        {{-5.32132101f, 2.61758423f}, {1.34330976f, -5.77613401f}, {4.68444872f, 3.63650179f}});
+    mover.angle = 5.58299685f;
+    Piece tile;
+    tile.shape = make_offset_box(8, 8, {136, 56}, 0).value();
+    Piece other;
+    other.shape = polygon(
+        {{-4.19627953f, -1.39446092f}, {2.60521674f, -3.57297182f}, {1.64985132f, 4.10259342f}});
+    other.angle = 6.04382372f;
+    other.p = {116.848312f, 40.4866638f};
+    EXPECT_EQ(
+        replay(mover, {122.074486f, 49.3389511f}, {-1.53377628f, 3.96166134f}, {tile}, {other})
+            .what,
+        "");
+}
+
 // Found at 10x the cases: a hexagon passing a tile's corner almost along
 // the corner's normal (approach 0.008 of the motion) reached its band; the
 // gap closing then carried it the rest of the move along the motion (2.5 L)
