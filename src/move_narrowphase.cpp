@@ -776,26 +776,6 @@ bool may_press_into(const PlacedShape& a, const PlacedShape& b, Vec2 motion,
     return !round || round->may_press_into(motion, tol);
 }
 
-namespace {
-
-// The separation of A and B along the unit `n` (from A to B): how far B's
-// core reaches least along it less how far A's reaches most, less their
-// radii (the separating axis test's, on the whole shapes: a manifold's
-// points are clipped to its reference face).
-real axis_separation(const PlacedShape& a, const PlacedShape& b, Vec2 n) {
-    real most_a = -std::numeric_limits<real>::max();
-    for (int i = 0; i < a.proxy->count; ++i) {
-        most_a = std::max(most_a, dot(n, transform_point(a.xf, a.proxy->points[i])));
-    }
-    real least_b = std::numeric_limits<real>::max();
-    for (int i = 0; i < b.proxy->count; ++i) {
-        least_b = std::min(least_b, dot(n, transform_point(b.xf, b.proxy->points[i])));
-    }
-    return least_b - most_a - (a.proxy->radius + b.proxy->radius);
-}
-
-} // namespace
-
 ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol) {
     if (const std::optional<RoundOnBox> round = round_on_box(a, b)) {
         if (const std::optional<ContactMeasure> m = round->measure(tol.linear_slop)) {
@@ -823,7 +803,8 @@ ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const
         ContactMeasure other = measure_of(collide(*b.shape, b.xf, *a.shape, a.xf, settings));
         other.normal = -other.normal;
         if (other.count > 0 && dot(other.normal, m.normal) < k_face_cosine &&
-            axis_separation(a, b, other.normal) > axis_separation(a, b, m.normal)) {
+            gap_along(*a.proxy, a.xf, *b.proxy, b.xf, other.normal) >
+                gap_along(*a.proxy, a.xf, *b.proxy, b.xf, m.normal)) {
             m = other;
         }
     }
