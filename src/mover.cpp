@@ -586,12 +586,16 @@ class Mover {
             // it slides past the corner: a hexagon passing a tile's corner
             // almost along it was carried 2.5 L and ended 0.027 L inside).
             // Beside a corner the closing goes no farther than its gap and
-            // half a touch tolerance.
+            // half a touch tolerance; and so beside any tie of a lead that
+            // does not slide, which ends the motion where it meets (a
+            // triangle touching a segment's end, its motion 0.00025 of its
+            // length into the face there, was carried 4.9 L along it, off
+            // the end, by a touch).
             const real dir_length = length(dir);
             for (const MoveHit& h : ties) {
                 const real most =
                     std::max(h.separation, real(0)) + real(0.5) * w_.tol.touch_tolerance;
-                if (!h.face && f * dir_length > most && !boxes_meet(h, dir)) {
+                if ((!slide || (!h.face && !boxes_meet(h, dir))) && f * dir_length > most) {
                     f = most / dir_length;
                     reached = -1;
                 }

@@ -1202,6 +1202,35 @@ TEST(MoveResponseRepro, ACapsuleSlidingPastTheEndOfANearlyParallelSegmentStaysOu
     EXPECT_NEAR(r.contacts[0].normal.x, -1, 1e-5f);
 }
 
+// Found hunting the filtered wander at other seeds (2935): a touch that
+// ended 4.8 L from what it touched. A triangle 0.0185 L from a segment's
+// end (a touching start) moves nearly along the face it meets there, 0.00025
+// of its length into it. The closing, which brings the lead to touching
+// along the motion, ran the whole motion (4.9 L) to close so slow an
+// approach, and carried the triangle off the segment's end; the touch then
+// ended the move there. A lead that does not slide now closes no farther
+// than its ties' gaps and half a touch tolerance, as beside a corner.
+TEST(MoveResponseRepro, ATouchNearlyAlongTheFaceItMeetsEndsTouchingIt) {
+    MoveResult r;
+    const std::string what = replay_filtered(
+        Piece{{},
+              polygon({{-4.74775028f, 2.40913653f},
+                       {0.182622641f, -5.32087612f},
+                       {4.47631168f, 2.88230896f}}),
+              3.22798371f,
+              1,
+              0,
+              {}},
+        {174.314697f, 202.774063f}, {2.9785223f, -3.88250875f},
+        {Other{Piece{{}, Segment{{13.7424536f, 0}, {12.6776066f, 16}}, 0, 1, 0, {160, 208}}, true,
+               MoveResponse::touch}},
+        &r);
+    EXPECT_EQ(what, "") << describe_result(r);
+    ASSERT_EQ(r.contacts.size(), 1u);
+    EXPECT_EQ(r.contacts[0].response, MoveResponse::touch);
+    EXPECT_LT(length(r.position - Vec2{174.314697f, 202.774063f}), real(0.03));
+}
+
 // Found by the one-way test in double: a box landing on a one-way polyline
 // (a valley of two segments) slides down one segment into the joint, where
 // its corner meets the other segment's end. The cast took that for a
