@@ -350,7 +350,7 @@ template <OwnForm Form> class FastMover {
         if constexpr (k_box) {
             return box_distance(c.other.box, box_);
         }
-        return signed_distance(placed_other(c), placed_own(), w_.tol);
+        return signed_distance(placed_other(c), placed_own());
     }
 
     const Aabb& other_of(const MoveHit& h) const {

@@ -1,4 +1,5 @@
-// Private to shape_cast.cpp and toi.cpp: how deep two overlapping cores are.
+// Private to shape_cast.cpp, toi.cpp and move_narrowphase.cpp: how deep two
+// overlapping cores are.
 //
 // GJK (distance.cpp) reports only that two cores overlap, not by how much.
 // The casts need the depth to tell touching from overlapping

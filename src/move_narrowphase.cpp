@@ -18,6 +18,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core_separation.hpp"
 #include "manifold_faces.hpp"
 #include "move_round_box.hpp"
 #include "sweep/manifold.hpp"
@@ -817,23 +818,17 @@ ContactMeasure measure_contact(const PlacedShape& a, const PlacedShape& b, const
     return m;
 }
 
-real signed_distance(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol) {
+real signed_distance(const PlacedShape& a, const PlacedShape& b) {
     if (const std::optional<RoundOnBox> round = round_on_box(a, b)) {
         if (const std::optional<real> d = round->distance()) {
             return *d;
         }
     }
-    // (The cores' distance less the radii is exact while the cores are
-    // apart, the rounded shapes overlapping or not; a manifold's points
-    // are not: a capsule over a chain segment's end read 0.0006 L apart,
-    // 0.0014 L deep.)
+    // (The casts' separation: exact while the cores are apart, the rounded
+    // shapes overlapping or not; a manifold's clipped points are not: a
+    // capsule over a chain segment's end read 0.0006 L apart, 0.0014 L deep.)
     SimplexCache cache;
-    const DistanceOutput d = distance({*a.proxy, *b.proxy, a.xf, b.xf, false}, cache);
-    if (d.state == DistanceState::separated) {
-        return d.distance - (a.proxy->radius + b.proxy->radius);
-    }
-    const ContactMeasure m = measure_contact(a, b, tol);
-    return m.count > 0 ? m.separation : 0;
+    return signed_separation(*a.proxy, a.xf, *b.proxy, b.xf, inv_mul(a.xf, b.xf), cache).separation;
 }
 
 std::optional<Aabb> axis_aligned_box(const Shape& shape, const Transform& xf) {

@@ -210,10 +210,10 @@ inline real box_distance(const Aabb& a, const Aabb& b) {
 /// whose separation the closing's reckoning along its normal cannot give
 /// (MoveContact::separation; negative: the depth of their overlap): for a
 /// round B on a known box A in closed form (move_round_box.hpp) where B's
-/// core is outside the box; else, where the cores are apart, GJK's
-/// distance between them (distance.hpp) less the radii; else (cores that
-/// meet) measure_contact's separation, or 0 where that finds no manifold.
-real signed_distance(const PlacedShape& a, const PlacedShape& b, const Tolerances& tol);
+/// core is outside the box; else the casts' signed_separation
+/// (core_separation.hpp): GJK's distance between the cores less the radii
+/// while they are apart, the separating axes where they meet.
+real signed_distance(const PlacedShape& a, const PlacedShape& b);
 
 /// The box of `shape` placed by `xf` (world, L) when the shape is exactly
 /// that box: a polygon of four vertices, radius 0, whose placed edges and

@@ -478,26 +478,42 @@ class Mover {
         w_.move_scratch.hits.push_back(h);
     }
 
+    // A tie's pair as measure reads it: the mover's box for the closed
+    // forms where both shapes are axis-aligned boxes (not for a one-way
+    // platform, whose landing normal the general form finds), and the
+    // shapes placed (a chain segment as its bare segment, held in
+    // `segment`; the other's box known where it is one).
+    struct TiePair {
+        std::optional<MoverBox> own_box;
+        PlacedShape other;
+        PlacedShape own;
+    };
+    TiePair tie_pair(const MoveHit& hit, Shape& segment) {
+        const MoveCandidate& c = w_.move_scratch.candidates[hit.candidate];
+        const bool boxes = c.exact_box && c.response != MoveResponse::one_way;
+        TiePair pair{boxes ? closed_form(mover_shape(hit.own_shape), {}) : std::nullopt,
+                     placed_measured(w_.shapes[hit.other_shape], segment),
+                     placed_own(hit.own_shape)};
+        if (boxes) {
+            pair.other.box = &c.other.box;
+        }
+        return pair;
+    }
+
     // Surface area of a hit at the current pose: the length of the touching
     // features' overlap, from the manifold's two points (the seeds' crack rule).
     // The manifold's normal replaces the cast's: it comes from the faces, so
     // it is exact for a box landing flat, where GJK's is not.
     void measure(MoveHit& hit) {
         const MoveCandidate& c = w_.move_scratch.candidates[hit.candidate];
+        Shape segment;
+        const TiePair pair = tie_pair(hit, segment);
         std::optional<ContactMeasure> m;
-        if (c.exact_box && c.response != MoveResponse::one_way) {
-            if (const std::optional<MoverBox> own_box =
-                    closed_form(mover_shape(hit.own_shape), {})) {
-                m = measure_boxes(c.other, *own_box, w_.tol, hit.normal);
-            }
+        if (pair.own_box) {
+            m = measure_boxes(c.other, *pair.own_box, w_.tol, hit.normal);
         }
         if (!m) {
-            Shape segment;
-            PlacedShape other = placed_measured(w_.shapes[hit.other_shape], segment);
-            if (c.exact_box && c.response != MoveResponse::one_way) {
-                other.box = &c.other.box;
-            }
-            m = measure_contact(other, placed_own(hit.own_shape), w_.tol);
+            m = measure_contact(pair.other, pair.own, w_.tol);
         }
         if (c.response == MoveResponse::one_way && m->count > 0) {
             const ShapeRecord& o = w_.shapes[hit.other_shape];
@@ -523,19 +539,11 @@ class Mover {
         if (!needs_distance(h, closed)) {
             return h.separation;
         }
-        const MoveCandidate& c = w_.move_scratch.candidates[h.candidate];
-        const bool boxes = c.exact_box && c.response != MoveResponse::one_way;
-        if (boxes) {
-            if (const std::optional<MoverBox> own_box = closed_form(mover_shape(h.own_shape), {})) {
-                return box_distance(c.other.box, own_box->box);
-            }
-        }
         Shape segment;
-        PlacedShape other = placed_measured(w_.shapes[h.other_shape], segment);
-        if (boxes) {
-            other.box = &c.other.box;
-        }
-        return signed_distance(other, placed_own(h.own_shape), w_.tol);
+        const TiePair pair = tie_pair(h, segment);
+        const Aabb& other_box = w_.move_scratch.candidates[h.candidate].other.box;
+        return pair.own_box ? box_distance(other_box, pair.own_box->box)
+                            : signed_distance(pair.other, pair.own);
     }
 
     // Closes the gaps the casts left, so a box stops with its face exactly
