@@ -173,7 +173,7 @@ template <class Visit> void for_each_face_normal(const Shape& shape, Visit&& vis
 struct ContactMeasure {
     int count = 0;         ///< manifold points: 2 for faces meeting, 1 at a corner, 0 apart
     Vec2 normal;           ///< unit, from A to B (count > 0)
-    real separation = 0;   ///< L, the least of the points' (count > 0)
+    real separation = 0;   ///< L, the least of the points', or the cores' (count > 0)
     real surface_area = 0; ///< L, the distance between the two points (count 2), else 0
     ContactFeature feature = ContactFeature::corners; ///< of the normal (count > 0)
 };
@@ -189,7 +189,9 @@ Vec2 on_surface_of(const PlacedShape& a, Vec2 p);
 /// The general measure, on any shapes: collide()'s manifold, but for
 /// shapes that overlap, read on the face of least penetration (the other
 /// shape's, where the whole shapes' separation along its normal is greater
-/// than along the normal of the face collide() keeps).
+/// than along the normal of the face collide() keeps). Rounded shapes
+/// whose cores lie apart take the cores' normal and separation (GJK), but
+/// for a chain segment, a circle, or a capsule's core over a face.
 /// A disc B whose centre lies outside a known box A (`a.box`) is measured
 /// in closed form, as collide() would: one point within a linear slop, the
 /// normal from the box's nearest point to the centre, the separation the

@@ -703,10 +703,12 @@ TEST(MoveLedge, ARoundedBoxOverATilesCornerSlidesOffItWithoutStalling) {
     const MoveResult r = world.move(id, {real(-1.90844679), real(-5.17653465)}).value();
     EXPECT_FALSE(r.iteration_cap_hit);
     EXPECT_LT(r.iterations, 5);
-    // Left by the motion's component along the box's bottom, down by less
-    // than its first closing (0.0007 L).
+    // Left by the motion's component along the box's bottom, down by its
+    // first closing: to touching from the 0.0019 L it started above the
+    // tile (the measure's separation is the cores'; the manifold's points
+    // read less, and the closing stopped 0.0012 L short).
     EXPECT_NEAR(r.position.x, 145.285, 0.01);
-    EXPECT_NEAR(r.position.y, 341.309387, 0.001);
+    EXPECT_NEAR(r.position.y, real(341.309387) - real(0.0019), real(0.0002));
     // Each contact's point is on the tile, at its corner: the touching
     // hit's was the manifold's, 0.17 L past it (on_surface_of).
     ASSERT_FALSE(r.contacts.empty());
@@ -714,6 +716,73 @@ TEST(MoveLedge, ARoundedBoxOverATilesCornerSlidesOffItWithoutStalling) {
         EXPECT_NEAR(c.point.x, 144, 1e-3);
         EXPECT_NEAR(c.point.y, 336, 1e-3);
     }
+}
+
+// Found hunting (seed 5545 of the slopes' scene): a contact read 0.0236 L
+// deep, beyond the touch tolerance (0.02), where the shapes were 0.0194 L
+// deep. A rounded box turned 90.16 degrees, a chain's vertex at its right
+// and a capsule character's vertical side at its left, slides up along its
+// own faces: its top corner, leaning toward the capsule, goes deeper into
+// the capsule's side until the capsule's end is beside the box's face.
+// There collide() keeps the capsule's side as the reference face (the
+// box's face separates them 0.0042 L less deeply, within its 0.1 slop
+// preference for A) and clips the box's face to that side widened by both
+// radii: the box's corner past the capsule's end read along the side's
+// normal. The measure took the cores' normal for the contact but the
+// manifold's depth; it now takes the cores' separation with their normal.
+TEST(MoveRoundShapes, ARoundedBoxBesideACapsulesEndReportsTheDepthOfTheirCores) {
+    Piece chain_upper;
+    chain_upper.shape = ChainSegment{{75.7409897f, 222.151825f},
+                                     {{67.3052902f, 221.458908f}, {65.3575211f, 213.22197f}},
+                                     {72.5894318f, 208.824173f}};
+    Piece chain_lower;
+    chain_lower.shape = ChainSegment{{67.3052902f, 221.458908f},
+                                     {{65.3575211f, 213.22197f}, {72.5894318f, 208.824173f}},
+                                     {79.0067673f, 214.343124f}};
+    Piece tile;
+    tile.shape = make_box(8, 8).value();
+    tile.p = {72, 232};
+    Piece capsule;
+    capsule.shape = make_capsule({0, -3.358078f}, {0, 3.358078f}, 2.83587933f).value();
+    capsule.p = {52.1374817f, 217.381531f};
+    Piece mover;
+    mover.shape = make_box(3.68894482f, 3.49712086f).value();
+    mover.shape.polygon.radius = 1.69437528f;
+    mover.angle = 1.57353437f;
+    const Vec2 from{60.1655006f, 213.41275f};
+    const Vec2 d{4.84053993f, 5.34354591f};
+    EXPECT_EQ(replay(mover, from, d, {chain_upper, chain_lower, tile}, {capsule}).what, "");
+
+    WorldDef def;
+    def.length_units_per_meter = k_tile;
+    World world = World::make(def).value();
+    for (const Piece& s : {chain_upper, chain_lower, tile}) {
+        BodyDef body;
+        body.position = s.p;
+        const ShapeDef shape{s.shape, {}};
+        ASSERT_TRUE(world.create_body(body, std::span(&shape, 1)));
+    }
+    const auto add_kinematic = [&](const Piece& piece, Vec2 p) {
+        BodyDef body;
+        body.type = BodyType::kinematic;
+        body.position = p;
+        body.angle = piece.angle;
+        const ShapeDef shape{piece.shape, {}};
+        return world.create_body(body, std::span(&shape, 1)).value();
+    };
+    const BodyId other = add_kinematic(capsule, capsule.p);
+    const BodyId id = add_kinematic(mover, from);
+    const MoveResult r = world.move(id, d).value();
+    const Rot q = world.body_state(id).value().xf.q;
+    const real depth = referee::separation(capsule.at(), placed(mover.shape, q.c, q.s, r.position));
+    ASSERT_LT(depth, 0); // (a real overlap, within the tolerance)
+    EXPECT_GT(depth, -world.tolerances().touch_tolerance);
+    // The box slides no farther once it meets the capsule, so the contact's
+    // depth is the depth where it ends.
+    const auto met = std::find_if(r.contacts.begin(), r.contacts.end(),
+                                  [&](const MoveContact& c) { return c.other == other; });
+    ASSERT_NE(met, r.contacts.end());
+    EXPECT_NEAR(met->separation, depth, 1e-4);
 }
 
 } // namespace
