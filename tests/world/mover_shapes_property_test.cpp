@@ -718,6 +718,43 @@ TEST(MoveLedge, ARoundedBoxOverATilesCornerSlidesOffItWithoutStalling) {
     }
 }
 
+// Found hunting (seed 3365 of the push-out test): ended 0.0214 L inside a
+// tile. A box turned half a turn less 0.00034 rad starts with its top face
+// 0.0200 L into a tile's bottom (its deepest point the tile's corner; the
+// box's higher top corner, 0.0214 L above the tile's bottom face, is past
+// the tile's side) and moves up and right. collide() keeps the tile's face
+// as the reference, the box's a hair off it, and the slide ran along the
+// tile's face, taking the box's higher corner under the tile. The measure
+// now takes the face of least penetration however nearly parallel the two
+// are: the box's own, along which the tile's corner stays as deep as it
+// started.
+TEST(MovePushOut, ABoxAHairOffLevelSlidingAlongATilesBottomGoesNoDeeper) {
+    const Shape box = make_box(5.87949991f, 3.52490425f).value();
+    const real angle = 3.1412499f;
+    const Vec2 from{113.758217f, 28.494463f};
+    const Shape tile = make_offset_box(8, 8, {120, 40}, 0).value();
+    EXPECT_EQ(bad_move(box, angle, from, {7.67831945f, 5.26897001f}, {tile}), "");
+
+    WorldDef def;
+    def.length_units_per_meter = k_tile;
+    World world = World::make(def).value();
+    const ShapeDef tile_def{tile, {}};
+    ASSERT_TRUE(world.create_body(BodyDef{}, std::span(&tile_def, 1)));
+    BodyDef body;
+    body.type = BodyType::kinematic;
+    body.position = from;
+    body.angle = angle;
+    const ShapeDef box_def{box, {}};
+    const BodyId id = world.create_body(body, std::span(&box_def, 1)).value();
+    const Rot q = world.body_state(id).value().xf.q;
+    const real start = referee::separation(placed(tile, 1, 0, {}), placed(box, q.c, q.s, from));
+    ASSERT_LT(start, real(-0.0199)); // (within the touch tolerance, 0.02)
+    const MoveResult r = world.move(id, {7.67831945f, 5.26897001f}).value();
+    EXPECT_GT(r.position.x, from.x + 7); // (it slides)
+    EXPECT_GT(referee::separation(placed(tile, 1, 0, {}), placed(box, q.c, q.s, r.position)),
+              start - real(1e-4));
+}
+
 // Found hunting (seed 5545 of the slopes' scene): a contact read 0.0236 L
 // deep, beyond the touch tolerance (0.02), where the shapes were 0.0194 L
 // deep. A rounded box turned 90.16 degrees, a chain's vertex at its right
