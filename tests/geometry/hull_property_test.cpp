@@ -52,15 +52,21 @@ std::vector<Vec2> random_cloud(std::mt19937& rng, int kind) {
     return points;
 }
 
-/// Brute force: true when the points span a triangle of non-zero area (in
-/// exact arithmetic for the lattice; in double otherwise, with a threshold
-/// far above rounding and far below any random triangle's area).
-bool spans_a_triangle(const std::vector<Vec2>& p) {
+/// Brute force: true when three of the points make a triangle whose least
+/// altitude (twice its area over its longest side) exceeds `width`: then no
+/// strip that wide holds the points, as a triangle in a strip has an
+/// altitude no longer than the strip's width (exact for the lattice; in
+/// double otherwise, far above rounding).
+bool spans_a_triangle_wider_than(const std::vector<Vec2>& p, double width) {
     for (std::size_t i = 0; i < p.size(); ++i) {
         for (std::size_t j = i + 1; j < p.size(); ++j) {
             for (std::size_t k = j + 1; k < p.size(); ++k) {
                 const test::D2 a = test::to_d2(p[i]);
-                if (std::abs(test::cross(test::to_d2(p[j]) - a, test::to_d2(p[k]) - a)) > 1e-6) {
+                const test::D2 b = test::to_d2(p[j]);
+                const test::D2 c = test::to_d2(p[k]);
+                const double longest =
+                    std::max({test::norm(b - a), test::norm(c - b), test::norm(a - c)});
+                if (std::abs(test::cross(b - a, c - a)) > width * longest) {
                     return true;
                 }
             }
@@ -103,9 +109,13 @@ TEST(ComputeHullProperty, EveryInputPointInsideAndEveryVertexAnInputPoint) {
         const std::vector<Vec2> points = random_cloud(rng, kind);
         auto hull = compute_hull(points);
         if (!hull) {
-            // Only degenerate clouds may be refused, and with the right code.
+            // Only degenerate clouds may be refused, and with the right
+            // code: points within the weld distance of one line, or merged
+            // within it of such a point, a strip 4 weld distances wide (a
+            // triangle 9.5e-6 L high, at 20 times the cases, is one).
             EXPECT_EQ(hull.error().code, ErrorCode::degenerate_shape);
-            EXPECT_FALSE(spans_a_triangle(points)) << "case " << c;
+            EXPECT_FALSE(spans_a_triangle_wider_than(points, 4 * double(k_hull_weld_distance)))
+                << "case " << c;
             continue;
         }
         ++hulls;
@@ -156,17 +166,44 @@ TEST(MakePolygonProperty, IsTheHullCappedAtEightVerticesWithOutwardNormals) {
     }
 }
 
+// Whether every vertex of `polygon` lies farther than `clearance` (L) from
+// the line through the points `fraction` of the way along its two edges:
+// then no chord between points farther along those edges passes nearer.
+bool corners_stand_out(const Polygon& polygon, double fraction, double clearance) {
+    for (int i = 0; i < polygon.count; ++i) {
+        const test::D2 v = test::to_d2(polygon.vertices[std::size_t(i)]);
+        const test::D2 u =
+            test::to_d2(polygon.vertices[std::size_t((i + polygon.count - 1) % polygon.count)]);
+        const test::D2 w = test::to_d2(polygon.vertices[std::size_t((i + 1) % polygon.count)]);
+        const test::D2 a = v + fraction * (u - v);
+        const test::D2 b = v + fraction * (w - v);
+        if (std::abs(test::cross(b - a, v - a)) <= clearance * test::norm(b - a)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 // Random convex polygons (their vertices kept as they are by make_polygon),
 // with up to three points added a hair outside edges: 1e-9 to 1e-6 L beyond
 // a random point of the edge, where each is a vertex of the exact hull that
 // the narrowphase cannot use (its two faces' normals tie to rounding).
 // make_polygon drops every one and keeps the polygon's own vertices, in
-// their order.
+// their order. (Where a corner is itself nearly flat, within the weld
+// distance of the edge from a hair to the next vertex, either may go: a
+// corner turning 2e-4 rad gave way to a hair 0.047 L along its edge, at 20
+// times the cases. The polygons here have corners 10 weld distances clear
+// of any such edge.)
 TEST(MakePolygonProperty, DropsPointsAHairOutsideAnEdgeAndKeepsTheCorners) {
     std::mt19937 rng(31);
     const int cases = test::property_cases(20000);
+    int skipped = 0;
     for (int c = 0; c < cases; ++c) {
         const Polygon polygon = test::random_polygon(rng, uniform_int(rng, 3, 8), 2.0, 0.05);
+        if (!corners_stand_out(polygon, 0.2, 10 * double(k_hull_weld_distance))) {
+            ++skipped;
+            continue;
+        }
         std::vector<Vec2> points(polygon.vertices.begin(),
                                  polygon.vertices.begin() + polygon.count);
         const int hairs = uniform_int(rng, 1, 3);
@@ -193,6 +230,7 @@ TEST(MakePolygonProperty, DropsPointsAHairOutsideAnEdgeAndKeepsTheCorners) {
                       polygon.vertices[std::size_t((i + offset) % polygon.count)]);
         }
     }
+    EXPECT_LT(skipped, cases / 100); // (nearly flat corners are rare)
 }
 
 } // namespace
