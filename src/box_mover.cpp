@@ -79,6 +79,7 @@ template <OwnForm Form> class FastMover {
         if (!gather(gathered_, std::nullopt)) {
             return false;
         }
+        scratch_.held_planes.clear();
         Vec2 remaining = translation;
         real slice = 1;
         const real min_motion = real(1e-6) * w_.tol.linear_slop;
@@ -488,7 +489,7 @@ template <OwnForm Form> class FastMover {
             }
         }
         slice *= 1 - t_contact;
-        return slide_along(left, ties, scratch_.planes);
+        return slide_along(left, ties, t_contact > 0, scratch_.planes, scratch_.held_planes);
     }
 
     World::Impl& w_;

@@ -135,9 +135,18 @@ inline real closing_cap(std::span<const MoveHit> hits, real t_min, real tie) {
 
 // The slide left of `left` among `ties` (in lead order): clipped against
 // the lead's plane and every other face's (corners with no surface area
-// do not clip: a box must not catch on the crack between tiles), the
-// planes gathered in `planes`.
-Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, std::vector<Vec2>& planes);
+// do not clip: a box must not catch on the crack between tiles), and
+// against the faces met in the iterations since the body last moved
+// (`held`, cleared when `moved`: this iteration moved it), the planes
+// gathered in `planes`. A body between two planes that meet at an angle,
+// hitting one at its start and the other after sliding along the first
+// (a rounded box between a chain's vertex and a capsule's side, 0.16
+// degrees from parallel), went back and forth between them without
+// moving, each slide clipped against one, up to the iteration cap. Where
+// the body stands still the faces it met still block it; a corner may not
+// (a graze, for another motion), so only faces are held.
+Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, bool moved, std::vector<Vec2>& planes,
+                 std::vector<Vec2>& held);
 
 // Adds `contact` to the result, reserving room for a few at the first.
 void record(MoveResult& result, const MoveContact& contact);

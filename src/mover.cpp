@@ -82,6 +82,7 @@ class Mover {
         // shapes: a push-out's second gather asks the filter again, as it
         // does after a gather of its own.
         w_.move_scratch.asked.clear();
+        w_.move_scratch.held_planes.clear();
         if (resolve_overlap) {
             push_out(reach, result);
         }
@@ -712,7 +713,7 @@ class Mover {
             result.ground = other_body(*ground);
         }
         slice *= 1 - t_contact;
-        return respond(left);
+        return respond(left, t_contact > 0);
     }
 
     BodyId other_body(const MoveHit& h) const {
@@ -755,8 +756,8 @@ class Mover {
     }
 
     // The leading contact decides: a slide goes on along the ties
-    // (slide_along).
-    Vec2 respond(Vec2 left) {
+    // (slide_along; `moved`: this iteration moved the body).
+    Vec2 respond(Vec2 left, bool moved) {
         const std::vector<MoveHit>& ties = w_.move_scratch.ties;
         const MoveHit& lead = ties.front();
         switch (lead.response) {
@@ -770,7 +771,7 @@ class Mover {
         case MoveResponse::ignore:
             break;
         }
-        return slide_along(left, ties, w_.move_scratch.planes);
+        return slide_along(left, ties, moved, w_.move_scratch.planes, w_.move_scratch.held_planes);
     }
 
     World::Impl& w_;

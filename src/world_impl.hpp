@@ -310,6 +310,7 @@ struct MoveScratch {
         hits.reserve(k_reserved);
         ties.reserve(k_reserved);
         planes.reserve(k_reserved);
+        held_planes.reserve(k_reserved);
         obstacles.reserve(k_reserved);
         push.reserve(k_reserved);
         carry.contacts.reserve(k_reserved);
@@ -321,6 +322,7 @@ struct MoveScratch {
     std::vector<MoveHit> hits;           // every blocking or crossing hit of one iteration's casts
     std::vector<MoveHit> ties;           // those tied with the earliest, in lead order
     std::vector<Vec2> planes;            // the planes a slide is clipped against
+    std::vector<Vec2> held_planes;       // faces met since the body last moved (slide_along)
     std::vector<PushObstacle> obstacles; // what a push-out must clear
     PushScratch push;                    // least_push's
     MoveResult carry;                    // a carry's result, whose contacts nobody reads

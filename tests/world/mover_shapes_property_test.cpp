@@ -822,5 +822,53 @@ TEST(MoveRoundShapes, ARoundedBoxBesideACapsulesEndReportsTheDepthOfTheirCores) 
     EXPECT_NEAR(met->separation, depth, 1e-4);
 }
 
+// The scene of seed 5545 (above) with a capsule three times as tall and
+// nothing overhead: the rounded box, its faces 0.0027 rad off the capsule's
+// side, cannot rise along the chain's vertex without going into the
+// capsule, nor along the capsule without going into the chain. It hit the
+// chain at its start, slid along it into the capsule at once, slid along
+// that back into the chain, and so on without moving, up to the iteration
+// cap. A slide now holds the faces met since the body last moved: it stops
+// at once, where it stood.
+TEST(MoveRoundShapes, ARoundedBoxWedgedBetweenAChainAndACapsuleStopsWithoutSpendingTheCap) {
+    WorldDef def;
+    def.length_units_per_meter = k_tile;
+    World world = World::make(def).value();
+    for (const ChainSegment& chain :
+         {ChainSegment{{75.7409897f, 222.151825f},
+                       {{67.3052902f, 221.458908f}, {65.3575211f, 213.22197f}},
+                       {72.5894318f, 208.824173f}},
+          ChainSegment{{67.3052902f, 221.458908f},
+                       {{65.3575211f, 213.22197f}, {72.5894318f, 208.824173f}},
+                       {79.0067673f, 214.343124f}}}) {
+        const ShapeDef shape{Shape(chain), {}};
+        ASSERT_TRUE(world.create_body(BodyDef{}, std::span(&shape, 1)));
+    }
+    const auto add_kinematic = [&](const Shape& shape, Vec2 p, real angle) {
+        BodyDef body;
+        body.type = BodyType::kinematic;
+        body.position = p;
+        body.angle = angle;
+        const ShapeDef def_shape{shape, {}};
+        return world.create_body(body, std::span(&def_shape, 1)).value();
+    };
+    const Shape capsule = make_capsule({0, -12}, {0, 12}, 2.83587933f).value();
+    const Vec2 capsule_at{52.1374817f, 217.381531f};
+    (void)add_kinematic(capsule, capsule_at, 0);
+    Shape box = make_box(3.68894482f, 3.49712086f).value();
+    box.polygon.radius = 1.69437528f;
+    const Vec2 from{60.1655006f, 213.41275f};
+    const BodyId id = add_kinematic(box, from, 1.57353437f);
+    const Rot q = world.body_state(id).value().xf.q;
+    const auto depth_at = [&](Vec2 p) {
+        return referee::separation(placed(capsule, 1, 0, capsule_at), placed(box, q.c, q.s, p));
+    };
+    const MoveResult r = world.move(id, {4.84053993f, 15}).value();
+    EXPECT_FALSE(r.iteration_cap_hit);
+    EXPECT_LE(r.iterations, 3);
+    EXPECT_GE(depth_at(r.position), depth_at(from) - real(1e-4));
+    EXPECT_NEAR(r.position.y, from.y, world.tolerances().touch_tolerance);
+}
+
 } // namespace
 } // namespace sweep
