@@ -154,7 +154,12 @@ Result<std::vector<ShapeId>> World::point_query(Vec2 point, const QueryFilter& f
     if (!is_finite(point)) {
         return bad_query("point_query");
     }
-    return overlap_shape(Circle{point, 0}, k_identity, filter);
+    // The point placed by a transform, not as a disc's centre: GJK runs in
+    // each shape's frame, and only the pair's relative placement then
+    // carries the point's large coordinates. A centre 3e5 L from the origin
+    // came into that frame rounded, and a shape 0.13 L from the point was
+    // taken as touching it (within 4 ulps of that coordinate).
+    return overlap_shape(Circle{{}, 0}, Transform{point, Rot{}}, filter);
 }
 
 } // namespace sweep

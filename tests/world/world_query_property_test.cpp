@@ -254,7 +254,8 @@ void check_overlaps(const World& world, std::mt19937& rng, Vec2 centre) {
                       bodies[static_cast<std::size_t>(pick(rng, 0, int(bodies.size()) - 1))])
                   .value()
                   .xf.p;
-    EXPECT_EQ(world.point_query(point, filter).value(), touching(Circle{point, 0}, k_identity));
+    EXPECT_EQ(world.point_query(point, filter).value(),
+              touching(Circle{{}, 0}, Transform{point, Rot{}}));
 }
 
 // Changes the world between queries: steps, moves of kinematic bodies,

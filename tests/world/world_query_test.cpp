@@ -135,6 +135,26 @@ TEST(WorldQuery, OverlapsUseTheShapesOwnBoundsAndGeometry) {
     EXPECT_EQ(s.world.overlap_aabb({{1, 1}, {0, 0}}).error().code, ErrorCode::invalid_input);
 }
 
+// Far from the origin a point is as precise as the coordinates: one 0.0625
+// L (8 ulps) beyond a box's face at (1e5, -3e5) is outside it, one as far
+// inside is in, and one on the face counts. Taken as a disc's centre in
+// world coordinates, the point came into the box's frame rounded to 4 ulps
+// of 3e5 (0.125 L), and a point within that of the box (and within its
+// fat broadphase box) was said to be in it (found by the far-from-origin
+// property test at 10 times its worlds).
+TEST(WorldQuery, APointFarFromTheOriginIsInAShapeOnlyWithinItsOwnPrecision) {
+    World world = World::make().value();
+    BodyDef def;
+    def.type = BodyType::kinematic;
+    def.position = {real(1e5), real(-3e5)};
+    const ShapeDef box(make_box(1, 1).value());
+    (void)world.create_body(def, std::span(&box, 1)).value();
+    const real face = real(1e5) + 1;
+    EXPECT_TRUE(world.point_query({face + real(0.0625), real(-3e5)}).value().empty());
+    EXPECT_EQ(world.point_query({face - real(0.0625), real(-3e5)}).value().size(), 1u);
+    EXPECT_EQ(world.point_query({face, real(-3e5) + real(0.5)}).value().size(), 1u);
+}
+
 TEST(WorldQuery, AGridOfStaticShapesAnswersAsTheTreeDoes) {
     // The same scene with its static shapes in a UniformGrid: every query
     // above gives the same shapes, and a ball still lands on the near box.
