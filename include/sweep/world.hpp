@@ -442,7 +442,10 @@ class World {
     /// corners (two faces meeting, then a face of the other body, then one
     /// of the mover's: the crack problem; unless
     /// WorldDef::move_ties_by_surface_area is off), then normal, then
-    /// id, and the motion is clipped against the face planes among them.
+    /// id, and the motion is clipped against the face planes among them,
+    /// and against the faces met before while the body has not moved since
+    /// (a body wedged between two planes at an angle stops rather than
+    /// going back and forth between them in place).
     /// The clip holds for the rest of the move: a body that slides off the
     /// end of what it slid on (a ledge, a round shape over a step's corner)
     /// goes on along the plane, touching nothing, and lands at the next move
