@@ -79,7 +79,8 @@ template <OwnForm Form> class FastMover {
         if (!gather(gathered_, std::nullopt)) {
             return false;
         }
-        scratch_.held_planes.clear();
+        scratch_.ties.clear();        // (hold_faces reads the last iteration's)
+        scratch_.held_planes.clear(); // (and stays empty for a box: see advance)
         Vec2 remaining = translation;
         real slice = 1;
         const real min_motion = real(1e-6) * w_.tol.linear_slop;
@@ -464,6 +465,12 @@ template <OwnForm Form> class FastMover {
         }
         const real tie = w_.tol.linear_slop / length(motion);
         std::vector<MoveHit>& ties = scratch_.ties;
+        // (A box among boxes meets only the axes' planes, and a slide
+        // clipped against one of them never presses into one it was
+        // clipped against before: no face needs holding.)
+        if constexpr (!k_box) {
+            hold_faces(t_min == 0, ties, scratch_.held_planes);
+        }
         ties.clear();
         for (const MoveHit& h : scratch_.hits) {
             if (h.t - t_min <= tie) {
@@ -475,6 +482,9 @@ template <OwnForm Form> class FastMover {
         order_ties(ties, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);
         Vec2 left = (1 - t_min) * motion;
         const real closed = close_gap(left, closing_cap(scratch_.hits, t_min, tie));
+        if (!k_box && closed > 0) {
+            scratch_.held_planes.clear();
+        }
         const real t_contact = t_min + (1 - t_min) * closed;
         left *= 1 - closed;
         const real time = 1 - slice * (1 - t_contact);
@@ -489,7 +499,7 @@ template <OwnForm Form> class FastMover {
             }
         }
         slice *= 1 - t_contact;
-        return slide_along(left, ties, t_contact > 0, scratch_.planes, scratch_.held_planes);
+        return slide_along(left, ties, scratch_.held_planes, scratch_.planes);
     }
 
     World::Impl& w_;

@@ -59,21 +59,26 @@ Vec2 clip_to_planes(Vec2 v, std::span<const Vec2> normals) {
     return v;
 }
 
-Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, bool moved, std::vector<Vec2>& planes,
-                 std::vector<Vec2>& held) {
-    if (moved) {
-        held.clear();
-    }
-    planes.assign(held.begin(), held.end());
+Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, std::span<const Vec2> held,
+                 std::vector<Vec2>& planes) {
+    planes.clear();
     for (std::size_t i = 0; i < ties.size(); ++i) {
         if (holds_slide(ties, i)) {
             planes.push_back(ties[i].normal);
         }
-        if (ties[i].face && std::find(held.begin(), held.end(), ties[i].normal) == held.end()) {
-            held.push_back(ties[i].normal);
-        }
+    }
+    if (!held.empty()) {
+        planes.insert(planes.end(), held.begin(), held.end());
     }
     return clip_to_planes(left, planes);
+}
+
+void add_faces(std::span<const MoveHit> ties, std::vector<Vec2>& held) {
+    for (const MoveHit& h : ties) {
+        if (h.face && std::find(held.begin(), held.end(), h.normal) == held.end()) {
+            held.push_back(h.normal);
+        }
+    }
 }
 
 void record(MoveResult& result, const MoveContact& contact) {

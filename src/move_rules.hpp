@@ -136,17 +136,31 @@ inline real closing_cap(std::span<const MoveHit> hits, real t_min, real tie) {
 // The slide left of `left` among `ties` (in lead order): clipped against
 // the lead's plane and every other face's (corners with no surface area
 // do not clip: a box must not catch on the crack between tiles), and
-// against the faces met in the iterations since the body last moved
-// (`held`, cleared when `moved`: this iteration moved it), the planes
-// gathered in `planes`. A body between two planes that meet at an angle,
-// hitting one at its start and the other after sliding along the first
-// (a rounded box between a chain's vertex and a capsule's side, 0.16
-// degrees from parallel), went back and forth between them without
-// moving, each slide clipped against one, up to the iteration cap. Where
-// the body stands still the faces it met still block it; a corner may not
-// (a graze, for another motion), so only faces are held.
-Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, bool moved, std::vector<Vec2>& planes,
-                 std::vector<Vec2>& held);
+// against `held` (hold_faces), the planes gathered in `planes`.
+Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, std::span<const Vec2> held,
+                 std::vector<Vec2>& planes);
+
+// The faces met since the body last moved, which a slide holds to
+// (slide_along): called as an iteration's ties replace the last one's
+// (`ties`), whose faces join `held` when the body has not moved since
+// (`stood`: the iteration's earliest hit is at its start), and which
+// empties otherwise (a closing that moves the body empties it too). A body
+// between two planes that meet at an angle, hitting one at its start and
+// the other after sliding along the first (a rounded box between a chain's
+// vertex and a capsule's side, 0.16 degrees from parallel), went back and
+// forth between them without moving, each slide clipped against one, up
+// to the iteration cap. Where the body stands still the faces it met still
+// block it; a corner may not (a graze, for another motion), so only faces
+// are held. (Here rather than in every slide, and inline but for the
+// faces' copy: most iterations move.)
+void add_faces(std::span<const MoveHit> ties, std::vector<Vec2>& held);
+inline void hold_faces(bool stood, std::span<const MoveHit> ties, std::vector<Vec2>& held) {
+    if (stood) {
+        add_faces(ties, held);
+    } else {
+        held.clear();
+    }
+}
 
 // Adds `contact` to the result, reserving room for a few at the first.
 void record(MoveResult& result, const MoveContact& contact);

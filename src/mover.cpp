@@ -82,10 +82,11 @@ class Mover {
         // shapes: a push-out's second gather asks the filter again, as it
         // does after a gather of its own.
         w_.move_scratch.asked.clear();
-        w_.move_scratch.held_planes.clear();
         if (resolve_overlap) {
             push_out(reach, result);
         }
+        w_.move_scratch.ties.clear(); // (hold_faces reads the last iteration's)
+        w_.move_scratch.held_planes.clear();
         Vec2 remaining = translation;
         real slice = 1; // the part of the timeslice still to go
         const real min_motion = real(1e-6) * w_.tol.linear_slop;
@@ -687,6 +688,7 @@ class Mover {
         }
         translate(t_min * motion);
         const real tie = w_.tol.linear_slop / length(motion);
+        hold_faces(t_min == 0, scratch.ties, scratch.held_planes);
         scratch.ties.clear();
         for (const MoveHit& h : scratch.hits) {
             if (h.response != MoveResponse::cross && h.t - t_min <= tie) {
@@ -700,6 +702,9 @@ class Mover {
         order_ties(scratch.ties, w_.def.move_ties_by_surface_area, w_.tol.linear_slop);
         Vec2 left = (1 - t_min) * motion;
         const real closed = close_gap(left, closing_cap(scratch.hits, t_min, tie));
+        if (closed > 0) {
+            scratch.held_planes.clear();
+        }
         const real t_contact = t_min + (1 - t_min) * closed;
         left *= 1 - closed;
         const real time = 1 - slice * (1 - t_contact);
@@ -713,7 +718,7 @@ class Mover {
             result.ground = other_body(*ground);
         }
         slice *= 1 - t_contact;
-        return respond(left, t_contact > 0);
+        return respond(left);
     }
 
     BodyId other_body(const MoveHit& h) const {
@@ -756,8 +761,8 @@ class Mover {
     }
 
     // The leading contact decides: a slide goes on along the ties
-    // (slide_along; `moved`: this iteration moved the body).
-    Vec2 respond(Vec2 left, bool moved) {
+    // (slide_along).
+    Vec2 respond(Vec2 left) {
         const std::vector<MoveHit>& ties = w_.move_scratch.ties;
         const MoveHit& lead = ties.front();
         switch (lead.response) {
@@ -771,7 +776,7 @@ class Mover {
         case MoveResponse::ignore:
             break;
         }
-        return slide_along(left, ties, moved, w_.move_scratch.planes, w_.move_scratch.held_planes);
+        return slide_along(left, ties, w_.move_scratch.held_planes, w_.move_scratch.planes);
     }
 
     World::Impl& w_;
