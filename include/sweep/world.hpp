@@ -591,7 +591,14 @@ class World {
                                               const QueryFilter& filter = {}) const;
 
     /// The shapes that share at least a point with `shape` placed by `xf`
-    /// (GJK distance 0), in shape id order. Errors: NaN or infinite transform.
+    /// (GJK distance 0), in shape id order. GJK runs in each other shape's
+    /// frame and takes closest points within 4 ulps of `xf`'s position
+    /// there as touching: give the shape about its own origin and place it
+    /// by `xf`, as point_query does a point. A shape given in world
+    /// coordinates far from the origin and placed by the identity is
+    /// answered only to that rounding (0.125 L at 3e5 L), and then only
+    /// where the broadphase's boxes reach. Errors: NaN or infinite
+    /// transform.
     Result<std::vector<ShapeId>> overlap_shape(const Shape& shape, const Transform& xf,
                                                const QueryFilter& filter = {}) const;
 
