@@ -732,28 +732,41 @@ TEST(MovePushOut, ABoxAHairOffLevelSlidingAlongATilesBottomGoesNoDeeper) {
     const Shape box = make_box(5.87949991f, 3.52490425f).value();
     const real angle = 3.1412499f;
     const Vec2 from{113.758217f, 28.494463f};
+    const Vec2 d{7.67831945f, 5.26897001f};
     const Shape tile = make_offset_box(8, 8, {120, 40}, 0).value();
-    EXPECT_EQ(bad_move(box, angle, from, {7.67831945f, 5.26897001f}, {tile}), "");
+    EXPECT_EQ(bad_move(box, angle, from, d, {tile}), "");
 
-    WorldDef def;
-    def.length_units_per_meter = k_tile;
-    World world = World::make(def).value();
-    const ShapeDef tile_def{tile, {}};
-    ASSERT_TRUE(world.create_body(BodyDef{}, std::span(&tile_def, 1)));
-    BodyDef body;
-    body.type = BodyType::kinematic;
-    body.position = from;
-    body.angle = angle;
-    const ShapeDef box_def{box, {}};
-    const BodyId id = world.create_body(body, std::span(&box_def, 1)).value();
-    const Rot q = world.body_state(id).value().xf.q;
-    const real start = referee::separation(placed(tile, 1, 0, {}), placed(box, q.c, q.s, from));
+    Scene scene;
+    scene.add_static(tile, {});
+    scene.add_character(box, from, angle);
+    Piece& mover = scene.characters.front();
+    const real start = referee::separation(scene.statics.front().at(), mover.at());
     ASSERT_LT(start, real(-0.0199)); // (within the touch tolerance, 0.02)
-    const MoveResult r = world.move(id, {7.67831945f, 5.26897001f}).value();
-    EXPECT_GT(r.position.x, from.x + 7); // (it slides)
-    EXPECT_GT(referee::separation(placed(tile, 1, 0, {}), placed(box, q.c, q.s, r.position)),
-              start - real(1e-4));
+    mover.p = scene.world.move(mover.id, d).value().position;
+    EXPECT_GT(mover.p.x, from.x + 7); // (it slides)
+    EXPECT_GT(referee::separation(scene.statics.front().at(), mover.at()), start - real(1e-4));
 }
+
+// The chain of seed 5545 of the slopes' scene (below): two segments
+// meeting at a vertex (65.4, 213.2), to the right of where its mover starts.
+std::array<Shape, 2> seed_5545_chain() {
+    return {Shape(ChainSegment{{75.7409897f, 222.151825f},
+                               {{67.3052902f, 221.458908f}, {65.3575211f, 213.22197f}},
+                               {72.5894318f, 208.824173f}}),
+            Shape(ChainSegment{{67.3052902f, 221.458908f},
+                               {{65.3575211f, 213.22197f}, {72.5894318f, 208.824173f}},
+                               {79.0067673f, 214.343124f}})};
+}
+
+// Its mover: a rounded box turned 90.16 degrees.
+Shape seed_5545_box() {
+    Shape box = make_box(3.68894482f, 3.49712086f).value();
+    box.polygon.radius = 1.69437528f;
+    return box;
+}
+constexpr real k_seed_5545_angle = 1.57353437f;
+constexpr Vec2 k_seed_5545_from{60.1655006f, 213.41275f};
+constexpr Vec2 k_seed_5545_capsule_at{52.1374817f, 217.381531f};
 
 // Found hunting (seed 5545 of the slopes' scene): a contact read 0.0236 L
 // deep, beyond the touch tolerance (0.02), where the shapes were 0.0194 L
@@ -768,56 +781,27 @@ TEST(MovePushOut, ABoxAHairOffLevelSlidingAlongATilesBottomGoesNoDeeper) {
 // normal. The measure took the cores' normal for the contact but the
 // manifold's depth; it now takes the cores' separation with their normal.
 TEST(MoveRoundShapes, ARoundedBoxBesideACapsulesEndReportsTheDepthOfTheirCores) {
-    Piece chain_upper;
-    chain_upper.shape = ChainSegment{{75.7409897f, 222.151825f},
-                                     {{67.3052902f, 221.458908f}, {65.3575211f, 213.22197f}},
-                                     {72.5894318f, 208.824173f}};
-    Piece chain_lower;
-    chain_lower.shape = ChainSegment{{67.3052902f, 221.458908f},
-                                     {{65.3575211f, 213.22197f}, {72.5894318f, 208.824173f}},
-                                     {79.0067673f, 214.343124f}};
-    Piece tile;
-    tile.shape = make_box(8, 8).value();
-    tile.p = {72, 232};
-    Piece capsule;
-    capsule.shape = make_capsule({0, -3.358078f}, {0, 3.358078f}, 2.83587933f).value();
-    capsule.p = {52.1374817f, 217.381531f};
-    Piece mover;
-    mover.shape = make_box(3.68894482f, 3.49712086f).value();
-    mover.shape.polygon.radius = 1.69437528f;
-    mover.angle = 1.57353437f;
-    const Vec2 from{60.1655006f, 213.41275f};
+    const Shape capsule = make_capsule({0, -3.358078f}, {0, 3.358078f}, 2.83587933f).value();
     const Vec2 d{4.84053993f, 5.34354591f};
-    EXPECT_EQ(replay(mover, from, d, {chain_upper, chain_lower, tile}, {capsule}).what, "");
-
-    WorldDef def;
-    def.length_units_per_meter = k_tile;
-    World world = World::make(def).value();
-    for (const Piece& s : {chain_upper, chain_lower, tile}) {
-        BodyDef body;
-        body.position = s.p;
-        const ShapeDef shape{s.shape, {}};
-        ASSERT_TRUE(world.create_body(body, std::span(&shape, 1)));
+    Scene scene;
+    for (const Shape& chain : seed_5545_chain()) {
+        scene.add_static(chain, {});
     }
-    const auto add_kinematic = [&](const Piece& piece, Vec2 p) {
-        BodyDef body;
-        body.type = BodyType::kinematic;
-        body.position = p;
-        body.angle = piece.angle;
-        const ShapeDef shape{piece.shape, {}};
-        return world.create_body(body, std::span(&shape, 1)).value();
-    };
-    const BodyId other = add_kinematic(capsule, capsule.p);
-    const BodyId id = add_kinematic(mover, from);
-    const MoveResult r = world.move(id, d).value();
-    const Rot q = world.body_state(id).value().xf.q;
-    const real depth = referee::separation(capsule.at(), placed(mover.shape, q.c, q.s, r.position));
+    scene.add_static(make_box(8, 8).value(), {72, 232});
+    scene.add_character(seed_5545_box(), k_seed_5545_from, k_seed_5545_angle);
+    scene.add_character(capsule, k_seed_5545_capsule_at, 0);
+    Piece& mover = scene.characters.front();
+    const MoveResult r = scene.world.move(mover.id, d).value();
+    mover.p = r.position;
+    EXPECT_EQ(judge(scene, 0, k_seed_5545_from, d, r).what, "");
+    const Piece& other = scene.characters.back();
+    const real depth = referee::separation(other.at(), mover.at());
     ASSERT_LT(depth, 0); // (a real overlap, within the tolerance)
-    EXPECT_GT(depth, -world.tolerances().touch_tolerance);
+    EXPECT_GT(depth, -scene.world.tolerances().touch_tolerance);
     // The box slides no farther once it meets the capsule, so the contact's
     // depth is the depth where it ends.
     const auto met = std::find_if(r.contacts.begin(), r.contacts.end(),
-                                  [&](const MoveContact& c) { return c.other == other; });
+                                  [&](const MoveContact& c) { return c.other == other.id; });
     ASSERT_NE(met, r.contacts.end());
     EXPECT_NEAR(met->separation, depth, 1e-4);
 }
@@ -831,43 +815,22 @@ TEST(MoveRoundShapes, ARoundedBoxBesideACapsulesEndReportsTheDepthOfTheirCores) 
 // cap. A slide now holds the faces met since the body last moved: it stops
 // at once, where it stood.
 TEST(MoveRoundShapes, ARoundedBoxWedgedBetweenAChainAndACapsuleStopsWithoutSpendingTheCap) {
-    WorldDef def;
-    def.length_units_per_meter = k_tile;
-    World world = World::make(def).value();
-    for (const ChainSegment& chain :
-         {ChainSegment{{75.7409897f, 222.151825f},
-                       {{67.3052902f, 221.458908f}, {65.3575211f, 213.22197f}},
-                       {72.5894318f, 208.824173f}},
-          ChainSegment{{67.3052902f, 221.458908f},
-                       {{65.3575211f, 213.22197f}, {72.5894318f, 208.824173f}},
-                       {79.0067673f, 214.343124f}}}) {
-        const ShapeDef shape{Shape(chain), {}};
-        ASSERT_TRUE(world.create_body(BodyDef{}, std::span(&shape, 1)));
+    Scene scene;
+    for (const Shape& chain : seed_5545_chain()) {
+        scene.add_static(chain, {});
     }
-    const auto add_kinematic = [&](const Shape& shape, Vec2 p, real angle) {
-        BodyDef body;
-        body.type = BodyType::kinematic;
-        body.position = p;
-        body.angle = angle;
-        const ShapeDef def_shape{shape, {}};
-        return world.create_body(body, std::span(&def_shape, 1)).value();
-    };
-    const Shape capsule = make_capsule({0, -12}, {0, 12}, 2.83587933f).value();
-    const Vec2 capsule_at{52.1374817f, 217.381531f};
-    (void)add_kinematic(capsule, capsule_at, 0);
-    Shape box = make_box(3.68894482f, 3.49712086f).value();
-    box.polygon.radius = 1.69437528f;
-    const Vec2 from{60.1655006f, 213.41275f};
-    const BodyId id = add_kinematic(box, from, 1.57353437f);
-    const Rot q = world.body_state(id).value().xf.q;
-    const auto depth_at = [&](Vec2 p) {
-        return referee::separation(placed(capsule, 1, 0, capsule_at), placed(box, q.c, q.s, p));
-    };
-    const MoveResult r = world.move(id, {4.84053993f, 15}).value();
+    scene.add_character(seed_5545_box(), k_seed_5545_from, k_seed_5545_angle);
+    scene.add_character(make_capsule({0, -12}, {0, 12}, 2.83587933f).value(),
+                        k_seed_5545_capsule_at, 0);
+    Piece& mover = scene.characters.front();
+    const Piece& capsule = scene.characters.back();
+    const real start = referee::separation(capsule.at(), mover.at());
+    const MoveResult r = scene.world.move(mover.id, {4.84053993f, 15}).value();
+    mover.p = r.position;
     EXPECT_FALSE(r.iteration_cap_hit);
     EXPECT_LE(r.iterations, 3);
-    EXPECT_GE(depth_at(r.position), depth_at(from) - real(1e-4));
-    EXPECT_NEAR(r.position.y, from.y, world.tolerances().touch_tolerance);
+    EXPECT_GE(referee::separation(capsule.at(), mover.at()), start - real(1e-4));
+    EXPECT_NEAR(r.position.y, k_seed_5545_from.y, scene.world.tolerances().touch_tolerance);
 }
 
 } // namespace
