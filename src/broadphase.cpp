@@ -169,16 +169,6 @@ void DynamicTree::set_fat_aabb(ProxyId id, const Aabb& fat) {
     insert_leaf(id);
 }
 
-const Aabb& DynamicTree::fat_aabb(ProxyId id) const {
-    assert(is_live_proxy(id));
-    return proxies_[index(id)].fat;
-}
-
-std::uint64_t DynamicTree::user_data(ProxyId id) const {
-    assert(is_live_proxy(id));
-    return proxies_[index(id)].user_data;
-}
-
 std::uint64_t DynamicTree::category_bits(ProxyId id) const {
     assert(is_live_proxy(id));
     return proxies_[index(id)].category_bits;

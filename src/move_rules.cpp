@@ -81,12 +81,7 @@ void add_faces(std::span<const MoveHit> ties, std::vector<Vec2>& held) {
     }
 }
 
-void record(MoveResult& result, const MoveContact& contact) {
-    if (result.contacts.capacity() == 0) {
-        result.contacts.reserve(k_reserved_contacts);
-    }
-    result.contacts.push_back(contact);
-}
+void reserve_contacts(MoveResult& result) { result.contacts.reserve(k_reserved_contacts); }
 
 bool boxes_sink(const Aabb& other, const Aabb& own, Vec2 d, real touch) {
     const std::array<AxisGaps, 2> g = box_gaps(other, own);

@@ -162,8 +162,17 @@ inline void hold_faces(bool stood, std::span<const MoveHit> ties, std::vector<Ve
     }
 }
 
+// Room for a few contacts in a result that has none (record).
+void reserve_contacts(MoveResult& result);
+
 // Adds `contact` to the result, reserving room for a few at the first.
-void record(MoveResult& result, const MoveContact& contact);
+// (Inline: every tie of a move's iteration is recorded.)
+inline void record(MoveResult& result, const MoveContact& contact) {
+    if (result.contacts.capacity() == 0) [[unlikely]] {
+        reserve_contacts(result);
+    }
+    result.contacts.push_back(contact);
+}
 
 // For axis-aligned boxes `other` and `own` (a tie's shapes), the fraction
 // of a motion of `own` by `dir` at which they would begin to overlap: when

@@ -432,6 +432,12 @@ Result<void> World::set_velocity(BodyId id, Vec2 linear, real angular) {
     return {};
 }
 
+Error World::Impl::refusal(const char* call) {
+    return Error{ErrorCode::unsupported,
+                 std::string(call) + ": called from inside a step (a pre-solve hook) or a "
+                                     "move (a move filter), which it would change under them"};
+}
+
 Result<void> World::step(real dt, int substeps) {
     if (!std::isfinite(dt) || dt < 0 || dt > k_max_step_seconds || substeps < 1) {
         return Error{ErrorCode::invalid_input,

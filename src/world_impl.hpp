@@ -1035,10 +1035,11 @@ struct World::Impl {
         if (!stepping && !move_scratch.busy) {
             return std::nullopt;
         }
-        return Error{ErrorCode::unsupported,
-                     std::string(call) + ": called from inside a step (a pre-solve hook) or a "
-                                         "move (a move filter), which it would change under them"};
+        return refusal(call);
     }
+    // refusal_inside's error (out of line: the test stays small enough to
+    // inline into every call, World::move's among them).
+    [[gnu::noinline]] static Error refusal(const char* call);
     BodyId body_id(int bi) const { return {bi, bodies[bi].generation}; }
 
     real combine_friction(const Material& a, const Material& b) const {
@@ -1197,8 +1198,14 @@ struct World::Impl {
     void wake_where_kinematic_bodies_go(real dt);
 
     // Wakes every body asleep in `body`'s island. During the contact search
-    // (`queue`), the woken bodies are queued to seek their own pairs.
-    void wake_island(int body, bool queue);
+    // (`queue`), the woken bodies are queued to seek their own pairs. (The
+    // test inline: every move asks it of a body that is awake.)
+    void wake_island(int body, bool queue) {
+        if (!bodies[body].awake) {
+            wake_sleeping_island(body, queue);
+        }
+    }
+    void wake_sleeping_island(int body, bool queue);
 
     // Wakes the islands of the sleeping bodies whose broadphase boxes meet `box`.
     void wake_near(const Aabb& box, bool queue);

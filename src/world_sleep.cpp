@@ -30,7 +30,7 @@ void World::Impl::wake_where_kinematic_bodies_go(real dt) {
     }
 }
 
-void World::Impl::wake_island(int body, bool queue) {
+void World::Impl::wake_sleeping_island(int body, bool queue) {
     for (int bi = body; bi >= 0 && !bodies[bi].awake;) {
         Body& b = bodies[bi];
         b.awake = true;
@@ -54,10 +54,7 @@ void World::Impl::wake_near(const Aabb& box, bool queue) {
         return;
     }
     moving_tree.query(box, ~0ull, [&](ProxyId, std::uint64_t other) {
-        const int ob = shapes[other].body;
-        if (!bodies[ob].awake) {
-            wake_island(ob, queue);
-        }
+        wake_island(shapes[other].body, queue);
         return true;
     });
 }

@@ -258,10 +258,17 @@ class DynamicTree {
     /// with the boxes above it refitted (and rotated for area).
     void set_fat_aabb(ProxyId id, const Aabb& fat);
 
-    /// The stored (fat) AABB of a live proxy, world units L.
-    const Aabb& fat_aabb(ProxyId id) const;
+    /// The stored (fat) AABB of a live proxy, world units L. (Inline, as
+    /// user_data: every World::move reads its own and its neighbours'.)
+    const Aabb& fat_aabb(ProxyId id) const {
+        assert(is_live_proxy(id));
+        return proxies_[static_cast<std::size_t>(id)].fat;
+    }
     /// The user data given to create_proxy.
-    std::uint64_t user_data(ProxyId id) const;
+    std::uint64_t user_data(ProxyId id) const {
+        assert(is_live_proxy(id));
+        return proxies_[static_cast<std::size_t>(id)].user_data;
+    }
     /// The category bits given to create_proxy.
     std::uint64_t category_bits(ProxyId id) const;
 
