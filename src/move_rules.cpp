@@ -27,16 +27,8 @@ constexpr std::size_t k_reserved_contacts = 4;
 } // namespace
 
 Vec2 clip_to_planes(Vec2 v, std::span<const Vec2> normals) {
-    if (normals.size() == 1) { // most slides: the same passes on one plane, inline
-        const Vec2 n = normals.front();
-        for (int pass = 0; pass < 3; ++pass) {
-            const real d = dot(v, n);
-            if (!(d < 0)) {
-                return v;
-            }
-            v -= d * n;
-        }
-        return dot(v, n) < -real(1e-6) * length(v) ? Vec2{} : v;
+    if (normals.size() == 1) {
+        return clip_to_plane(v, normals.front());
     }
     for (int pass = 0; pass < 3; ++pass) {
         bool clipped = false;
@@ -59,8 +51,8 @@ Vec2 clip_to_planes(Vec2 v, std::span<const Vec2> normals) {
     return v;
 }
 
-Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, std::span<const Vec2> held,
-                 std::vector<Vec2>& planes) {
+Vec2 slide_along_planes(Vec2 left, std::span<const MoveHit> ties, std::span<const Vec2> held,
+                        std::vector<Vec2>& planes) {
     planes.clear();
     for (std::size_t i = 0; i < ties.size(); ++i) {
         if (holds_slide(ties, i)) {

@@ -67,6 +67,19 @@ inline bool leads(const MoveHit& a, const MoveHit& b, bool by_area, real slop) {
     return a.other_shape < b.other_shape;
 }
 
+// clip_to_planes for one plane (normal n): most slides. (Passes, as for
+// several planes: one subtraction may leave a rounding's worth into it.)
+inline Vec2 clip_to_plane(Vec2 v, Vec2 n) {
+    for (int pass = 0; pass < 3; ++pass) {
+        const real d = dot(v, n);
+        if (!(d < 0)) {
+            return v;
+        }
+        v -= d * n;
+    }
+    return dot(v, n) < -real(1e-6) * length(v) ? Vec2{} : v;
+}
+
 // Removes from v its components into each plane (normals n), so the motion
 // stays on or leaves every plane; at an inner corner of two planes only the
 // motion along their crease (if any) remains.
@@ -137,8 +150,16 @@ inline real closing_cap(std::span<const MoveHit> hits, real t_min, real tie) {
 // the lead's plane and every other face's (corners with no surface area
 // do not clip: a box must not catch on the crack between tiles), and
 // against `held` (hold_faces), the planes gathered in `planes`.
-Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, std::span<const Vec2> held,
-                 std::vector<Vec2>& planes);
+Vec2 slide_along_planes(Vec2 left, std::span<const MoveHit> ties, std::span<const Vec2> held,
+                        std::vector<Vec2>& planes);
+// (Inline for most slides, one tie and nothing held: its plane alone.)
+inline Vec2 slide_along(Vec2 left, std::span<const MoveHit> ties, std::span<const Vec2> held,
+                        std::vector<Vec2>& planes) {
+    if (ties.size() == 1 && held.empty()) {
+        return clip_to_plane(left, ties.front().normal); // (the lead holds: holds_slide)
+    }
+    return slide_along_planes(left, ties, held, planes);
+}
 
 // The faces met since the body last moved, which a slide holds to
 // (slide_along): called as an iteration's ties replace the last one's
