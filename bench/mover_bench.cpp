@@ -8,80 +8,17 @@
 // and on ours it does about 100,000 at its best cell size).
 #include <benchmark/benchmark.h>
 
-#include <random>
 #include <vector>
 
+#include "move_scene.hpp"
 #include "sweep/world.hpp"
 
 namespace {
 
-constexpr int k_map = 200;
-constexpr float k_tile = 16;
-
-// One tile per metre, as the Tiled loader sets it (docs/conventions.md);
-// the static tiles in `static_broadphase` (a grid derives its cell size from
-// them).
-sweep::WorldDef world_def(sweep::StaticBroadphase static_broadphase) {
-    sweep::WorldDef def;
-    def.length_units_per_meter = k_tile;
-    def.static_broadphase = static_broadphase;
-    return def;
-}
-
-struct Scene {
-    sweep::World world;
-    std::vector<sweep::BodyId> characters;
-};
-
-// The characters' shape: the 12x12 box (World::move's fast path for
-// box characters), or a round one as tall (a disc of radius 6; a capsule 12
-// tall and 6 wide, radius 3 about a 6-long upright core), which the general
-// mover moves, meeting the tiles through its closed forms for round shapes.
-enum class Character { box, circle, capsule };
-
-sweep::Shape character_shape(Character character) {
-    switch (character) {
-    case Character::circle:
-        return sweep::Shape(sweep::Circle{{0, 0}, 6});
-    case Character::capsule:
-        return sweep::make_capsule({0, -3}, {0, 3}, 3).value();
-    case Character::box:
-        break;
-    }
-    return sweep::make_box(6, 6).value();
-}
-
-Scene make_scene(int characters,
-                 sweep::StaticBroadphase static_broadphase = sweep::StaticBroadphase::tree,
-                 Character character = Character::box) {
-    Scene scene{sweep::World::make(world_def(static_broadphase)).value(), {}};
-    std::mt19937 rng(5);
-    std::uniform_real_distribution<float> unit(0, 1);
-    std::vector<bool> solid(k_map * k_map);
-    const sweep::ShapeDef tile{sweep::make_box(k_tile / 2, k_tile / 2).value(), {}};
-    std::vector<sweep::Vec2> free_cells;
-    for (int y = 0; y < k_map; ++y) {
-        for (int x = 0; x < k_map; ++x) {
-            const sweep::Vec2 center{(x + 0.5f) * k_tile, (y + 0.5f) * k_tile};
-            if (unit(rng) < 0.7f) {
-                sweep::BodyDef def;
-                def.position = center;
-                (void)scene.world.create_body(def, std::span(&tile, 1));
-            } else {
-                free_cells.push_back(center);
-            }
-        }
-    }
-    std::shuffle(free_cells.begin(), free_cells.end(), rng);
-    const sweep::ShapeDef body{character_shape(character), {}};
-    for (int i = 0; i < characters; ++i) {
-        sweep::BodyDef def;
-        def.type = sweep::BodyType::kinematic;
-        def.position = free_cells[static_cast<std::size_t>(i)];
-        scene.characters.push_back(scene.world.create_body(def, std::span(&body, 1)).value());
-    }
-    return scene;
-}
+using bench::move::Character;
+using bench::move::Goals;
+using bench::move::make_scene;
+using bench::move::Scene;
 
 // Each character moves through a MoveResult of its own, reused frame after
 // frame (World::move's overload that writes into one), as a game loop
@@ -99,14 +36,13 @@ void Move_Characters(benchmark::State& state, sweep::StaticBroadphase static_bro
                                                   : sweep::MoveResponse::slide;
         };
     }
-    std::mt19937 rng(9);
-    std::uniform_real_distribution<float> goal(-8, 8);
+    Goals goals;
     std::vector<sweep::MoveResult> results(scene.characters.size());
     std::int64_t moves = 0;
     for (auto _ : state) {
         for (std::size_t i = 0; i < scene.characters.size(); ++i) {
             benchmark::DoNotOptimize(
-                scene.world.move(scene.characters[i], {goal(rng), goal(rng)}, filter, results[i]));
+                scene.world.move(scene.characters[i], goals.next(), filter, results[i]));
         }
         moves += static_cast<std::int64_t>(scene.characters.size());
     }
@@ -118,12 +54,11 @@ void Move_Characters(benchmark::State& state, sweep::StaticBroadphase static_bro
 // allocated whenever it met something).
 void Move_Characters_fresh_result(benchmark::State& state) {
     Scene scene = make_scene(1000);
-    std::mt19937 rng(9);
-    std::uniform_real_distribution<float> goal(-8, 8);
+    Goals goals;
     std::int64_t moves = 0;
     for (auto _ : state) {
         for (sweep::BodyId id : scene.characters) {
-            benchmark::DoNotOptimize(scene.world.move(id, {goal(rng), goal(rng)}));
+            benchmark::DoNotOptimize(scene.world.move(id, goals.next()));
         }
         moves += static_cast<std::int64_t>(scene.characters.size());
     }
