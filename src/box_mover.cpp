@@ -142,22 +142,24 @@ template <OwnForm Form> class FastMover {
     // axis-aligned box, through the general forms, as Mover::cast and
     // Mover::measure would: not for a box mover (whose closing and sinking
     // rules here are those of two boxes), not for a chain segment (measured
-    // as its bare segment), and not where their boxes meet (`own_reach`:
-    // the push-out may have to look, Mover::may_push_out).
+    // as its bare segment), and, where their boxes meet (`own_reach`: the
+    // push-out looks, Mover::may_push_out), only if it does not lie_deep_in
+    // the shape.
     bool takes_general(int other, const OtherBox& placed, const BoxReach& own_reach) const {
         return !k_box && w_.shapes[other].shape.type != ShapeType::chain_segment &&
-               !own_reach.meets(placed.box);
+               (!own_reach.meets(placed.box) || !lies_deep_in(other));
     }
 
-    // Whether a round mover lies deeper than the touch tolerance in box
-    // `other`, whose box its own box overlaps deeper than that: the
-    // push-out's question, which the general mover asks collide() for
-    // such a pair (Mover::deepest_push), and pushes only if so. Most such
-    // pairs are a disc beside a box's corner, which only its box's corner
-    // reaches into: of 20,000 moves of discs in the Move benchmark's
-    // scene, 1,202 gave up for such a pair and moved again through the
-    // general mover before this was asked here, 564 now. (Out of line:
-    // most moves never ask it.)
+    // Whether a round mover lies deeper than the touch tolerance in shape
+    // `other`, whose box its own box reaches into (for a box, deeper than
+    // the touch tolerance): the push-out's question, which the general
+    // mover asks collide() for such a pair (Mover::deepest_push), and
+    // pushes only if so. Most such pairs are a disc beside a box's corner,
+    // which only its box's corner reaches into, or beside another
+    // character: of 20,000 moves of discs in the Move benchmark's scene,
+    // 1,202 gave up for such a pair and moved again through the general
+    // mover before this was asked here; none do now. (Out of line: most moves
+    // never ask it.)
     [[gnu::noinline]] bool lies_deep_in(int other) const {
         const ShapeRecord& o = w_.shapes[other];
         const Manifold m =
@@ -204,7 +206,7 @@ template <OwnForm Form> class FastMover {
     // scratch candidates, cleared first when `gathered` is none; false if
     // one is a sensor, may overlap the body (the push-out's case:
     // Mover::may_push_out, with a round shape's push_form its box; for a
-    // round shape and a box, only if it lies_deep_in it), or is not an
+    // round shape, only if it lies_deep_in the other), or is not an
     // axis-aligned box and not one a round mover takes_general.
     bool gather(const Aabb& box, const std::optional<Aabb>& gathered) {
         std::vector<MoveCandidate>& candidates = scratch_.candidates;
