@@ -161,9 +161,7 @@ template <OwnForm Form> class FastMover {
     // mover before this was asked here; none do now. (Out of line: most moves
     // never ask it.)
     [[gnu::noinline]] bool lies_deep_in(int other) const {
-        const ShapeRecord& o = w_.shapes[other];
-        const Manifold m =
-            collide(o.shape, w_.bodies[o.body].xf, record_.shape, xf_, {0, w_.tol.linear_slop});
+        const Manifold m = push_out_manifold(w_, other, record_.shape, xf_);
         for (int i = 0; i < m.count; ++i) {
             if (-m.points[i].separation > w_.tol.touch_tolerance) {
                 return true;

@@ -73,6 +73,12 @@ void add_faces(std::span<const MoveHit> ties, std::vector<Vec2>& held) {
     }
 }
 
+Manifold push_out_manifold(const World::Impl& w, int other, const Shape& own,
+                           const Transform& own_xf) {
+    const ShapeRecord& o = w.shapes[other];
+    return collide(o.shape, w.bodies[o.body].xf, own, own_xf, {0, w.tol.linear_slop});
+}
+
 void reserve_contacts(MoveResult& result) { result.contacts.reserve(k_reserved_contacts); }
 
 bool boxes_sink(const Aabb& other, const Aabb& own, Vec2 d, real touch) {

@@ -183,6 +183,14 @@ inline void hold_faces(bool stood, std::span<const MoveHit> ties, std::vector<Ve
     }
 }
 
+// The push-out's manifold of the mover's shape `own`, placed by `own_xf`,
+// with shape `other` where it stands: its points at their separations, none
+// kept beyond touching. Both movers ask it where their boxes say the pair
+// may overlap deeper than the touch tolerance (Mover::deepest_push, the
+// fast path's lies_deep_in), so that they push out, or decline to, alike.
+Manifold push_out_manifold(const World::Impl& w, int other, const Shape& own,
+                           const Transform& own_xf);
+
 // Room for a few contacts in a result that has none (record).
 void reserve_contacts(MoveResult& result);
 

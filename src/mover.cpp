@@ -326,9 +326,8 @@ class Mover {
                 if (c.own_shape != own || !may_push_out(c, own_box, own_reach)) {
                     continue;
                 }
-                const ShapeRecord& o = w_.shapes[c.other_shape];
-                const Manifold m = collide(o.shape, w_.bodies[o.body].xf, w_.shapes[own].shape,
-                                           body().xf, {0, w_.tol.linear_slop});
+                const Manifold m =
+                    push_out_manifold(w_, c.other_shape, w_.shapes[own].shape, body().xf);
                 for (int i = 0; i < m.count; ++i) {
                     if (-m.points[i].separation > deepest) {
                         deepest = -m.points[i].separation;
