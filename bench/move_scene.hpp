@@ -2,7 +2,7 @@
 // tiles of a 200x200 map of 16x16 tiles, 70% of them solid (each tile its
 // own static box, as bump.lua keeps them), the characters at free cells,
 // and the goals they move toward each frame, within +-8 px. Shared by
-// mover_bench.cpp and the in-process A/B module (move_ab_module.cpp), so
+// mover_bench.cpp and the in-process A/B module (ab_module.cpp), so
 // that both time the same moves.
 #pragma once
 

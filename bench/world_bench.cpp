@@ -13,109 +13,32 @@
 #include <box2d/b2_polygon_shape.h>
 #include <box2d/b2_world.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <memory>
-#include <random>
-#include <vector>
 
 #include "sweep/world.hpp"
+#include "world_scenes.hpp"
 
 namespace {
 
-// Sleeping off, as on Box2D's side (SetAllowSleeping(false)).
-sweep::WorldDef no_sleep(int solver_substeps = sweep::WorldDef{}.solver_substeps) {
-    sweep::WorldDef def;
-    def.enable_sleep = false;
-    def.solver_substeps = solver_substeps;
-    return def;
-}
+using bench::world::fall_scene;
+using bench::world::FallScene;
+using bench::world::k_dt;
+using bench::world::make_sweep_world;
+using bench::world::pyramid_scene;
+using bench::world::Spawn;
+using bench::world::Wall;
 
-constexpr float k_dt = 1.0f / 60;
 constexpr int k_steps = 120; // two seconds: the bottom rows land and pile up
 
-struct Spawn {
-    float x, y;
-    float size; // radius or half extent, metres
-    bool circle;
-};
-
-struct Wall {
-    b2Vec2 center, half;
-};
-
-// n circles and boxes (0.2 to 0.5 m) on a grid 1 m apart above a container
-// twice as wide as the pile is high, so each case is the same drop, wider.
-struct FallScene {
-    std::vector<Spawn> spawns;
-    std::vector<Wall> walls; // floor, left, right
-};
-
-FallScene fall_scene(int count) {
-    const int columns = 2 * static_cast<int>(std::ceil(std::sqrt(static_cast<float>(count))));
-    const int rows = (count + columns - 1) / columns;
-    const float half_width = static_cast<float>(columns) / 2 + 0.5f;
-    const float height = static_cast<float>(rows) + 4;
-    FallScene scene;
-    scene.walls = {{b2Vec2(0, -0.5f), b2Vec2(half_width + 1, 0.5f)},
-                   {b2Vec2(-half_width - 0.5f, height / 2), b2Vec2(0.5f, height / 2)},
-                   {b2Vec2(half_width + 0.5f, height / 2), b2Vec2(0.5f, height / 2)}};
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<float> size(0.2f, 0.5f);
-    for (int i = 0; i < count; ++i) {
-        scene.spawns.push_back({-half_width + 1 + static_cast<float>(i % columns),
-                                1.5f + static_cast<float>(i / columns), size(rng), i % 2 == 0});
-    }
-    return scene;
-}
-
-// Box2D's "large pyramid" (v3 samples/benchmarks): 100 boxes of 1 m at the
-// base, 5050 in all, resting on a ground box.
-FallScene pyramid_scene() {
-    constexpr int k_base = 100;
-    constexpr float k_half = 0.5f;
-    FallScene scene;
-    scene.walls = {{b2Vec2(0, -1), b2Vec2(100, 1)}};
-    for (int row = 0; row < k_base; ++row) {
-        const int in_row = k_base - row;
-        for (int i = 0; i < in_row; ++i) {
-            const float x =
-                (static_cast<float>(i) - static_cast<float>(in_row - 1) / 2) * 2 * k_half;
-            const float y = k_half + static_cast<float>(row) * 2 * k_half;
-            scene.spawns.push_back({x, y, k_half, false});
-        }
-    }
-    return scene;
-}
-
-std::unique_ptr<sweep::World>
-make_sweep_world(const FallScene& scene, int solver_substeps = sweep::WorldDef{}.solver_substeps) {
-    auto world =
-        std::make_unique<sweep::World>(sweep::World::make(no_sleep(solver_substeps)).value());
-    for (const Wall& w : scene.walls) {
-        const sweep::ShapeDef sd{sweep::make_box(w.half.x, w.half.y).value(), {}};
-        sweep::BodyDef def;
-        def.position = {w.center.x, w.center.y};
-        (void)world->create_body(def, std::span(&sd, 1));
-    }
-    for (const Spawn& s : scene.spawns) {
-        const sweep::Shape shape = s.circle ? sweep::Shape(sweep::Circle{{}, s.size})
-                                            : sweep::Shape(sweep::make_box(s.size, s.size).value());
-        const sweep::ShapeDef sd{shape, {}};
-        sweep::BodyDef def;
-        def.type = sweep::BodyType::dynamic;
-        def.position = {s.x, s.y};
-        (void)world->create_body(def, std::span(&sd, 1));
-    }
-    return world;
-}
+b2Vec2 to_b2(sweep::Vec2 v) { return {v.x, v.y}; }
 
 std::unique_ptr<b2World> make_box2d_world(const FallScene& scene, bool bullets) {
     auto world = std::make_unique<b2World>(b2Vec2(0, -10));
     world->SetAllowSleeping(false);
     for (const Wall& w : scene.walls) {
         b2BodyDef def;
-        def.position = w.center;
+        def.position = to_b2(w.center);
         b2PolygonShape box;
         box.SetAsBox(w.half.x, w.half.y);
         world->CreateBody(&def)->CreateFixture(&box, 0);
