@@ -1830,6 +1830,16 @@ struct World::Impl {
     // of walls met at the same time, the lowest shape index.
     StaticHit first_static_impact(const Body& b, const Sweep& sweep, bool keep_landings = false);
 
+    // Whether a static shape's broadphase box meets the reach of the body
+    // along `sweep`: its centre of mass's path grown by its extent, its
+    // turn's (as first_static_impact grows its shapes' boxes) and a linear
+    // slop and more for the boxes' rounding. That reach holds every box
+    // first_static_impact queries, so where it meets none the body meets no
+    // static shape: most bodies of a pile above the ground (in the pyramid
+    // of World/pyramid_5050, all but its bottom row) skip the sweep's two
+    // transforms, with their sines and cosines, and the shapes' boxes.
+    bool static_in_reach(const Body& b, const Sweep& sweep) const;
+
     // A sweep against static geometry (the final sweep, or
     // blocked_by_static's) stopped body `bi` where it meets `hit.wall`: it
     // hits the wall there. The approach of their contact points is solved

@@ -1343,8 +1343,28 @@ void World::Impl::hold_stopped_at_sweep_start() {
     }
 }
 
+bool World::Impl::static_in_reach(const Body& b, const Sweep& sweep) const {
+    // (The boxes' rounding grows with the coordinates: 16 epsilons of them
+    // beyond the slop.)
+    const real scale = std::max({std::abs(sweep.c1.x), std::abs(sweep.c1.y), std::abs(sweep.c2.x),
+                                 std::abs(sweep.c2.y)}) +
+                       b.extent;
+    const real rounding = 16 * std::numeric_limits<real>::epsilon() * scale + tol.linear_slop;
+    const real reach = b.extent + std::abs(sweep.a2 - sweep.a1) * b.extent + rounding;
+    const Aabb box = inflate(union_of({sweep.c1, sweep.c1}, {sweep.c2, sweep.c2}), reach);
+    bool any = false;
+    query_static(box, [&any](ProxyId, std::uint64_t) {
+        any = true;
+        return false;
+    });
+    return any;
+}
+
 World::Impl::StaticHit World::Impl::first_static_impact(const Body& b, const Sweep& sweep,
                                                         bool keep_landings) {
+    if (!static_in_reach(b, sweep)) {
+        return {};
+    }
     const Transform start = get_transform(sweep, 0);
     const Transform end = get_transform(sweep, 1);
     const real turn = std::abs(sweep.a2 - sweep.a1) * b.extent;
