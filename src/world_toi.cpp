@@ -1344,11 +1344,13 @@ void World::Impl::hold_stopped_at_sweep_start() {
 }
 
 bool World::Impl::static_in_reach(const Body& b, const Sweep& sweep) const {
-    // (The boxes' rounding grows with the coordinates: 16 epsilons of them
-    // beyond the slop.)
+    // (The boxes' rounding grows with the coordinates, the body's origin's
+    // and its shapes' too, which lie about the centre of mass: 16
+    // epsilons of them beyond the slop.)
+    const Vec2 center = sweep.local_center;
     const real scale = std::max({std::abs(sweep.c1.x), std::abs(sweep.c1.y), std::abs(sweep.c2.x),
                                  std::abs(sweep.c2.y)}) +
-                       b.extent;
+                       2 * (std::abs(center.x) + std::abs(center.y)) + b.extent;
     const real rounding = 16 * std::numeric_limits<real>::epsilon() * scale + tol.linear_slop;
     const real reach = b.extent + std::abs(sweep.a2 - sweep.a1) * b.extent + rounding;
     const Aabb box = inflate(union_of({sweep.c1, sweep.c1}, {sweep.c2, sweep.c2}), reach);

@@ -273,6 +273,35 @@ TEST(WorldTimeOfImpactEvents, ABarTheSweepStopsAtAWallHitsIt) {
     EXPECT_GE(hits, 1);
 }
 
+TEST(WorldTimeOfImpactEvents, TheSweepStopsABarWhoseShapeLiesFarFromItsOrigin) {
+    // The bar above, its shape 10,000 L from its body's origin and both at
+    // coordinates of 10,000 (a rounding there is 1/1024 L): the static
+    // sweep asks first whether a static shape lies within the body's reach
+    // about its centre of mass (static_in_reach), and that reach must hold
+    // the shapes' boxes made from the far origin. The sweep still stops it
+    // at the wall, never beyond.
+    World world = world_without_gravity();
+    const Vec2 wall_at{10003, 10000};
+    add(world, BodyType::static_body, make_box(0.05f, 5).value(), wall_at);
+    BodyDef def;
+    def.type = BodyType::dynamic;
+    def.position = {0, 10000};
+    def.linear_velocity = {20, 0};
+    def.angular_velocity = 6 * k_pi;
+    const ShapeDef bar_def(make_offset_box(1, 0.05f, {10000, 0}, 0).value());
+    const BodyId bar = world.create_body(def, std::span(&bar_def, 1)).value();
+    int hits = 0;
+    for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(world.step(k_dt));
+        hits += count(world.events(), TimeOfImpactKind::static_sweep);
+        const BodyState s = world.body_state(bar).value();
+        // Its centre never passes the wall's near face less the bar's
+        // width (the bar's end reaches the face where it turns side on).
+        EXPECT_LT(s.center.x, wall_at.x - 0.05f) << "step " << i;
+    }
+    EXPECT_GE(hits, 1);
+}
+
 // A disc at 300 L/s strikes a disc at rest 0.1 L from a wall, which it
 // had no contact with: the impact sends the second disc into the wall within
 // the same step, and the sweep stops it there. It hits the wall then: at
