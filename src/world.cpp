@@ -521,8 +521,10 @@ void World::Impl::single_step(real dt) {
             add_substep_impulses(contact_batches, solver_contacts);
         }
     }
-    unpack_contacts(contact_batches, solver_contacts);
-    apply_restitution(solver_contacts, solver_bodies, tol.restitution_threshold);
+    if (any_restitution) {
+        unpack_contacts(contact_batches, solver_contacts);
+        apply_restitution(solver_contacts, solver_bodies, tol.restitution_threshold);
+    }
     keep_solve_results();
     report_hits();
     store_impulses();

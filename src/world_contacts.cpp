@@ -366,6 +366,17 @@ void World::Impl::keep_solve_results() {
         bodies[i].v = solver_bodies[i].v;
         bodies[i].w = solver_bodies[i].w;
     }
+    if (!any_restitution) { // (then nothing unpacked them: read where the solve left them)
+        visit_solved_impulses(contact_batches, solver_contacts,
+                              [&](int ci, int i, real normal, real tangent, real max_normal) {
+                                  const auto c = static_cast<std::size_t>(ci);
+                                  const auto k = static_cast<std::size_t>(i);
+                                  contacts[c].impulses[k] = {
+                                      normal, tangent, max_normal,
+                                      solver_contacts[c].points[k].approach_speed};
+                              });
+        return;
+    }
     for (std::size_t ci = 0; ci < solver_contacts.size(); ++ci) {
         const SolverContact& s = solver_contacts[ci];
         for (int i = 0; i < s.count; ++i) {
