@@ -388,11 +388,16 @@ void World::Impl::keep_solve_results() {
 }
 
 void World::Impl::store_impulses() {
-    impulse_cache.clear();
+    stored_contacts = contacts.size();
+    impulse_cache_made = false;
     cached_shapes_version = shapes_version;
     cached_static_version = static_version;
-    for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
-        const Contact& c = contacts[ci];
+}
+
+void World::Impl::make_impulse_cache() {
+    impulse_cache.clear();
+    for (std::size_t ci = 0; ci < stored_contacts; ++ci) {
+        const Contact& c = previous_contacts[ci];
         CachedImpulse e;
         e.key = pair_key(c.shape_a, c.shape_b);
         e.contact = static_cast<int>(ci);
@@ -404,7 +409,9 @@ void World::Impl::store_impulses() {
         }
         impulse_cache.push_back(e);
     }
-    impulse_cache_sorted = false;
+    std::sort(impulse_cache.begin(), impulse_cache.end(),
+              [](const CachedImpulse& x, const CachedImpulse& y) { return x.key < y.key; });
+    impulse_cache_made = true;
 }
 
 CachedImpulse World::Impl::warm_impulses(const Contact& c) {

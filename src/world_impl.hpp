@@ -765,7 +765,10 @@ struct World::Impl {
     std::vector<SubstepLoad> substep_loads;   // find_substep_loads'
     ContactBatches contact_batches;           // solver_contacts packed for the sweeps
     std::vector<CachedImpulse> impulse_cache; // reused, so no allocation per step
-    bool impulse_cache_sorted = true;         // by key (find_cached sorts it)
+    // The cache holds the first stored_contacts of previous_contacts, by
+    // key (find_cached makes it from them when first looked in).
+    bool impulse_cache_made = true;
+    std::size_t stored_contacts = 0;
     // The last step's contacts (those impulse_cache indexes), whose
     // manifolds the next contact search may carry (carried_manifold) while
     // no shape was destroyed or refiltered (shapes_version) and the static
@@ -1298,14 +1301,12 @@ struct World::Impl {
         return &previous_contacts[static_cast<std::size_t>(cached->contact)];
     }
 
-    // (Sorted when first looked in: in a world at rest the search finds
+    // (Made when first looked in: in a world at rest the search finds
     // every previous contact in order, and the warm start takes its
     // impulses from there, so nothing looks.)
     const CachedImpulse* find_cached(std::uint64_t key) {
-        if (!impulse_cache_sorted) {
-            std::sort(impulse_cache.begin(), impulse_cache.end(),
-                      [](const CachedImpulse& x, const CachedImpulse& y) { return x.key < y.key; });
-            impulse_cache_sorted = true;
+        if (!impulse_cache_made) {
+            make_impulse_cache();
         }
         const auto it =
             std::lower_bound(impulse_cache.begin(), impulse_cache.end(), key,
@@ -1313,7 +1314,14 @@ struct World::Impl {
         return it != impulse_cache.end() && it->key == key ? &*it : nullptr;
     }
 
+    // Marks this step's contacts as those the next step's search and warm
+    // start look up (find_cached): the first stored_contacts of
+    // previous_contacts once the next search has swapped them there, as
+    // they were here (nothing changes a contact's manifold or impulses after
+    // the solve, and contacts added later in the step are not stored).
     void store_impulses();
+    // The cache of the stored contacts, sorted by key.
+    void make_impulse_cache();
 
     // The impulses of `c`'s pair at the end of the last step's velocity
     // solve, by feature id, as store_impulses kept them: from the contact
