@@ -129,6 +129,11 @@ void World::Impl::touch_chain_handover(const Contact& c, const CollideSettings& 
 void World::Impl::collect_resting() {
     std::vector<ContactData>& resting = touching_scratch.resting;
     resting.clear();
+    // (A resting pair has a sleeping body, which sleeping_bodies counts:
+    // with none, most worlds' steps, the pass would keep none.)
+    if (sleeping_bodies == 0) {
+        return;
+    }
     for (const ContactData& d : touching_data) {
         if (still_resting(d)) {
             resting.push_back(d);
