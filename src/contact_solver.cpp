@@ -976,25 +976,18 @@ void pack_contacts(std::span<const SolverContact> contacts, std::span<const Solv
 }
 
 void unpack_contacts(const ContactBatches& batches, std::span<SolverContact> contacts) {
-    for (std::size_t k = 0; k < batches.batches.size(); ++k) {
-        const ContactBatch& batch = batches.batches[k];
-        for (int l = 0; l < k_lanes; ++l) {
-            const int ci = batches.lanes[k * k_lanes + static_cast<std::size_t>(l)];
-            if (ci < 0) {
-                continue;
-            }
-            SolverContact& c = contacts[static_cast<std::size_t>(ci)];
-            c.rolling_impulse = batch.rolling_impulse[l];
-            for (int i = 0; i < c.count; ++i) {
-                const PointLanes& q = batch.points[static_cast<std::size_t>(i)];
-                SolverPoint& p = c.points[static_cast<std::size_t>(i)];
-                p.normal_impulse = q.normal_impulse[l];
-                p.tangent_impulse = q.tangent_impulse[l];
-                p.max_normal_impulse = q.max_normal_impulse[l];
-                p.step_normal_impulse = q.step_normal_impulse[l];
-            }
+    for_each_lane(batches, [&](const ContactBatch& batch, int l, int ci) {
+        SolverContact& c = contacts[static_cast<std::size_t>(ci)];
+        c.rolling_impulse = batch.rolling_impulse[l];
+        for (int i = 0; i < c.count; ++i) {
+            const PointLanes& q = batch.points[static_cast<std::size_t>(i)];
+            SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+            p.normal_impulse = q.normal_impulse[l];
+            p.tangent_impulse = q.tangent_impulse[l];
+            p.max_normal_impulse = q.max_normal_impulse[l];
+            p.step_normal_impulse = q.step_normal_impulse[l];
         }
-    }
+    });
 }
 
 void prepare_contact(SolverContact& c, std::span<const SolverBody> bodies,

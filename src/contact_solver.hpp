@@ -219,6 +219,19 @@ void pack_contacts(std::span<const SolverContact> contacts, std::span<const Solv
 /// The batches' impulses back to their contacts.
 void unpack_contacts(const ContactBatches& batches, std::span<SolverContact> contacts);
 
+/// `visit(batch, lane, contact index)` for each lane of the batches that
+/// holds a contact, in order.
+template <class Visit> void for_each_lane(const ContactBatches& batches, Visit&& visit) {
+    for (std::size_t k = 0; k < batches.batches.size(); ++k) {
+        for (int l = 0; l < k_lanes; ++l) {
+            const int ci = batches.lanes[k * k_lanes + static_cast<std::size_t>(l)];
+            if (ci >= 0) {
+                visit(batches.batches[k], l, ci);
+            }
+        }
+    }
+}
+
 /// Each contact point's impulses as the solve left them, read where they
 /// are rather than unpacked first (a step without restitution, which reads
 /// and changes them in `contacts`, needs no copy there: unpack_contacts):
@@ -228,19 +241,12 @@ void unpack_contacts(const ContactBatches& batches, std::span<SolverContact> con
 template <class Visit>
 void visit_solved_impulses(const ContactBatches& batches, std::span<const SolverContact> contacts,
                            Visit&& visit) {
-    for (std::size_t k = 0; k < batches.batches.size(); ++k) {
-        const ContactBatch& batch = batches.batches[k];
-        for (int l = 0; l < k_lanes; ++l) {
-            const int ci = batches.lanes[k * k_lanes + static_cast<std::size_t>(l)];
-            if (ci < 0) {
-                continue;
-            }
-            for (int i = 0; i < contacts[static_cast<std::size_t>(ci)].count; ++i) {
-                const PointLanes& q = batch.points[static_cast<std::size_t>(i)];
-                visit(ci, i, q.normal_impulse[l], q.tangent_impulse[l], q.max_normal_impulse[l]);
-            }
+    for_each_lane(batches, [&](const ContactBatch& batch, int l, int ci) {
+        for (int i = 0; i < contacts[static_cast<std::size_t>(ci)].count; ++i) {
+            const PointLanes& q = batch.points[static_cast<std::size_t>(i)];
+            visit(ci, i, q.normal_impulse[l], q.tangent_impulse[l], q.max_normal_impulse[l]);
         }
-    }
+    });
     for (const int ci : batches.rest) {
         const SolverContact& c = contacts[static_cast<std::size_t>(ci)];
         for (int i = 0; i < c.count; ++i) {
