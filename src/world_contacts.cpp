@@ -396,7 +396,10 @@ void World::Impl::store_impulses() {
 
 void World::Impl::make_impulse_cache() {
     impulse_cache.clear();
-    for (std::size_t ci = 0; ci < stored_contacts; ++ci) {
+    // (The search swapped the stored contacts in, and more after them: the
+    // min only guards the read.)
+    const std::size_t stored = std::min(stored_contacts, previous_contacts.size());
+    for (std::size_t ci = 0; ci < stored; ++ci) {
         const Contact& c = previous_contacts[ci];
         CachedImpulse e;
         e.key = pair_key(c.shape_a, c.shape_b);

@@ -295,8 +295,7 @@ TEST(WorldTimeOfImpactEvents, TheSweepStopsABarWhoseShapeLiesFarFromItsOrigin) {
         ASSERT_TRUE(world.step(k_dt));
         hits += count(world.events(), TimeOfImpactKind::static_sweep);
         const BodyState s = world.body_state(bar).value();
-        // Its centre never passes the wall's near face less the bar's
-        // width (the bar's end reaches the face where it turns side on).
+        // Its centre of mass never passes the wall's near face.
         EXPECT_LT(s.center.x, wall_at.x - 0.05f) << "step " << i;
     }
     EXPECT_GE(hits, 1);
