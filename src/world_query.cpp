@@ -2,7 +2,10 @@
 // shapes, through both broadphase trees, honouring query filters.
 #include "world_impl.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 
 #include "sweep/raycast.hpp"
 
@@ -19,6 +22,43 @@ Error bad_query(const char* what) {
                  std::string(what) + ": NaN or infinite input, or beyond k_max_coordinate"};
 }
 
+// How far a cast from `from` by `translation` grows its box so that the
+// broadphase's slab tests, which round, never miss a shape the kernel's
+// cast meets: 16 ulps of its largest coordinate and length. (The margin
+// the broadphase grows its boxes by covers that rounding near the origin;
+// where an ulp passes the margin, beyond about 1e6 L, this does: without
+// it, a ray along a row of tiles 4e6 L out missed one it met.)
+real cast_rounding(const Aabb& from, Vec2 translation) {
+    const real scale = std::max({std::abs(from.lower.x), std::abs(from.lower.y),
+                                 std::abs(from.upper.x), std::abs(from.upper.y)}) +
+                       std::max(std::abs(translation.x), std::abs(translation.y));
+    return 16 * std::numeric_limits<real>::epsilon() * scale;
+}
+
+// How far a closest-hit search still looks once `best` is found: up to its
+// fraction, so that a shape as near with a lower id is still met, and for
+// a hit at 0 just past it (0 would stop the walk).
+real search_up_to(const std::optional<QueryHit>& best, real max_fraction) {
+    if (!best) {
+        return max_fraction;
+    }
+    return std::max(best->fraction, std::numeric_limits<real>::min());
+}
+
+// Whether `hit` comes before `best`: nearer, or as near with a lower id.
+bool before(const QueryHit& hit, const std::optional<QueryHit>& best) {
+    return !best || hit.fraction < best->fraction ||
+           (hit.fraction == best->fraction && hit.shape < best->shape);
+}
+
+// A cast's start and end must lie within the coordinates bodies may reach:
+// beyond them the kernel's products of squared lengths overflow (a ray
+// 1e18 L long got a NaN hit, fuzz_world).
+bool valid_ray(Vec2 origin, Vec2 translation) {
+    return in_coordinate_range(origin) && in_coordinate_range(translation) &&
+           in_coordinate_range(origin + translation);
+}
+
 } // namespace
 
 // Visits the shapes of both trees whose fat AABB meets `box`.
@@ -31,30 +71,56 @@ template <class Visit> void visit_shapes(const World::Impl& w, const Aabb& box, 
     w.moving_tree.query(box, ~0ull, take);
 }
 
+// `visit(shape index, max_fraction) -> real` for the shapes of both trees
+// whose broadphase box `box` meets as it moves by `translation`, up to the
+// fraction of it the last visit returned (box_cast_clipped: a shape whose
+// box it meets only farther is skipped). Rays and casts walk the
+// broadphase along their path, as b2DynamicTree::RayCast does, rather
+// than testing everything in the box around it (a ray 40 L long at 45
+// degrees has a box of 800 L^2).
+template <class Visit>
+void cast_shapes(const World::Impl& w, const Aabb& box, Vec2 translation, Visit&& visit) {
+    const auto take = [&](ProxyId, std::uint64_t data, real max_fraction) {
+        return visit(static_cast<int>(data), max_fraction);
+    };
+    if (w.uses_grid()) {
+        w.static_grid.box_cast_clipped(box, translation, ~0ull, take);
+    } else {
+        w.static_tree.box_cast_clipped(box, translation, ~0ull, take);
+    }
+    w.moving_tree.box_cast_clipped(box, translation, ~0ull, take);
+}
+
+// raycast() of every shape `filter` sees that the ray may enter: each hit
+// to `on_hit(QueryHit)`, up to the fraction `search(max_fraction)` leaves.
+template <class OnHit, class Search>
+void raycast_shapes(const World::Impl& w, Vec2 origin, Vec2 translation, const QueryFilter& filter,
+                    OnHit&& on_hit, Search&& search) {
+    const RayInput ray{origin, translation, 1};
+    const Aabb from{origin, origin};
+    cast_shapes(w, inflate(from, cast_rounding(from, translation)), translation,
+                [&](int si, real max_fraction) {
+                    const ShapeRecord& s = w.shapes[si];
+                    if (seen(s, filter)) {
+                        const CastOutput out = raycast(ray, s.shape, w.bodies[s.body].xf);
+                        if (out.state == CastState::hit) {
+                            on_hit(QueryHit{w.shape_id(si), w.body_id(s.body), out.point,
+                                            out.normal, out.fraction});
+                        }
+                    }
+                    return search(max_fraction);
+                });
+}
+
 Result<std::vector<QueryHit>> World::raycast_all(Vec2 origin, Vec2 translation,
                                                  const QueryFilter& filter) const {
-    // A cast's start and end must lie within the coordinates bodies may
-    // reach: beyond them the kernel's products of squared lengths overflow
-    // (a ray 1e18 L long got a NaN hit, fuzz_world).
-    if (!in_coordinate_range(origin) || !in_coordinate_range(translation) ||
-        !in_coordinate_range(origin + translation)) {
+    if (!valid_ray(origin, translation)) {
         return bad_query("raycast_all");
     }
-    const Impl& w = *impl_;
     std::vector<QueryHit> hits;
-    const RayInput ray{origin, translation, 1};
-    const Aabb box{min(origin, origin + translation), max(origin, origin + translation)};
-    visit_shapes(w, box, [&](int si) {
-        const ShapeRecord& s = w.shapes[si];
-        if (!seen(s, filter)) {
-            return;
-        }
-        const CastOutput out = raycast(ray, s.shape, w.bodies[s.body].xf);
-        if (out.state == CastState::hit) {
-            hits.push_back(
-                {w.shape_id(si), w.body_id(s.body), out.point, out.normal, out.fraction});
-        }
-    });
+    raycast_shapes(
+        *impl_, origin, translation, filter, [&](const QueryHit& hit) { hits.push_back(hit); },
+        [](real max_fraction) { return max_fraction; });
     std::sort(hits.begin(), hits.end(), [](const QueryHit& a, const QueryHit& b) {
         return a.fraction != b.fraction ? a.fraction < b.fraction : a.shape < b.shape;
     });
@@ -63,11 +129,19 @@ Result<std::vector<QueryHit>> World::raycast_all(Vec2 origin, Vec2 translation,
 
 Result<std::optional<QueryHit>> World::raycast_closest(Vec2 origin, Vec2 translation,
                                                        const QueryFilter& filter) const {
-    auto hits = raycast_all(origin, translation, filter);
-    if (!hits) {
+    if (!valid_ray(origin, translation)) {
         return bad_query("raycast_closest");
     }
-    return hits->empty() ? std::optional<QueryHit>{} : std::optional<QueryHit>{hits->front()};
+    std::optional<QueryHit> best;
+    raycast_shapes(
+        *impl_, origin, translation, filter,
+        [&](const QueryHit& hit) {
+            if (before(hit, best)) {
+                best = hit;
+            }
+        },
+        [&](real max_fraction) { return search_up_to(best, max_fraction); });
+    return best;
 }
 
 Result<std::optional<QueryHit>> World::shape_cast(const Shape& shape, const Transform& xf,
@@ -78,8 +152,6 @@ Result<std::optional<QueryHit>> World::shape_cast(const Shape& shape, const Tran
         return bad_query("shape_cast");
     }
     const Impl& w = *impl_;
-    const Aabb start = compute_aabb(shape, xf);
-    const Aabb box = union_of(start, {start.lower + translation, start.upper + translation});
     std::optional<QueryHit> best;
     ShapeCastInput input;
     input.proxy_b = make_proxy(shape);
@@ -87,22 +159,29 @@ Result<std::optional<QueryHit>> World::shape_cast(const Shape& shape, const Tran
     input.translation_b = translation;
     input.target_separation = w.tol.linear_slop;
     input.touch_tolerance = w.tol.touch_tolerance;
-    visit_shapes(w, inflate(box, w.tol.linear_slop), [&](int si) {
-        const ShapeRecord& s = w.shapes[si];
-        if (!seen(s, filter)) {
-            return;
-        }
-        input.proxy_a = s.proxy;
-        input.xf_a = w.bodies[s.body].xf;
-        const CastOutput out = sweep::shape_cast(input);
-        // The cast's normal points from the hit shape (A) to the cast one.
-        const QueryHit hit{w.shape_id(si), w.body_id(s.body), out.point, out.normal, out.fraction};
-        if (out.state == CastState::hit &&
-            (!best || hit.fraction < best->fraction ||
-             (hit.fraction == best->fraction && hit.shape < best->shape))) {
-            best = hit;
-        }
-    });
+    // A cast stops where the shapes are less than the slop and the touch
+    // tolerance apart (shape_cast), so their boxes grown by that much meet
+    // there; another touch tolerance and the slab tests' rounding keep
+    // GJK's rounding inside.
+    const Aabb start = compute_aabb(shape, xf);
+    const real reach = w.tol.linear_slop + 2 * w.tol.touch_tolerance;
+    cast_shapes(w, inflate(start, reach + cast_rounding(start, translation)), translation,
+                [&](int si, real max_fraction) {
+                    const ShapeRecord& s = w.shapes[si];
+                    if (!seen(s, filter)) {
+                        return search_up_to(best, max_fraction);
+                    }
+                    input.proxy_a = s.proxy;
+                    input.xf_a = w.bodies[s.body].xf;
+                    const CastOutput out = sweep::shape_cast(input);
+                    // The cast's normal points from the hit shape (A) to the cast one.
+                    const QueryHit hit{w.shape_id(si), w.body_id(s.body), out.point, out.normal,
+                                       out.fraction};
+                    if (out.state == CastState::hit && before(hit, best)) {
+                        best = hit;
+                    }
+                    return search_up_to(best, max_fraction);
+                });
     return best;
 }
 

@@ -564,9 +564,12 @@ class World {
 
     /// The first shape the ray `origin` -> `origin + translation` (world, L)
     /// enters, among those `filter` sees (raycast() rules: starting inside a
-    /// shape does not hit it). Empty when nothing is hit. Errors: NaN or
-    /// infinite input, or an origin, translation or end beyond
-    /// k_max_coordinate (invalid_input).
+    /// shape does not hit it); of shapes hit at the same fraction, the lowest
+    /// shape id. Empty when nothing is hit. The ray walks the broadphase
+    /// along its path, clipped at the nearest hit so far (as
+    /// b2DynamicTree::RayCast), and asks raycast() of each shape whose box
+    /// it meets. Errors: NaN or infinite input, or an origin, translation or
+    /// end beyond k_max_coordinate (invalid_input).
     Result<std::optional<QueryHit>> raycast_closest(Vec2 origin, Vec2 translation,
                                                     const QueryFilter& filter = {}) const;
 
@@ -577,8 +580,10 @@ class World {
 
     /// The first shape that `shape`, placed by `xf` and moved by
     /// `translation` (world, L), comes within the linear slop of (a
-    /// shape_cast per candidate; point and normal are on the hit shape).
-    /// Shapes it overlaps at the start are skipped. Errors: NaN or infinite
+    /// shape_cast per shape whose broadphase box its box meets along the
+    /// way, the way clipped at the nearest hit so far; point and normal are
+    /// on the hit shape; ties go to the lowest shape id). Shapes it overlaps
+    /// at the start are skipped. Errors: NaN or infinite
     /// input, or a start, translation or end beyond k_max_coordinate
     /// (invalid_input).
     Result<std::optional<QueryHit>> shape_cast(const Shape& shape, const Transform& xf,

@@ -151,10 +151,8 @@ std::string describe(const QueryHit& h) {
     return "shape " + std::to_string(h.shape.index) + " at fraction " + std::to_string(h.fraction);
 }
 
-void check_ray(const World& world, std::mt19937& rng, Vec2 centre) {
-    const Vec2 origin = centre + random_point(rng, 25);
-    const Vec2 translation = random_point(rng, 30);
-    const QueryFilter filter = random_filter(rng);
+void expect_ray_as_brute_force(const World& world, Vec2 origin, Vec2 translation,
+                               const QueryFilter& filter) {
     std::vector<QueryHit> expected;
     for (const Placed& s : every_shape(world, filter)) {
         const CastOutput out = raycast(RayInput{origin, translation, 1}, s.info.shape, s.xf);
@@ -179,11 +177,14 @@ void check_ray(const World& world, std::mt19937& rng, Vec2 centre) {
     }
 }
 
-void check_shape_cast(const World& world, std::mt19937& rng, Vec2 centre) {
-    const Shape shape = random_shape(rng);
-    const Transform xf{centre + random_point(rng, 25), Rot::from_angle(uniform(rng, -3.14, 3.14))};
-    const Vec2 translation = random_point(rng, 20);
-    const QueryFilter filter = random_filter(rng);
+void check_ray(const World& world, std::mt19937& rng, Vec2 centre) {
+    const Vec2 origin = centre + random_point(rng, 25);
+    const Vec2 translation = random_point(rng, 30);
+    expect_ray_as_brute_force(world, origin, translation, random_filter(rng));
+}
+
+void expect_shape_cast_as_brute_force(const World& world, const Shape& shape, const Transform& xf,
+                                      Vec2 translation, const QueryFilter& filter) {
     ShapeCastInput input;
     input.proxy_b = make_proxy(shape);
     input.xf_b = xf;
@@ -207,6 +208,13 @@ void check_shape_cast(const World& world, std::mt19937& rng, Vec2 centre) {
         EXPECT_TRUE(same_hit(*hit, *expected))
             << describe(*hit) << " against " << describe(*expected);
     }
+}
+
+void check_shape_cast(const World& world, std::mt19937& rng, Vec2 centre) {
+    const Shape shape = random_shape(rng);
+    const Transform xf{centre + random_point(rng, 25), Rot::from_angle(uniform(rng, -3.14, 3.14))};
+    const Vec2 translation = random_point(rng, 20);
+    expect_shape_cast_as_brute_force(world, shape, xf, translation, random_filter(rng));
 }
 
 void check_overlaps(const World& world, std::mt19937& rng, Vec2 centre) {
@@ -311,6 +319,63 @@ void run_world(std::uint32_t seed, Vec2 centre) {
             check_shape_cast(world, rng, centre);
             check_overlaps(world, rng, centre);
         }
+        if (testing::Test::HasFailure()) {
+            return;
+        }
+    }
+}
+
+// A level of unit tiles about `centre` (L), three in five cells of a 30 x
+// 30 grid filled, and rays and box casts from the points of a half-tile
+// lattice to others, and rays from anywhere through a tile's corner: they
+// run along the tiles' faces and through their corners exactly, where hits
+// tie (a ray from a corner meets up to four tiles at 0, and the closest
+// is the lowest id) and, far out, the broadphase's tests of the tiles'
+// boxes round by more than its margin (an ulp is 0.5 L at 4e6 L).
+void run_lattice(std::uint32_t seed, Vec2 centre, StaticBroadphase broadphase) {
+    std::mt19937 rng(seed);
+    WorldDef def;
+    def.static_broadphase = broadphase;
+    World world = World::make(def).value();
+    const ShapeDef tile{make_box(0.5, 0.5).value(), {}};
+    for (int y = 0; y < 30; ++y) {
+        for (int x = 0; x < 30; ++x) {
+            if (pick(rng, 0, 4) < 3) {
+                BodyDef body;
+                body.position = centre + Vec2{real(x) + real(0.5), real(y) + real(0.5)};
+                world.create_body(body, std::span(&tile, 1)).value();
+            }
+        }
+    }
+    const auto lattice = [&](int lo, int hi) {
+        return Vec2{real(pick(rng, lo, hi)) / 2, real(pick(rng, lo, hi)) / 2};
+    };
+    const Shape box = make_box(0.5, 0.5).value();
+    for (int q = 0; q < 200; ++q) {
+        SCOPED_TRACE("seed " + std::to_string(seed) + ", query " + std::to_string(q));
+        const Vec2 from = centre + lattice(0, 60);
+        const Vec2 translation = lattice(-30, 30);
+        expect_ray_as_brute_force(world, from, translation, {});
+        // From anywhere at a tile's corner, and on past it.
+        const Vec2 start = centre + random_point(rng, 40) + Vec2{15, 15};
+        const Vec2 corner = centre + Vec2{real(pick(rng, 0, 30)), real(pick(rng, 0, 30))};
+        expect_ray_as_brute_force(world, start, uniform(rng, 1, 3) * (corner - start), {});
+        expect_shape_cast_as_brute_force(world, box, {from, Rot{}}, translation, {});
+        if (testing::Test::HasFailure()) {
+            return;
+        }
+    }
+}
+
+TEST(WorldQueryProperty, RaysAndCastsAlongATileGridsFacesAndCornersAnswerAsBruteForce) {
+    const int levels = test::property_cases(20);
+    for (int i = 0; i < levels; ++i) {
+        const auto seed = 9000 + static_cast<std::uint32_t>(i);
+        const StaticBroadphase broadphase =
+            i % 2 == 0 ? StaticBroadphase::tree : StaticBroadphase::grid;
+        run_lattice(seed, {}, broadphase);
+        run_lattice(seed, {real(1e5), real(-3e5)}, broadphase);
+        run_lattice(seed, {real(4e6), real(-4e6)}, broadphase);
         if (testing::Test::HasFailure()) {
             return;
         }
