@@ -18,9 +18,12 @@
 // - point_query: World::point_query against QueryAABB of the point and
 //   b2Fixture::TestPoint, sorted.
 // Rays and casts are 40 m long from random points, in random directions.
-// Each iteration runs k_cases queries; the counter `found` is the hits or
-// shapes found over them, on each side (Box2D's polygons carry their 0.01 m
-// skin in overlaps, so the counts may differ by a few).
+// The queries that list what they find write into one vector on each side,
+// kept from query to query, as a game keeps its buffers (ours through the
+// overloads that take it; the Box2D callbacks' own). Each iteration runs
+// k_cases queries; the counter `found` is the hits or shapes found over
+// them, on each side (Box2D's polygons carry their 0.01 m skin in
+// overlaps, so the counts may differ by a few).
 #include <benchmark/benchmark.h>
 #include <box2d/b2_body.h>
 #include <box2d/b2_circle_shape.h>
@@ -164,7 +167,8 @@ struct Hit {
 };
 
 struct AllRays : b2RayCastCallback {
-    std::vector<Hit> hits;
+    explicit AllRays(std::vector<Hit>& h) : hits(h) { hits.clear(); }
+    std::vector<Hit>& hits;
     float ReportFixture(b2Fixture* fixture, const b2Vec2& point, const b2Vec2& normal,
                         float f) override {
         hits.push_back({fixture, point, normal, f});
@@ -172,12 +176,12 @@ struct AllRays : b2RayCastCallback {
     }
 };
 
-// The fixtures QueryAABB reports that `keep(fixture)`, sorted (ours come in
-// shape id order).
+// The fixtures QueryAABB reports that `keep(fixture)`, into `found`, sorted
+// (ours come in shape id order).
 template <class Keep> struct Collect : b2QueryCallback {
-    explicit Collect(Keep k) : keep(k) {}
+    Collect(Keep k, std::vector<b2Fixture*>& f) : keep(k), found(f) { found.clear(); }
     Keep keep;
-    std::vector<b2Fixture*> found;
+    std::vector<b2Fixture*>& found;
     bool ReportFixture(b2Fixture* fixture) override {
         if (keep(fixture)) {
             found.push_back(fixture);
@@ -188,10 +192,11 @@ template <class Keep> struct Collect : b2QueryCallback {
 
 template <class Keep>
 std::size_t collect(const b2World& world, const b2AABB& box, Keep keep) {
-    Collect<Keep> c(keep);
+    static std::vector<b2Fixture*> found; // (kept from query to query)
+    Collect<Keep> c(keep, found);
     world.QueryAABB(&c, box);
-    std::sort(c.found.begin(), c.found.end());
-    return c.found.size();
+    std::sort(found.begin(), found.end());
+    return found.size();
 }
 
 b2AABB to_b2(const sweep::Aabb& box) {
@@ -221,15 +226,18 @@ void World_RaycastClosest_box2d(benchmark::State& state) {
 
 void World_RaycastAll_sweep(benchmark::State& state) {
     const sweep::World world = make_sweep_world();
-    run(state, world, [](const sweep::World& w, const Query& q) {
-        return w.raycast_all(q.origin, q.translation)->size();
+    std::vector<sweep::QueryHit> hits;
+    run(state, world, [&](const sweep::World& w, const Query& q) {
+        (void)w.raycast_all(q.origin, q.translation, {}, hits);
+        return hits.size();
     });
 }
 
 void World_RaycastAll_box2d(benchmark::State& state) {
     const auto world = make_box2d_world();
-    run(state, *world, [](const b2World& w, const Query& q) {
-        AllRays all;
+    std::vector<Hit> hits;
+    run(state, *world, [&](const b2World& w, const Query& q) {
+        AllRays all(hits);
         w.RayCast(&all, to_b2(q.origin), to_b2(q.origin + q.translation));
         std::sort(all.hits.begin(), all.hits.end(),
                   [](const Hit& a, const Hit& b) { return a.fraction < b.fraction; });
@@ -275,8 +283,10 @@ void World_ShapeCast_box2d(benchmark::State& state) {
 
 void World_OverlapAabb_sweep(benchmark::State& state) {
     const sweep::World world = make_sweep_world();
-    run(state, world, [](const sweep::World& w, const Query& q) {
-        return w.overlap_aabb(sweep::compute_aabb(sweep::Shape(q.box), q.xf))->size();
+    std::vector<sweep::ShapeId> ids;
+    run(state, world, [&](const sweep::World& w, const Query& q) {
+        (void)w.overlap_aabb(sweep::compute_aabb(sweep::Shape(q.box), q.xf), {}, ids);
+        return ids.size();
     });
 }
 
@@ -294,8 +304,10 @@ void World_OverlapAabb_box2d(benchmark::State& state) {
 
 void World_OverlapShape_sweep(benchmark::State& state) {
     const sweep::World world = make_sweep_world();
-    run(state, world, [](const sweep::World& w, const Query& q) {
-        return w.overlap_shape(sweep::Shape(q.box), q.xf)->size();
+    std::vector<sweep::ShapeId> ids;
+    run(state, world, [&](const sweep::World& w, const Query& q) {
+        (void)w.overlap_shape(sweep::Shape(q.box), q.xf, {}, ids);
+        return ids.size();
     });
 }
 
@@ -315,8 +327,11 @@ void World_OverlapShape_box2d(benchmark::State& state) {
 
 void World_PointQuery_sweep(benchmark::State& state) {
     const sweep::World world = make_sweep_world();
-    run(state, world,
-        [](const sweep::World& w, const Query& q) { return w.point_query(q.xf.p)->size(); });
+    std::vector<sweep::ShapeId> ids;
+    run(state, world, [&](const sweep::World& w, const Query& q) {
+        (void)w.point_query(q.xf.p, {}, ids);
+        return ids.size();
+    });
 }
 
 void World_PointQuery_box2d(benchmark::State& state) {

@@ -59,6 +59,16 @@ bool valid_ray(Vec2 origin, Vec2 translation) {
            in_coordinate_range(origin + translation);
 }
 
+// The ids a query `into(std::vector<ShapeId>&) -> Result<void>` finds, in a
+// vector of their own.
+template <class Into> Result<std::vector<ShapeId>> ids_of(Into&& into) {
+    std::vector<ShapeId> ids;
+    if (Result<void> done = into(ids); !done) {
+        return done.error();
+    }
+    return ids;
+}
+
 } // namespace
 
 // Visits the shapes of both trees whose fat AABB meets `box`.
@@ -112,18 +122,27 @@ void raycast_shapes(const World::Impl& w, Vec2 origin, Vec2 translation, const Q
                 });
 }
 
-Result<std::vector<QueryHit>> World::raycast_all(Vec2 origin, Vec2 translation,
-                                                 const QueryFilter& filter) const {
+Result<void> World::raycast_all(Vec2 origin, Vec2 translation, const QueryFilter& filter,
+                                std::vector<QueryHit>& hits) const {
     if (!valid_ray(origin, translation)) {
         return bad_query("raycast_all");
     }
-    std::vector<QueryHit> hits;
+    hits.clear();
     raycast_shapes(
         *impl_, origin, translation, filter, [&](const QueryHit& hit) { hits.push_back(hit); },
         [](real max_fraction) { return max_fraction; });
     std::sort(hits.begin(), hits.end(), [](const QueryHit& a, const QueryHit& b) {
         return a.fraction != b.fraction ? a.fraction < b.fraction : a.shape < b.shape;
     });
+    return {};
+}
+
+Result<std::vector<QueryHit>> World::raycast_all(Vec2 origin, Vec2 translation,
+                                                 const QueryFilter& filter) const {
+    std::vector<QueryHit> hits;
+    if (Result<void> done = raycast_all(origin, translation, filter, hits); !done) {
+        return done.error();
+    }
     return hits;
 }
 
@@ -185,13 +204,13 @@ Result<std::optional<QueryHit>> World::shape_cast(const Shape& shape, const Tran
     return best;
 }
 
-Result<std::vector<ShapeId>> World::overlap_aabb(const Aabb& aabb,
-                                                 const QueryFilter& filter) const {
+Result<void> World::overlap_aabb(const Aabb& aabb, const QueryFilter& filter,
+                                 std::vector<ShapeId>& ids) const {
     if (!is_valid(aabb)) {
         return Error{ErrorCode::invalid_input, "overlap_aabb: AABB not finite or inverted"};
     }
     const Impl& w = *impl_;
-    std::vector<ShapeId> ids;
+    ids.clear();
     visit_shapes(w, aabb, [&](int si) {
         const ShapeRecord& s = w.shapes[si];
         if (seen(s, filter) && overlaps(compute_aabb(s.shape, w.bodies[s.body].xf), aabb)) {
@@ -199,16 +218,21 @@ Result<std::vector<ShapeId>> World::overlap_aabb(const Aabb& aabb,
         }
     });
     std::sort(ids.begin(), ids.end());
-    return ids;
+    return {};
 }
 
-Result<std::vector<ShapeId>> World::overlap_shape(const Shape& shape, const Transform& xf,
-                                                  const QueryFilter& filter) const {
+Result<std::vector<ShapeId>> World::overlap_aabb(const Aabb& aabb,
+                                                 const QueryFilter& filter) const {
+    return ids_of([&](std::vector<ShapeId>& ids) { return overlap_aabb(aabb, filter, ids); });
+}
+
+Result<void> World::overlap_shape(const Shape& shape, const Transform& xf,
+                                  const QueryFilter& filter, std::vector<ShapeId>& ids) const {
     if (!is_finite(xf)) {
         return bad_query("overlap_shape");
     }
     const Impl& w = *impl_;
-    std::vector<ShapeId> ids;
+    ids.clear();
     DistanceInput input;
     input.proxy_b = make_proxy(shape);
     input.xf_b = xf;
@@ -226,10 +250,16 @@ Result<std::vector<ShapeId>> World::overlap_shape(const Shape& shape, const Tran
         }
     });
     std::sort(ids.begin(), ids.end());
-    return ids;
+    return {};
 }
 
-Result<std::vector<ShapeId>> World::point_query(Vec2 point, const QueryFilter& filter) const {
+Result<std::vector<ShapeId>> World::overlap_shape(const Shape& shape, const Transform& xf,
+                                                  const QueryFilter& filter) const {
+    return ids_of([&](std::vector<ShapeId>& ids) { return overlap_shape(shape, xf, filter, ids); });
+}
+
+Result<void> World::point_query(Vec2 point, const QueryFilter& filter,
+                                std::vector<ShapeId>& ids) const {
     if (!is_finite(point)) {
         return bad_query("point_query");
     }
@@ -238,7 +268,11 @@ Result<std::vector<ShapeId>> World::point_query(Vec2 point, const QueryFilter& f
     // carries the point's large coordinates. A centre 3e5 L from the origin
     // came into that frame rounded, and a shape 0.13 L from the point was
     // taken as touching it (within 4 ulps of that coordinate).
-    return overlap_shape(Circle{{}, 0}, Transform{point, Rot{}}, filter);
+    return overlap_shape(Circle{{}, 0}, Transform{point, Rot{}}, filter, ids);
+}
+
+Result<std::vector<ShapeId>> World::point_query(Vec2 point, const QueryFilter& filter) const {
+    return ids_of([&](std::vector<ShapeId>& ids) { return point_query(point, filter, ids); });
 }
 
 } // namespace sweep

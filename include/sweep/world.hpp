@@ -577,6 +577,11 @@ class World {
     /// Errors as raycast_closest.
     Result<std::vector<QueryHit>> raycast_all(Vec2 origin, Vec2 translation,
                                               const QueryFilter& filter = {}) const;
+    /// raycast_all into `hits`, whose contents it replaces, reusing its room:
+    /// a game's per-frame rays then allocate nothing once it has grown. On
+    /// an error `hits` is left as it was.
+    Result<void> raycast_all(Vec2 origin, Vec2 translation, const QueryFilter& filter,
+                             std::vector<QueryHit>& hits) const;
 
     /// The first shape that `shape`, placed by `xf` and moved by
     /// `translation` (world, L), comes within the linear slop of (a
@@ -594,6 +599,9 @@ class World {
     /// `aabb` (touching counts), in shape id order. Errors: an invalid AABB.
     Result<std::vector<ShapeId>> overlap_aabb(const Aabb& aabb,
                                               const QueryFilter& filter = {}) const;
+    /// overlap_aabb into `ids`, as raycast_all into `hits`.
+    Result<void> overlap_aabb(const Aabb& aabb, const QueryFilter& filter,
+                              std::vector<ShapeId>& ids) const;
 
     /// The shapes that share at least a point with `shape` placed by `xf`
     /// (GJK distance 0), in shape id order. GJK runs in each other shape's
@@ -606,10 +614,16 @@ class World {
     /// transform.
     Result<std::vector<ShapeId>> overlap_shape(const Shape& shape, const Transform& xf,
                                                const QueryFilter& filter = {}) const;
+    /// overlap_shape into `ids`, as raycast_all into `hits`.
+    Result<void> overlap_shape(const Shape& shape, const Transform& xf, const QueryFilter& filter,
+                               std::vector<ShapeId>& ids) const;
 
     /// The shapes containing `point` (world, L; the boundary counts), in
     /// shape id order. Errors: NaN or infinite point.
     Result<std::vector<ShapeId>> point_query(Vec2 point, const QueryFilter& filter = {}) const;
+    /// point_query into `ids`, as raycast_all into `hits`.
+    Result<void> point_query(Vec2 point, const QueryFilter& filter,
+                             std::vector<ShapeId>& ids) const;
 
     /// Every node of one of the world's broadphase trees, parents before
     /// their children (depth first), for drawing and debugging: a tree of n

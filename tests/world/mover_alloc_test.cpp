@@ -1,6 +1,8 @@
 // World::move's hot loop reuses the world's scratch: a move allocates
-// nothing but its result's contacts, and a step's carry nothing at all.
-// Counted by replacing the global operator new, so this is its own program.
+// nothing but its result's contacts, and a step's carry nothing at all; the
+// scene queries into the caller's vectors allocate nothing once those have
+// grown. Counted by replacing the global operator new, so this is its own
+// program.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -133,6 +135,26 @@ TEST(MoveAllocation, CarryingARiderIntoAWallAllocatesNothing) {
     });
     EXPECT_EQ(steps, 0);
     EXPECT_NEAR(world.body_state(rider)->xf.p.x, 1 - 0.4f, world.tolerances().touch_tolerance);
+}
+
+TEST(QueryAllocation, QueriesIntoGrownVectorsAllocateNothing) {
+    World world = std::move(World::make({}).value());
+    add_floor_and_wall(world);
+    add_box(world, BodyType::dynamic, {3, 3}, 0.5f, 0.5f);
+    std::vector<QueryHit> hits;
+    std::vector<ShapeId> ids;
+    const Shape probe = make_box(2, 2).value();
+    const auto queries = [&] {
+        ASSERT_TRUE(world.raycast_all({0, 0.5f}, {20, -1}, {}, hits));
+        ASSERT_TRUE(world.raycast_closest({0, 0.5f}, {20, -1}));
+        ASSERT_TRUE(world.shape_cast(probe, {{2, 6}, Rot{}}, {0, -10}));
+        ASSERT_TRUE(world.overlap_aabb({{0, -1}, {9, 4}}, {}, ids));
+        ASSERT_TRUE(world.overlap_shape(probe, {{3, 1}, Rot{}}, {}, ids));
+        ASSERT_TRUE(world.point_query({3, 3}, {}, ids));
+    };
+    queries();                  // (the vectors grow)
+    EXPECT_GE(hits.size(), 2u); // the tiles the ray crosses
+    EXPECT_EQ(allocations_of(queries), 0);
 }
 
 } // namespace

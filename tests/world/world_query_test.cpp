@@ -82,6 +82,40 @@ TEST(WorldQuery, RayMissesWhatItStartsInsideAndWhatIsBeyondItsEnd) {
     EXPECT_EQ(s.world.raycast_all({NAN, 0}, {1, 0}).error().code, ErrorCode::invalid_input);
 }
 
+TEST(WorldQuery, AQueryIntoAVectorReplacesWhatItHeldAndLeavesItOnAnError) {
+    Scene s = make_scene();
+    const QueryHit stale{};
+    std::vector<QueryHit> hits(5, stale);
+    ASSERT_TRUE(s.world.raycast_all({0, 0}, {10, 0}, {}, hits));
+    ASSERT_EQ(hits.size(), 2u); // the near and far boxes, nothing of before
+    EXPECT_EQ(hits[0].body, s.near_box);
+    EXPECT_EQ(hits[1].body, s.far_box);
+    EXPECT_EQ(s.world.raycast_all({NAN, 0}, {1, 0}, {}, hits).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_EQ(hits.size(), 2u); // as it was
+    EXPECT_EQ(hits[0].body, s.near_box);
+    const ShapeId near_shape = s.world.body_shapes(s.near_box).value().front();
+    std::vector<ShapeId> ids(3, ShapeId{});
+    ASSERT_TRUE(s.world.overlap_aabb({{2, -1}, {4, 1}}, {}, ids));
+    EXPECT_EQ(ids, std::vector<ShapeId>{near_shape});
+    EXPECT_EQ(s.world.overlap_aabb({{4, -1}, {2, 1}}, {}, ids).error().code,
+              ErrorCode::invalid_input); // inverted
+    EXPECT_EQ(ids, std::vector<ShapeId>{near_shape});
+    ids.assign(3, ShapeId{});
+    ASSERT_TRUE(s.world.overlap_shape(Circle{{}, 0.25f}, {{3, 0}, Rot{}}, {}, ids));
+    EXPECT_EQ(ids, std::vector<ShapeId>{near_shape});
+    EXPECT_EQ(s.world.overlap_shape(Circle{{}, 0.25f}, {{NAN, 0}, Rot{}}, {}, ids).error().code,
+              ErrorCode::invalid_input);
+    EXPECT_EQ(ids, std::vector<ShapeId>{near_shape});
+    ids.assign(3, ShapeId{});
+    ASSERT_TRUE(s.world.point_query({3, 0}, {}, ids));
+    EXPECT_EQ(ids, std::vector<ShapeId>{near_shape});
+    EXPECT_EQ(s.world.point_query({0, NAN}, {}, ids).error().code, ErrorCode::invalid_input);
+    EXPECT_EQ(ids, std::vector<ShapeId>{near_shape});
+    ASSERT_TRUE(s.world.point_query({20, 20}, {}, ids));
+    EXPECT_TRUE(ids.empty());
+}
+
 TEST(WorldQuery, CastsBeyondTheWorldsCoordinatesAreRejectedWhole) {
     // A ray or cast that starts, moves or ends beyond k_max_coordinate:
     // invalid_input, as for bodies there. (fuzz_world: a ray 1e18 L long
