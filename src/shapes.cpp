@@ -154,6 +154,26 @@ real hull_width(std::span<const Vec2> hull) {
     return width;
 }
 
+// Whether the counter-clockwise convex `hull` is surely wider than `least`
+// (L): a convex shape lies in a strip as wide as it and no longer than its
+// box's diagonal, so its area bounds its width from below. Twice that
+// bound's rounding (a few ulps) short still passes `least` (hull_width is
+// then at least as wide, as it rounds too): most hulls are answered so in
+// one pass, without hull_width's pass per edge.
+bool surely_wider_than(std::span<const Vec2> hull, real least) {
+    const Vec2 origin = hull[0];
+    real twice_area = 0;
+    Aabb box{origin, origin};
+    for (std::size_t i = 1; i + 1 < hull.size(); ++i) {
+        twice_area += cross(hull[i] - origin, hull[i + 1] - origin);
+    }
+    for (const Vec2 v : hull) {
+        box = union_of(box, Aabb{v, v});
+    }
+    const real diagonal = length(box.upper - box.lower);
+    return real(0.5) * twice_area >= real(1.01) * least * diagonal;
+}
+
 // A hull thinner than the weld distance, or than a few roundings of its
 // coordinates, is a line to the narrowphase: every face normal is the
 // line's, so the separating-axis search and the clipping see a sliver
@@ -164,7 +184,8 @@ bool is_too_thin(std::span<const Vec2> hull) {
         extent = std::max({extent, std::abs(v.x), std::abs(v.y)});
     }
     const real rounding = 8 * std::numeric_limits<real>::epsilon() * extent;
-    return !(hull_width(hull) >= std::max(k_hull_weld_distance, rounding));
+    const real least = std::max(k_hull_weld_distance, rounding);
+    return !surely_wider_than(hull, least) && !(hull_width(hull) >= least);
 }
 
 Error range_error(const char* factory) {
