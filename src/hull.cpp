@@ -45,6 +45,22 @@ std::size_t sorted_unique(std::span<const Vec2> points, real weld_distance,
     return unique;
 }
 
+// How `a`, `b`, `c` turn: positive counter-clockwise, negative clockwise,
+// zero on one line. In double: for float points of like magnitudes the
+// differences and their products are exact, so the sign is (and for double
+// points it rounds far finer than a float's). With float products, points
+// nearly on one line at 6,000 L turned left as three and right as another
+// three, and the chain came back to a vertex it had: compute_hull's hull
+// repeated it, and before hull_into's scratch was doubled, the copy of the
+// chain overran it.
+double turn_of(Vec2 a, Vec2 b, Vec2 c) {
+    const double abx = double(b.x) - double(a.x);
+    const double aby = double(b.y) - double(a.y);
+    const double acx = double(c.x) - double(a.x);
+    const double acy = double(c.y) - double(a.y);
+    return abx * acy - aby * acx;
+}
+
 // The index after `i` in a cycle of `n`.
 std::size_t next_in_cycle(std::size_t i, std::size_t n) { return i + 1 == n ? 0 : i + 1; }
 
@@ -132,15 +148,20 @@ Result<std::size_t> hull_into(std::span<const Vec2> points, real weld_distance,
     // Andrew's monotone chain: lower hull left to right, upper hull right to
     // left, popping every turn that is not strictly counter-clockwise (this
     // also drops collinear points). The chain never holds more than 2n points.
+    // Each turn is judged by turn_of from the least of its three points
+    // (sorted: the first in the lower chain, the last in the upper), so both
+    // chains judge three points alike.
     std::size_t k = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        while (k >= 2 && cross(hull[k - 1] - hull[k - 2], p[i] - hull[k - 2]) <= 0) {
+        while (k >= 2 && turn_of(hull[k - 2], hull[k - 1], p[i]) <= 0) {
             --k;
         }
         hull[k++] = p[i];
     }
     for (std::size_t i = n - 1, lower = k + 1; i-- > 0;) {
-        while (k >= lower && cross(hull[k - 1] - hull[k - 2], p[i] - hull[k - 2]) <= 0) {
+        // (hull[k - 2], hull[k - 1], p[i]) turns as (p[i], hull[k - 1],
+        // hull[k - 2]) does not: left where that one turns right.
+        while (k >= lower && turn_of(p[i], hull[k - 1], hull[k - 2]) >= 0) {
             --k;
         }
         hull[k++] = p[i];
@@ -164,7 +185,7 @@ Result<std::size_t> hull_into(std::span<const Vec2> points, real weld_distance,
 } // namespace detail
 
 Result<std::vector<Vec2>> compute_hull(std::span<const Vec2> points, real weld_distance) {
-    std::vector<Vec2> sorted(points.size());
+    std::vector<Vec2> sorted(2 * points.size());
     std::vector<Vec2> hull(2 * points.size());
     auto count = detail::hull_into(points, weld_distance, sorted, hull);
     if (!count) {

@@ -320,19 +320,19 @@ Result<Polygon> make_polygon(std::span<const Vec2> points, real radius) {
         return range_error("make_polygon");
     }
     // Up to k_max_polygon_vertices points (a shape's own corners, the common
-    // case) are hulled on the stack, more in one vector: the sorted points,
-    // then the hull (twice as many). The allocations compute_hull makes cost
-    // more than the hull itself.
+    // case) are hulled on the stack, more in one vector: hull_into's scratch,
+    // then the hull (each twice as many). The allocations compute_hull makes
+    // cost more than the hull itself.
     const std::size_t n = points.size();
-    std::array<Vec2, 3 * k_max_polygon_vertices> small;
+    std::array<Vec2, 4 * k_max_polygon_vertices> small;
     std::vector<Vec2> large;
     std::span<Vec2> storage = small;
     if (n > std::size_t(k_max_polygon_vertices)) {
-        large.resize(3 * n);
+        large.resize(4 * n);
         storage = large;
     }
-    const std::span<Vec2> hull = storage.subspan(n, 2 * n);
-    auto count = detail::hull_into(points, k_hull_weld_distance, storage.first(n), hull);
+    const std::span<Vec2> hull = storage.subspan(2 * n, 2 * n);
+    auto count = detail::hull_into(points, k_hull_weld_distance, storage.first(2 * n), hull);
     if (!count) {
         return Error{count.error().code, "make_polygon: " + count.error().message};
     }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -194,6 +195,93 @@ bool corners_stand_out(const Polygon& polygon, double fraction, double clearance
 // corner turning 2e-4 rad gave way to a hair 0.047 L along its edge, at 20
 // times the cases. The polygons here have corners 10 weld distances clear
 // of any such edge.)
+// The width of the convex polygon `hull` (counter-clockwise), in double:
+// the least over its edges of its farthest vertex's distance from the
+// edge's line (a convex polygon's width is attained against an edge).
+double brute_width(const std::vector<Vec2>& hull) {
+    double width = std::numeric_limits<double>::max();
+    for (std::size_t i = 0; i < hull.size(); ++i) {
+        const Vec2 a = hull[i];
+        const Vec2 b = hull[(i + 1) % hull.size()];
+        const double ex = double(b.x) - a.x;
+        const double ey = double(b.y) - a.y;
+        double farthest = 0;
+        for (const Vec2 v : hull) {
+            farthest = std::max(farthest, ex * (double(v.y) - a.y) - ey * (double(v.x) - a.x));
+        }
+        width = std::min(width, farthest / std::hypot(ex, ey));
+    }
+    return width;
+}
+
+// Whether no point appears twice in `hull`.
+bool all_distinct(std::vector<Vec2> hull) {
+    std::sort(hull.begin(), hull.end(),
+              [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+    return std::adjacent_find(hull.begin(), hull.end()) == hull.end();
+}
+
+TEST(MakePolygonProperty, RefusesTheHullsThinnerThanTheWeldDistanceAndNoOthers) {
+    // Clouds of 3 to 8 points in a strip 3e-6 to 0.1 L wide, 0.2 to 2e5 L
+    // long, at any angle, half far from the origin: make_polygon refuses a
+    // hull whose width is under k_hull_weld_distance or 8 float epsilons of
+    // its largest coordinate, and takes the others. The width in double
+    // decides, away from that threshold by more than the width's rounding
+    // in `real` (its products of lengths, which cancel to the width, round
+    // by a few epsilons of the largest coordinate: 6 of them) and 1 %.
+    std::mt19937 rng(41);
+    const int cases = test::property_cases(100000);
+    int thin = 0;
+    int wide = 0;
+    for (int c = 0; c < cases; ++c) {
+        const double length = std::pow(10.0, uniform(rng, -1, 5));
+        const double strip = std::pow(10.0, uniform(rng, -5.5, -1));
+        const double angle = uniform(rng, -3.2, 3.2);
+        const double far = c % 2 == 0 ? std::pow(10.0, uniform(rng, 0, 5)) : 0;
+        std::vector<Vec2> points;
+        for (int i = uniform_int(rng, 3, 8); i > 0; --i) {
+            const double along = uniform(rng, -length, length);
+            const double across = uniform(rng, -strip, strip);
+            points.push_back({real(far + along * std::cos(angle) - across * std::sin(angle)),
+                              real(-far + along * std::sin(angle) + across * std::cos(angle))});
+        }
+        const auto hull = compute_hull(points);
+        if (!hull) { // welded to a line, or fewer than 3 points
+            ASSERT_FALSE(make_polygon(points));
+            continue;
+        }
+        SCOPED_TRACE("case " + std::to_string(c));
+        // (The upper chain once judged three nearly collinear points
+        // otherwise than the lower one, and kept the middle one in both.)
+        ASSERT_TRUE(all_distinct(*hull))
+            << ::testing::PrintToString(points) << " -> " << ::testing::PrintToString(*hull);
+        double extent = 0;
+        for (const Vec2 v : *hull) {
+            extent = std::max({extent, double(std::abs(v.x)), double(std::abs(v.y))});
+        }
+        const double least = std::max(double(k_hull_weld_distance),
+                                      8 * double(std::numeric_limits<real>::epsilon()) * extent);
+        const double width = brute_width(*hull);
+        const double band =
+            0.01 * least + 6 * double(std::numeric_limits<real>::epsilon()) * extent;
+        const auto polygon = make_polygon(points);
+        SCOPED_TRACE("width " + std::to_string(width));
+        if (width < least - band) {
+            ++thin;
+            ASSERT_FALSE(polygon);
+            EXPECT_EQ(polygon.error().code, ErrorCode::degenerate_shape);
+        } else if (width > least + band) {
+            ++wide;
+            ASSERT_TRUE(polygon) << polygon.error().message;
+        }
+    }
+    // Both sides of the threshold are met often. (In double the rounding's
+    // share is far below the weld distance, and a hull thinner than that
+    // has a vertex the hull drops: few thin ones are left to refuse.)
+    EXPECT_GT(thin, cases / (sizeof(real) == 4 ? 10 : 1000));
+    EXPECT_GT(wide, cases / 10);
+}
+
 TEST(MakePolygonProperty, DropsPointsAHairOutsideAnEdgeAndKeepsTheCorners) {
     std::mt19937 rng(31);
     const int cases = test::property_cases(20000);
