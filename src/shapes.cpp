@@ -156,10 +156,10 @@ real hull_width(std::span<const Vec2> hull) {
 
 // Whether the counter-clockwise convex `hull` is surely wider than `least`
 // (L): a convex shape lies in a strip as wide as it and no longer than its
-// box's diagonal, so its area bounds its width from below. Twice that
-// bound's rounding (a few ulps) short still passes `least` (hull_width is
-// then at least as wide, as it rounds too): most hulls are answered so in
-// one pass, without hull_width's pass per edge.
+// box's diagonal, so its area bounds its width from below. With 1 % to
+// spare, far more than the area's and the diagonal's rounding (a few ulps),
+// hull_width would find it wider too: most hulls are answered so in one
+// pass, without hull_width's pass per edge.
 bool surely_wider_than(std::span<const Vec2> hull, real least) {
     const Vec2 origin = hull[0];
     real twice_area = 0;

@@ -24,15 +24,17 @@ Error bad_query(const char* what) {
 
 // How far a cast from `from` by `translation` grows its box so that the
 // broadphase's slab tests, which round, never miss a shape the kernel's
-// cast meets: 16 ulps of its largest coordinate and length. (The margin
-// the broadphase grows its boxes by covers that rounding near the origin;
-// where an ulp passes the margin, beyond about 1e6 L, this does: without
-// it, a ray along a row of tiles 4e6 L out missed one it met.)
-real cast_rounding(const Aabb& from, Vec2 translation) {
+// cast meets: 16 ulps of its largest coordinate and length, where that
+// passes half the `margin` the broadphase grows its boxes by; else none,
+// the margin covering the rounding, and a ray stays a ray (which a grid
+// walks cell by cell along its path). Far out, an ulp passes the margin:
+// without the growth, a ray along a row of tiles 4e6 L out missed one it met.
+real cast_rounding(const Aabb& from, Vec2 translation, real margin) {
     const real scale = std::max({std::abs(from.lower.x), std::abs(from.lower.y),
                                  std::abs(from.upper.x), std::abs(from.upper.y)}) +
                        std::max(std::abs(translation.x), std::abs(translation.y));
-    return 16 * std::numeric_limits<real>::epsilon() * scale;
+    const real rounding = 16 * std::numeric_limits<real>::epsilon() * scale;
+    return rounding < real(0.5) * margin ? real(0) : rounding;
 }
 
 // How far a closest-hit search still looks once `best` is found: up to its
@@ -108,7 +110,7 @@ void raycast_shapes(const World::Impl& w, Vec2 origin, Vec2 translation, const Q
                     OnHit&& on_hit, Search&& search) {
     const RayInput ray{origin, translation, 1};
     const Aabb from{origin, origin};
-    cast_shapes(w, inflate(from, cast_rounding(from, translation)), translation,
+    cast_shapes(w, inflate(from, cast_rounding(from, translation, w.tol.aabb_margin)), translation,
                 [&](int si, real max_fraction) {
                     const ShapeRecord& s = w.shapes[si];
                     if (seen(s, filter)) {
@@ -184,8 +186,8 @@ Result<std::optional<QueryHit>> World::shape_cast(const Shape& shape, const Tran
     // GJK's rounding inside.
     const Aabb start = compute_aabb(shape, xf);
     const real reach = w.tol.linear_slop + 2 * w.tol.touch_tolerance;
-    cast_shapes(w, inflate(start, reach + cast_rounding(start, translation)), translation,
-                [&](int si, real max_fraction) {
+    cast_shapes(w, inflate(start, reach + cast_rounding(start, translation, w.tol.aabb_margin)),
+                translation, [&](int si, real max_fraction) {
                     const ShapeRecord& s = w.shapes[si];
                     if (!seen(s, filter)) {
                         return search_up_to(best, max_fraction);
