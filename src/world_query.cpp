@@ -61,14 +61,14 @@ bool valid_ray(Vec2 origin, Vec2 translation) {
            in_coordinate_range(origin + translation);
 }
 
-// The ids a query `into(std::vector<ShapeId>&) -> Result<void>` finds, in a
-// vector of their own.
-template <class Into> Result<std::vector<ShapeId>> ids_of(Into&& into) {
-    std::vector<ShapeId> ids;
-    if (Result<void> done = into(ids); !done) {
+// What a listing query `into(std::vector<T>&) -> Result<void>` finds, in a
+// vector of its own.
+template <class T, class Into> Result<std::vector<T>> listed(Into&& into) {
+    std::vector<T> found;
+    if (Result<void> done = into(found); !done) {
         return done.error();
     }
-    return ids;
+    return found;
 }
 
 } // namespace
@@ -141,11 +141,9 @@ Result<void> World::raycast_all(Vec2 origin, Vec2 translation, const QueryFilter
 
 Result<std::vector<QueryHit>> World::raycast_all(Vec2 origin, Vec2 translation,
                                                  const QueryFilter& filter) const {
-    std::vector<QueryHit> hits;
-    if (Result<void> done = raycast_all(origin, translation, filter, hits); !done) {
-        return done.error();
-    }
-    return hits;
+    return listed<QueryHit>([&](std::vector<QueryHit>& hits) {
+        return raycast_all(origin, translation, filter, hits);
+    });
 }
 
 Result<std::optional<QueryHit>> World::raycast_closest(Vec2 origin, Vec2 translation,
@@ -168,8 +166,7 @@ Result<std::optional<QueryHit>> World::raycast_closest(Vec2 origin, Vec2 transla
 Result<std::optional<QueryHit>> World::shape_cast(const Shape& shape, const Transform& xf,
                                                   Vec2 translation,
                                                   const QueryFilter& filter) const {
-    if (!is_finite(xf) || !in_coordinate_range(xf.p) || !in_coordinate_range(translation) ||
-        !in_coordinate_range(xf.p + translation)) {
+    if (!is_finite(xf) || !valid_ray(xf.p, translation)) {
         return bad_query("shape_cast");
     }
     const Impl& w = *impl_;
@@ -225,7 +222,8 @@ Result<void> World::overlap_aabb(const Aabb& aabb, const QueryFilter& filter,
 
 Result<std::vector<ShapeId>> World::overlap_aabb(const Aabb& aabb,
                                                  const QueryFilter& filter) const {
-    return ids_of([&](std::vector<ShapeId>& ids) { return overlap_aabb(aabb, filter, ids); });
+    return listed<ShapeId>(
+        [&](std::vector<ShapeId>& ids) { return overlap_aabb(aabb, filter, ids); });
 }
 
 Result<void> World::overlap_shape(const Shape& shape, const Transform& xf,
@@ -257,7 +255,8 @@ Result<void> World::overlap_shape(const Shape& shape, const Transform& xf,
 
 Result<std::vector<ShapeId>> World::overlap_shape(const Shape& shape, const Transform& xf,
                                                   const QueryFilter& filter) const {
-    return ids_of([&](std::vector<ShapeId>& ids) { return overlap_shape(shape, xf, filter, ids); });
+    return listed<ShapeId>(
+        [&](std::vector<ShapeId>& ids) { return overlap_shape(shape, xf, filter, ids); });
 }
 
 Result<void> World::point_query(Vec2 point, const QueryFilter& filter,
@@ -274,7 +273,8 @@ Result<void> World::point_query(Vec2 point, const QueryFilter& filter,
 }
 
 Result<std::vector<ShapeId>> World::point_query(Vec2 point, const QueryFilter& filter) const {
-    return ids_of([&](std::vector<ShapeId>& ids) { return point_query(point, filter, ids); });
+    return listed<ShapeId>(
+        [&](std::vector<ShapeId>& ids) { return point_query(point, filter, ids); });
 }
 
 } // namespace sweep
