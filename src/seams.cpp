@@ -5,23 +5,22 @@
 
 namespace sweep::detail {
 
-void find_covered_stretches(const Polygon& polygon, const Transform& xf, const Polygon& neighbour,
-                            const Transform& xf_neighbour, int neighbour_index, real tolerance,
-                            std::vector<CoveredStretch>& out) {
+void find_covered_stretches(const PlacedPolygon& polygon, const PlacedPolygon& neighbour,
+                            int neighbour_index, real tolerance, std::vector<CoveredStretch>& out) {
+    const auto at = [](int i) { return static_cast<std::size_t>(i); };
     for (int i = 0; i < polygon.count; ++i) {
-        const Vec2 a1 = transform_point(xf, polygon.vertices[i]);
-        const Vec2 a2 = transform_point(xf, polygon.vertices[(i + 1) % polygon.count]);
-        const Vec2 n = rotate(xf.q, polygon.normals[i]);
+        const Vec2 a1 = polygon.vertices[at(i)];
+        const Vec2 a2 = polygon.vertices[at((i + 1) % polygon.count)];
+        const Vec2 n = polygon.normals[at(i)];
         const Vec2 t = left_perp(n); // along the face, a1 -> a2 (counter-clockwise winding)
         const real length = dot(a2 - a1, t);
         for (int j = 0; j < neighbour.count; ++j) {
-            const Vec2 m = rotate(xf_neighbour.q, neighbour.normals[j]);
+            const Vec2 m = neighbour.normals[at(j)];
             if (dot(n, m) >= 0 || std::abs(cross(n, m)) > k_seam_sine) {
                 continue; // not back to back
             }
-            const Vec2 b1 = transform_point(xf_neighbour, neighbour.vertices[j]);
-            const Vec2 b2 =
-                transform_point(xf_neighbour, neighbour.vertices[(j + 1) % neighbour.count]);
+            const Vec2 b1 = neighbour.vertices[at(j)];
+            const Vec2 b2 = neighbour.vertices[at((j + 1) % neighbour.count)];
             if (std::abs(dot(b1 - a1, n)) > tolerance || std::abs(dot(b2 - a1, n)) > tolerance) {
                 continue; // parallel, but a gap (or an overlap) apart
             }

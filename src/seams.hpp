@@ -18,6 +18,7 @@
 // (world_seams.cpp, collide_pair).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -48,16 +49,34 @@ struct CoveredStretch {
     real hi = 0;        ///< its end, L; hi - lo > the tolerance it was found with
 };
 
-/// Appends to `out` every stretch of `polygon`'s faces (in the world at `xf`)
-/// that a face of `neighbour` (at `xf_neighbour`, shape index
-/// `neighbour_index`) covers: the faces are anti-parallel within k_seam_sine,
-/// the neighbour's face lies within `tolerance` (L) of the polygon's face
-/// line at both ends, and they overlap along it by more than `tolerance`.
-/// Meant for polygons of radius 0 (a rounded polygon's face is offset from
-/// its vertices; its corners leave a groove, not a flush seam).
-void find_covered_stretches(const Polygon& polygon, const Transform& xf, const Polygon& neighbour,
-                            const Transform& xf_neighbour, int neighbour_index, real tolerance,
-                            std::vector<CoveredStretch>& out);
+/// A polygon placed in the world: its vertices and outward normals at a pose.
+struct PlacedPolygon {
+    int count = 0;
+    std::array<Vec2, k_max_polygon_vertices> vertices;
+    std::array<Vec2, k_max_polygon_vertices> normals;
+};
+
+/// `polygon` at pose `xf`.
+inline PlacedPolygon place(const Polygon& polygon, const Transform& xf) {
+    PlacedPolygon placed;
+    placed.count = polygon.count;
+    for (int i = 0; i < polygon.count; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        placed.vertices[k] = transform_point(xf, polygon.vertices[i]);
+        placed.normals[k] = rotate(xf.q, polygon.normals[i]);
+    }
+    return placed;
+}
+
+/// Appends to `out` every stretch of `polygon`'s faces (placed in the world)
+/// that a face of `neighbour` (placed, shape index `neighbour_index`)
+/// covers: the faces are anti-parallel within k_seam_sine, the neighbour's
+/// face lies within `tolerance` (L) of the polygon's face line at both ends,
+/// and they overlap along it by more than `tolerance`. Meant for polygons of
+/// radius 0 (a rounded polygon's face is offset from its vertices; its
+/// corners leave a groove, not a flush seam).
+void find_covered_stretches(const PlacedPolygon& polygon, const PlacedPolygon& neighbour,
+                            int neighbour_index, real tolerance, std::vector<CoveredStretch>& out);
 
 /// The covered stretch a contact point lies on, or null: `point` is on the
 /// wall's surface in the wall's frame, `normal` (wall's frame, unit) points

@@ -22,8 +22,9 @@ ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
     const ShapeRecord& s = shapes[shape];
     const Transform& xf = bodies[s.body].xf;
     static_boxes[slot] = aabb;
-    static_proxies[slot] = {xf.p,  s.filter, body_id(s.body),
-                            shape, s.sensor, axis_aligned_box(s.shape, xf).has_value()};
+    static_proxies[slot] = {
+        xf.p,  s.filter, body_id(s.body),
+        shape, s.sensor, axis_aligned_box(s.shape, s.local_box, xf).has_value()};
     return id;
 }
 

@@ -930,21 +930,35 @@ struct World::Impl {
     // shapes move together). Needs the static broadphase rebuilt first.
     void find_seams_if_dirty();
 
-    // `visit(other)` for every shape that may share a seam with shape si:
-    // the static shapes near a static one, the other shapes of a kinematic
-    // one's body.
-    template <class Visit> void for_each_seam_neighbour(int si, Visit&& visit);
+    // find_seams_if_dirty's view of the shapes, by shape index: each seam
+    // keeper's box grown by the touch tolerance, and each polygon that can
+    // cover placed in the world; made once for a search rather than once for
+    // every neighbour that meets the shape (a tile has eight).
+    struct SeamPlacement {
+        std::vector<Aabb> boxes;
+        std::vector<PlacedPolygon> polygons;
+    };
+    SeamPlacement place_seam_keepers() const;
 
-    // The stretches of s's faces that shape `other` covers, and the vertices
-    // of s it buries.
-    void find_seams_with(ShapeRecord& s, int other);
+    // `visit(other)` for every shape that may share a seam with shape si
+    // (whose box grown by the touch tolerance is `box`): the static shapes
+    // near a static one, the other shapes of a kinematic one's body.
+    template <class Visit> void for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit);
 
-    // Marks the vertices of segment or polygon `s` (its proxy's points) that
-    // lie in or on its seam neighbour `o` (index `other`) within the touch
-    // tolerance, away from o's vertices: buried, so no corner. Ends
+    // The stretches of the faces of s (index si) that shape `other` covers,
+    // and the vertices of s it buries; `points`: s's proxy's points in the
+    // world.
+    void find_seams_with(int si, std::span<const Vec2> points, int other,
+                         const SeamPlacement& placed);
+
+    // Marks the vertices of segment or polygon `s` (its proxy's points,
+    // `points` in the world) that lie in or on its seam neighbour `o`
+    // (index `other`, its box grown by the touch tolerance `near_o`) within
+    // the touch tolerance, away from o's vertices: buried, so no corner. Ends
     // meeting at a vertex (a polyline's corner, a ring of segments, two
     // tiles' corners) are a real corner or a seam, not a buried vertex.
-    void mark_buried_vertices(ShapeRecord& s, const ShapeRecord& o, int other) const;
+    void mark_buried_vertices(ShapeRecord& s, std::span<const Vec2> points, const ShapeRecord& o,
+                              const Aabb& near_o, int other) const;
 
     // Whether `point` (world) lies in or on shape `o` (at its body's pose)
     // within the touch tolerance.

@@ -7,6 +7,7 @@
 #include "world_impl.hpp"
 
 #include <algorithm>
+#include <array>
 #include <span>
 
 namespace sweep {
@@ -33,18 +34,46 @@ void World::Impl::find_seams_if_dirty() {
     }
     seams_dirty = false;
     covered_stretches.clear();
+    const SeamPlacement placed = place_seam_keepers();
+    std::array<Vec2, k_max_polygon_vertices> points;
     for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
         ShapeRecord& s = shapes[si];
         s.seams_begin = static_cast<int>(covered_stretches.size());
         s.buried_by = no_buriers();
         if (can_cover(s) || is_fixed_segment(s)) {
-            for_each_seam_neighbour(si, [&](int other) { find_seams_with(s, other); });
+            const Transform& xf = bodies[s.body].xf;
+            for (int v = 0; v < s.proxy.count; ++v) {
+                points[static_cast<std::size_t>(v)] = transform_point(xf, s.proxy.points[v]);
+            }
+            const std::span<const Vec2> own(points.data(), static_cast<std::size_t>(s.proxy.count));
+            const Aabb& box = placed.boxes[static_cast<std::size_t>(si)];
+            for_each_seam_neighbour(si, box,
+                                    [&](int other) { find_seams_with(si, own, other, placed); });
         }
         s.seams_end = static_cast<int>(covered_stretches.size());
     }
 }
 
-template <class Visit> void World::Impl::for_each_seam_neighbour(int si, Visit&& visit) {
+World::Impl::SeamPlacement World::Impl::place_seam_keepers() const {
+    SeamPlacement placed;
+    placed.boxes.resize(shapes.size());
+    placed.polygons.resize(shapes.size());
+    for (std::size_t si = 0; si < shapes.size(); ++si) {
+        const ShapeRecord& s = shapes[si];
+        if (!keeps_seams(s)) {
+            continue;
+        }
+        const Transform& xf = bodies[s.body].xf;
+        placed.boxes[si] = inflate(compute_aabb(s.shape, xf), tol.touch_tolerance);
+        if (can_cover(s)) {
+            placed.polygons[si] = place(s.shape.polygon, xf);
+        }
+    }
+    return placed;
+}
+
+template <class Visit>
+void World::Impl::for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit) {
     const ShapeRecord& s = shapes[si];
     const Body& b = bodies[s.body];
     const auto consider = [&](int other) {
@@ -61,7 +90,6 @@ template <class Visit> void World::Impl::for_each_seam_neighbour(int si, Visit&&
     // In index order, not the static broadphase's (a tree's and a grid's
     // differ): a vertex two tiles bury is buried by the first, and the
     // worlds must agree on it.
-    const Aabb box = inflate(compute_aabb(s.shape, b.xf), tol.touch_tolerance);
     seam_neighbours.clear();
     query_static(box, [&](ProxyId, std::uint64_t other) {
         seam_neighbours.push_back(static_cast<int>(other));
@@ -73,21 +101,23 @@ template <class Visit> void World::Impl::for_each_seam_neighbour(int si, Visit&&
     }
 }
 
-void World::Impl::find_seams_with(ShapeRecord& s, int other) {
+void World::Impl::find_seams_with(int si, std::span<const Vec2> points, int other,
+                                  const SeamPlacement& placed) {
+    ShapeRecord& s = shapes[si];
     const ShapeRecord& o = shapes[other];
+    const auto at = [](int index) { return static_cast<std::size_t>(index); };
     if (can_cover(s) && can_cover(o)) {
-        find_covered_stretches(s.shape.polygon, bodies[s.body].xf, o.shape.polygon,
-                               bodies[o.body].xf, other, tol.touch_tolerance, covered_stretches);
+        find_covered_stretches(placed.polygons[at(si)], placed.polygons[at(other)], other,
+                               tol.touch_tolerance, covered_stretches);
     }
-    mark_buried_vertices(s, o, other);
+    mark_buried_vertices(s, points, o, placed.boxes[at(other)], other);
 }
 
-void World::Impl::mark_buried_vertices(ShapeRecord& s, const ShapeRecord& o, int other) const {
-    const Transform& xf = bodies[s.body].xf;
-    const Aabb near_o = inflate(compute_aabb(o.shape, bodies[o.body].xf), tol.touch_tolerance);
-    for (int v = 0; v < s.proxy.count; ++v) {
-        int& by = s.buried_by[static_cast<std::size_t>(v)];
-        const Vec2 point = transform_point(xf, s.proxy.points[v]);
+void World::Impl::mark_buried_vertices(ShapeRecord& s, std::span<const Vec2> points,
+                                       const ShapeRecord& o, const Aabb& near_o, int other) const {
+    for (std::size_t v = 0; v < points.size(); ++v) {
+        int& by = s.buried_by[v];
+        const Vec2 point = points[v];
         if (by < 0 && contains(near_o, Aabb{point, point}) && !near_a_vertex(o, point) &&
             touches_point(o, point)) {
             by = other;
