@@ -874,8 +874,8 @@ void World::Impl::sync_moving_proxies(int body, Vec2 displacement, real asked) {
 
 void World::Impl::find_riders() {
     riders.clear();
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-        const Body& b = bodies[bi];
+    for (const int bi : step_bodies) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::kinematic || b.ground.index == bi) {
             continue;
         }

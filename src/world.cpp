@@ -165,6 +165,7 @@ int World::Impl::add_shape(int body, const ShapeDef& sd) {
     s.filter = sd.filter;
     s.near_version = 0; // a reused record's neighbourhood was for another filter
     s.sensor = sd.sensor;
+    sensor_shapes += s.sensor ? 1 : 0;
     s.user_data = sd.user_data;
     const Aabb box = compute_aabb(sd.shape, b.xf);
     s.tree_proxy = b.type == BodyType::static_body ? create_static_proxy(si, box)
@@ -182,6 +183,7 @@ void World::Impl::remove_shape(int si) {
     }
     s.tree_proxy = k_null_proxy;
     s.body = -1;
+    sensor_shapes -= s.sensor ? 1 : 0;
     ++s.generation; // its ShapeIds go stale
     ++shapes_version;
     free_shapes.push_back(si);
@@ -464,6 +466,7 @@ Result<void> World::step(real dt, int substeps) {
     PhaseClock clock;
     w.rebuild_static_tree_if_dirty();
     w.find_seams_if_dirty();
+    w.list_step_bodies();
     w.find_riders();
     w.collect_resting();
     clock.lap(w.stats.broadphase_seconds);
@@ -478,7 +481,8 @@ Result<void> World::step(real dt, int substeps) {
     w.update_touching();
     w.update_sensors();
     clock.lap(w.stats.narrowphase_seconds);
-    for (Body& b : w.bodies) {
+    for (const int bi : w.step_bodies) {
+        Body& b = w.bodies[static_cast<std::size_t>(bi)];
         w.stats.awake_bodies += b.alive && b.type == BodyType::dynamic && b.awake;
         b.force = {}; // (applied over the whole step: see World::apply_force)
         b.torque = 0;

@@ -223,8 +223,16 @@ void World::Impl::change_type(int index, BodyType type, const BodyMass& mass) {
     const bool was_static = b.type == BodyType::static_body;
     b.type = type;
     if (type == BodyType::static_body) {
+        // What a step keeps of moving bodies, as a body made static has it:
+        // the steps pass static bodies by (step_bodies).
         b.v = {};
         b.w = 0;
+        b.force = {};
+        b.torque = 0;
+        b.stopped = false;
+        b.fast = false;
+        b.toi_clamped = false;
+        b.into_wall = {};
     }
     set_mass(b, mass);
     if (b.inv_inertia == 0 && type == BodyType::dynamic) {

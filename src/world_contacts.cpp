@@ -15,9 +15,24 @@
 
 namespace sweep {
 
+void World::Impl::list_step_bodies() {
+    step_bodies.clear();
+    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
+        if (b.alive && b.type != BodyType::static_body) {
+            step_bodies.push_back(bi);
+        }
+    }
+    // A static body's solver body, and the empty one of the batches' empty
+    // lanes after the last: at rest, of infinite mass (prepare_contacts
+    // copies the listed bodies' over theirs).
+    solver_bodies.assign(bodies.size() + 1, SolverBody{});
+}
+
 void World::Impl::update_moving_proxies(real dt) {
-    for (Body& b : bodies) {
-        if (!b.alive || b.type == BodyType::static_body || !b.awake) {
+    for (const int bi : step_bodies) {
+        Body& b = bodies[static_cast<std::size_t>(bi)];
+        if (!b.alive || !b.awake) {
             continue;
         }
         // The proxies hold swept boxes already. Predicting further ahead
@@ -85,8 +100,8 @@ void World::Impl::start_contact_search(real dt) {
     search_queue.clear();
     searched.assign(bodies.size(), 0);
     wake_where_kinematic_bodies_go(dt);
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-        const Body& b = bodies[bi];
+    for (const int bi : step_bodies) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (b.alive && b.type == BodyType::dynamic && b.awake) {
             search_queue.push_back(bi);
         }
@@ -316,13 +331,11 @@ void World::Impl::add_contact(int shape_a, int shape_b, real dt) {
 }
 
 void World::Impl::prepare_contacts(real dt) {
-    // One more: the empty body of the batches' empty lanes.
-    solver_bodies.resize(bodies.size() + 1);
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
+    for (const int bi : step_bodies) { // (the rest stay as list_step_bodies made them)
+        const auto i = static_cast<std::size_t>(bi);
         const Body& b = bodies[i];
         solver_bodies[i] = {b.v, b.w, b.inv_mass, b.inv_inertia};
     }
-    solver_bodies.back() = {};
     solver_contacts.resize(contacts.size());
     any_restitution = false;
     for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
@@ -362,7 +375,8 @@ void World::Impl::prepare_contacts(real dt) {
 }
 
 void World::Impl::keep_solve_results() {
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
+    for (const int bi : step_bodies) { // (a static body's are zero on both sides)
+        const auto i = static_cast<std::size_t>(bi);
         bodies[i].v = solver_bodies[i].v;
         bodies[i].w = solver_bodies[i].w;
     }

@@ -259,6 +259,9 @@ void World::Impl::report_touching_changes(const std::vector<IndexedPair>& now) {
 }
 
 void World::Impl::update_sensors() {
+    if (sensor_shapes == 0 && sensor_overlaps.empty()) {
+        return; // (a scan of every shape would find nothing to report)
+    }
     std::vector<ShapePair> now;
     for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
         const ShapeRecord& sensor = shapes[si];

@@ -795,6 +795,7 @@ struct World::Impl {
         RepeatedSort<IndexedPair> sort_now;
     } touching_scratch;                     // update_touching's, kept so that it does not allocate
     std::vector<ShapePair> sensor_overlaps; // sorted (sensor, visitor); at the end of the last step
+    int sensor_shapes = 0; // live shapes that are sensors: with none, a step looks for none
     std::vector<ShapePair> disabled_pairs;  // sorted; turned off by pre_solve this step
     std::vector<ToiEvent> toi_queue;        // a min-heap on (t, shapes); reused every step
     std::vector<std::pair<int, int>> toi_candidates;  // moving pairs beyond the bounded margin
@@ -1140,6 +1141,16 @@ struct World::Impl {
     }
 
     void update_moving_proxies(real dt);
+
+    // The bodies a step moves or may move: alive and not static, in index
+    // order (as the loops over every body met them), listed as each step
+    // begins; no body is made, retyped or destroyed within a step but by the
+    // kill plane at its end, which leaves it listed and not alive. The
+    // step's passes over bodies walk this list, so that a level of tiles,
+    // each its own static body, costs them nothing (a 200x200 map's 27,850
+    // tiles cost a step 12.7 M instructions before).
+    std::vector<int> step_bodies;
+    void list_step_bodies();
 
     void integrate_velocities(real dt);
 

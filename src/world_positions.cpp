@@ -285,14 +285,16 @@ void World::Impl::begin_jam_sweeps() {
 void World::Impl::keep_poses(std::vector<Vec2>& centers, std::vector<real>& angles) const {
     centers.resize(bodies.size());
     angles.resize(bodies.size());
-    for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
+    for (const int index : step_bodies) { // (only dynamic bodies' are read)
+        const auto bi = static_cast<std::size_t>(index);
         centers[bi] = bodies[bi].sweep.c2;
         angles[bi] = bodies[bi].sweep.a2;
     }
 }
 
 void World::Impl::restore_jam_entry() {
-    for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
+    for (const int index : step_bodies) {
+        const auto bi = static_cast<std::size_t>(index);
         Body& b = bodies[bi];
         if (b.alive && b.type == BodyType::dynamic && b.awake) {
             b.sweep.c2 = jam_centers[bi];
@@ -308,8 +310,8 @@ void World::Impl::correct_positions() {
     if (solve_positions_until_within_slop(true)) {
         return;
     }
-    for (Body& b : bodies) {
-        b.stopped = false;
+    for (const int bi : step_bodies) { // (a static body is never stopped)
+        bodies[static_cast<std::size_t>(bi)].stopped = false;
     }
     solve_positions_until_within_slop(false);
 }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 namespace sweep {
@@ -20,7 +21,8 @@ void World::Impl::wake_where_kinematic_bodies_go(real dt) {
     if (sleeping_bodies == 0) {
         return;
     }
-    for (const Body& b : bodies) {
+    for (const int bi : step_bodies) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::kinematic || (b.v == Vec2{} && b.w == 0)) {
             continue;
         }
@@ -65,9 +67,9 @@ void World::Impl::update_sleep(real dt) {
     }
     const int n = static_cast<int>(bodies.size());
     island_parent.resize(n);
-    for (int bi = 0; bi < n; ++bi) {
-        Body& b = bodies[bi];
-        island_parent[bi] = bi;
+    std::iota(island_parent.begin(), island_parent.end(), 0);
+    for (const int bi : step_bodies) {
+        Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
         }
@@ -86,8 +88,8 @@ void World::Impl::update_sleep(real dt) {
         }
     }
     island_rest.assign(n, std::numeric_limits<real>::max());
-    for (int bi = 0; bi < n; ++bi) {
-        const Body& b = bodies[bi];
+    for (const int bi : step_bodies) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (b.alive && b.type == BodyType::dynamic && b.awake) {
             real& rest = island_rest[island_root(bi)];
             rest = std::min(rest, b.sleep_time);
@@ -96,8 +98,8 @@ void World::Impl::update_sleep(real dt) {
     // Each island's ring: a body links to the previous member found.
     std::vector<int>& last = island_last;
     last.assign(n, -1);
-    for (int bi = 0; bi < n; ++bi) {
-        Body& b = bodies[bi];
+    for (const int bi : step_bodies) {
+        Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
         }
@@ -109,7 +111,8 @@ void World::Impl::update_sleep(real dt) {
         b.sleep_next = last[root];
         last[root] = bi;
     }
-    for (int root = 0; root < n; ++root) {
+    // (An island's root is one of its dynamic bodies.)
+    for (const int root : step_bodies) {
         if (last[root] < 0) {
             continue;
         }

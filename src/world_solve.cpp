@@ -56,7 +56,8 @@ real World::Impl::spin_change(const Body& b, real dt) {
 
 void World::Impl::integrate_velocities(real dt) {
     const real h = dt / static_cast<real>(def.solver_substeps);
-    for (Body& b : bodies) {
+    for (const int bi : step_bodies) {
+        Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!moves(b)) {
             continue;
         }
@@ -81,7 +82,8 @@ void World::Impl::integrate_velocities(real dt) {
 }
 
 void World::Impl::integrate_positions(real dt) {
-    for (Body& b : bodies) {
+    for (const int bi : step_bodies) {
+        Body& b = bodies[static_cast<std::size_t>(bi)];
         if (moves(b)) {
             b.w = capped_spin(b.w, dt);
             move_along(b, dt * b.v, dt * b.w, b.v, b.w);
@@ -90,7 +92,8 @@ void World::Impl::integrate_positions(real dt) {
 }
 
 void World::Impl::move_to_substep_poses(real dt) {
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
+    for (const int bi : step_bodies) {
+        const auto i = static_cast<std::size_t>(bi);
         if (moves(bodies[i])) {
             move_along(bodies[i], motions[i].dp, substep_angles[i], (real(1) / dt) * motions[i].dp,
                        substep_angles[i] / dt);
@@ -204,7 +207,7 @@ void World::Impl::add_substep_loads() {
 
 void World::Impl::find_substep_loads(real t, real dt) {
     substep_loads.clear();
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+    for (const int bi : step_bodies) {
         const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
@@ -214,7 +217,8 @@ void World::Impl::find_substep_loads(real t, real dt) {
 }
 
 void World::Impl::move_substep(real h) {
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
+    for (const int bi : step_bodies) { // (a static body neither moves nor turns)
+        const auto i = static_cast<std::size_t>(bi);
         SolverBody& b = solver_bodies[i];
         BodyMotion& m = motions[i];
         b.w = capped_spin(b.w, h);
@@ -230,7 +234,7 @@ void World::Impl::move_substep(real h) {
 void World::Impl::choose_substep_paths(real dt) {
     substep_path_of.assign(bodies.size(), -1);
     path_bodies.clear();
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+    for (const int bi : step_bodies) {
         const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (b.type == BodyType::dynamic && moves(b) &&
             dt * (length(b.v) + std::abs(b.w) * b.extent) > b.inner_radius) {

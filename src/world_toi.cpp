@@ -93,7 +93,10 @@ Sweep World::Impl::sweep_from(const Body& b, real t) const {
 void World::Impl::begin_toi_phase() {
     toi_queue.clear();
     contact_keys.clear();
-    for (Body& b : bodies) {
+    // (A static body's stay as it was made, or as change_type left it:
+    // no event changes them.)
+    for (const int bi : step_bodies) {
+        Body& b = bodies[static_cast<std::size_t>(bi)];
         b.toi_clock = 0;
         b.toi_count = 0;
         b.toi_clamped = false;
@@ -109,8 +112,8 @@ void World::Impl::begin_toi_phase() {
         b.fast = b.alive && b.type != BodyType::static_body && motion > b.inner_radius;
     }
     toi_searches.clear();
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-        const Body& b = bodies[bi];
+    for (const int bi : step_bodies) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (b.alive && b.type == BodyType::dynamic && left_contact_box(bi) && b.fast) {
             toi_searches.push_back(bi);
         }
@@ -146,7 +149,8 @@ void World::Impl::solve_toi_events(real dt) {
         find_toi_events(bi);
     }
     int dynamic_bodies = 0;
-    for (const Body& b : bodies) {
+    for (const int bi : step_bodies) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         dynamic_bodies += b.alive && b.type == BodyType::dynamic;
     }
     const int step_cap =
@@ -952,19 +956,16 @@ template <class Flagged> int World::Impl::add_contacts_of_bodies(Flagged&& flagg
         const Body& b = bodies[bi];
         return b.alive && b.type == BodyType::dynamic && b.awake && flagged(b, bi);
     };
-    const auto count = static_cast<int>(bodies.size());
-    int first = 0;
-    while (first < count && !is_flagged(first)) {
-        ++first;
-    }
-    if (first == count) {
+    const auto flagged_end = step_bodies.end();
+    const auto first = std::find_if(step_bodies.begin(), flagged_end, is_flagged);
+    if (first == flagged_end) {
         return 0; // (most calls: no strays to find)
     }
     find_strays();
     int added = 0;
-    for (int bi = first; bi < count; ++bi) {
-        if (bi == first || is_flagged(bi)) {
-            added += add_contacts_near(bi);
+    for (auto it = first; it != flagged_end; ++it) {
+        if (it == first || is_flagged(*it)) {
+            added += add_contacts_near(*it);
         }
     }
     return added;
@@ -1095,8 +1096,8 @@ int World::Impl::add_contacts_near(int bi) {
 // centre of mass that holds the body's shapes.)
 void World::Impl::find_strays() {
     strays.clear();
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-        const Body& b = bodies[bi];
+    for (const int bi : step_bodies) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
         }
@@ -1116,7 +1117,8 @@ void World::Impl::find_strays() {
 // (a change of one clears it), is still inside them: most bodies (all but
 // those an impact, a correction or a sweep moved) cost a comparison.
 void World::Impl::refit_strays() {
-    for (const Body& b : bodies) {
+    for (const int bi : step_bodies) {
+        const Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::dynamic || !b.awake || b.seen_inside == b.xf) {
             continue;
         }
@@ -1172,8 +1174,8 @@ bool World::Impl::record_toi_contact(int shape_a, int shape_b, const Manifold& m
 int World::Impl::sweep_against_static(bool keep_landings) {
     touched_walls.clear();
     int stopped = 0;
-    for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
-        Body& b = bodies[bi];
+    for (const int bi : step_bodies) {
+        Body& b = bodies[static_cast<std::size_t>(bi)];
         if (!b.alive || b.type != BodyType::dynamic || !b.awake) {
             continue;
         }
@@ -1334,7 +1336,8 @@ void World::Impl::return_jams_to_step_start(real dt) {
 }
 
 void World::Impl::hold_stopped_at_sweep_start() {
-    for (Body& b : bodies) {
+    for (const int bi : step_bodies) {
+        Body& b = bodies[static_cast<std::size_t>(bi)];
         if (b.alive && b.stopped) {
             b.sweep.c2 = b.sweep.c1;
             b.sweep.a2 = b.sweep.a1;

@@ -335,7 +335,8 @@ class World {
     /// its shapes' densities (and BodyDef::fixed_rotation as made), its
     /// velocities are kept. To kinematic: it keeps its velocities, and
     /// neither gravity nor contacts change them. To static: it stops (its
-    /// velocities zeroed) and its shapes join the static broadphase and its
+    /// velocities zeroed, and the forces and torques applied since the last
+    /// step dropped) and its shapes join the static broadphase and its
     /// seams, which costs what set_transform on a static body costs. It
     /// wakes, and so does whatever sleeps against it; its contacts are found
     /// again by the next step. The same type does nothing. Errors: stale

@@ -214,6 +214,33 @@ TEST(WorldBodies, ALedgeTurnedDynamicFallsTurnedStaticStopsAndTurnedKinematicKee
     EXPECT_NEAR(world.body_state(ledge)->center.y, stopped_at - 1, 1e-4f);
 }
 
+// A step passes static bodies by: one made static in flight, with a force
+// and a torque pending, stays where it stopped to the bit, and the loads it
+// had are dropped with its velocities (made dynamic again before a step,
+// only gravity moves it).
+TEST(WorldBodies, ABodyTurnedStaticStaysPutAndDropsTheLoadsItHad) {
+    World world = make_world();
+    const BodyId box =
+        add_body(world, BodyType::dynamic, make_box(0.25f, 0.25f).value(), {0, 5}, real(0.3));
+    run(world, 10);
+    ASSERT_TRUE(world.apply_force(box, {100, 0}, world.body_state(box)->center + Vec2{0, 0.1f}));
+    ASSERT_TRUE(world.apply_torque(box, 5));
+    ASSERT_TRUE(world.set_body_type(box, BodyType::static_body));
+    const BodyState made = world.body_state(box).value();
+    run(world, 60);
+    expect_same_state(made, world.body_state(box).value());
+
+    ASSERT_TRUE(world.set_body_type(box, BodyType::dynamic));
+    ASSERT_TRUE(world.apply_force(box, {100, 0}, world.body_state(box)->center));
+    ASSERT_TRUE(world.set_body_type(box, BodyType::static_body));
+    ASSERT_TRUE(world.set_body_type(box, BodyType::dynamic));
+    run(world, 1);
+    const BodyState s = world.body_state(box).value();
+    EXPECT_EQ(s.linear_velocity.x, 0);
+    EXPECT_NEAR(s.linear_velocity.y, -10 * k_dt, 1e-5f);
+    EXPECT_EQ(s.angular_velocity, 0);
+}
+
 TEST(WorldBodies, SetBodyTypeRejectsWhatCannotMoveAndChangesNothing) {
     World world = make_world();
     BodyDef def;

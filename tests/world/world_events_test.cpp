@@ -94,6 +94,25 @@ TEST(WorldSensor, BallFallsThroughASensorUnslowedAndIsReportedInAndOut) {
     EXPECT_NEAR(world.body_state(ball)->linear_velocity.y, -10, 1e-4);
 }
 
+// A world whose last sensor is gone looks for no visits (the step skips its
+// scan of the shapes), yet still ends the ones that were on.
+TEST(WorldSensor, DestroyingTheLastSensorEndsTheVisitsItHad) {
+    World world = make_world();
+    ShapeDef zone(make_box(2, 2).value());
+    zone.sensor = true;
+    const BodyId sensor = add_body(world, BodyType::static_body, zone, {0, 0});
+    const BodyId ball = add_body(world, BodyType::kinematic, ShapeDef(Circle{{}, 0.1f}), {0, 0});
+    step(world);
+    ASSERT_EQ(world.events().sensor_begin.size(), 1u);
+    ASSERT_TRUE(world.destroy_body(sensor));
+    step(world);
+    ASSERT_EQ(world.events().sensor_end.size(), 1u);
+    EXPECT_EQ(world.events().sensor_end[0].visitor_body, ball);
+    step(world);
+    EXPECT_TRUE(world.events().sensor_end.empty());
+    EXPECT_TRUE(world.events().sensor_begin.empty());
+}
+
 TEST(WorldEvents, LandingBeginsOneContactAndLiftingOffEndsIt) {
     World world = make_world();
     const BodyId ground = add_ground(world);
