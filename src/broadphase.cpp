@@ -518,14 +518,12 @@ DynamicTree::Summary DynamicTree::validate_subtree(NodeRef ref, std::int32_t exp
 // centres along their longer extent (binned SAH, Wald 2007). Cost of a side:
 // leaf count times perimeter of its box, the expected number of leaves a
 // random query visits there.
-void DynamicTree::partition_leaves(std::vector<ProxyId>& leaves, std::size_t begin, std::size_t end,
-                                   std::size_t& split) const {
+void DynamicTree::partition_leaves(std::vector<BuildLeaf>& leaves, std::size_t begin,
+                                   std::size_t end, std::size_t& split) {
     constexpr int k_bins = 16;
-    const auto centre_of = [&](ProxyId id) { return center(proxies_[index(id)].fat); };
-
-    Aabb centres{centre_of(leaves[begin]), centre_of(leaves[begin])};
+    Aabb centres{leaves[begin].centre, leaves[begin].centre};
     for (std::size_t i = begin + 1; i < end; ++i) {
-        const Vec2 c = centre_of(leaves[i]);
+        const Vec2 c = leaves[i].centre;
         centres = union_of(centres, Aabb{c, c});
     }
     const Vec2 spread = centres.upper - centres.lower;
@@ -537,8 +535,8 @@ void DynamicTree::partition_leaves(std::vector<ProxyId>& leaves, std::size_t beg
         return;
     }
     const real scale = real(k_bins) / width;
-    const auto bin_of = [&](ProxyId id) {
-        const Vec2 c = centre_of(id);
+    const auto bin_of = [&](const BuildLeaf& leaf) {
+        const Vec2 c = leaf.centre;
         const real at = ((along_x ? c.x : c.y) - low) * scale;
         // Clamped before the conversion to int: centres a subnormal width
         // apart make the scale infinite, and the lowest centre's 0 × inf
@@ -550,7 +548,8 @@ void DynamicTree::partition_leaves(std::vector<ProxyId>& leaves, std::size_t beg
     std::array<Aabb, k_bins> boxes{};
     for (std::size_t i = begin; i < end; ++i) {
         const int bin = bin_of(leaves[i]);
-        const Aabb& box = proxies_[index(leaves[i])].fat;
+        leaves[i].bin = bin;
+        const Aabb& box = leaves[i].box;
         boxes[bin] = counts[bin] == 0 ? box : union_of(boxes[bin], box);
         ++counts[bin];
     }
@@ -584,18 +583,20 @@ void DynamicTree::partition_leaves(std::vector<ProxyId>& leaves, std::size_t beg
     }
     // The lowest centre falls in bin 0 and the highest in the last bin, so
     // every plane leaves both sides non-empty.
-    const auto middle = std::partition(leaves.begin() + static_cast<std::ptrdiff_t>(begin),
-                                       leaves.begin() + static_cast<std::ptrdiff_t>(end),
-                                       [&](ProxyId id) { return bin_of(id) < best_plane; });
+    const auto middle =
+        std::partition(leaves.begin() + static_cast<std::ptrdiff_t>(begin),
+                       leaves.begin() + static_cast<std::ptrdiff_t>(end),
+                       [&](const BuildLeaf& leaf) { return leaf.bin < best_plane; });
     split = static_cast<std::size_t>(middle - leaves.begin());
 }
 
 void DynamicTree::rebuild() {
-    std::vector<ProxyId> leaves;
+    std::vector<BuildLeaf> leaves;
     leaves.reserve(static_cast<std::size_t>(proxy_count_));
     for (std::size_t i = 0; i < proxies_.size(); ++i) {
         if (proxies_[i].live) {
-            leaves.push_back(static_cast<ProxyId>(i));
+            const Aabb& fat = proxies_[i].fat;
+            leaves.push_back({fat, center(fat), static_cast<ProxyId>(i), 0});
         }
     }
     // Internal nodes are made anew, in depth-first order: a subtree's nodes
@@ -624,7 +625,7 @@ void DynamicTree::rebuild() {
         work.pop_back();
         NodeRef ref = k_no_node;
         if (range.end - range.begin == 1) {
-            ref = leaf_ref(leaves[range.begin]);
+            ref = leaf_ref(leaves[range.begin].id);
         } else {
             ref = allocate_node();
             internal.push_back(ref);

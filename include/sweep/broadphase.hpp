@@ -406,8 +406,17 @@ class DynamicTree {
     std::int32_t balance(std::int32_t node);
     std::int32_t rotate_up(std::int32_t node, int slot);
     void rotate_for_area(std::int32_t node);
-    void partition_leaves(std::vector<ProxyId>& leaves, std::size_t begin, std::size_t end,
-                          std::size_t& split) const;
+    /// A leaf as rebuild() sorts it: its fat box, and the box's centre,
+    /// read once rather than at each level of the build, and its bin at the
+    /// split being made.
+    struct BuildLeaf {
+        Aabb box;
+        Vec2 centre;
+        ProxyId id;
+        int bin;
+    };
+    static void partition_leaves(std::vector<BuildLeaf>& leaves, std::size_t begin, std::size_t end,
+                                 std::size_t& split);
     Summary validate_subtree(NodeRef ref, std::int32_t expected_parent, int& leaf_count) const;
 
     /// The traversal shared by the casts; `callback(id, user_data, max_t)`
