@@ -17,6 +17,10 @@
 //   loader sets it); Box2D in metres, since its tolerances are fixed for
 //   metres. Building the world is not timed; each iteration steps a new one
 //   from the start. Every step walks past the 27,850 static bodies.
+// - World/tiles_200x200_destroy_one_a_step: the loaded map (no dynamic
+//   bodies), one tile destroyed and the world stepped, per iteration, as a
+//   game with destructible terrain does each frame. Ours then finds every
+//   seam again and rebuilds the static tree; Box2D removes one proxy.
 #include <benchmark/benchmark.h>
 #include <box2d/b2_body.h>
 #include <box2d/b2_circle_shape.h>
@@ -187,6 +191,38 @@ void World_Tiles_box2d(benchmark::State& state) {
     state.counters["bodies"] = static_cast<double>(level.bodies.size());
 }
 
+// One tile in every 997 of the map's list, in turn: spread over the map.
+std::size_t nth_tile(std::int64_t n, std::size_t tiles) {
+    return static_cast<std::size_t>(n * 997) % tiles;
+}
+
+void World_DestroyTile_sweep(benchmark::State& state) {
+    const TileLevel level = tile_level();
+    sweep::World world = make_sweep_world(level, false);
+    const std::vector<sweep::BodyId> tiles = world.body_ids();
+    (void)world.step(k_dt); // (the load, timed above)
+    std::int64_t n = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(world.destroy_body(tiles[nth_tile(n++, tiles.size())]));
+        benchmark::DoNotOptimize(world.step(k_dt));
+    }
+}
+
+void World_DestroyTile_box2d(benchmark::State& state) {
+    const TileLevel level = tile_level();
+    std::unique_ptr<b2World> world = make_box2d_world(level, false);
+    std::vector<b2Body*> tiles;
+    for (b2Body* b = world->GetBodyList(); b != nullptr; b = b->GetNext()) {
+        tiles.push_back(b);
+    }
+    world->Step(k_dt, 8, 3);
+    std::int64_t n = 0;
+    for (auto _ : state) {
+        world->DestroyBody(tiles[nth_tile(n++, tiles.size())]);
+        world->Step(k_dt, 8, 3);
+    }
+}
+
 } // namespace
 
 BENCHMARK(World_Load_sweep)->Name("World/load_200x200_tiles/sweep")->Unit(benchmark::kMillisecond);
@@ -196,4 +232,10 @@ BENCHMARK(World_Tiles_sweep)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(World_Tiles_box2d)
     ->Name("World/tiles_200x200_1519_bodies/box2d")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(World_DestroyTile_sweep)
+    ->Name("World/tiles_200x200_destroy_one_a_step/sweep")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(World_DestroyTile_box2d)
+    ->Name("World/tiles_200x200_destroy_one_a_step/box2d")
     ->Unit(benchmark::kMillisecond);
