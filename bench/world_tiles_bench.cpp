@@ -29,7 +29,6 @@
 #include <box2d/b2_world.h>
 
 #include <memory>
-#include <optional>
 #include <random>
 #include <span>
 #include <vector>
@@ -73,16 +72,16 @@ TileLevel tile_level() {
 
 bool is_disc(std::size_t body) { return body % 2 == 1; }
 
-sweep::World make_sweep_world(const TileLevel& level, bool with_bodies) {
+std::unique_ptr<sweep::World> make_sweep_world(const TileLevel& level, bool with_bodies) {
     sweep::WorldDef def = bench::move::world_def(sweep::StaticBroadphase::tree);
     def.gravity = {0, -10 * k_tile};
     def.enable_sleep = false;
-    sweep::World world = sweep::World::make(def).value();
+    auto world = std::make_unique<sweep::World>(sweep::World::make(def).value());
     const sweep::ShapeDef tile{sweep::make_box(k_tile / 2, k_tile / 2).value(), {}};
     for (const sweep::Vec2 c : level.tiles) {
         sweep::BodyDef body;
         body.position = c;
-        benchmark::DoNotOptimize(world.create_body(body, std::span(&tile, 1)));
+        benchmark::DoNotOptimize(world->create_body(body, std::span(&tile, 1)));
     }
     if (!with_bodies) {
         return world;
@@ -94,7 +93,7 @@ sweep::World make_sweep_world(const TileLevel& level, bool with_bodies) {
         body.type = sweep::BodyType::dynamic;
         body.position = level.bodies[i];
         body.angular_velocity = 0.5f;
-        (void)world.create_body(body, std::span(is_disc(i) ? &disc : &box, 1));
+        (void)world->create_body(body, std::span(is_disc(i) ? &disc : &box, 1));
     }
     return world;
 }
@@ -133,95 +132,77 @@ std::unique_ptr<b2World> make_box2d_world(const TileLevel& level, bool with_bodi
     return world;
 }
 
-void World_Load_sweep(benchmark::State& state) {
-    const TileLevel level = tile_level();
-    for (auto _ : state) {
-        std::optional<sweep::World> world = make_sweep_world(level, false);
-        benchmark::DoNotOptimize(world->step(k_dt));
-        state.PauseTiming();
-        world.reset();
-        state.ResumeTiming();
-    }
-    state.counters["bodies"] = static_cast<double>(level.tiles.size());
-}
+// One step of each side's world, and each side's tiles and their destruction.
+void step(sweep::World& world) { benchmark::DoNotOptimize(world.step(k_dt)); }
+void step(b2World& world) { world.Step(k_dt, 8, 3); }
 
-void World_Load_box2d(benchmark::State& state) {
-    const TileLevel level = tile_level();
-    for (auto _ : state) {
-        std::unique_ptr<b2World> world = make_box2d_world(level, false);
-        world->Step(k_dt, 8, 3);
-        state.PauseTiming();
-        world.reset();
-        state.ResumeTiming();
-    }
-    state.counters["bodies"] = static_cast<double>(level.tiles.size());
-}
-
-void World_Tiles_sweep(benchmark::State& state) {
-    const TileLevel level = tile_level();
-    for (auto _ : state) {
-        state.PauseTiming();
-        std::optional<sweep::World> world = make_sweep_world(level, true);
-        (void)world->step(k_dt); // (the load, timed above)
-        state.ResumeTiming();
-        for (int i = 0; i < k_steps; ++i) {
-            benchmark::DoNotOptimize(world->step(k_dt));
-        }
-        state.PauseTiming();
-        world.reset();
-        state.ResumeTiming();
-    }
-    state.counters["bodies"] = static_cast<double>(level.bodies.size());
-}
-
-void World_Tiles_box2d(benchmark::State& state) {
-    const TileLevel level = tile_level();
-    for (auto _ : state) {
-        state.PauseTiming();
-        std::unique_ptr<b2World> world = make_box2d_world(level, true);
-        world->Step(k_dt, 8, 3);
-        state.ResumeTiming();
-        for (int i = 0; i < k_steps; ++i) {
-            world->Step(k_dt, 8, 3);
-        }
-        state.PauseTiming();
-        world.reset();
-        state.ResumeTiming();
-    }
-    state.counters["bodies"] = static_cast<double>(level.bodies.size());
-}
-
-// One tile in every 997 of the map's list, in turn: spread over the map.
-std::size_t nth_tile(std::int64_t n, std::size_t tiles) {
-    return static_cast<std::size_t>(n * 997) % tiles;
-}
-
-void World_DestroyTile_sweep(benchmark::State& state) {
-    const TileLevel level = tile_level();
-    sweep::World world = make_sweep_world(level, false);
-    const std::vector<sweep::BodyId> tiles = world.body_ids();
-    (void)world.step(k_dt); // (the load, timed above)
-    std::int64_t n = 0;
-    for (auto _ : state) {
-        benchmark::DoNotOptimize(world.destroy_body(tiles[nth_tile(n++, tiles.size())]));
-        benchmark::DoNotOptimize(world.step(k_dt));
-    }
-}
-
-void World_DestroyTile_box2d(benchmark::State& state) {
-    const TileLevel level = tile_level();
-    std::unique_ptr<b2World> world = make_box2d_world(level, false);
+std::vector<sweep::BodyId> tiles_of(const sweep::World& world) { return world.body_ids(); }
+std::vector<b2Body*> tiles_of(b2World& world) {
     std::vector<b2Body*> tiles;
-    for (b2Body* b = world->GetBodyList(); b != nullptr; b = b->GetNext()) {
+    for (b2Body* b = world.GetBodyList(); b != nullptr; b = b->GetNext()) {
         tiles.push_back(b);
     }
-    world->Step(k_dt, 8, 3);
+    return tiles;
+}
+
+void destroy(sweep::World& world, sweep::BodyId tile) {
+    benchmark::DoNotOptimize(world.destroy_body(tile));
+}
+void destroy(b2World& world, b2Body* tile) { world.DestroyBody(tile); }
+
+// A world `make` makes of the map, and its first step, per iteration;
+// tearing it down is not timed.
+template <class Make> void time_load(benchmark::State& state, Make make) {
+    const TileLevel level = tile_level();
+    for (auto _ : state) {
+        auto world = make(level, false);
+        step(*world);
+        state.PauseTiming();
+        world.reset();
+        state.ResumeTiming();
+    }
+    state.counters["bodies"] = static_cast<double>(level.tiles.size());
+}
+
+// k_steps steps of a world `make` makes of the map with its bodies, per
+// iteration; making it, its first step (the load) and tearing it down are
+// not timed.
+template <class Make> void time_steps(benchmark::State& state, Make make) {
+    const TileLevel level = tile_level();
+    for (auto _ : state) {
+        state.PauseTiming();
+        auto world = make(level, true);
+        step(*world);
+        state.ResumeTiming();
+        for (int i = 0; i < k_steps; ++i) {
+            step(*world);
+        }
+        state.PauseTiming();
+        world.reset();
+        state.ResumeTiming();
+    }
+    state.counters["bodies"] = static_cast<double>(level.bodies.size());
+}
+
+// One tile destroyed and a step, per iteration, on one loaded world: one
+// tile in every 997 of the map's list in turn, spread over the map.
+template <class Make> void time_destroying(benchmark::State& state, Make make) {
+    const auto world = make(tile_level(), false);
+    const auto tiles = tiles_of(*world);
+    step(*world);
     std::int64_t n = 0;
     for (auto _ : state) {
-        world->DestroyBody(tiles[nth_tile(n++, tiles.size())]);
-        world->Step(k_dt, 8, 3);
+        destroy(*world, tiles[static_cast<std::size_t>(n++ * 997) % tiles.size()]);
+        step(*world);
     }
 }
+
+void World_Load_sweep(benchmark::State& state) { time_load(state, make_sweep_world); }
+void World_Load_box2d(benchmark::State& state) { time_load(state, make_box2d_world); }
+void World_Tiles_sweep(benchmark::State& state) { time_steps(state, make_sweep_world); }
+void World_Tiles_box2d(benchmark::State& state) { time_steps(state, make_box2d_world); }
+void World_DestroyTile_sweep(benchmark::State& state) { time_destroying(state, make_sweep_world); }
+void World_DestroyTile_box2d(benchmark::State& state) { time_destroying(state, make_box2d_world); }
 
 } // namespace
 
