@@ -9,8 +9,8 @@ World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
 ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
-    static_tree_dirty = true;
-    seams_dirty = true;
+    ++static_version; // (a new neighbour for moves, and seams found again)
+    note_static_change(shape, aabb);
     const ProxyId id = uses_grid()
                            ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
                            : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));

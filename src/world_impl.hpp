@@ -860,24 +860,39 @@ struct World::Impl {
     std::vector<Vec2> backing_directions; // unit, from a dynamic body to fixed geometry it touches
     std::vector<int> contact_order;       // contacts, lowest support level first
     int live_bodies = 0;
-    bool static_tree_dirty = false;   // static shapes changed since the last rebuild
+    // Static proxies made or destroyed since the static broadphase was last
+    // rebuilt, and how many it held then (rebuild_static_tree_if_dirty).
+    int static_changes = 0;
+    int static_built = 0;
     std::uint32_t static_version = 1; // bumped whenever static shapes or their filters change
     // Bumped at each step's start: the boxes shape_box remembers hold within
     // a step, which changes no shape (callbacks may not).
     std::uint64_t box_stamp = 1;
-    bool seams_dirty = false; // seams changed since covered_stretches was found (note_seams_of)
+    // Seams to find again (find_seams_if_dirty), since the static shapes or
+    // the kinematic bodies of several shapes changed: the shapes whose own
+    // seams may have changed, and the boxes of the static shapes made or
+    // destroyed, whose static neighbours' seams may have changed too.
+    std::vector<int> seam_shapes;
+    std::vector<Aabb> seam_boxes;
+    // Entries of covered_stretches that no shape's range holds any more.
+    std::size_t seam_holes = 0;
 
     // Static geometry usually arrives all at once (a level); incremental
     // insertion builds a poorer tree than a full binned-SAH rebuild, and
-    // every query of every step pays for it. Rebuild before the first use.
+    // every query of every step pays for it. So rebuild before the first
+    // use once the changes since the last rebuild are many next to what it
+    // placed (an eighth): a level loaded, not the tile or two a step that
+    // destructible terrain changes (a rebuild of the whole level each time).
     void rebuild_static_tree_if_dirty() {
-        if (static_tree_dirty) {
+        if (static_changes > 0 && 8 * static_changes >= static_built) {
             if (uses_grid()) {
                 static_grid.rebuild();
+                static_built = static_grid.proxy_count();
             } else {
                 static_tree.rebuild();
+                static_built = static_tree.proxy_count();
             }
-            static_tree_dirty = false;
+            static_changes = 0;
             ++static_version;
         }
     }
@@ -888,8 +903,9 @@ struct World::Impl {
     ProxyId create_static_proxy(int shape, const Aabb& aabb);
 
     void destroy_static_proxy(ProxyId id) {
-        ++static_version;   // the tree's order may change
-        seams_dirty = true; // the faces it covered are bare now
+        ++static_version; // the tree's order may change
+        const auto slot = static_cast<std::size_t>(id);
+        note_static_change(static_proxies[slot].shape, static_boxes[slot]);
         if (uses_grid()) {
             static_grid.destroy_proxy(id);
         } else {
@@ -922,24 +938,50 @@ struct World::Impl {
     bool is_fixed_segment(const ShapeRecord& s) const;
 
     // A kinematic body with more than one shape has seams of its own:
-    // creating or destroying it finds them all again.
+    // creating or destroying it, or a shape of it, finds them again.
     void note_seams_of(const Body& b);
 
-    // Finds every covered stretch and buried vertex again, after the static
-    // shapes or the kinematic bodies with several shapes changed (nothing
-    // else changes them: static bodies never move, and a kinematic body's
-    // shapes move together). Needs the static broadphase rebuilt first.
+    // Static shape `shape`, whose own box is `box`, was made or destroyed:
+    // its seams and its static neighbours' are found again, and the static
+    // broadphase has changed once more since its rebuild.
+    void note_static_change(int shape, const Aabb& box);
+
+    // Finds the covered stretches and buried vertices again after the
+    // static shapes or the kinematic bodies with several shapes changed
+    // (nothing else changes them: static bodies never move, and a kinematic
+    // body's shapes move together): of every shape when many changed, else
+    // of the changed shapes and their static neighbours alone, since a
+    // shape's seams depend on nothing else. Either way each shape's are
+    // what a search of every shape finds. Needs the static broadphase
+    // rebuilt first, if it is to be.
     void find_seams_if_dirty();
 
-    // find_seams_if_dirty's view of the shapes, by shape index: each seam
-    // keeper's box grown by the touch tolerance, and each polygon that can
-    // cover placed in the world; made once for a search rather than once for
-    // every neighbour that meets the shape (a tile has eight).
+    // Whether find_seams_if_dirty had better search every shape: the
+    // changes are many, or a search of the few would leave most of
+    // covered_stretches holes.
+    bool seams_need_full_search() const;
+
+    // The shapes a search of the changed ones finds seams of, sorted, once
+    // each: seam_shapes, and the static shapes whose broadphase boxes meet
+    // a box of seam_boxes grown by the touch tolerance.
+    std::vector<int> changed_seam_shapes() const;
+
+    // find_seams_if_dirty's view of the shapes it meets, placed once for a
+    // search rather than once for every neighbour that meets them (a tile
+    // has eight): by shape index, its slot (or -1 until placed), and by
+    // slot, the shape's box grown by the touch tolerance and, if it can
+    // cover, its polygon placed in the world.
     struct SeamPlacement {
+        std::vector<int> slots;
         std::vector<Aabb> boxes;
         std::vector<PlacedPolygon> polygons;
     };
-    SeamPlacement place_seam_keepers() const;
+    // The slot of seam keeper si in `placed`, placing it first if need be.
+    int place_seam_keeper(int si, SeamPlacement& placed) const;
+
+    // Finds shape si's covered stretches (appended to covered_stretches)
+    // and buried vertices anew; none if it keeps no seams (or is dead).
+    void find_seams_of(int si, SeamPlacement& placed);
 
     // `visit(other)` for every shape that may share a seam with shape si
     // (whose box grown by the touch tolerance is `box`): the static shapes
@@ -949,8 +991,7 @@ struct World::Impl {
     // The stretches of the faces of s (index si) that shape `other` covers,
     // and the vertices of s it buries; `points`: s's proxy's points in the
     // world.
-    void find_seams_with(int si, std::span<const Vec2> points, int other,
-                         const SeamPlacement& placed);
+    void find_seams_with(int si, std::span<const Vec2> points, int other, SeamPlacement& placed);
 
     // Marks the vertices of segment or polygon `s` (its proxy's points,
     // `points` in the world) that lie in or on its seam neighbour `o`

@@ -25,51 +25,90 @@ bool World::Impl::is_fixed_segment(const ShapeRecord& s) const {
 }
 
 void World::Impl::note_seams_of(const Body& b) {
-    seams_dirty = seams_dirty || (b.type == BodyType::kinematic && b.shapes.size() > 1);
+    if (b.type == BodyType::kinematic && b.shapes.size() > 1) {
+        seam_shapes.insert(seam_shapes.end(), b.shapes.begin(), b.shapes.end());
+    }
+}
+
+void World::Impl::note_static_change(int shape, const Aabb& box) {
+    ++static_changes;
+    seam_shapes.push_back(shape);
+    seam_boxes.push_back(box);
 }
 
 void World::Impl::find_seams_if_dirty() {
-    if (!seams_dirty) {
+    if (seam_shapes.empty()) {
         return;
     }
-    seams_dirty = false;
-    covered_stretches.clear();
-    const SeamPlacement placed = place_seam_keepers();
-    std::array<Vec2, k_max_polygon_vertices> points;
-    for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
-        ShapeRecord& s = shapes[si];
-        s.seams_begin = static_cast<int>(covered_stretches.size());
-        s.buried_by = no_buriers();
-        if (can_cover(s) || is_fixed_segment(s)) {
-            const Transform& xf = bodies[s.body].xf;
-            for (int v = 0; v < s.proxy.count; ++v) {
-                points[static_cast<std::size_t>(v)] = transform_point(xf, s.proxy.points[v]);
-            }
-            const std::span<const Vec2> own(points.data(), static_cast<std::size_t>(s.proxy.count));
-            const Aabb& box = placed.boxes[static_cast<std::size_t>(si)];
-            for_each_seam_neighbour(si, box,
-                                    [&](int other) { find_seams_with(si, own, other, placed); });
+    SeamPlacement placed;
+    placed.slots.assign(shapes.size(), -1);
+    if (seams_need_full_search()) {
+        covered_stretches.clear();
+        seam_holes = 0;
+        for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
+            find_seams_of(si, placed);
         }
-        s.seams_end = static_cast<int>(covered_stretches.size());
+    } else {
+        for (const int si : changed_seam_shapes()) {
+            const ShapeRecord& s = shapes[si];
+            seam_holes += static_cast<std::size_t>(s.seams_end - s.seams_begin);
+            find_seams_of(si, placed);
+        }
     }
+    seam_shapes.clear();
+    seam_boxes.clear();
 }
 
-World::Impl::SeamPlacement World::Impl::place_seam_keepers() const {
-    SeamPlacement placed;
-    placed.boxes.resize(shapes.size());
-    placed.polygons.resize(shapes.size());
-    for (std::size_t si = 0; si < shapes.size(); ++si) {
-        const ShapeRecord& s = shapes[si];
-        if (!keeps_seams(s)) {
-            continue;
-        }
-        const Transform& xf = bodies[s.body].xf;
-        placed.boxes[si] = inflate(compute_aabb(s.shape, xf), tol.touch_tolerance);
-        if (can_cover(s)) {
-            placed.polygons[si] = place(s.shape.polygon, xf);
-        }
+bool World::Impl::seams_need_full_search() const {
+    // A changed static shape's search meets its neighbours (a tile's
+    // eight) and theirs: past an eighth of the shapes, one pass over all
+    // costs less.
+    return 8 * seam_shapes.size() >= shapes.size() || 2 * seam_holes > covered_stretches.size();
+}
+
+std::vector<int> World::Impl::changed_seam_shapes() const {
+    std::vector<int> changed = seam_shapes;
+    for (const Aabb& box : seam_boxes) {
+        // (Twice the tolerance: the shapes whose own grown boxes meet this
+        // one's broadphase box, whatever the rounding.)
+        query_static(inflate(box, 2 * tol.touch_tolerance), [&](ProxyId, std::uint64_t other) {
+            changed.push_back(static_cast<int>(other));
+            return true;
+        });
     }
-    return placed;
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    return changed;
+}
+
+void World::Impl::find_seams_of(int si, SeamPlacement& placed) {
+    ShapeRecord& s = shapes[si];
+    s.seams_begin = static_cast<int>(covered_stretches.size());
+    s.buried_by = no_buriers();
+    if (can_cover(s) || is_fixed_segment(s)) {
+        std::array<Vec2, k_max_polygon_vertices> points;
+        const Transform& xf = bodies[s.body].xf;
+        for (int v = 0; v < s.proxy.count; ++v) {
+            points[static_cast<std::size_t>(v)] = transform_point(xf, s.proxy.points[v]);
+        }
+        const std::span<const Vec2> own(points.data(), static_cast<std::size_t>(s.proxy.count));
+        const Aabb box = placed.boxes[static_cast<std::size_t>(place_seam_keeper(si, placed))];
+        for_each_seam_neighbour(si, box,
+                                [&](int other) { find_seams_with(si, own, other, placed); });
+    }
+    s.seams_end = static_cast<int>(covered_stretches.size());
+}
+
+int World::Impl::place_seam_keeper(int si, SeamPlacement& placed) const {
+    int& slot = placed.slots[static_cast<std::size_t>(si)];
+    if (slot < 0) {
+        const ShapeRecord& s = shapes[si];
+        const Transform& xf = bodies[s.body].xf;
+        slot = static_cast<int>(placed.boxes.size());
+        placed.boxes.push_back(inflate(compute_aabb(s.shape, xf), tol.touch_tolerance));
+        placed.polygons.push_back(can_cover(s) ? place(s.shape.polygon, xf) : PlacedPolygon{});
+    }
+    return slot;
 }
 
 template <class Visit>
@@ -102,15 +141,16 @@ void World::Impl::for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit
 }
 
 void World::Impl::find_seams_with(int si, std::span<const Vec2> points, int other,
-                                  const SeamPlacement& placed) {
+                                  SeamPlacement& placed) {
     ShapeRecord& s = shapes[si];
     const ShapeRecord& o = shapes[other];
-    const auto at = [](int index) { return static_cast<std::size_t>(index); };
+    const auto own = static_cast<std::size_t>(place_seam_keeper(si, placed));
+    const auto its = static_cast<std::size_t>(place_seam_keeper(other, placed));
     if (can_cover(s) && can_cover(o)) {
-        find_covered_stretches(placed.polygons[at(si)], placed.polygons[at(other)], other,
+        find_covered_stretches(placed.polygons[own], placed.polygons[its], other,
                                tol.touch_tolerance, covered_stretches);
     }
-    mark_buried_vertices(s, points, o, placed.boxes[at(other)], other);
+    mark_buried_vertices(s, points, o, placed.boxes[its], other);
 }
 
 void World::Impl::mark_buried_vertices(ShapeRecord& s, std::span<const Vec2> points,
@@ -246,6 +286,27 @@ Manifold World::Impl::segment_contact(const Manifold& m, const ShapeRecord& move
         return collide_face(mover.shape, xfa, faces, xfb, face, settings);
     }
     return m;
+}
+
+Result<ShapeSeams> World::shape_seams(ShapeId id) {
+    Impl& w = *impl_;
+    if (!w.find(id)) {
+        return Error{ErrorCode::stale_handle, "shape_seams: stale or null shape handle"};
+    }
+    w.rebuild_static_tree_if_dirty();
+    w.find_seams_if_dirty();
+    const ShapeRecord& s = w.shapes[id.index];
+    ShapeSeams seams;
+    for (const CoveredStretch& c : w.covered_of(s)) {
+        seams.covered.push_back({c.face, w.shape_id(c.neighbour), c.lo, c.hi});
+    }
+    if (w.can_cover(s) || w.is_fixed_segment(s)) {
+        for (int v = 0; v < s.proxy.count; ++v) {
+            const int by = s.buried_by[static_cast<std::size_t>(v)];
+            seams.buried_by.push_back(by >= 0 ? w.shape_id(by) : ShapeId{});
+        }
+    }
+    return seams;
 }
 
 } // namespace sweep

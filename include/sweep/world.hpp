@@ -212,6 +212,27 @@ struct TreeNodeInfo {
     ShapeId shape;     ///< a leaf's shape; a null id (index -1) for an internal node
 };
 
+/// A stretch of one face of a static polygon (or of a kinematic body's)
+/// that a flush neighbour covers, back to back (docs/conventions.md, "Seams
+/// between static shapes").
+struct CoveredStretchInfo {
+    int face = 0;      ///< the face from Polygon::vertices[face] to the next vertex
+    ShapeId neighbour; ///< the shape covering it
+    real lo = 0;       ///< where the stretch starts: L along the face from its first vertex
+    real hi = 0;       ///< where it ends, L; hi - lo exceeds the touch tolerance
+};
+
+/// The seams World::shape_seams reports for one shape.
+struct ShapeSeams {
+    /// Its faces' covered stretches, neighbour by neighbour.
+    std::vector<CoveredStretchInfo> covered;
+    /// For a static or kinematic body's polygon of radius 0 or segment that
+    /// is no sensor, by vertex (Polygon::vertices order; a segment's p1, p2):
+    /// the neighbour that vertex lies buried in or on (no corner there), else
+    /// a null id. Empty for other shapes.
+    std::vector<ShapeId> buried_by;
+};
+
 /// A body's state, read back from the world.
 struct BodyState {
     BodyType type = BodyType::static_body;
@@ -375,14 +396,16 @@ class World {
     /// contacts are found again by the next step (touching_contacts() and
     /// the events hold the last step's until then). It stands on no ground
     /// until its next move, and what rode it (step()'s carry) rides it no
-    /// more until a move finds it again. Any body type: a static body's shapes leave the
-    /// static broadphase and enter it again, which, as creating a static
-    /// body does, rebuilds the static tree and finds the seams between
-    /// static shapes again before the next step or move (costly with many
-    /// static shapes; Box2D warns the same). Errors: stale handle, NaN/inf,
-    /// a shape reaching beyond k_max_coordinate at the new pose
-    /// (invalid_input); a call from inside a pre-solve hook or a move filter
-    /// (unsupported). On an error the body is where it was.
+    /// more until a move finds it again. Any body type: a static body's
+    /// shapes leave the static broadphase and enter it again, which, as
+    /// creating or destroying a static body does, finds the seams of its
+    /// shapes and their neighbours again before the next step or move (a few
+    /// shapes' work); once the changes since the static tree's last rebuild
+    /// number an eighth of the static shapes it then held, it is rebuilt too.
+    /// Errors: stale handle, NaN/inf, a shape reaching beyond
+    /// k_max_coordinate at the new pose (invalid_input); a call from inside a
+    /// pre-solve hook or a move filter (unsupported). On an error the body is
+    /// where it was.
     Result<void> set_transform(BodyId id, Vec2 position, real angle);
 
     /// Adds `force` (world; mass x L / s^2, mass as BodyState::mass) acting
@@ -642,9 +665,24 @@ class World {
     /// parent's box is the union of its children's.
     /// The static tree is shown as it is now: static shapes added since the
     /// last step or move were inserted one by one (the next step rebuilds the
-    /// tree by SAH). Errors: static_shapes in a world whose static shapes
-    /// live in a grid (unsupported).
+    /// tree by SAH if the changes since its last rebuild number an eighth of
+    /// the static shapes it then held: a level loaded, not a tile destroyed).
+    /// Errors: static_shapes in a world whose static shapes live in a grid
+    /// (unsupported).
     Result<std::vector<TreeNodeInfo>> broadphase_tree(BroadphaseTree tree) const;
+
+    /// The seams the world found for shape `id` (docs/conventions.md, "Seams
+    /// between static shapes"): the stretches of its faces that flush
+    /// neighbours cover and the vertices they bury, which the step's contacts
+    /// and the final sweep read. Those of a static shape, or of a shape of a
+    /// kinematic body of several shapes; none for the rest (dynamic shapes,
+    /// sensors, and circles, capsules, rounded polygons and chain segments
+    /// have no seams of their own, though polygons and segments among them
+    /// may cover or bury). If static shapes or such a kinematic body changed
+    /// since the last step or move, finds the seams they touch first, as the
+    /// next step would (no body changes). For tools that show a level's seams,
+    /// and tests. Errors: stale or null handle (stale_handle).
+    Result<ShapeSeams> shape_seams(ShapeId id);
 
     /// Statistics of the last step (summed over substeps; max_penetration is the max).
     const StepStats& stats() const;
