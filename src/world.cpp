@@ -14,6 +14,7 @@ ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
     const ProxyId id = uses_grid()
                            ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
                            : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));
+    moved_proxies.add_static_box(uses_grid() ? static_grid.fat_aabb(id) : static_tree.fat_aabb(id));
     const auto slot = static_cast<std::size_t>(id);
     if (slot >= static_proxies.size()) {
         static_boxes.resize(slot + 1);
@@ -164,6 +165,7 @@ int World::Impl::add_shape(int body, const ShapeDef& sd) {
     s.body = body;
     s.filter = sd.filter;
     s.near_version = 0; // a reused record's neighbourhood was for another filter
+    note_shape_changed(si);
     s.sensor = sd.sensor;
     sensor_shapes += s.sensor ? 1 : 0;
     s.user_data = sd.user_data;
@@ -185,7 +187,7 @@ void World::Impl::remove_shape(int si) {
     s.body = -1;
     sensor_shapes -= s.sensor ? 1 : 0;
     ++s.generation; // its ShapeIds go stale
-    ++shapes_version;
+    note_shape_changed(si);
     free_shapes.push_back(si);
 }
 
@@ -366,7 +368,7 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     Impl& w = *impl_;
     ShapeRecord& s = w.shapes[id.index];
     s.filter = filter;
-    ++w.shapes_version; // (the pairs' seams may change: no manifold is carried)
+    w.note_all_shapes_changed(); // (the seam rules read filters)
     if (w.bodies[s.body].type == BodyType::static_body) {
         w.static_proxies[static_cast<std::size_t>(s.tree_proxy)].filter = filter;
         ++w.static_version; // the moving shapes' neighbourhoods were chosen by filter

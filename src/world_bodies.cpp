@@ -255,7 +255,7 @@ void World::Impl::change_type(int index, BodyType type, const BodyMass& mass) {
         wake_near(inflate(box, tol.speculative_distance), false);
     }
     note_seams_of(b);
-    ++shapes_version; // no manifold made for the old type is carried
+    note_all_shapes_changed(); // no manifold made for the old type is carried
 }
 
 Result<void> World::apply_force(BodyId id, Vec2 force, Vec2 point) {

@@ -62,7 +62,8 @@ void World::Impl::update_moving_proxies(real dt) {
 
 void World::Impl::find_candidate_pairs(real dt) {
     start_contact_search(dt);
-    const bool unmoved = pair_search.valid && pair_search.moving_version == moving_version;
+    const bool unmoved = pair_search.valid && pair_search.moving_version == moving_version &&
+                         moved_proxies.static_boxes.empty();
     const bool updated = update_pair_search();
     moved_proxies.clear();
     if (updated && reuse_pair_search(dt)) {
@@ -90,7 +91,6 @@ void World::Impl::find_candidate_pairs(real dt) {
     std::sort(pair_search.pairs.begin(), pair_search.pairs.end(), pair_order);
     pair_search.valid = true;
     pair_search.moving_version = moving_version;
-    pair_search.static_version = static_version;
     pair_search.queue = search_queue;
     candidates_from_kept_pairs(); // (the search woke every body they meet)
 }
@@ -109,17 +109,17 @@ void World::Impl::start_contact_search(real dt) {
 }
 
 bool World::Impl::update_pair_search() {
-    if (!pair_search.valid || pair_search.static_version != static_version ||
-        pair_search.queue != search_queue) {
+    if (!pair_search.valid || pair_search.queue != search_queue || !moved_proxies.complete) {
         return false;
     }
-    if (pair_search.moving_version == moving_version) {
+    list_shapes_near_static_changes();
+    if (pair_search.moving_version == moving_version && moved_proxies.shapes.empty()) {
         return true;
     }
     // Each moved shape walks the trees as a searching shape does, and the
     // kept pairs are filtered and merged: beyond a quarter of the searching
     // bodies, a whole search costs about as much.
-    if (!moved_proxies.complete || 4 * moved_proxies.shapes.size() > search_queue.size()) {
+    if (4 * moved_proxies.shapes.size() > search_queue.size()) {
         return false;
     }
     std::erase_if(pair_search.pairs, [&](const WidePair& p) {
@@ -139,6 +139,18 @@ bool World::Impl::update_pair_search() {
     std::swap(pair_search.pairs, merged);
     pair_search.moving_version = moving_version;
     return true;
+}
+
+void World::Impl::list_shapes_near_static_changes() {
+    for (const Aabb& box : moved_proxies.static_boxes) {
+        // (Grown twice: a search box is a fat box grown by the speculative
+        // distance, and the tests may round either way.)
+        moving_tree.query(inflate(box, 2 * tol.speculative_distance), ~0ull,
+                          [&](ProxyId, std::uint64_t shape) {
+                              moved_proxies.add(static_cast<int>(shape));
+                              return true;
+                          });
+    }
 }
 
 void World::Impl::seek_pairs_of_moved(int m, std::vector<WidePair>& found) {
@@ -404,8 +416,7 @@ void World::Impl::keep_solve_results() {
 void World::Impl::store_impulses() {
     stored_contacts = contacts.size();
     impulse_cache_made = false;
-    cached_shapes_version = shapes_version;
-    cached_static_version = static_version;
+    stored_at = shape_clock;
 }
 
 void World::Impl::make_impulse_cache() {

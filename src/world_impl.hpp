@@ -97,7 +97,6 @@ inline bool pair_order(const WidePair& a, const WidePair& b) {
 struct PairSearch {
     bool valid = false;
     std::uint64_t moving_version = 0;
-    std::uint32_t static_version = 0;
     std::vector<int> queue;      // the bodies that searched, in order (woken ones last)
     std::vector<WidePair> pairs; // in pair_order
 };
@@ -105,11 +104,25 @@ struct PairSearch {
 // The moving shapes whose proxies' fat boxes changed since the last
 // contact search, each once, so that the kept wide search can be brought
 // up to date by seeking only their pairs (Box2D's move buffer). Incomplete
-// once a proxy was made or destroyed: then only a whole search will do.
+// once a moving proxy was made or destroyed: then only a whole search will
+// do. Static proxies made or destroyed leave their fat boxes: the moving
+// shapes near them seek their pairs again as if they had moved (up to
+// k_max_static_boxes of them; more, as a level loaded, and only a whole
+// search will do).
 struct MovedProxies {
+    static constexpr std::size_t k_max_static_boxes = 64;
     std::vector<int> shapes;
     std::vector<std::uint8_t> listed; // by shape
+    std::vector<Aabb> static_boxes;
     bool complete = true;
+
+    void add_static_box(const Aabb& fat) {
+        if (static_boxes.size() == k_max_static_boxes) {
+            complete = false;
+        } else if (complete) {
+            static_boxes.push_back(fat);
+        }
+    }
 
     void add(int shape) {
         const auto i = static_cast<std::size_t>(shape);
@@ -130,6 +143,7 @@ struct MovedProxies {
             listed[static_cast<std::size_t>(shape)] = 0;
         }
         shapes.clear();
+        static_boxes.clear();
         complete = true;
     }
 };
@@ -172,6 +186,9 @@ struct ShapeRecord {
     std::array<int, k_max_polygon_vertices> buried_by = no_buriers();
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
+    // World::Impl::shape_clock when this record was last made, destroyed or
+    // given new seams: no manifold stored before is carried for it.
+    std::uint64_t changed_at = 0;
     // A moving shape's static neighbourhood for World::move (mover.cpp): the
     // static shapes whose own boxes meet `near_box` and whose filters collide
     // with this shape's, in the static tree's query order, as of
@@ -770,13 +787,15 @@ struct World::Impl {
     bool impulse_cache_made = true;
     std::size_t stored_contacts = 0;
     // The last step's contacts (those impulse_cache indexes), whose
-    // manifolds the next contact search may carry (carried_manifold) while
-    // no shape was destroyed or refiltered (shapes_version) and the static
-    // shapes' seams are as they were (static_version), as then.
+    // manifolds the next contact search may carry (carried_from) while
+    // neither shape of the pair changed since they were stored (stored_at):
+    // a record destroyed or made anew, its seams found again
+    // (ShapeRecord::changed_at), or any shape refiltered or retyped, which
+    // may change what every seam rule reads (all_shapes_changed_at).
     std::vector<Contact> previous_contacts;
-    std::uint32_t shapes_version = 0;
-    std::uint32_t cached_shapes_version = 0;
-    std::uint32_t cached_static_version = 0;
+    std::uint64_t shape_clock = 0; // ticks at each change to a shape
+    std::uint64_t all_shapes_changed_at = 0;
+    std::uint64_t stored_at = 0;
     std::size_t previous_cursor = 0; // previous_contact's
     StepStats stats;
     StepEvents events;
@@ -874,8 +893,14 @@ struct World::Impl {
     // destroyed, whose static neighbours' seams may have changed too.
     std::vector<int> seam_shapes;
     std::vector<Aabb> seam_boxes;
-    // Entries of covered_stretches that no shape's range holds any more.
+    // Entries of covered_stretches that no shape's range holds any more:
+    // compacted away once they are half of it.
     std::size_t seam_holes = 0;
+
+    // A shape's record changed (shape_clock): no manifold stored before is
+    // carried for it, or for any shape.
+    void note_shape_changed(int si) { shapes[si].changed_at = ++shape_clock; }
+    void note_all_shapes_changed() { all_shapes_changed_at = ++shape_clock; }
 
     // Static geometry usually arrives all at once (a level); incremental
     // insertion builds a poorer tree than a full binned-SAH rebuild, and
@@ -904,6 +929,8 @@ struct World::Impl {
 
     void destroy_static_proxy(ProxyId id) {
         ++static_version; // the tree's order may change
+        moved_proxies.add_static_box(uses_grid() ? static_grid.fat_aabb(id)
+                                                 : static_tree.fat_aabb(id));
         const auto slot = static_cast<std::size_t>(id);
         note_static_change(static_proxies[slot].shape, static_boxes[slot]);
         if (uses_grid()) {
@@ -956,10 +983,9 @@ struct World::Impl {
     // rebuilt first, if it is to be.
     void find_seams_if_dirty();
 
-    // Whether find_seams_if_dirty had better search every shape: the
-    // changes are many, or a search of the few would leave most of
-    // covered_stretches holes.
-    bool seams_need_full_search() const;
+    // Moves every shape's covered stretches together, leaving out the
+    // holes the searches of changed shapes left (seam_holes).
+    void compact_seams();
 
     // The shapes a search of the changed ones finds seams of, sorted, once
     // each: seam_shapes, and the static shapes whose broadphase boxes meet
@@ -1222,11 +1248,17 @@ struct World::Impl {
     bool reuse_pair_search(real dt);
 
     // Brings the kept wide search up to date with the proxies moved since
-    // (moved_proxies): their pairs are dropped and sought again, from both
-    // sides. False when it cannot be: no wide search kept, the static shapes
-    // or the searching bodies changed, a proxy was made or destroyed, or so
-    // many moved that a whole search costs less.
+    // (moved_proxies), and the moving shapes near static proxies made or
+    // destroyed: their pairs are dropped and sought again, from both sides.
+    // False when it cannot be: no wide search kept, the searching bodies
+    // changed, a moving proxy was made or destroyed, or so many moved that a
+    // whole search costs less.
     bool update_pair_search();
+
+    // Lists as moved (moved_proxies) every moving shape whose wide search
+    // box may meet the fat box of a static proxy made or destroyed since the
+    // last contact search: its static pairs are no longer those kept.
+    void list_shapes_near_static_changes();
 
     // The wide pairs of moved shape `m` into `found`: those it seeks, and
     // those an unmoved shape seeks with it, by seek_pairs' rules.
@@ -1330,7 +1362,8 @@ struct World::Impl {
     const Contact* carried_from(int shape_a, int shape_b, const Body& a, const Body& b,
                                 const CollideSettings& settings, Manifold& moved, int& previous) {
         previous = k_previous_unknown;
-        if (cached_shapes_version != shapes_version || cached_static_version != static_version) {
+        if (all_shapes_changed_at > stored_at || shapes[shape_a].changed_at > stored_at ||
+            shapes[shape_b].changed_at > stored_at) {
             return nullptr;
         }
         const Contact* found = previous_contact(shape_a, shape_b);

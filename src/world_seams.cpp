@@ -42,7 +42,10 @@ void World::Impl::find_seams_if_dirty() {
     }
     SeamPlacement placed;
     placed.slots.assign(shapes.size(), -1);
-    if (seams_need_full_search()) {
+    // A changed static shape's search meets its neighbours (a tile's
+    // eight) and theirs: past an eighth of the shapes, one pass over all
+    // costs less.
+    if (8 * seam_shapes.size() >= shapes.size()) {
         covered_stretches.clear();
         seam_holes = 0;
         for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
@@ -54,16 +57,26 @@ void World::Impl::find_seams_if_dirty() {
             seam_holes += static_cast<std::size_t>(s.seams_end - s.seams_begin);
             find_seams_of(si, placed);
         }
+        if (2 * seam_holes > covered_stretches.size()) {
+            compact_seams();
+        }
     }
     seam_shapes.clear();
     seam_boxes.clear();
 }
 
-bool World::Impl::seams_need_full_search() const {
-    // A changed static shape's search meets its neighbours (a tile's
-    // eight) and theirs: past an eighth of the shapes, one pass over all
-    // costs less.
-    return 8 * seam_shapes.size() >= shapes.size() || 2 * seam_holes > covered_stretches.size();
+void World::Impl::compact_seams() {
+    std::vector<CoveredStretch> kept;
+    kept.reserve(covered_stretches.size() - seam_holes);
+    for (ShapeRecord& s : shapes) {
+        const auto first = covered_stretches.begin() + s.seams_begin;
+        const auto last = covered_stretches.begin() + s.seams_end;
+        s.seams_begin = static_cast<int>(kept.size());
+        kept.insert(kept.end(), first, last);
+        s.seams_end = static_cast<int>(kept.size());
+    }
+    covered_stretches = std::move(kept);
+    seam_holes = 0;
 }
 
 std::vector<int> World::Impl::changed_seam_shapes() const {
@@ -83,6 +96,7 @@ std::vector<int> World::Impl::changed_seam_shapes() const {
 
 void World::Impl::find_seams_of(int si, SeamPlacement& placed) {
     ShapeRecord& s = shapes[si];
+    note_shape_changed(si);
     s.seams_begin = static_cast<int>(covered_stretches.size());
     s.buried_by = no_buriers();
     if (can_cover(s) || is_fixed_segment(s)) {

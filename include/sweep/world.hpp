@@ -139,8 +139,9 @@ struct StepStats {
     int pair_searches_reused = 0;
     /// Sub-steps whose contact search took its pairs from the one before
     /// after seeking again only the pairs of the proxies that had moved
-    /// since (at most a quarter as many as the searching bodies; Box2D's
-    /// move buffer). The pairs, and so the step, are those of a whole
+    /// since, and of the shapes near static shapes made or destroyed since
+    /// (at most a quarter as many as the searching bodies; Box2D's move
+    /// buffer). The pairs, and so the step, are those of a whole
     /// search: every search orders its pairs by shape, not by how the
     /// broadphase found them.
     int pair_searches_updated = 0;
@@ -148,8 +149,10 @@ struct StepStats {
     /// carried by the bodies, because the pair had moved, one body relative
     /// to the other, less than a tenth of the linear slop since collide()
     /// made it (with a speculative distance at most a quarter slop short of
-    /// this step's; no shape destroyed or refiltered since): the pairs of a
-    /// resting stack skip the narrowphase (PhysX's contact cache).
+    /// this step's; neither shape destroyed, made anew in a destroyed one's
+    /// place or given new seams by a static shape made or destroyed beside
+    /// it, and no shape refiltered or retyped since): the pairs of a resting
+    /// stack skip the narrowphase (PhysX's contact cache).
     int manifolds_carried = 0;
     /// Bodies stopped early at a wall (TimeOfImpactKind::static_sweep: the
     /// final sweep, a path's sweep up to an event, or a wall event).

@@ -138,5 +138,32 @@ TEST(WorldManifoldCarry, ASetFilterMakesTheNextStepCollideAfresh) {
     EXPECT_EQ(world.stats().manifolds_carried, 1);
 }
 
+// Destructible terrain: a static tile destroyed or made changes the seams
+// of its neighbours alone. In a level of 16 tiles besides the ground, the
+// settled box's manifold on the ground is still carried when tiles far away
+// come and go, and made afresh once a tile made flush beside the ground
+// changes the ground's seams (it covers the ground's side face).
+TEST(WorldManifoldCarry, AStaticTileMadeOrDestroyedElsewhereLeavesTheManifoldCarried) {
+    World world = make_world();
+    const Polygon tile = make_box(0.5f, 0.5f).value();
+    std::vector<BodyId> tiles;
+    for (int i = 0; i < 16; ++i) {
+        tiles.push_back(add_body(world, BodyType::static_body, tile, {real(50 + i), 0}));
+    }
+    add_settled_box(world);
+    ASSERT_TRUE(world.destroy_body(tiles[3]));
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_EQ(world.stats().manifolds_carried, 1);
+    add_body(world, BodyType::static_body, tile, {53, 0});
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_EQ(world.stats().manifolds_carried, 1);
+    add_body(world, BodyType::static_body, tile, {10.5f, -0.5f});
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_EQ(world.stats().contacts, 1);
+    EXPECT_EQ(world.stats().manifolds_carried, 0);
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_EQ(world.stats().manifolds_carried, 1);
+}
+
 } // namespace
 } // namespace sweep

@@ -216,16 +216,21 @@ TEST(WorldSleep, ABoxDriftingWithinItsFatBoxWakesTheSleepingBoxItMeets) {
 // than four bodies search) or many do (more moved proxies than an update
 // takes: every search is whole).
 // The scenes: a drift into a sleeping box (a reuse that met it without
-// waking it would solve it asleep), a stack at rest, and a pile of boxes and
-// circles falling into a container, where some proxies move every step.
+// waking it would solve it asleep), a stack at rest, a pile of boxes and
+// circles falling into a container, where some proxies move every step, and
+// the pile on a floor of tiles that are destroyed and made again under it
+// (destructible terrain: the shapes near a static change seek their pairs
+// again, the rest keep theirs).
 struct SearchRun {
     std::vector<BodyState> states;
     int reused = 0;
     int updated = 0;
 };
 
+// `change(world, step)` before each step, if given.
 template <class Build>
-SearchRun run_with_runners(bool sleep, int runners, Build&& build, int steps) {
+SearchRun run_with_runners(bool sleep, int runners, Build&& build, int steps,
+                           const std::function<void(World&, int)>& change) {
     WorldDef def;
     def.enable_sleep = sleep;
     if (sleep) {
@@ -239,6 +244,9 @@ SearchRun run_with_runners(bool sleep, int runners, Build&& build, int steps) {
     }
     SearchRun run;
     for (int i = 0; i < steps; ++i) {
+        if (change) {
+            change(world, i);
+        }
         EXPECT_TRUE(world.step(k_dt));
         run.reused += world.stats().pair_searches_reused;
         run.updated += world.stats().pair_searches_updated;
@@ -276,8 +284,7 @@ TEST(WorldSleep, KeptUpdatedAndWholeContactSearchesGiveTheSameStates) {
         }
         return boxes;
     };
-    const auto pile = [](World& world) {
-        add_ground(world);
+    const auto walls_and_pieces = [](World& world) {
         add_body(world, BodyType::static_body, make_box(0.5f, 6).value(), {-5.5f, 6});
         add_body(world, BodyType::static_body, make_box(0.5f, 6).value(), {5.5f, 6});
         std::vector<BodyId> pieces;
@@ -290,6 +297,33 @@ TEST(WorldSleep, KeptUpdatedAndWholeContactSearchesGiveTheSameStates) {
         }
         return pieces;
     };
+    const auto pile = [&](World& world) {
+        add_ground(world);
+        return walls_and_pieces(world);
+    };
+    // The pile on 12 tiles of 1 L (walls 6 L apart); from step 120, every
+    // 10th step a tile under it is destroyed or made again where it was.
+    const auto tiled_pile = [&](World& world) {
+        for (int i = 0; i < 12; ++i) {
+            add_box(world, {real(-5.5) + real(i), real(-0.5)}, BodyType::static_body);
+        }
+        return walls_and_pieces(world);
+    };
+    const auto dig = [](World& world, int step) {
+        if (step < 120 || step % 10 != 0) {
+            return;
+        }
+        const Vec2 cell{real(-4.5) + real((step / 10) % 10), real(-0.5)};
+        const std::vector<ShapeId> found = world.point_query(cell).value();
+        for (const ShapeId shape : found) {
+            const BodyId tile = world.shape_info(shape)->body;
+            if (world.body_state(tile)->type == BodyType::static_body) {
+                EXPECT_TRUE(world.destroy_body(tile));
+                return;
+            }
+        }
+        add_box(world, cell, BodyType::static_body);
+    };
     struct Case {
         const char* name;
         bool sleep;
@@ -297,14 +331,16 @@ TEST(WorldSleep, KeptUpdatedAndWholeContactSearchesGiveTheSameStates) {
         std::function<std::vector<BodyId>(World&)> build;
         int many;     // runners that make every search whole
         bool updates; // whether one runner's searches are updates
+        std::function<void(World&, int)> change;
     };
-    const std::vector<Case> cases{{"drift", true, 180, drift, 3, false},
-                                  {"stack", false, 240, stack, 3, true},
-                                  {"pile", false, 240, pile, 30, true}};
+    const std::vector<Case> cases{{"drift", true, 180, drift, 3, false, {}},
+                                  {"stack", false, 240, stack, 3, true, {}},
+                                  {"pile", false, 240, pile, 30, true, {}},
+                                  {"tiled pile", false, 400, tiled_pile, 30, true, dig}};
     for (const Case& c : cases) {
-        const SearchRun kept = run_with_runners(c.sleep, 0, c.build, c.steps);
-        const SearchRun updated = run_with_runners(c.sleep, 1, c.build, c.steps);
-        const SearchRun whole = run_with_runners(c.sleep, c.many, c.build, c.steps);
+        const SearchRun kept = run_with_runners(c.sleep, 0, c.build, c.steps, c.change);
+        const SearchRun updated = run_with_runners(c.sleep, 1, c.build, c.steps, c.change);
+        const SearchRun whole = run_with_runners(c.sleep, c.many, c.build, c.steps, c.change);
         EXPECT_GT(kept.reused + kept.updated, 10) << c.name;
         if (c.updates) {
             EXPECT_GT(updated.updated, 10) << c.name;
