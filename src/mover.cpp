@@ -837,7 +837,7 @@ Result<void> World::move(BodyId id, Vec2 translation, const MoveFilter& filter,
         Mover(w, id.index, filter).run(translation, true, result);
     }
     w.move_scratch.busy = false;
-    w.bodies[id.index].ground = result.ground;
+    w.set_ground(id.index, result.ground);
     w.sync_moving_proxies(id.index, result.position - start, length(translation));
     return {};
 }

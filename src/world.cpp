@@ -295,6 +295,7 @@ void World::Impl::destroy_body(int index) {
     }
     wake_island(index, false);
     note_seams_of(b);
+    set_ground(index, {});
     for (int si : b.shapes) {
         remove_shape(si);
     }

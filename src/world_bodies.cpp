@@ -74,11 +74,11 @@ void World::Impl::teleport(int index, const Transform& xf, real angle) {
     b.xf = xf;
     b.sweep.c1 = b.sweep.c2 = transform_point(xf, b.sweep.local_center);
     b.sweep.a1 = b.sweep.a2 = angle;
-    b.ground = {}; // it stands on nothing until a move finds a ground
+    set_ground(index, {}); // it stands on nothing until a move finds a ground
     const BodyId id = body_id(index);
-    for (Body& rider : bodies) {
-        if (rider.alive && rider.ground == id) {
-            rider.ground = {}; // nor does anything stand on it
+    for (std::size_t ri = 0; b.riders > 0 && ri < bodies.size(); ++ri) {
+        if (bodies[ri].alive && bodies[ri].ground == id) {
+            set_ground(static_cast<int>(ri), {}); // nor does anything stand on it
         }
     }
     for (int si : b.shapes) {

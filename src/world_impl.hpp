@@ -277,6 +277,7 @@ struct Body {
     real sleep_time = 0;  // seconds it has stayed below the sleep tolerances
     int sleep_next = -1;  // asleep: the next body of its island, a ring (wake_island)
     BodyId ground;        // what its last World::move stood on: a kinematic ground carries it
+    int riders = 0;       // live bodies whose ground this is (World::Impl::set_ground)
     std::vector<int> shapes;
 };
 
@@ -1175,6 +1176,20 @@ struct World::Impl {
         }
         const Body& b = bodies[id.index];
         return b.alive && b.generation == id.generation ? &b : nullptr;
+    }
+
+    // Sets body bi's ground, keeping the grounds' counts of riders, so that
+    // a teleport looks for the bodies riding its body only when there are
+    // some (a world of many bodies, many of them teleported a frame).
+    void set_ground(int bi, BodyId ground) {
+        Body& b = bodies[bi];
+        if (find(b.ground)) {
+            --bodies[b.ground.index].riders;
+        }
+        if (find(ground)) {
+            ++bodies[ground.index].riders;
+        }
+        b.ground = ground;
     }
 
     // compute_aabb(s.shape, xf), remembered for the shape's last two poses

@@ -980,6 +980,32 @@ TEST(Carry, APlatformTeleportedAwayCarriesItsRiderNoMore) {
     EXPECT_EQ(s.world.body_state(s.rider)->xf.p, rider);
 }
 
+// The teleport finds the platform's riders from its count of them: a
+// second rider that stood on it and moved on to another platform, and a
+// third destroyed while riding, leave the count at the one rider still on
+// it, whose carry the teleport ends as above; the other platform still
+// carries the second.
+TEST(Carry, APlatformTeleportedAwayCarriesNoneOfItsRidersWhoeverCameAndWent) {
+    Riding s;
+    drop(s);
+    const BodyId other = add_character(s.world, {10, 0}, make_box(2, 0.25f).value());
+    const BodyId second = add_character(s.world, {1.5f, 3}, k_box);
+    const BodyId third = add_character(s.world, {-1.5f, 3}, k_box);
+    ASSERT_EQ(s.world.move(second, {0, -5})->ground, s.platform);
+    ASSERT_EQ(s.world.move(third, {0, -5})->ground, s.platform);
+    ASSERT_TRUE(s.world.set_transform(second, {10, 3}, 0));
+    ASSERT_EQ(s.world.move(second, {0, -5})->ground, other);
+    ASSERT_TRUE(s.world.destroy_body(third));
+    ASSERT_TRUE(s.world.set_transform(s.platform, {0, -40}, 0));
+    ASSERT_TRUE(s.world.set_velocity(s.platform, {1.5f, 0}, 0));
+    ASSERT_TRUE(s.world.set_velocity(other, {1.5f, 0}, 0));
+    const Vec2 rider = s.world.body_state(s.rider)->xf.p;
+    const Vec2 carried = s.world.body_state(second)->xf.p;
+    ASSERT_TRUE(s.world.step(k_dt));
+    EXPECT_EQ(s.world.body_state(s.rider)->xf.p, rider);
+    EXPECT_NEAR(s.world.body_state(second)->xf.p.x, carried.x + 1.5f * k_dt, 1e-5f);
+}
+
 TEST(Carry, ARisingPlatformLiftsTheBox) {
     Riding s;
     drop(s);
