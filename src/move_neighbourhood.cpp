@@ -13,6 +13,21 @@ std::optional<NearStatic> near_static(const World::Impl& w, const ShapeRecord& s
                       p.exact_box};
 }
 
+bool renew_neighbourhood(const World::Impl& w, ShapeRecord& s) {
+    const std::uint32_t behind = w.static_version - s.near_version;
+    if (s.near_version == 0 || behind > World::Impl::k_static_log) {
+        return false;
+    }
+    for (std::uint32_t v = s.near_version + 1; v != w.static_version + 1; ++v) {
+        // (The test find_static_near keeps a static shape by.)
+        if (overlaps(s.near_box, w.static_log[v % World::Impl::k_static_log])) {
+            return false;
+        }
+    }
+    s.near_version = w.static_version;
+    return true;
+}
+
 void find_static_near(World::Impl& w, ShapeRecord& s, const Aabb& near) {
     s.near_static.clear();
     if (s.near_static.capacity() == 0) {

@@ -34,6 +34,16 @@ std::optional<NearStatic> near_static(const World::Impl& w, const ShapeRecord& s
 // outnumber its room.
 void find_static_near(World::Impl& w, ShapeRecord& s, const Aabb& near);
 
+// Whether shape s's static neighbourhood was found after the static
+// shapes in its box last changed: at World::Impl::static_version, or at one
+// of the k_static_log versions before it with none of the changes since
+// meeting its box, when it is brought up to the current version. Not when
+// it has none (near_version 0).
+bool renew_neighbourhood(const World::Impl& w, ShapeRecord& s);
+inline bool neighbourhood_holds(const World::Impl& w, ShapeRecord& s) {
+    return s.near_version == w.static_version || renew_neighbourhood(w, s);
+}
+
 // `visit(NearStatic)` for every static shape whose own box meets `box`
 // and whose filter collides with `own`'s: from the shape's static
 // neighbourhood, found again when `box` leaves it, in the order the
@@ -55,7 +65,7 @@ void query_static_near(World::Impl& w, int own, const Aabb& box, real reach, Vis
             return true;
         });
     };
-    if (s.near_version != w.static_version || !contains(s.near_box, box)) {
+    if (!neighbourhood_holds(w, s) || !contains(s.near_box, box)) {
         find_static_near(w, s, inflate(box, k_near_slack * reach + w.tol.aabb_margin));
     }
     if (s.near_version != w.static_version) {

@@ -9,7 +9,7 @@ World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
 ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
-    ++static_version; // (a new neighbour for moves, and seams found again)
+    note_static_version(aabb); // (a new neighbour for moves)
     note_static_change(shape, aabb);
     const ProxyId id = uses_grid()
                            ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
@@ -372,7 +372,8 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
     w.note_all_shapes_changed(); // (the seam rules read filters)
     if (w.bodies[s.body].type == BodyType::static_body) {
         w.static_proxies[static_cast<std::size_t>(s.tree_proxy)].filter = filter;
-        ++w.static_version; // the moving shapes' neighbourhoods were chosen by filter
+        // The moving shapes' neighbourhoods were chosen by filter.
+        w.note_static_version(w.static_boxes[static_cast<std::size_t>(s.tree_proxy)]);
     } else {
         s.near_version = 0; // so was this shape's neighbourhood
     }

@@ -884,7 +884,15 @@ struct World::Impl {
     // rebuilt, and how many it held then (rebuild_static_tree_if_dirty).
     int static_changes = 0;
     int static_built = 0;
-    std::uint32_t static_version = 1; // bumped whenever static shapes or their filters change
+    // Bumped whenever static shapes or their filters change (note_static_version).
+    std::uint32_t static_version = 1;
+    // The world boxes of the last k_static_log changes to the static shapes,
+    // by static_version % k_static_log: a moving shape's static
+    // neighbourhood found before them still holds if none meets its box
+    // (move_neighbourhood.hpp), so destructible terrain does not send every
+    // character back to the static broadphase.
+    static constexpr std::uint32_t k_static_log = 32;
+    std::array<Aabb, k_static_log> static_log;
     // Bumped at each step's start: the boxes shape_box remembers hold within
     // a step, which changes no shape (callbacks may not).
     std::uint64_t box_stamp = 1;
@@ -897,6 +905,13 @@ struct World::Impl {
     // Entries of covered_stretches that no shape's range holds any more:
     // compacted away once they are half of it.
     std::size_t seam_holes = 0;
+
+    // A change to the static shapes within `box` (world, L): static_version
+    // moves on, and static_log remembers where.
+    void note_static_version(const Aabb& box) {
+        ++static_version;
+        static_log[static_version % k_static_log] = box;
+    }
 
     // A shape's record changed (shape_clock): no manifold stored before is
     // carried for it, or for any shape.
@@ -919,7 +934,9 @@ struct World::Impl {
                 static_built = static_tree.proxy_count();
             }
             static_changes = 0;
-            ++static_version;
+            // (Every neighbourhood is found again in the new tree's order.)
+            const real far = std::numeric_limits<real>::max();
+            note_static_version({{-far, -far}, {far, far}});
         }
     }
 
@@ -929,10 +946,10 @@ struct World::Impl {
     ProxyId create_static_proxy(int shape, const Aabb& aabb);
 
     void destroy_static_proxy(ProxyId id) {
-        ++static_version; // the tree's order may change
         moved_proxies.add_static_box(uses_grid() ? static_grid.fat_aabb(id)
                                                  : static_tree.fat_aabb(id));
         const auto slot = static_cast<std::size_t>(id);
+        note_static_version(static_boxes[slot]);
         note_static_change(static_proxies[slot].shape, static_boxes[slot]);
         if (uses_grid()) {
             static_grid.destroy_proxy(id);
@@ -996,13 +1013,17 @@ struct World::Impl {
     // find_seams_if_dirty's view of the shapes it meets, placed once for a
     // search rather than once for every neighbour that meets them (a tile
     // has eight): by shape index, its slot (or -1 until placed), and by
-    // slot, the shape's box grown by the touch tolerance and, if it can
-    // cover, its polygon placed in the world.
+    // slot, the shape placed, its box grown by the touch tolerance and, if
+    // it can cover, its polygon placed in the world. Kept between searches
+    // with every slot -1 (a search of a few shapes in a big level resets
+    // only theirs).
     struct SeamPlacement {
         std::vector<int> slots;
+        std::vector<int> placed;
         std::vector<Aabb> boxes;
         std::vector<PlacedPolygon> polygons;
     };
+    SeamPlacement seam_placement;
     // The slot of seam keeper si in `placed`, placing it first if need be.
     int place_seam_keeper(int si, SeamPlacement& placed) const;
 

@@ -40,8 +40,8 @@ void World::Impl::find_seams_if_dirty() {
     if (seam_shapes.empty()) {
         return;
     }
-    SeamPlacement placed;
-    placed.slots.assign(shapes.size(), -1);
+    SeamPlacement& placed = seam_placement;
+    placed.slots.resize(shapes.size(), -1);
     // A changed static shape's search meets its neighbours (a tile's
     // eight) and theirs: past an eighth of the shapes, one pass over all
     // costs less.
@@ -51,6 +51,7 @@ void World::Impl::find_seams_if_dirty() {
         for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
             find_seams_of(si, placed);
         }
+        placed = {}; // (a level's worth of placements: not kept)
     } else {
         for (const int si : changed_seam_shapes()) {
             const ShapeRecord& s = shapes[si];
@@ -60,6 +61,12 @@ void World::Impl::find_seams_if_dirty() {
         if (2 * seam_holes > covered_stretches.size()) {
             compact_seams();
         }
+        for (const int si : placed.placed) {
+            placed.slots[static_cast<std::size_t>(si)] = -1;
+        }
+        placed.placed.clear();
+        placed.boxes.clear();
+        placed.polygons.clear();
     }
     seam_shapes.clear();
     seam_boxes.clear();
@@ -119,6 +126,7 @@ int World::Impl::place_seam_keeper(int si, SeamPlacement& placed) const {
         const ShapeRecord& s = shapes[si];
         const Transform& xf = bodies[s.body].xf;
         slot = static_cast<int>(placed.boxes.size());
+        placed.placed.push_back(si);
         placed.boxes.push_back(inflate(compute_aabb(s.shape, xf), tol.touch_tolerance));
         placed.polygons.push_back(can_cover(s) ? place(s.shape.polygon, xf) : PlacedPolygon{});
     }

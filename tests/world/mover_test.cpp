@@ -877,6 +877,32 @@ TEST_P(MoveStaticChange, AWallAddedAfterAMoveBlocksTheNext) {
     EXPECT_NEAR(r.contacts[0].normal.x, 1, 1e-5f);
 }
 
+// Tiles made and destroyed far away leave a character's neighbourhood as
+// it was (the changes since it was found are looked through for any in its
+// box); a wall made or destroyed in its way among them, a few or more than
+// the world remembers (World::Impl::k_static_log), still counts.
+TEST_P(MoveStaticChange, AWallMadeOrDestroyedAmongChangesFarAwayCounts) {
+    for (const int far_changes : {4, 40}) {
+        SCOPED_TRACE(far_changes);
+        const BodyId c = add_character(world, {0, 0.4f}, k_box);
+        ASSERT_NEAR(world.move(c, {1, 0})->position.x, 1, 1e-6f);
+        const auto far_away = [&] {
+            for (int i = 0; i < far_changes; ++i) {
+                ASSERT_TRUE(world.destroy_body(add_static_box(world, {100, real(i)}, 0.5f, 0.5f)));
+            }
+        };
+        far_away();
+        const BodyId wall = add_static_box(world, {3, 1}, 0.5f, 1); // face at x = 2.5
+        far_away();
+        EXPECT_NEAR(world.move(c, {4, 0})->position.x, 2.5f - 0.4f, 1e-6f);
+        far_away();
+        ASSERT_TRUE(world.destroy_body(wall));
+        far_away();
+        EXPECT_NEAR(world.move(c, {2, 0})->position.x, 4.1f, 1e-5f);
+        ASSERT_TRUE(world.destroy_body(c));
+    }
+}
+
 TEST_P(MoveStaticChange, AWallRemovedAfterAMoveNoLongerBlocks) {
     const BodyId wall = add_static_box(world, {2.5f, 1}, 0.5f, 1); // face at x = 2
     const BodyId c = add_character(world, {0, 0.4f}, k_box);
