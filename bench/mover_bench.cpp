@@ -24,10 +24,17 @@ using bench::move::Scene;
 // frame (World::move's overload that writes into one), as a game loop
 // would: no allocation per move.
 // With `pass_through`, through a filter (as most games move) that lets the
-// characters pass through one another and slides on the tiles.
+// characters pass through one another and slides on the tiles. With
+// `destroying`, a tile destroyed before each frame (one in every 997 of the
+// map's list in turn), as in a game with destructible terrain.
 void Move_Characters(benchmark::State& state, sweep::StaticBroadphase static_broadphase,
-                     Character character = Character::box, bool pass_through = false) {
+                     Character character = Character::box, bool pass_through = false,
+                     bool destroying = false) {
     Scene scene = make_scene(1000, static_broadphase, character);
+    std::vector<sweep::BodyId> tiles = scene.world.body_ids();
+    std::erase_if(tiles, [&](sweep::BodyId b) {
+        return scene.world.body_state(b)->type != sweep::BodyType::static_body;
+    });
     const std::int32_t first_character = scene.characters.front().index;
     sweep::MoveFilter filter;
     if (pass_through) {
@@ -39,7 +46,12 @@ void Move_Characters(benchmark::State& state, sweep::StaticBroadphase static_bro
     Goals goals;
     std::vector<sweep::MoveResult> results(scene.characters.size());
     std::int64_t moves = 0;
+    std::int64_t frames = 0;
     for (auto _ : state) {
+        if (destroying) {
+            const auto next = static_cast<std::size_t>(frames++ * 997) % tiles.size();
+            benchmark::DoNotOptimize(scene.world.destroy_body(tiles[next]));
+        }
         for (std::size_t i = 0; i < scene.characters.size(); ++i) {
             benchmark::DoNotOptimize(
                 scene.world.move(scene.characters[i], goals.next(), filter, results[i]));
@@ -78,6 +90,11 @@ BENCHMARK_CAPTURE(Move_Characters, grid, sweep::StaticBroadphase::grid)
 // Through a filter: the characters pass through one another.
 BENCHMARK_CAPTURE(Move_Characters, filtered, sweep::StaticBroadphase::tree, Character::box, true)
     ->Name("Move/characters_1000_on_200x200_tiles_filtered/sweep")
+    ->Unit(benchmark::kMillisecond);
+// A tile destroyed before every frame.
+BENCHMARK_CAPTURE(Move_Characters, destroying, sweep::StaticBroadphase::tree, Character::box, false,
+                  true)
+    ->Name("Move/characters_1000_on_200x200_tiles_destroy_one_a_frame/sweep")
     ->Unit(benchmark::kMillisecond);
 // Round characters (discs, capsules) among the same tiles.
 BENCHMARK_CAPTURE(Move_Characters, circle, sweep::StaticBroadphase::tree, Character::circle)
