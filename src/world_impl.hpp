@@ -998,8 +998,13 @@ struct World::Impl {
     // of the changed shapes and their static neighbours alone, since a
     // shape's seams depend on nothing else. Either way each shape's are
     // what a search of every shape finds. Needs the static broadphase
-    // rebuilt first, if it is to be.
-    void find_seams_if_dirty();
+    // rebuilt first, if it is to be. (Inline: every move asks.)
+    void find_seams_if_dirty() {
+        if (!seam_shapes.empty()) {
+            find_seams();
+        }
+    }
+    void find_seams();
 
     // Moves every shape's covered stretches together, leaving out the
     // holes the searches of changed shapes left (seam_holes).
@@ -1204,6 +1209,9 @@ struct World::Impl {
     // some (a world of many bodies, many of them teleported a frame).
     void set_ground(int bi, BodyId ground) {
         Body& b = bodies[bi];
+        if (b.ground == ground) {
+            return; // (the usual move: on the same ground as the last, or none)
+        }
         if (find(b.ground)) {
             --bodies[b.ground.index].riders;
         }

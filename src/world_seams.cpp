@@ -36,10 +36,7 @@ void World::Impl::note_static_change(int shape, const Aabb& box) {
     seam_boxes.push_back(box);
 }
 
-void World::Impl::find_seams_if_dirty() {
-    if (seam_shapes.empty()) {
-        return;
-    }
+void World::Impl::find_seams() {
     SeamPlacement& placed = seam_placement;
     placed.slots.resize(shapes.size(), -1);
     // A changed static shape's search meets its neighbours (a tile's
