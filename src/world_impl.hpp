@@ -1041,10 +1041,11 @@ struct World::Impl {
     // near a static one, the other shapes of a kinematic one's body.
     template <class Visit> void for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit);
 
-    // The stretches of the faces of s (index si) that shape `other` covers,
-    // and the vertices of s it buries; `points`: s's proxy's points in the
-    // world.
-    void find_seams_with(int si, std::span<const Vec2> points, int other, SeamPlacement& placed);
+    // The stretches of the faces of s (index si, placed in slot `own`) that
+    // shape `other` covers, and the vertices of s it buries; `points`: s's
+    // proxy's points in the world.
+    void find_seams_with(int si, int own, std::span<const Vec2> points, int other,
+                         SeamPlacement& placed);
 
     // Marks the vertices of segment or polygon `s` (its proxy's points,
     // `points` in the world) that lie in or on its seam neighbour `o`

@@ -110,9 +110,10 @@ void World::Impl::find_seams_of(int si, SeamPlacement& placed) {
             points[static_cast<std::size_t>(v)] = transform_point(xf, s.proxy.points[v]);
         }
         const std::span<const Vec2> own(points.data(), static_cast<std::size_t>(s.proxy.count));
-        const Aabb box = placed.boxes[static_cast<std::size_t>(place_seam_keeper(si, placed))];
+        const int slot = place_seam_keeper(si, placed);
+        const Aabb box = placed.boxes[static_cast<std::size_t>(slot)];
         for_each_seam_neighbour(si, box,
-                                [&](int other) { find_seams_with(si, own, other, placed); });
+                                [&](int other) { find_seams_with(si, slot, own, other, placed); });
     }
     s.seams_end = static_cast<int>(covered_stretches.size());
 }
@@ -159,15 +160,14 @@ void World::Impl::for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit
     }
 }
 
-void World::Impl::find_seams_with(int si, std::span<const Vec2> points, int other,
+void World::Impl::find_seams_with(int si, int own, std::span<const Vec2> points, int other,
                                   SeamPlacement& placed) {
     ShapeRecord& s = shapes[si];
     const ShapeRecord& o = shapes[other];
-    const auto own = static_cast<std::size_t>(place_seam_keeper(si, placed));
     const auto its = static_cast<std::size_t>(place_seam_keeper(other, placed));
     if (can_cover(s) && can_cover(o)) {
-        find_covered_stretches(placed.polygons[own], placed.polygons[its], other,
-                               tol.touch_tolerance, covered_stretches);
+        find_covered_stretches(placed.polygons[static_cast<std::size_t>(own)], placed.polygons[its],
+                               other, tol.touch_tolerance, covered_stretches);
     }
     mark_buried_vertices(s, points, o, placed.boxes[its], other);
 }
