@@ -1407,8 +1407,11 @@ struct World::Impl {
     const Contact* carried_from(int shape_a, int shape_b, const Body& a, const Body& b,
                                 const CollideSettings& settings, Manifold& moved, int& previous) {
         previous = k_previous_unknown;
-        if (all_shapes_changed_at > stored_at || shapes[shape_a].changed_at > stored_at ||
-            shapes[shape_b].changed_at > stored_at) {
+        // (The records are read only when some shape changed: a step's
+        // thousands of pairs would each miss the cache on two.)
+        if (shape_clock != stored_at &&
+            (all_shapes_changed_at > stored_at || shapes[shape_a].changed_at > stored_at ||
+             shapes[shape_b].changed_at > stored_at)) {
             return nullptr;
         }
         const Contact* found = previous_contact(shape_a, shape_b);
