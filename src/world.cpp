@@ -9,12 +9,9 @@ World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
 ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
-    note_static_version(aabb); // (a new neighbour for moves)
-    note_static_change(shape, aabb);
     const ProxyId id = uses_grid()
                            ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
                            : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));
-    moved_proxies.add_static_box(uses_grid() ? static_grid.fat_aabb(id) : static_tree.fat_aabb(id));
     const auto slot = static_cast<std::size_t>(id);
     if (slot >= static_proxies.size()) {
         static_boxes.resize(slot + 1);
@@ -26,6 +23,7 @@ ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
     static_proxies[slot] = {
         xf.p,  s.filter, body_id(s.body),
         shape, s.sensor, axis_aligned_box(s.shape, s.local_box, xf).has_value()};
+    note_static_proxy_change(id);
     return id;
 }
 

@@ -946,11 +946,7 @@ struct World::Impl {
     ProxyId create_static_proxy(int shape, const Aabb& aabb);
 
     void destroy_static_proxy(ProxyId id) {
-        moved_proxies.add_static_box(uses_grid() ? static_grid.fat_aabb(id)
-                                                 : static_tree.fat_aabb(id));
-        const auto slot = static_cast<std::size_t>(id);
-        note_static_version(static_boxes[slot]);
-        note_static_change(static_proxies[slot].shape, static_boxes[slot]);
+        note_static_proxy_change(id);
         if (uses_grid()) {
             static_grid.destroy_proxy(id);
         } else {
@@ -986,10 +982,13 @@ struct World::Impl {
     // creating or destroying it, or a shape of it, finds them again.
     void note_seams_of(const Body& b);
 
-    // Static shape `shape`, whose own box is `box`, was made or destroyed:
-    // its seams and its static neighbours' are found again, and the static
-    // broadphase has changed once more since its rebuild.
-    void note_static_change(int shape, const Aabb& box);
+    // Static proxy `id` (live, its slot filled in) was just made or is
+    // about to be destroyed: the characters' neighbourhoods that meet its
+    // box are found again (note_static_version), the moving shapes near its
+    // fat box seek their pairs again (moved_proxies), its seams and its
+    // static neighbours' are found again, and the static broadphase has
+    // changed once more since its rebuild.
+    void note_static_proxy_change(ProxyId id);
 
     // Finds the covered stretches and buried vertices again after the
     // static shapes or the kinematic bodies with several shapes changed

@@ -30,9 +30,13 @@ void World::Impl::note_seams_of(const Body& b) {
     }
 }
 
-void World::Impl::note_static_change(int shape, const Aabb& box) {
+void World::Impl::note_static_proxy_change(ProxyId id) {
+    const auto slot = static_cast<std::size_t>(id);
+    const Aabb& box = static_boxes[slot];
+    note_static_version(box);
+    moved_proxies.add_static_box(uses_grid() ? static_grid.fat_aabb(id) : static_tree.fat_aabb(id));
     ++static_changes;
-    seam_shapes.push_back(shape);
+    seam_shapes.push_back(static_proxies[slot].shape);
     seam_boxes.push_back(box);
 }
 
