@@ -8,29 +8,41 @@ namespace sweep::detail {
 void find_covered_stretches(const PlacedPolygon& polygon, const PlacedPolygon& neighbour,
                             int neighbour_index, real tolerance, std::vector<CoveredStretch>& out) {
     const auto at = [](int i) { return static_cast<std::size_t>(i); };
-    for (int i = 0; i < polygon.count; ++i) {
+    // Face i of the polygon against face j of the neighbour, anti-parallel.
+    const auto cover = [&](int i, int j) {
         const Vec2 a1 = polygon.vertices[at(i)];
         const Vec2 a2 = polygon.vertices[at((i + 1) % polygon.count)];
         const Vec2 n = polygon.normals[at(i)];
         const Vec2 t = left_perp(n); // along the face, a1 -> a2 (counter-clockwise winding)
+        const Vec2 b1 = neighbour.vertices[at(j)];
+        const Vec2 b2 = neighbour.vertices[at((j + 1) % neighbour.count)];
+        if (std::abs(dot(b1 - a1, n)) > tolerance || std::abs(dot(b2 - a1, n)) > tolerance) {
+            return; // parallel, but a gap (or an overlap) apart
+        }
         const real length = dot(a2 - a1, t);
+        const real s1 = dot(b1 - a1, t);
+        const real s2 = dot(b2 - a1, t);
+        const real lo = std::max(real(0), std::min(s1, s2));
+        const real hi = std::min(length, std::max(s1, s2));
+        if (hi - lo > tolerance) { // corners that merely meet cover nothing
+            out.push_back({i, neighbour_index, lo, hi});
+        }
+    };
+    if (polygon.face_toward[0] >= 0 && neighbour.face_toward[0] >= 0) {
+        for (int i = 0; i < 4; ++i) {
+            const int direction = axis_direction(polygon.normals[at(i)]);
+            cover(i, neighbour.face_toward[at((direction + 2) % 4)]);
+        }
+        return;
+    }
+    for (int i = 0; i < polygon.count; ++i) {
+        const Vec2 n = polygon.normals[at(i)];
         for (int j = 0; j < neighbour.count; ++j) {
             const Vec2 m = neighbour.normals[at(j)];
             if (dot(n, m) >= 0 || std::abs(cross(n, m)) > k_seam_sine) {
                 continue; // not back to back
             }
-            const Vec2 b1 = neighbour.vertices[at(j)];
-            const Vec2 b2 = neighbour.vertices[at((j + 1) % neighbour.count)];
-            if (std::abs(dot(b1 - a1, n)) > tolerance || std::abs(dot(b2 - a1, n)) > tolerance) {
-                continue; // parallel, but a gap (or an overlap) apart
-            }
-            const real s1 = dot(b1 - a1, t);
-            const real s2 = dot(b2 - a1, t);
-            const real lo = std::max(real(0), std::min(s1, s2));
-            const real hi = std::min(length, std::max(s1, s2));
-            if (hi - lo > tolerance) { // corners that merely meet cover nothing
-                out.push_back({i, neighbour_index, lo, hi});
-            }
+            cover(i, j);
         }
     }
 }
