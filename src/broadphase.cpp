@@ -108,6 +108,19 @@ void DynamicTree::set_child(std::int32_t node, int slot, NodeRef child, const Su
 
 ProxyId DynamicTree::create_proxy(const Aabb& aabb, std::uint64_t user_data,
                                   std::uint64_t category_bits) {
+    const ProxyId id = allocate_proxy(aabb, user_data, category_bits, true);
+    insert_leaf(id);
+    return id;
+}
+
+ProxyId DynamicTree::create_unplaced_proxy(const Aabb& aabb, std::uint64_t user_data,
+                                           std::uint64_t category_bits) {
+    ++unplaced_count_;
+    return allocate_proxy(aabb, user_data, category_bits, false);
+}
+
+ProxyId DynamicTree::allocate_proxy(const Aabb& aabb, std::uint64_t user_data,
+                                    std::uint64_t category_bits, bool placed) {
     assert(is_valid(aabb));
     ProxyId id = free_proxies_;
     if (id == k_null_proxy) {
@@ -117,15 +130,18 @@ ProxyId DynamicTree::create_proxy(const Aabb& aabb, std::uint64_t user_data,
         free_proxies_ = proxies_[index(id)].parent;
     }
     proxies_[index(id)] =
-        Proxy{inflate(aabb, margin_), user_data, category_bits, k_null_proxy, true};
-    insert_leaf(id);
+        Proxy{inflate(aabb, margin_), user_data, category_bits, k_null_proxy, true, placed};
     ++proxy_count_;
     return id;
 }
 
 void DynamicTree::destroy_proxy(ProxyId id) {
     assert(is_live_proxy(id));
-    remove_leaf(id);
+    if (proxies_[index(id)].placed) {
+        remove_leaf(id);
+    } else {
+        --unplaced_count_;
+    }
     Proxy& p = proxies_[index(id)];
     p.live = false;
     p.parent = free_proxies_;
@@ -141,6 +157,10 @@ bool DynamicTree::move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement) {
     if (fat_aabb_still_fits(proxies_[index(id)].fat, aabb, fat, margin_)) {
         return false;
     }
+    if (!proxies_[index(id)].placed) {
+        proxies_[index(id)].fat = fat;
+        return true;
+    }
     remove_leaf(id);
     proxies_[index(id)].fat = fat;
     insert_leaf(id);
@@ -150,6 +170,10 @@ bool DynamicTree::move_proxy(ProxyId id, const Aabb& aabb, Vec2 displacement) {
 void DynamicTree::set_fat_aabb(ProxyId id, const Aabb& fat) {
     assert(is_live_proxy(id) && is_valid(fat));
     Proxy& p = proxies_[index(id)];
+    if (!p.placed) {
+        p.fat = fat;
+        return;
+    }
     const std::int32_t parent = p.parent;
     const std::int32_t grandparent =
         parent == k_null_proxy ? k_null_proxy : nodes_[index(parent)].parent;
@@ -449,7 +473,8 @@ void DynamicTree::validate() const {
         require(is_leaf(root_) || index(root_) < nodes_.size(), "root out of range", root_);
         validate_subtree(root_, k_null_proxy, leaf_count);
     }
-    require(leaf_count == proxy_count_, "leaf count differs from proxy_count()", root_);
+    require(leaf_count == proxy_count_ - unplaced_count_,
+            "leaf count differs from the placed proxies", root_);
 
     std::size_t free_count = 0;
     for (std::int32_t id = free_list_; id != k_null_proxy; id = nodes_[index(id)].parent) {
@@ -459,14 +484,18 @@ void DynamicTree::validate() const {
         require(free_count <= nodes_.size(), "free list has a cycle", id);
     }
     // A live tree of n leaves has n - 1 internal nodes; the rest are free.
-    const std::size_t internal = proxy_count_ == 0 ? 0 : static_cast<std::size_t>(proxy_count_) - 1;
+    const std::size_t internal = leaf_count == 0 ? 0 : static_cast<std::size_t>(leaf_count) - 1;
     require(internal + free_count == nodes_.size(), "nodes lost (neither in the tree nor free)",
             free_list_);
 
     std::size_t live = 0;
+    int unplaced = 0;
     for (const Proxy& p : proxies_) {
         live += p.live ? 1 : 0;
+        unplaced += p.live && !p.placed ? 1 : 0;
     }
+    require(unplaced == unplaced_count_, "unplaced proxies differ from unplaced_count()",
+            k_null_proxy);
     require(live == static_cast<std::size_t>(proxy_count_),
             "live proxies differ from proxy_count()", k_null_proxy);
     std::size_t dead = 0;
@@ -489,6 +518,7 @@ DynamicTree::Summary DynamicTree::validate_subtree(NodeRef ref, std::int32_t exp
         require(index(id) < proxies_.size(), "leaf index out of range", id);
         const Proxy& p = proxies_[index(id)];
         require(p.live, "dead proxy linked into the tree", id);
+        require(p.placed, "unplaced proxy linked into the tree", id);
         require(p.parent == expected_parent, "leaf's parent link does not match", id);
         require(p.fat.lower.x <= p.fat.upper.x && p.fat.lower.y <= p.fat.upper.y,
                 "leaf box inverted", id);
@@ -593,8 +623,10 @@ void DynamicTree::partition_leaves(std::vector<BuildLeaf>& leaves, std::size_t b
 void DynamicTree::rebuild() {
     std::vector<BuildLeaf> leaves;
     leaves.reserve(static_cast<std::size_t>(proxy_count_));
+    unplaced_count_ = 0;
     for (std::size_t i = 0; i < proxies_.size(); ++i) {
         if (proxies_[i].live) {
+            proxies_[i].placed = true;
             const Aabb& fat = proxies_[i].fat;
             leaves.push_back({fat, center(fat), static_cast<ProxyId>(i), 0});
         }

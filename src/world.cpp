@@ -9,9 +9,18 @@ World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
 ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
-    const ProxyId id = uses_grid()
-                           ? static_grid.create_proxy(aabb, static_cast<std::uint64_t>(shape))
-                           : static_tree.create_proxy(aabb, static_cast<std::uint64_t>(shape));
+    const auto data = static_cast<std::uint64_t>(shape);
+    ProxyId id = k_null_proxy;
+    if (uses_grid()) {
+        id = static_grid.create_proxy(aabb, data);
+    } else if (8 * (static_changes + 1) >= static_built) {
+        // The tree is rebuilt before its next use (rebuild_static_tree_if_dirty
+        // counts this change): an insertion now would be undone.
+        id = static_tree.create_unplaced_proxy(aabb, data);
+        static_tree_unplaced.store(true, std::memory_order_release);
+    } else {
+        id = static_tree.create_proxy(aabb, data);
+    }
     const auto slot = static_cast<std::size_t>(id);
     if (slot >= static_proxies.size()) {
         static_boxes.resize(slot + 1);
@@ -601,6 +610,7 @@ Result<std::vector<TreeNodeInfo>> World::broadphase_tree(BroadphaseTree which) c
         return Error{ErrorCode::unsupported,
                      "broadphase_tree: this world keeps its static shapes in a grid, not a tree"};
     }
+    w.place_static_proxies();
     const DynamicTree& tree = which == BroadphaseTree::moving ? w.moving_tree : w.static_tree;
     std::vector<TreeNodeInfo> nodes;
     tree.for_each_node([&](const Aabb& box, int depth, ProxyId leaf) {

@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <optional>
 
 #include "sweep/broadphase.hpp"
@@ -886,6 +888,12 @@ struct World::Impl {
     // rebuilt, and how many it held then (rebuild_static_tree_if_dirty).
     int static_changes = 0;
     int static_built = 0;
+    // The static tree holds proxies made unplaced (create_static_proxy),
+    // which no query finds until a rebuild places them: the first query,
+    // const or not, rebuilds it (place_static_proxies), under the mutex so
+    // that concurrent const queries stay safe.
+    mutable std::atomic<bool> static_tree_unplaced{false};
+    mutable std::mutex static_tree_mutex;
     // Bumped whenever static shapes or their filters change (note_static_version).
     std::uint32_t static_version = 1;
     // The world boxes of the last k_static_log changes to the static shapes,
@@ -934,6 +942,7 @@ struct World::Impl {
             } else {
                 static_tree.rebuild();
                 static_built = static_tree.proxy_count();
+                static_tree_unplaced.store(false, std::memory_order_release);
             }
             static_changes = 0;
             // (Every neighbourhood is found again in the new tree's order.)
@@ -962,7 +971,27 @@ struct World::Impl {
         if (uses_grid()) {
             static_grid.query(box, ~0ull, visit);
         } else {
+            place_static_proxies();
             static_tree.query(box, ~0ull, visit);
+        }
+    }
+
+    // Places the static tree's unplaced proxies before it is read: a
+    // level's static shapes are made unplaced when the tree is to be
+    // rebuilt before its next use anyway (rebuild_static_tree_if_dirty),
+    // and a const query that comes first (a level checked, never stepped)
+    // rebuilds it here.
+    void place_static_proxies() const {
+        if (static_tree_unplaced.load(std::memory_order_acquire)) [[unlikely]] {
+            place_static_proxies_now();
+        }
+    }
+    [[gnu::noinline]] void place_static_proxies_now() const {
+        const std::lock_guard<std::mutex> lock(static_tree_mutex);
+        if (static_tree_unplaced.load(std::memory_order_relaxed)) {
+            // (The world itself is never const: only this call's view of it.)
+            const_cast<DynamicTree&>(static_tree).rebuild();
+            static_tree_unplaced.store(false, std::memory_order_release);
         }
     }
 

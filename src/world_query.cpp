@@ -98,6 +98,7 @@ void cast_shapes(const World::Impl& w, const Aabb& box, Vec2 translation, Visit&
     if (w.uses_grid()) {
         w.static_grid.box_cast_clipped(box, translation, ~0ull, take);
     } else {
+        w.place_static_proxies();
         w.static_tree.box_cast_clipped(box, translation, ~0ull, take);
     }
     w.moving_tree.box_cast_clipped(box, translation, ~0ull, take);

@@ -329,6 +329,65 @@ TEST(DynamicTree, RebuildOfEmptyAndSingleTrees) {
     tree.validate();
 }
 
+// Every node of the tree as for_each_node lists it: (box, depth, leaf).
+struct NodeListing {
+    Aabb box;
+    int depth;
+    ProxyId leaf;
+    friend bool operator==(const NodeListing&, const NodeListing&) = default;
+};
+std::vector<NodeListing> nodes_of(const DynamicTree& tree) {
+    std::vector<NodeListing> out;
+    tree.for_each_node([&](const Aabb& b, int depth, ProxyId leaf) {
+        out.push_back({b, depth, leaf});
+    });
+    return out;
+}
+
+// Unplaced proxies take ids and boxes as created ones do, are found by
+// nothing until a rebuild, and a rebuild then gives the tree that inserting
+// them and rebuilding gives, node for node.
+TEST(DynamicTree, UnplacedProxiesAreFoundOnlyAfterARebuildThatPlacesThemAsInserted) {
+    DynamicTree inserted;
+    DynamicTree unplaced;
+    for (int i = 0; i < 300; ++i) {
+        const real x = real((i * 37) % 101);
+        const real y = real((i * 53) % 97);
+        const Aabb b = box(x, y, x + 1, y + 2);
+        const auto data = static_cast<std::uint64_t>(i);
+        const ProxyId a = inserted.create_proxy(b, data);
+        // A few placed before the rest arrive unplaced.
+        const ProxyId u =
+            i < 20 ? unplaced.create_proxy(b, data) : unplaced.create_unplaced_proxy(b, data);
+        ASSERT_EQ(a, u);
+        EXPECT_EQ(unplaced.fat_aabb(u), inserted.fat_aabb(a));
+    }
+    for (int i = 0; i < 300; i += 7) { // destroyed, placed or not
+        inserted.destroy_proxy(i);
+        unplaced.destroy_proxy(i);
+    }
+    unplaced.move_proxy(40, box(5, 5, 6, 6), {1, 0});
+    inserted.move_proxy(40, box(5, 5, 6, 6), {1, 0});
+    EXPECT_EQ(unplaced.fat_aabb(40), inserted.fat_aabb(40));
+    unplaced.validate();
+    EXPECT_EQ(unplaced.proxy_count(), inserted.proxy_count());
+    EXPECT_EQ(unplaced.unplaced_count(), 280 - 40); // 20..299, less the 40 of them destroyed
+    const Aabb everywhere = box(-10, -10, 200, 200);
+    const std::size_t placed_found = query_all(unplaced, everywhere).size();
+    EXPECT_EQ(placed_found, 20u - 3u); // 0, 7, 14 destroyed
+    int pairs = 0;
+    unplaced.find_pairs({41, 42}, [&](ProxyId, ProxyId) { ++pairs; });
+    EXPECT_EQ(pairs, 0);
+    inserted.rebuild();
+    unplaced.rebuild();
+    unplaced.validate();
+    EXPECT_EQ(unplaced.unplaced_count(), 0);
+    EXPECT_EQ(nodes_of(unplaced), nodes_of(inserted));
+    EXPECT_EQ(query_all(unplaced, everywhere), query_all(inserted, everywhere));
+    EXPECT_EQ(query_all(unplaced, everywhere).size(),
+              static_cast<std::size_t>(inserted.proxy_count()));
+}
+
 // Centres the smallest subnormal apart: the binned split's scale (bins over
 // the centres' spread) is infinite. Its bins were converted to int from inf
 // (undefined behaviour; the asan preset traps it), a fuzz finding.

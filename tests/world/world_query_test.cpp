@@ -2,8 +2,11 @@
 // and membership below follows from the layout drawn in each comment.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <random>
+#include <thread>
 #include <vector>
 
 #include "sweep/world.hpp"
@@ -318,6 +321,96 @@ TEST(WorldQuery, QueriesSeeADiscTheStepPushedOutOfAFloor) {
     const real slop = world.tolerances().linear_slop;
     EXPECT_NEAR(world.body_state(id)->center.y, 0.5, 2 * slop);
     expect_queries_see_disc(world, id, 0.5f, {0, 1});
+}
+
+// A level of unit tiles made before any step, which the static tree places
+// only when first read (World::Impl::place_static_proxies): const box
+// queries that come first, from four threads at once, find exactly the
+// tiles whose boxes a brute force over the layout finds; so do queries
+// after more tiles are made and some destroyed, and after a step.
+TEST(WorldQuery, TilesMadeBeforeAnyStepAreFoundByTheFirstQueriesFromSeveralThreads) {
+    World world = std::move(World::make().value());
+    struct Tile {
+        ShapeId shape;
+        Aabb box;
+        BodyId body;
+    };
+    std::vector<Tile> tiles;
+    const auto make_tile = [&](int x, int y) {
+        const BodyId body = add(world, BodyType::static_body,
+                                ShapeDef(make_box(0.5f, 0.5f).value()), {real(x), real(y)});
+        const Aabb b{{real(x) - 0.5f, real(y) - 0.5f}, {real(x) + 0.5f, real(y) + 0.5f}};
+        tiles.push_back({world.body_shapes(body).value().front(), b, body});
+    };
+    for (int y = 0; y < 40; ++y) {
+        for (int x = 0; x < 40; ++x) {
+            if ((x * 7 + y * 3) % 5 != 0) {
+                make_tile(x, y);
+            }
+        }
+    }
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<real> at(-3, 43);
+    std::uniform_real_distribution<real> size(0, 4);
+    std::vector<Aabb> queries;
+    for (int i = 0; i < 300; ++i) {
+        const Vec2 lower{at(rng), at(rng)};
+        queries.push_back({lower, lower + Vec2{size(rng), size(rng)}});
+    }
+    // What each query must find: the tiles whose boxes meet it (the
+    // queries test shapes, not only their broadphase boxes).
+    const auto brute = [&] {
+        std::vector<std::vector<ShapeId>> out;
+        for (const Aabb& q : queries) {
+            std::vector<ShapeId> found;
+            for (const Tile& t : tiles) {
+                if (overlaps(t.box, q)) {
+                    found.push_back(t.shape);
+                }
+            }
+            std::sort(found.begin(), found.end());
+            out.push_back(found);
+        }
+        return out;
+    };
+    const World& reader = world;
+    const auto answers = [&] {
+        std::vector<std::vector<ShapeId>> out;
+        for (const Aabb& q : queries) {
+            std::vector<ShapeId> found = reader.overlap_aabb(q).value();
+            std::sort(found.begin(), found.end());
+            out.push_back(found);
+        }
+        return out;
+    };
+    const std::vector<std::vector<ShapeId>> expected = brute();
+    std::size_t met = 0;
+    for (const std::vector<ShapeId>& e : expected) {
+        met += e.size();
+    }
+    ASSERT_GT(met, 1000u);
+    std::vector<std::vector<std::vector<ShapeId>>> by_thread(4);
+    std::vector<std::thread> threads;
+    for (auto& answer : by_thread) {
+        threads.emplace_back([&answer, &answers] { answer = answers(); });
+    }
+    for (std::thread& t : threads) {
+        t.join();
+    }
+    for (const auto& answer : by_thread) {
+        EXPECT_EQ(answer, expected);
+    }
+    // More tiles, and fewer: before any step still.
+    for (int x = 0; x < 40; ++x) {
+        make_tile(x, 41);
+    }
+    for (std::size_t i = 0; i < tiles.size(); i += 9) {
+        ASSERT_TRUE(world.destroy_body(tiles[i].body));
+        tiles[i].box = {{-100, -100}, {-99, -99}}; // (met by no query)
+    }
+    EXPECT_EQ(answers(), brute());
+    ASSERT_TRUE(world.step(real(1) / 60));
+    EXPECT_EQ(answers(), brute());
 }
 
 } // namespace
