@@ -109,7 +109,7 @@ std::optional<CastOutput> into_exposed_face(const World::Impl& w, int tile_shape
                                             const PlacedShape& other, const PlacedShape& own,
                                             Vec2 motion, const TouchingManifold& touching) {
     const ShapeRecord& tile = w.shapes[tile_shape];
-    if (tile.shape.type != ShapeType::polygon || tile.seams_begin == tile.seams_end) {
+    if (tile.shape.type != ShapeType::polygon || w.covered_of(tile).empty()) {
         return std::nullopt;
     }
     const Manifold m = touching.made() ? touching.get()

@@ -181,12 +181,16 @@ struct ShapeRecord {
     bool refitted = false;
     Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
     // This static or kinematic polygon's covered stretches (World::Impl::keeps_seams):
-    // World::Impl::covered_stretches[begin, end).
-    int seams_begin = 0;
-    int seams_end = 0;
+    // World::Impl::covered_stretches[begin, end). Read through
+    // World::Impl::covered_of, which finds a static shape's first when a
+    // change left them unknown (seams_known): memoized, as `boxes`.
+    mutable int seams_begin = 0;
+    mutable int seams_end = 0;
     // A static or kinematic segment's ends (p1, p2) or polygon's vertices:
-    // the neighbour each lies in or on, or -1 (World::Impl::mark_buried_vertices).
-    std::array<int, k_max_polygon_vertices> buried_by = no_buriers();
+    // the neighbour each lies in or on, or -1 (World::Impl::mark_buried_vertices;
+    // read through World::Impl::buried_by_of).
+    mutable std::array<int, k_max_polygon_vertices> buried_by = no_buriers();
+    mutable bool seams_known = true;
     std::uint64_t user_data = 0;
     std::uint32_t generation = 0;
     // World::Impl::shape_clock when this record was last made, destroyed or
@@ -842,8 +846,10 @@ struct World::Impl {
     // tree (find_strays): the tree does not find them where they are.
     std::vector<int> strays;
     std::vector<int> near_partners;                // add_contacts_near's, reused
-    std::vector<CoveredStretch> covered_stretches; // by shape (ShapeRecord::seams_begin)
-    std::vector<int> seam_neighbours;              // for_each_seam_neighbour's, reused
+    // By shape (ShapeRecord::seams_begin); grown by the first reads of the
+    // seams a change left unknown, as they are found (find_seams_now).
+    mutable std::vector<CoveredStretch> covered_stretches;
+    mutable std::vector<int> seam_neighbours; // for_each_seam_neighbour's, reused
     MoveScratch move_scratch;
     std::vector<Rider> riders;      // reused every step
     std::vector<int> island_parent; // union-find over awake dynamic bodies (update_sleep)
@@ -914,7 +920,7 @@ struct World::Impl {
     std::vector<Aabb> seam_boxes;
     // Entries of covered_stretches that no shape's range holds any more:
     // compacted away once they are half of it.
-    std::size_t seam_holes = 0;
+    mutable std::size_t seam_holes = 0;
 
     // A change to the static shapes within `box` (world, L): static_version
     // moves on, and static_log remembers where.
@@ -1027,8 +1033,13 @@ struct World::Impl {
     // body's shapes move together): of every shape when many changed, else
     // of the changed shapes and their static neighbours alone, since a
     // shape's seams depend on nothing else. Either way each shape's are
-    // what a search of every shape finds. Needs the static broadphase
-    // rebuilt first, if it is to be. (Inline: every move asks.)
+    // what a search of every shape finds. A static shape's are only marked
+    // unknown here and found when first read (covered_of, buried_by_of):
+    // its neighbours never move, so they are the same whenever found, and a
+    // level's tiles that nothing touches cost nothing (finding every seam of
+    // a 27,850-tile level was half of its load). A kinematic body's are
+    // found at once, at the pose its shapes have now. Needs the static
+    // broadphase rebuilt first, if it is to be. (Inline: every move asks.)
     void find_seams_if_dirty() {
         if (!seam_shapes.empty()) {
             find_seams();
@@ -1058,24 +1069,37 @@ struct World::Impl {
         std::vector<Aabb> boxes;
         std::vector<PlacedPolygon> polygons;
     };
-    SeamPlacement seam_placement;
+    mutable SeamPlacement seam_placement;
     // The slot of seam keeper si in `placed`, placing it first if need be.
     int place_seam_keeper(int si, SeamPlacement& placed) const;
 
+    // Every slot of `placed` back to -1, its placements dropped.
+    static void forget_placements(SeamPlacement& placed);
+
+    // Shape si's seams may have changed: no manifold stored before is
+    // carried for it; a static shape's become unknown, the rest are found
+    // now (find_seams_of).
+    void renew_seams_of(int si, SeamPlacement& placed);
+
     // Finds shape si's covered stretches (appended to covered_stretches)
     // and buried vertices anew; none if it keeps no seams (or is dead).
-    void find_seams_of(int si, SeamPlacement& placed);
+    void find_seams_of(int si, SeamPlacement& placed) const;
+
+    // Finds the seams of static shape `s`, which a change left unknown, with
+    // a placement of its own (reset after).
+    [[gnu::noinline]] void find_seams_now(const ShapeRecord& s) const;
 
     // `visit(other)` for every shape that may share a seam with shape si
     // (whose box grown by the touch tolerance is `box`): the static shapes
     // near a static one, the other shapes of a kinematic one's body.
-    template <class Visit> void for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit);
+    template <class Visit>
+    void for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit) const;
 
     // The stretches of the faces of s (index si, placed in slot `own`) that
     // shape `other` covers, and the vertices of s it buries; `points`: s's
     // proxy's points in the world.
     void find_seams_with(int si, int own, std::span<const Vec2> points, int other,
-                         SeamPlacement& placed);
+                         SeamPlacement& placed) const;
 
     // Marks the vertices of segment or polygon `s` (its proxy's points,
     // `points` in the world) that lie in or on its seam neighbour `o`
@@ -1083,8 +1107,8 @@ struct World::Impl {
     // the touch tolerance, away from o's vertices: buried, so no corner. Ends
     // meeting at a vertex (a polyline's corner, a ring of segments, two
     // tiles' corners) are a real corner or a seam, not a buried vertex.
-    void mark_buried_vertices(ShapeRecord& s, std::span<const Vec2> points, const ShapeRecord& o,
-                              const Aabb& near_o, int other) const;
+    void mark_buried_vertices(const ShapeRecord& s, std::span<const Vec2> points,
+                              const ShapeRecord& o, const Aabb& near_o, int other) const;
 
     // Whether `point` (world) lies in or on shape `o` (at its body's pose)
     // within the touch tolerance.
@@ -1098,10 +1122,26 @@ struct World::Impl {
     // The mean of a proxy's points: inside the shape, to tell its side.
     static Vec2 mean_point(const ShapeProxy& p);
 
-    // The covered stretches of a static or kinematic polygon (seams.hpp).
+    // The covered stretches of a static or kinematic polygon (seams.hpp),
+    // found first if unknown. (The span lasts until another shape's seams
+    // are read: finding those may move the stretches.)
     std::span<const CoveredStretch> covered_of(const ShapeRecord& wall) const {
+        know_seams(wall);
         return {covered_stretches.data() + wall.seams_begin,
                 static_cast<std::size_t>(wall.seams_end - wall.seams_begin)};
+    }
+
+    // What buries each vertex of a static or kinematic polygon or segment
+    // (ShapeRecord::buried_by), found first if unknown.
+    const std::array<int, k_max_polygon_vertices>& buried_by_of(const ShapeRecord& wall) const {
+        know_seams(wall);
+        return wall.buried_by;
+    }
+
+    void know_seams(const ShapeRecord& s) const {
+        if (!s.seams_known) [[unlikely]] {
+            find_seams_now(s);
+        }
     }
 
     // The face of a static or kinematic polygon (B, at xf_wall) that a

@@ -49,28 +49,53 @@ void World::Impl::find_seams() {
     if (8 * seam_shapes.size() >= shapes.size()) {
         covered_stretches.clear();
         seam_holes = 0;
-        for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
-            find_seams_of(si, placed);
+        for (ShapeRecord& s : shapes) {
+            s.seams_begin = s.seams_end = 0;
         }
-        placed = {}; // (a level's worth of placements: not kept)
+        for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
+            renew_seams_of(si, placed);
+        }
     } else {
         for (const int si : changed_seam_shapes()) {
-            const ShapeRecord& s = shapes[si];
-            seam_holes += static_cast<std::size_t>(s.seams_end - s.seams_begin);
-            find_seams_of(si, placed);
+            renew_seams_of(si, placed);
         }
         if (2 * seam_holes > covered_stretches.size()) {
             compact_seams();
         }
-        for (const int si : placed.placed) {
-            placed.slots[static_cast<std::size_t>(si)] = -1;
-        }
-        placed.placed.clear();
-        placed.boxes.clear();
-        placed.polygons.clear();
     }
+    forget_placements(placed);
     seam_shapes.clear();
     seam_boxes.clear();
+}
+
+void World::Impl::forget_placements(SeamPlacement& placed) {
+    for (const int si : placed.placed) {
+        placed.slots[static_cast<std::size_t>(si)] = -1;
+    }
+    placed.placed.clear();
+    placed.boxes.clear();
+    placed.polygons.clear();
+}
+
+void World::Impl::renew_seams_of(int si, SeamPlacement& placed) {
+    ShapeRecord& s = shapes[si];
+    note_shape_changed(si);
+    seam_holes += static_cast<std::size_t>(s.seams_end - s.seams_begin);
+    const bool fixed = s.body >= 0 && bodies[s.body].type == BodyType::static_body;
+    if (fixed && (can_cover(s) || is_fixed_segment(s))) {
+        s.seams_begin = s.seams_end = 0;
+        s.buried_by = no_buriers();
+        s.seams_known = false;
+        return;
+    }
+    find_seams_of(si, placed);
+}
+
+void World::Impl::find_seams_now(const ShapeRecord& s) const {
+    const int si = static_cast<int>(&s - shapes.data());
+    seam_placement.slots.resize(shapes.size(), -1);
+    find_seams_of(si, seam_placement);
+    forget_placements(seam_placement);
 }
 
 void World::Impl::compact_seams() {
@@ -102,9 +127,9 @@ std::vector<int> World::Impl::changed_seam_shapes() const {
     return changed;
 }
 
-void World::Impl::find_seams_of(int si, SeamPlacement& placed) {
-    ShapeRecord& s = shapes[si];
-    note_shape_changed(si);
+void World::Impl::find_seams_of(int si, SeamPlacement& placed) const {
+    const ShapeRecord& s = shapes[si];
+    s.seams_known = true;
     s.seams_begin = static_cast<int>(covered_stretches.size());
     s.buried_by = no_buriers();
     if (can_cover(s) || is_fixed_segment(s)) {
@@ -136,7 +161,7 @@ int World::Impl::place_seam_keeper(int si, SeamPlacement& placed) const {
 }
 
 template <class Visit>
-void World::Impl::for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit) {
+void World::Impl::for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit) const {
     const ShapeRecord& s = shapes[si];
     const Body& b = bodies[s.body];
     const auto consider = [&](int other) {
@@ -165,8 +190,8 @@ void World::Impl::for_each_seam_neighbour(int si, const Aabb& box, Visit&& visit
 }
 
 void World::Impl::find_seams_with(int si, int own, std::span<const Vec2> points, int other,
-                                  SeamPlacement& placed) {
-    ShapeRecord& s = shapes[si];
+                                  SeamPlacement& placed) const {
+    const ShapeRecord& s = shapes[si];
     const ShapeRecord& o = shapes[other];
     const auto its = static_cast<std::size_t>(place_seam_keeper(other, placed));
     if (can_cover(s) && can_cover(o)) {
@@ -176,7 +201,7 @@ void World::Impl::find_seams_with(int si, int own, std::span<const Vec2> points,
     mark_buried_vertices(s, points, o, placed.boxes[its], other);
 }
 
-void World::Impl::mark_buried_vertices(ShapeRecord& s, std::span<const Vec2> points,
+void World::Impl::mark_buried_vertices(const ShapeRecord& s, std::span<const Vec2> points,
                                        const ShapeRecord& o, const Aabb& near_o, int other) const {
     for (std::size_t v = 0; v < points.size(); ++v) {
         int& by = s.buried_by[v];
@@ -216,7 +241,7 @@ Vec2 World::Impl::mean_point(const ShapeProxy& p) {
 int World::Impl::flat_seam_face_of(const Manifold& m, const ShapeRecord& mover,
                                    const Transform& xf_mover, const ShapeRecord& wall,
                                    const Transform& xf_wall) const {
-    if (m.count == 0 || wall.seams_begin == wall.seams_end) {
+    if (m.count == 0 || covered_of(wall).empty()) {
         return -1;
     }
     const auto counts = [&](const CoveredStretch& c) {
@@ -271,7 +296,7 @@ Manifold World::Impl::face_contact_at_buried_vertex(const Manifold& m, const Sha
     const Polygon& p = wall.shape.polygon;
     for (int i = 0; i < m.count; ++i) {
         for (int v = 0; v < p.count; ++v) {
-            const int by = wall.buried_by[static_cast<std::size_t>(v)];
+            const int by = buried_by_of(wall)[static_cast<std::size_t>(v)];
             if (by >= 0 && distance(m.points[i].anchor_b, p.vertices[v]) <= tol.linear_slop &&
                 may_collide(mover, shapes[by])) {
                 return collide_face(mover.shape, xfa, p, xfb, face_toward(p, v, mover, xfa, xfb),
@@ -302,7 +327,7 @@ Manifold World::Impl::segment_contact(const Manifold& m, const ShapeRecord& move
     const int face = dot(faces.normals[0], side - seg.p1) >= 0 ? 0 : 1;
     const Vec2 normal = inv_rotate(xfb.q, m.normal); // A to B, the segment's frame
     const int end = contacted_end(seg, normal, m.points[0].anchor_b);
-    const int by = end < 0 ? -1 : wall.buried_by[static_cast<std::size_t>(end)];
+    const int by = end < 0 ? -1 : buried_by_of(wall)[static_cast<std::size_t>(end)];
     const bool buried_end = by >= 0 && may_collide(mover, shapes[by]);
     const bool across = end < 0 && dot(normal, faces.normals[face]) > 0;
     if (buried_end || across) {
@@ -325,7 +350,7 @@ Result<ShapeSeams> World::shape_seams(ShapeId id) {
     }
     if (w.can_cover(s) || w.is_fixed_segment(s)) {
         for (int v = 0; v < s.proxy.count; ++v) {
-            const int by = s.buried_by[static_cast<std::size_t>(v)];
+            const int by = w.buried_by_of(s)[static_cast<std::size_t>(v)];
             seams.buried_by.push_back(by >= 0 ? w.shape_id(by) : ShapeId{});
         }
     }

@@ -1418,7 +1418,7 @@ bool World::Impl::core_gap_kept(const ToiInput& input) const {
 
 bool World::Impl::meets_seam(const Sweep& sweep, real fraction, const ShapeRecord& shape,
                              const ShapeRecord& wall) const {
-    if (wall.seams_begin == wall.seams_end) {
+    if (covered_of(wall).empty()) {
         return false;
     }
     // Within 2 slops: the hit stands a slop (the target separation) off.
