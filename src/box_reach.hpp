@@ -113,6 +113,9 @@ class BoxLanes {
     /// Bit i set where box i meets `a` (touching counts, NaN as overlaps()
     /// takes it: no comparison with one is true, so it meets).
     std::uint32_t meeting(const Aabb& a) const {
+        if (count_ == 0) {
+            return 0; // (and the rows may never have been made)
+        }
         const real* lower_x = rows_.data();
         const real* lower_y = lower_x + k_capacity;
         const real* upper_x = lower_y + k_capacity;

@@ -118,6 +118,7 @@ TEST(BoxLanes, MeetingAgreesWithOverlapsForEveryCount) {
 
 TEST(BoxLanes, HoldsNoMoreThanItsCapacityAndEmptiesOnClear) {
     BoxLanes lanes;
+    EXPECT_EQ(lanes.meeting({{0, 0}, {1, 1}}), 0u); // never filled: no rows made
     const Aabb box{{0, 0}, {1, 1}};
     for (std::size_t i = 0; i < BoxLanes::k_capacity; ++i) {
         ASSERT_TRUE(lanes.push_back(box));
