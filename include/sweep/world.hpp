@@ -401,8 +401,8 @@ class World {
     /// until its next move, and what rode it (step()'s carry) rides it no
     /// more until a move finds it again. Any body type: a static body's
     /// shapes leave the static broadphase and enter it again, which, as
-    /// creating or destroying a static body does, finds the seams of its
-    /// shapes and their neighbours again before the next step or move (a few
+    /// creating or destroying a static body does, leaves the seams of its
+    /// shapes and their neighbours to be found again when next read (a few
     /// shapes' work); once the changes since the static tree's last rebuild
     /// number an eighth of the static shapes it then held, it is rebuilt too.
     /// Errors: stale handle, NaN/inf, a shape reaching beyond
@@ -666,10 +666,11 @@ class World {
     /// moved it out of its leaf (as Box2D v3 grows its fat boxes at the end
     /// of a step). So between steps every leaf holds its shape. Each
     /// parent's box is the union of its children's.
-    /// The static tree is shown as it is now: static shapes added since the
-    /// last step or move were inserted one by one (the next step rebuilds the
-    /// tree by SAH if the changes since its last rebuild number an eighth of
-    /// the static shapes it then held: a level loaded, not a tile destroyed).
+    /// The static tree is shown as queries find it: static shapes added since
+    /// the last step or move were inserted one by one, unless the changes
+    /// since its last rebuild number an eighth of the static shapes it then
+    /// held (a level loaded, not a tile destroyed): then it is rebuilt by SAH
+    /// first, as the first query or the next step would.
     /// Errors: static_shapes in a world whose static shapes live in a grid
     /// (unsupported).
     Result<std::vector<TreeNodeInfo>> broadphase_tree(BroadphaseTree tree) const;
@@ -681,10 +682,11 @@ class World {
     /// kinematic body of several shapes; none for the rest (dynamic shapes,
     /// sensors, and circles, capsules, rounded polygons and chain segments
     /// have no seams of their own, though polygons and segments among them
-    /// may cover or bury). If static shapes or such a kinematic body changed
-    /// since the last step or move, finds the seams they touch first, as the
-    /// next step would (no body changes). For tools that show a level's seams,
-    /// and tests. Errors: stale or null handle (stale_handle).
+    /// may cover or bury). Finds them first if a change to the static
+    /// shapes or to such a kinematic body left them to be found (as a
+    /// contact against the shape would; no body changes). For tools that
+    /// show a level's seams, and tests. Errors: stale or null handle
+    /// (stale_handle).
     Result<ShapeSeams> shape_seams(ShapeId id);
 
     /// Statistics of the last step (summed over substeps; max_penetration is the max).
