@@ -4,11 +4,12 @@
 // boxes).
 // - World/load_200x200_tiles: the map made into a world and stepped once at
 //   60 Hz, as a game does before its first frame. The step is where each
-//   side finishes the load: ours builds the static tree again by SAH and
-//   finds the seams between tiles (the flush faces that keep a box sliding
-//   over them from catching, world_seams.cpp); Box2D's first step pairs
-//   every new proxy in its move buffer. Tearing the world down is not
-//   timed. Counter `bodies`: the static bodies made.
+//   side finishes the load: ours builds the static tree by SAH (the tiles
+//   wait outside it until then) and leaves the seams between tiles (the
+//   flush faces that keep a box sliding over them from catching,
+//   world_seams.cpp) to be found when something first touches them; Box2D's
+//   first step pairs every new proxy in its move buffer. Tearing the world
+//   down is not timed. Counter `bodies`: the static bodies made.
 // - World/tiles_200x200_1519_bodies: every eighth free cell given a dynamic
 //   body (boxes 10x8 and discs of radius 5, turning at 0.5 rad/s), which
 //   fall into the pockets of the map and settle there; 60 steps at 60 Hz,
@@ -22,8 +23,9 @@
 //   does (some bodies fall through the holes).
 // - World/tiles_200x200_destroy_one_a_step: the loaded map (no dynamic
 //   bodies), one tile destroyed and the world stepped, per iteration. Ours
-//   finds the seams of the tile's neighbours again, and rebuilds the static
-//   tree only once changes pile up; Box2D removes one proxy.
+//   leaves the seams of the tile's neighbours to be found again, and
+//   rebuilds the static tree only once changes pile up; Box2D removes one
+//   proxy.
 #include <benchmark/benchmark.h>
 #include <box2d/b2_body.h>
 #include <box2d/b2_circle_shape.h>
