@@ -7,10 +7,7 @@
 // question of every box a move gathers, move_narrowphase.hpp).
 #pragma once
 
-#include <bit>
 #include <cstddef>
-#include <cstdint>
-#include <vector>
 
 #include "sweep/math.hpp"
 
@@ -80,81 +77,5 @@ class BoxReach {
     Aabb a_;
 #endif
 };
-
-/// Up to k_capacity boxes kept coordinate by coordinate (four rows of
-/// lanes), for the set of those that meet one box, as overlaps() decides
-/// it, in one pass: four boxes a comparison with SSE. A move's static
-/// neighbourhood (move_neighbourhood.hpp) holds a dozen tiles or so, of
-/// which it asks which meet the box it can reach at every move; box by box
-/// that scan was a twentieth of a move's instructions.
-class BoxLanes {
-  public:
-    static constexpr std::size_t k_capacity = 32;
-
-    std::size_t size() const { return count_; }
-    void clear() { count_ = 0; }
-
-    /// Appends `b`; false (and nothing kept) when k_capacity are held.
-    bool push_back(const Aabb& b) {
-        if (count_ == k_capacity) {
-            return false;
-        }
-        if (rows_.empty()) {
-            rows_.resize(4 * k_capacity); // (zeros: the lanes past the count are read, not used)
-        }
-        rows_[count_] = b.lower.x;
-        rows_[k_capacity + count_] = b.lower.y;
-        rows_[2 * k_capacity + count_] = b.upper.x;
-        rows_[3 * k_capacity + count_] = b.upper.y;
-        ++count_;
-        return true;
-    }
-
-    /// Bit i set where box i meets `a` (touching counts, NaN as overlaps()
-    /// takes it: no comparison with one is true, so it meets).
-    std::uint32_t meeting(const Aabb& a) const {
-        if (count_ == 0) {
-            return 0; // (and the rows may never have been made)
-        }
-        const real* lower_x = rows_.data();
-        const real* lower_y = lower_x + k_capacity;
-        const real* upper_x = lower_y + k_capacity;
-        const real* upper_y = upper_x + k_capacity;
-        std::uint32_t met = 0;
-#if SWEEP_SSE_BOX_REACH
-        const __m128 a_upper_x = _mm_set1_ps(a.upper.x);
-        const __m128 a_upper_y = _mm_set1_ps(a.upper.y);
-        const __m128 a_lower_x = _mm_set1_ps(a.lower.x);
-        const __m128 a_lower_y = _mm_set1_ps(a.lower.y);
-        for (std::size_t i = 0; i < count_; i += 4) {
-            const __m128 apart =
-                _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(_mm_loadu_ps(lower_x + i), a_upper_x),
-                                    _mm_cmpgt_ps(_mm_loadu_ps(lower_y + i), a_upper_y)),
-                          _mm_or_ps(_mm_cmpgt_ps(a_lower_x, _mm_loadu_ps(upper_x + i)),
-                                    _mm_cmpgt_ps(a_lower_y, _mm_loadu_ps(upper_y + i))));
-            met |= static_cast<std::uint32_t>(_mm_movemask_ps(apart) ^ 0xF) << i;
-        }
-#else
-        for (std::size_t i = 0; i < count_; ++i) {
-            const bool apart = (lower_x[i] > a.upper.x) | (lower_y[i] > a.upper.y) |
-                               (a.lower.x > upper_x[i]) | (a.lower.y > upper_y[i]);
-            met |= static_cast<std::uint32_t>(!apart) << i;
-        }
-#endif
-        return count_ == k_capacity ? met : met & ((std::uint32_t{1} << count_) - 1);
-    }
-
-  private:
-    std::vector<real> rows_; // lower.x, lower.y, upper.x, upper.y: k_capacity lanes each
-    std::size_t count_ = 0;
-};
-
-/// Calls visit(i) for each bit i set in `bits`, lowest first.
-template <class Visit> void for_each_bit(std::uint32_t bits, Visit&& visit) {
-    while (bits != 0) {
-        visit(static_cast<std::size_t>(std::countr_zero(bits)));
-        bits &= bits - 1;
-    }
-}
 
 } // namespace sweep::detail

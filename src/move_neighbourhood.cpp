@@ -30,7 +30,6 @@ bool renew_neighbourhood(const World::Impl& w, ShapeRecord& s) {
 
 void find_static_near(World::Impl& w, ShapeRecord& s, const Aabb& near) {
     s.near_static.clear();
-    s.near_boxes.clear();
     if (s.near_static.capacity() == 0) {
         s.near_static.reserve(k_near_capacity);
     }
@@ -39,7 +38,7 @@ void find_static_near(World::Impl& w, ShapeRecord& s, const Aabb& near) {
         const auto slot = static_cast<std::size_t>(id);
         if (overlaps(near, w.static_boxes[slot])) {
             if (const std::optional<NearStatic> n = near_static(w, s, slot)) {
-                fits = s.near_boxes.push_back(n->other.box);
+                fits = s.near_static.size() < k_near_capacity;
                 if (fits) {
                     s.near_static.push_back(*n);
                 }

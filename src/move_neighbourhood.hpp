@@ -8,6 +8,7 @@
 // Frame and units: world, L.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -22,7 +23,7 @@ namespace sweep::detail {
 inline constexpr real k_near_slack = 2;
 // Room for a neighbourhood's static proxies, reserved at a shape's first
 // move; a larger neighbourhood is not kept.
-inline constexpr std::size_t k_near_capacity = BoxLanes::k_capacity;
+inline constexpr std::size_t k_near_capacity = 32;
 
 // Static proxy `slot` as moving shape `s` keeps it in its
 // neighbourhood; none when their filters keep them apart.
@@ -71,12 +72,23 @@ void query_static_near(World::Impl& w, int own, const Aabb& box, real reach, Vis
         direct(); // more than the neighbourhood holds
         return;
     }
-    // Those whose boxes meet `box`, found first four at a time without a
-    // branch on each (whether a tile is in reach follows no pattern a
-    // predictor could learn, and a miss cost more than the scan), then
-    // visited in order.
+    // Those whose boxes meet `box`, found first without a branch on
+    // each (whether a tile is in reach follows no pattern a predictor
+    // could learn, and a miss cost more than the scan), then visited in
+    // order.
+    // (The bounds are read once: the byte stores may alias anything.)
+    std::array<std::uint8_t, k_near_capacity> in_reach{};
+    std::size_t count = 0;
+    const BoxReach reach_of_box(box);
     const NearStatic* near = s.near_static.data();
-    for_each_bit(s.near_boxes.meeting(box), [&](std::size_t i) { visit(near[i]); });
+    const std::size_t near_count = s.near_static.size();
+    for (std::size_t i = 0; i < near_count; ++i) {
+        in_reach[count] = static_cast<std::uint8_t>(i);
+        count += reach_of_box.meets(near[i].other.box);
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+        visit(near[in_reach[k]]);
+    }
 }
 
 // `visit(shape index, ShapeRecord, Body)` for every shape of another

@@ -23,7 +23,6 @@
 #include "sweep/manifold.hpp"
 #include "sweep/toi.hpp"
 
-#include "box_reach.hpp"
 #include "contact_solver.hpp"
 #include "move_narrowphase.hpp"
 #include "occupancy_grid.hpp"
@@ -202,7 +201,6 @@ struct ShapeRecord {
     // World::Impl::static_version `near_version` (0: none, as after this
     // shape's filter changed or the record was made anew).
     std::vector<NearStatic> near_static;
-    BoxLanes near_boxes; // their own boxes, as lanes, in the same order
     Aabb near_box;
     std::uint32_t near_version = 0;
     // (Memoized by shape_box, which const passes call too.)

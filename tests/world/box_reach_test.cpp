@@ -10,7 +10,6 @@
 #include <array>
 #include <limits>
 #include <random>
-#include <vector>
 
 namespace sweep::detail {
 namespace {
@@ -83,58 +82,6 @@ TEST(BoxReach, NaNMeetsAsOverlapsSays) {
     const Aabb b{{nan, 0}, {nan, 1}};
     EXPECT_EQ(BoxReach(a).meets(b), overlaps(a, b));
     EXPECT_EQ(BoxReach(b).meets(a), overlaps(b, a));
-}
-
-// BoxLanes: for every count up to its capacity (whole and partial groups
-// of four lanes), the set of boxes meeting a box is overlaps()'s, box by
-// box, NaN included, and nothing beyond the count is set.
-TEST(BoxLanes, MeetingAgreesWithOverlapsForEveryCount) {
-    std::mt19937 rng(13);
-    const real nan = std::numeric_limits<real>::quiet_NaN();
-    int met = 0;
-    for (int round = 0; round < 400; ++round) {
-        const std::size_t count = static_cast<std::size_t>(round) % (BoxLanes::k_capacity + 1);
-        std::vector<Aabb> boxes;
-        BoxLanes lanes;
-        for (std::size_t i = 0; i < count; ++i) {
-            Aabb b = random_box(rng);
-            if (round % 50 == 7 && i == 0) {
-                b.lower.x = nan;
-            }
-            boxes.push_back(b);
-            ASSERT_TRUE(lanes.push_back(b));
-        }
-        ASSERT_EQ(lanes.size(), count);
-        const Aabb a = random_box(rng);
-        const std::uint32_t bits = lanes.meeting(a);
-        for (std::size_t i = 0; i < BoxLanes::k_capacity; ++i) {
-            const bool set = (bits >> i & 1) != 0;
-            ASSERT_EQ(set, i < count && overlaps(boxes[i], a)) << round << " " << i;
-            met += set;
-        }
-    }
-    EXPECT_GT(met, 1000);
-}
-
-TEST(BoxLanes, HoldsNoMoreThanItsCapacityAndEmptiesOnClear) {
-    BoxLanes lanes;
-    EXPECT_EQ(lanes.meeting({{0, 0}, {1, 1}}), 0u); // never filled: no rows made
-    const Aabb box{{0, 0}, {1, 1}};
-    for (std::size_t i = 0; i < BoxLanes::k_capacity; ++i) {
-        ASSERT_TRUE(lanes.push_back(box));
-    }
-    EXPECT_FALSE(lanes.push_back(box));
-    EXPECT_EQ(lanes.size(), BoxLanes::k_capacity);
-    EXPECT_EQ(lanes.meeting(box), ~std::uint32_t{0});
-    lanes.clear();
-    EXPECT_EQ(lanes.size(), 0u);
-    EXPECT_EQ(lanes.meeting(box), 0u);
-}
-
-TEST(BoxLanes, ForEachBitVisitsTheSetBitsLowestFirst) {
-    std::vector<std::size_t> seen;
-    for_each_bit(0x80000005u, [&](std::size_t i) { seen.push_back(i); });
-    EXPECT_EQ(seen, (std::vector<std::size_t>{0, 2, 31}));
 }
 
 } // namespace
