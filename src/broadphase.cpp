@@ -116,7 +116,25 @@ ProxyId DynamicTree::create_proxy(const Aabb& aabb, std::uint64_t user_data,
 ProxyId DynamicTree::create_unplaced_proxy(const Aabb& aabb, std::uint64_t user_data,
                                            std::uint64_t category_bits) {
     ++unplaced_count_;
-    return allocate_proxy(aabb, user_data, category_bits, false);
+    const ProxyId id = allocate_proxy(aabb, user_data, category_bits, false);
+    unplaced_.push_back(id);
+    return id;
+}
+
+void DynamicTree::place_unplaced() {
+    if (8 * unplaced_count_ >= proxy_count_ - unplaced_count_) {
+        rebuild();
+        return;
+    }
+    for (const ProxyId id : unplaced_) {
+        Proxy& p = proxies_[index(id)];
+        if (p.live && !p.placed) { // (else destroyed, or its id reused, since)
+            p.placed = true;
+            insert_leaf(id);
+        }
+    }
+    unplaced_.clear();
+    unplaced_count_ = 0;
 }
 
 ProxyId DynamicTree::allocate_proxy(const Aabb& aabb, std::uint64_t user_data,
@@ -624,6 +642,7 @@ void DynamicTree::rebuild() {
     std::vector<BuildLeaf> leaves;
     leaves.reserve(static_cast<std::size_t>(proxy_count_));
     unplaced_count_ = 0;
+    unplaced_.clear();
     for (std::size_t i = 0; i < proxies_.size(); ++i) {
         if (proxies_[i].live) {
             proxies_[i].placed = true;

@@ -984,7 +984,8 @@ struct World::Impl {
     // level's static shapes are made unplaced when the tree is to be
     // rebuilt before its next use anyway (rebuild_static_tree_if_dirty),
     // and a const query that comes first (a level checked, never stepped)
-    // rebuilds it here.
+    // places them here: by a rebuild, or one by one when they are few (an
+    // editor adding tiles to a level it queries, never stepped).
     void place_static_proxies() const {
         if (static_tree_unplaced.load(std::memory_order_acquire)) [[unlikely]] {
             place_static_proxies_now();
@@ -994,7 +995,7 @@ struct World::Impl {
         const std::lock_guard<std::mutex> lock(static_tree_mutex);
         if (static_tree_unplaced.load(std::memory_order_relaxed)) {
             // (The world itself is never const: only this call's view of it.)
-            const_cast<DynamicTree&>(static_tree).rebuild();
+            const_cast<DynamicTree&>(static_tree).place_unplaced();
             static_tree_unplaced.store(false, std::memory_order_release);
         }
     }

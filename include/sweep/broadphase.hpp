@@ -250,8 +250,14 @@ class DynamicTree {
                                   std::uint64_t category_bits = ~0ull);
 
     /// How many live proxies create_unplaced_proxy made that no rebuild()
-    /// has placed yet.
+    /// or place_unplaced() has placed yet.
     int unplaced_count() const { return unplaced_count_; }
+
+    /// Places the unplaced proxies: by rebuild() when they number an eighth
+    /// of the placed ones or more (a level made at once), else each inserted
+    /// as create_proxy inserts (a tile or two added since: a level editor's
+    /// queries between edits then cost no rebuild each).
+    void place_unplaced();
 
     /// Removes a live proxy; its id may be returned by a later create_proxy.
     /// Destroying a dead id is a programming error (asserted in debug builds).
@@ -455,6 +461,9 @@ class DynamicTree {
     ProxyId free_proxies_ = k_null_proxy;   ///< dead proxies
     int proxy_count_ = 0;
     int unplaced_count_ = 0;
+    // Ids create_unplaced_proxy returned since the last placing: those still
+    // live and unplaced among them are the unplaced proxies.
+    std::vector<ProxyId> unplaced_;
     real margin_;
 };
 

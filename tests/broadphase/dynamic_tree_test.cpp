@@ -388,6 +388,51 @@ TEST(DynamicTree, UnplacedProxiesAreFoundOnlyAfterARebuildThatPlacesThemAsInsert
               static_cast<std::size_t>(inserted.proxy_count()));
 }
 
+// place_unplaced: a few unplaced proxies among many placed are inserted one
+// by one (the placed ones keep their places), an unplaced proxy destroyed,
+// or destroyed and its id made again, is placed once or not at all; many
+// are placed by a rebuild, to the tree rebuild() gives.
+TEST(DynamicTree, PlaceUnplacedInsertsAFewAndRebuildsForMany) {
+    DynamicTree tree;
+    for (int i = 0; i < 100; ++i) {
+        tree.create_proxy(box(real(i), 0, real(i) + 1, 1), static_cast<std::uint64_t>(i));
+    }
+    tree.rebuild();
+    const std::vector<NodeListing> before = nodes_of(tree);
+    const ProxyId a = tree.create_unplaced_proxy(box(0, 5, 1, 6), 100);
+    const ProxyId b = tree.create_unplaced_proxy(box(2, 5, 3, 6), 101);
+    tree.destroy_proxy(b);
+    const ProxyId c = tree.create_unplaced_proxy(box(4, 5, 5, 6), 102); // b's id again
+    EXPECT_EQ(c, b);
+    EXPECT_EQ(tree.unplaced_count(), 2);
+    EXPECT_EQ(query_all(tree, box(0, 5, 10, 6)), Data{});
+    tree.place_unplaced();
+    tree.validate();
+    EXPECT_EQ(tree.unplaced_count(), 0);
+    EXPECT_EQ(query_all(tree, box(0, 5, 10, 6)), (Data{100, 102}));
+    EXPECT_EQ(nodes_of(tree).size(), before.size() + 4); // two leaves, two parents
+    tree.destroy_proxy(a);
+    tree.place_unplaced(); // (nothing to place)
+    tree.validate();
+
+    DynamicTree many;
+    DynamicTree rebuilt;
+    for (int i = 0; i < 40; ++i) {
+        const Aabb b_i = box(real(i % 7), real(i / 7), real(i % 7) + 1, real(i / 7) + 1);
+        many.create_proxy(b_i, static_cast<std::uint64_t>(i));
+        rebuilt.create_proxy(b_i, static_cast<std::uint64_t>(i));
+    }
+    for (int i = 40; i < 50; ++i) { // a quarter of the 40 placed
+        const Aabb b_i = box(real(i % 7), real(i / 7), real(i % 7) + 1, real(i / 7) + 1);
+        many.create_unplaced_proxy(b_i, static_cast<std::uint64_t>(i));
+        rebuilt.create_proxy(b_i, static_cast<std::uint64_t>(i));
+    }
+    many.place_unplaced();
+    rebuilt.rebuild();
+    many.validate();
+    EXPECT_EQ(nodes_of(many), nodes_of(rebuilt));
+}
+
 // Centres the smallest subnormal apart: the binned split's scale (bins over
 // the centres' spread) is infinite. Its bins were converted to int from inf
 // (undefined behaviour; the asan preset traps it), a fuzz finding.
