@@ -241,11 +241,12 @@ class DynamicTree {
     /// Adds a proxy as create_proxy does (the same id, the same stored box)
     /// but leaves it out of the hierarchy: no query or cast finds it,
     /// find_pairs pairs it with nothing, and for_each_node does not list it,
-    /// until the next rebuild() places it with every other proxy. For many
+    /// until rebuild() or place_unplaced() places it. For many
     /// proxies made at once and a rebuild after (a level's static shapes),
     /// where each insertion would be undone by the rebuild: in a level of
     /// 27,850 tiles those insertions cost about 2,600 instructions a tile.
-    /// Moving, re-boxing or destroying an unplaced proxy keeps it unplaced.
+    /// Moving (move_proxy then returns whether its stored box changed),
+    /// re-boxing or destroying an unplaced proxy keeps it unplaced.
     ProxyId create_unplaced_proxy(const Aabb& aabb, std::uint64_t user_data,
                                   std::uint64_t category_bits = ~0ull);
 
