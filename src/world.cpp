@@ -13,7 +13,7 @@ ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
     ProxyId id = k_null_proxy;
     if (uses_grid()) {
         id = static_grid.create_proxy(aabb, data);
-    } else if (8 * (static_changes + 1) >= static_built) {
+    } else if (static_rebuild_due(static_changes + 1)) {
         // The tree is rebuilt before its next use (rebuild_static_tree_if_dirty
         // counts this change): an insertion now would be undone.
         id = static_tree.create_unplaced_proxy(aabb, data);

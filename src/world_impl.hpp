@@ -939,7 +939,7 @@ struct World::Impl {
     // placed (an eighth): a level loaded, not the tile or two a step that
     // destructible terrain changes (a rebuild of the whole level each time).
     void rebuild_static_tree_if_dirty() {
-        if (static_changes > 0 && 8 * static_changes >= static_built) {
+        if (static_rebuild_due(static_changes)) {
             if (uses_grid()) {
                 static_grid.rebuild();
                 static_built = static_grid.proxy_count();
@@ -953,6 +953,12 @@ struct World::Impl {
             const real far = std::numeric_limits<real>::max();
             note_static_version({{-far, -far}, {far, far}});
         }
+    }
+
+    // Whether `changes` to the static shapes since the last rebuild call
+    // for one: an eighth of what it held.
+    bool static_rebuild_due(int changes) const {
+        return changes > 0 && 8 * changes >= static_built;
     }
 
     bool uses_grid() const { return def.static_broadphase == StaticBroadphase::grid; }
