@@ -13,41 +13,42 @@ std::optional<NearStatic> near_static(const World::Impl& w, const ShapeRecord& s
                       p.exact_box};
 }
 
-bool renew_neighbourhood(const World::Impl& w, ShapeRecord& s) {
-    const std::uint32_t behind = w.static_version - s.near_version;
-    if (s.near_version == 0 || behind > World::Impl::k_static_log) {
+bool renew_neighbourhood(const World::Impl& w, MovingShape& m) {
+    const std::uint32_t behind = w.static_version - m.near_version;
+    if (m.near_version == 0 || behind > World::Impl::k_static_log) {
         return false;
     }
-    for (std::uint32_t v = s.near_version + 1; v != w.static_version + 1; ++v) {
+    for (std::uint32_t v = m.near_version + 1; v != w.static_version + 1; ++v) {
         // (The test find_static_near keeps a static shape by.)
-        if (overlaps(s.near_box, w.static_log[v % World::Impl::k_static_log])) {
+        if (overlaps(m.near_box, w.static_log[v % World::Impl::k_static_log])) {
             return false;
         }
     }
-    s.near_version = w.static_version;
+    m.near_version = w.static_version;
     return true;
 }
 
-void find_static_near(World::Impl& w, ShapeRecord& s, const Aabb& near) {
-    s.near_static.clear();
-    if (s.near_static.capacity() == 0) {
-        s.near_static.reserve(k_near_capacity);
+void find_static_near(World::Impl& w, const ShapeRecord& s, const Aabb& near) {
+    MovingShape& m = w.moving_of(s);
+    m.near_static.clear();
+    if (m.near_static.capacity() == 0) {
+        m.near_static.reserve(k_near_capacity);
     }
     bool fits = true;
     w.query_static(near, [&](ProxyId id, std::uint64_t) {
         const auto slot = static_cast<std::size_t>(id);
         if (overlaps(near, w.static_boxes[slot])) {
             if (const std::optional<NearStatic> n = near_static(w, s, slot)) {
-                fits = s.near_static.size() < k_near_capacity;
+                fits = m.near_static.size() < k_near_capacity;
                 if (fits) {
-                    s.near_static.push_back(*n);
+                    m.near_static.push_back(*n);
                 }
             }
         }
         return fits;
     });
-    s.near_box = near;
-    s.near_version = fits ? w.static_version : 0;
+    m.near_box = near;
+    m.near_version = fits ? w.static_version : 0;
 }
 
 } // namespace sweep::detail

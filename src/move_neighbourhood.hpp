@@ -1,6 +1,6 @@
 // Private to World::move (mover.cpp, box_mover.cpp): what a moving shape
 // may meet. Static shapes come from the shape's static neighbourhood
-// (ShapeRecord::near_static: copies of the static proxies around it, found
+// (MovingShape::near_static: copies of the static proxies around it, found
 // again only when a move leaves it, so a move reads them in one sweep
 // through memory rather than walking the static broadphase); other moving
 // shapes from the moving tree, after the occupancy grid's cheaper answer.
@@ -32,16 +32,16 @@ std::optional<NearStatic> near_static(const World::Impl& w, const ShapeRecord& s
 // The static proxies whose own boxes meet `near` and that `s` may meet,
 // into the shape's neighbourhood; none (near_version 0) when they
 // outnumber its room.
-void find_static_near(World::Impl& w, ShapeRecord& s, const Aabb& near);
+void find_static_near(World::Impl& w, const ShapeRecord& s, const Aabb& near);
 
-// Whether shape s's static neighbourhood was found after the static
+// Whether a moving shape's static neighbourhood m was found after the static
 // shapes in its box last changed: at World::Impl::static_version, or at one
 // of the k_static_log versions before it with none of the changes since
 // meeting its box, when it is brought up to the current version. Not when
 // it has none (near_version 0).
-bool renew_neighbourhood(const World::Impl& w, ShapeRecord& s);
-inline bool neighbourhood_holds(const World::Impl& w, ShapeRecord& s) {
-    return s.near_version == w.static_version || renew_neighbourhood(w, s);
+bool renew_neighbourhood(const World::Impl& w, MovingShape& m);
+inline bool neighbourhood_holds(const World::Impl& w, MovingShape& m) {
+    return m.near_version == w.static_version || renew_neighbourhood(w, m);
 }
 
 // `visit(NearStatic)` for every static shape whose own box meets `box`
@@ -53,7 +53,8 @@ inline bool neighbourhood_holds(const World::Impl& w, ShapeRecord& s) {
 // depend on the order: ties go by measure, normal, then id.)
 template <class Visit>
 void query_static_near(World::Impl& w, int own, const Aabb& box, real reach, Visit&& visit) {
-    ShapeRecord& s = w.shapes[own];
+    const ShapeRecord& s = w.shapes[own];
+    MovingShape& m = w.moving_of(s);
     const auto direct = [&] {
         w.query_static(box, [&](ProxyId id, std::uint64_t) {
             const auto slot = static_cast<std::size_t>(id);
@@ -65,10 +66,10 @@ void query_static_near(World::Impl& w, int own, const Aabb& box, real reach, Vis
             return true;
         });
     };
-    if (!neighbourhood_holds(w, s) || !contains(s.near_box, box)) {
+    if (!neighbourhood_holds(w, m) || !contains(m.near_box, box)) {
         find_static_near(w, s, inflate(box, k_near_slack * reach + w.tol.aabb_margin));
     }
-    if (s.near_version != w.static_version) {
+    if (m.near_version != w.static_version) {
         direct(); // more than the neighbourhood holds
         return;
     }
@@ -80,8 +81,8 @@ void query_static_near(World::Impl& w, int own, const Aabb& box, real reach, Vis
     std::array<std::uint8_t, k_near_capacity> in_reach{};
     std::size_t count = 0;
     const BoxReach reach_of_box(box);
-    const NearStatic* near = s.near_static.data();
-    const std::size_t near_count = s.near_static.size();
+    const NearStatic* near = m.near_static.data();
+    const std::size_t near_count = m.near_static.size();
     for (std::size_t i = 0; i < near_count; ++i) {
         in_reach[count] = static_cast<std::uint8_t>(i);
         count += reach_of_box.meets(near[i].other.box);

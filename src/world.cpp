@@ -168,10 +168,8 @@ int World::Impl::add_shape(int body, const ShapeDef& sd) {
     s.local_box = axis_aligned_box(sd.shape, Transform{});
     s.material = sd.material;
     s.proxy = make_proxy(sd.shape);
-    s.core_proxy = shrink_proxy(s.proxy, k_core_shrink * tol.linear_slop);
     s.body = body;
     s.filter = sd.filter;
-    s.near_version = 0; // a reused record's neighbourhood was for another filter
     note_shape_changed(si);
     s.sensor = sd.sensor;
     sensor_shapes += s.sensor ? 1 : 0;
@@ -181,6 +179,25 @@ int World::Impl::add_shape(int body, const ShapeDef& sd) {
                                                    : create_moving_proxy(box, si);
     b.shapes.push_back(si);
     return si;
+}
+
+ProxyId World::Impl::create_moving_proxy(const Aabb& box, int shape) {
+    const ProxyId id = moving_tree.create_proxy(box, static_cast<std::uint64_t>(shape));
+    moving_occupancy.add(moving_tree.fat_aabb(id), id);
+    ++moving_version;
+    moved_proxies.complete = false;
+    const auto slot = static_cast<std::size_t>(id);
+    if (slot >= moving_shapes.size()) {
+        moving_shapes.resize(slot + 1);
+    }
+    ShapeRecord& s = shapes[shape];
+    s.moving = true;
+    MovingShape& m = moving_shapes[slot];
+    m.core_proxy = shrink_proxy(s.proxy, k_core_shrink * tol.linear_slop);
+    m.refitted = false;
+    m.near_version = 0; // a reused slot's neighbourhood was another shape's
+    m.boxes = {};
+    return id;
 }
 
 void World::Impl::remove_shape(int si) {
@@ -382,7 +399,7 @@ Result<void> World::set_filter(ShapeId id, const Filter& filter) {
         // The moving shapes' neighbourhoods were chosen by filter.
         w.note_static_version(w.static_boxes[static_cast<std::size_t>(s.tree_proxy)]);
     } else {
-        s.near_version = 0; // so was this shape's neighbourhood
+        w.moving_of(s).near_version = 0; // so was this shape's neighbourhood
     }
     // Bodies resting on it may now fall through, or be pushed by it.
     w.wake_island(s.body, false);

@@ -251,7 +251,9 @@ void World::Impl::change_type(int index, BodyType type, const BodyMass& mass) {
                 s.tree_proxy = create_static_proxy(si, box);
             }
         }
-        s.near_version = 0; // (a moving shape's static neighbourhood, found again)
+        if (s.moving) {
+            moving_of(s).near_version = 0; // (its static neighbourhood, found again)
+        }
         wake_near(inflate(box, tol.speculative_distance), false);
     }
     note_seams_of(b);

@@ -45,7 +45,7 @@ void World::Impl::update_moving_proxies(real dt) {
         for (int si : b.shapes) {
             ShapeRecord& s = shapes[si];
             const Aabb path = swept_aabb(b, s, dt);
-            if (s.refitted) {
+            if (moving_of(s).refitted) {
                 // The box the last step ended with holds the shape, not its
                 // path: made anew, as a stray's is (the path leaves the
                 // stray's old box), so that the contact search meets the
@@ -200,7 +200,7 @@ bool World::Impl::reuse_pair_search(real dt) {
 
 bool World::Impl::candidates_from_kept_pairs() {
     for (const WidePair& p : pair_search.pairs) {
-        if (!overlaps(shapes[p.shape].contact_box, p.box)) {
+        if (!overlaps(moving_of(shapes[p.shape]).contact_box, p.box)) {
             continue;
         }
         if (p.other_body >= 0 && !bodies[p.other_body].awake && !shapes[p.other].sensor) {
@@ -217,7 +217,8 @@ void World::Impl::note_search(int bi, real dt) {
     b.searched_center = b.sweep.c2 + dt * b.v;
     b.searched_angle = b.sweep.a2 + dt * b.w;
     for (int si : b.shapes) {
-        shapes[si].contact_box = inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
+        moving_of(shapes[si]).contact_box =
+            inflate(swept_aabb(b, shapes[si], dt), tol.speculative_distance);
     }
 }
 
@@ -228,7 +229,7 @@ void World::Impl::seek_pairs(int bi, real dt, bool wide) {
         if (shapes[si].sensor) {
             continue;
         }
-        const Aabb& box = shapes[si].contact_box;
+        const Aabb& box = moving_of(shapes[si]).contact_box;
         const Aabb query =
             wide ? inflate(moving_tree.fat_aabb(shapes[si].tree_proxy), tol.speculative_distance)
                  : box;

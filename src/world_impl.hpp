@@ -54,7 +54,7 @@ struct StaticProxy {
     bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
 };
 
-// A static shape in a moving shape's neighbourhood (ShapeRecord::near_static),
+// A static shape in a moving shape's neighbourhood (MovingShape::near_static),
 // one the moving shape's collision filter lets it meet: its own box and what
 // a move reads of its StaticProxy, copied, so that a move reads its
 // neighbourhood in one sweep through memory (44 bytes a shape) rather than
@@ -161,28 +161,47 @@ struct ShapeBoxes {
     int next = 0;            // the one the next pose replaces
 };
 
+// What a step and World::move keep of a moving (kinematic or dynamic)
+// shape and of no static one: apart from the ShapeRecord, so that a
+// level's many static shapes take about a third less memory (a tile
+// level's load is bound by the pages it touches). Held by the shape's
+// moving-tree proxy id (World::Impl::moving_of), made anew with the proxy.
+struct MovingShape {
+    ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
+    // Its moving proxy's fat box was last made by refit_strays, around where
+    // a step left the shape rather than around a path: the next update of
+    // its proxy in a step makes it anew from the path.
+    bool refitted = false;
+    Aabb contact_box; // where the step's contact search looked for this shape's pairs
+    // The shape's static neighbourhood for World::move (mover.cpp): the
+    // static shapes whose own boxes meet `near_box` and whose filters collide
+    // with this shape's, in the static tree's query order, as of
+    // World::Impl::static_version `near_version` (0: none, as after this
+    // shape's filter changed or the proxy was made anew).
+    std::vector<NearStatic> near_static;
+    Aabb near_box;
+    std::uint32_t near_version = 0;
+    // (Memoized by shape_box, which const passes call too.)
+    mutable ShapeBoxes boxes;
+};
+
 // The fields World::move's gather reads of every moving shape the
 // broadphase reports come first, together; the rest is read only for the
 // few shapes a move meets.
 struct ShapeRecord {
     int body = -1; // -1 once destroyed
     bool sensor = false;
+    bool moving = false; // its proxy is in the moving tree: World::Impl::moving_of holds the rest
     Filter filter;
     std::optional<Aabb> local_box; // the shape when it is an axis-aligned box in its body's frame
     Shape shape;
     Material material;
-    ShapeProxy proxy;      // GJK proxy in the body frame
-    ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
+    ShapeProxy proxy; // GJK proxy in the body frame
     ProxyId tree_proxy = k_null_proxy;
-    // Its moving proxy's fat box was last made by refit_strays, around where
-    // a step left the shape rather than around a path: the next update of
-    // its proxy in a step makes it anew from the path.
-    bool refitted = false;
-    Aabb contact_box; // where the step's contact search looked for this moving shape's pairs
     // This static or kinematic polygon's covered stretches (World::Impl::keeps_seams):
     // World::Impl::covered_stretches[begin, end). Read through
     // World::Impl::covered_of, which finds a static shape's first when a
-    // change left them unknown (seams_known): memoized, as `boxes`.
+    // change left them unknown (seams_known): memoized, as MovingShape::boxes.
     mutable int seams_begin = 0;
     mutable int seams_end = 0;
     // A static or kinematic segment's ends (p1, p2) or polygon's vertices:
@@ -195,16 +214,6 @@ struct ShapeRecord {
     // World::Impl::shape_clock when this record was last made, destroyed or
     // given new seams: no manifold stored before is carried for it.
     std::uint64_t changed_at = 0;
-    // A moving shape's static neighbourhood for World::move (mover.cpp): the
-    // static shapes whose own boxes meet `near_box` and whose filters collide
-    // with this shape's, in the static tree's query order, as of
-    // World::Impl::static_version `near_version` (0: none, as after this
-    // shape's filter changed or the record was made anew).
-    std::vector<NearStatic> near_static;
-    Aabb near_box;
-    std::uint32_t near_version = 0;
-    // (Memoized by shape_box, which const passes call too.)
-    mutable ShapeBoxes boxes;
 };
 
 // Two shapes, ordered as the step found them (A is the moving body's).
@@ -756,6 +765,8 @@ struct World::Impl {
     // move_moving_proxy and set_moving_fat_aabb, which keep
     // moving_occupancy counting them.
     DynamicTree moving_tree;
+    // By moving-tree proxy id: what only moving shapes keep (moving_of).
+    std::vector<MovingShape> moving_shapes;
     OccupancyGrid moving_occupancy;
     std::vector<Contact> contacts;
     // The velocity solve's copies (prepare_contacts): solver_contacts[i] is
@@ -1297,11 +1308,22 @@ struct World::Impl {
         b.ground = ground;
     }
 
-    // compute_aabb(s.shape, xf), remembered for the shape's last two poses
-    // within a step (box_stamp): the same box, to the bit, for the same
-    // transform, to the bit.
+    // What moving shape s keeps apart from its record (s.moving).
+    MovingShape& moving_of(const ShapeRecord& s) {
+        return moving_shapes[static_cast<std::size_t>(s.tree_proxy)];
+    }
+    const MovingShape& moving_of(const ShapeRecord& s) const {
+        return moving_shapes[static_cast<std::size_t>(s.tree_proxy)];
+    }
+
+    // compute_aabb(s.shape, xf), remembered for a moving shape's last two
+    // poses within a step (box_stamp): the same box, to the bit, for the
+    // same transform, to the bit.
     Aabb shape_box(const ShapeRecord& s, const Transform& xf) const {
-        ShapeBoxes& c = s.boxes;
+        if (!s.moving) {
+            return compute_aabb(s.shape, xf);
+        }
+        ShapeBoxes& c = moving_of(s).boxes;
         if (c.stamp != box_stamp) {
             c.stamp = box_stamp;
             c.count = 0;
@@ -2271,17 +2293,12 @@ struct World::Impl {
     // current centre of mass.
     void report_stop(TimeOfImpactKind kind, int body, real t);
 
-    // The moving tree's proxy of moving shape `shape` with own box `box`.
-    ProxyId create_moving_proxy(const Aabb& box, int shape) {
-        const ProxyId id = moving_tree.create_proxy(box, static_cast<std::uint64_t>(shape));
-        moving_occupancy.add(moving_tree.fat_aabb(id), id);
-        ++moving_version;
-        moved_proxies.complete = false;
-        shapes[shape].refitted = false;
-        return id;
-    }
+    // The moving tree's proxy of moving shape `shape` with own box `box`,
+    // and the shape's MovingShape, made anew.
+    ProxyId create_moving_proxy(const Aabb& box, int shape);
 
     void destroy_moving_proxy(ProxyId id) {
+        shapes[moving_tree.user_data(id)].moving = false;
         moving_occupancy.remove(moving_tree.fat_aabb(id), id);
         moving_tree.destroy_proxy(id);
         ++moving_version;
@@ -2299,7 +2316,7 @@ struct World::Impl {
         ++moving_version;
         const int shape = static_cast<int>(moving_tree.user_data(id));
         moved_proxies.add(shape);
-        shapes[shape].refitted = false;
+        moving_of(shapes[shape]).refitted = false;
         bodies[shapes[shape].body].seen_inside.reset();
         return true;
     }
@@ -2311,7 +2328,7 @@ struct World::Impl {
         ++moving_version;
         const int shape = static_cast<int>(moving_tree.user_data(id));
         moved_proxies.add(shape);
-        shapes[shape].refitted = false;
+        moving_of(shapes[shape]).refitted = false;
         bodies[shapes[shape].body].seen_inside.reset();
     }
 
@@ -2364,7 +2381,7 @@ struct World::Impl {
     // in its box (Box2D v3 grows a shape's fat box at the end of its step
     // so). Only bodies moved since the impact phase saw them inside
     // (Body::seen_inside) are looked at. The next step's update makes such a
-    // box anew from the path (ShapeRecord::refitted), as it does a stray's.
+    // box anew from the path (MovingShape::refitted), as it does a stray's.
     void refit_strays();
     bool left_contact_box(int body);
     void push_toi_event(int shape_a, int shape_b);

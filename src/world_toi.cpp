@@ -194,7 +194,7 @@ bool World::Impl::left_contact_box(int bi) {
         const ShapeRecord& s = shapes[si];
         const Aabb now = shape_box(s, b.xf);
         const Aabb path = inflate(union_of(shape_box(s, get_transform(b.sweep, 0)), now), turn);
-        if (!contains(s.contact_box, path)) {
+        if (!contains(moving_of(s).contact_box, path)) {
             move_moving_proxy(s.tree_proxy, path, Vec2{});
             left = true;
         }
@@ -1127,7 +1127,7 @@ void World::Impl::refit_strays() {
             const Aabb box = shape_box(s, b.xf);
             if (!contains(moving_tree.fat_aabb(s.tree_proxy), box)) {
                 set_moving_fat_aabb(s.tree_proxy, inflate(box, tol.aabb_margin));
-                s.refitted = true;
+                moving_of(s).refitted = true;
             }
         }
     }
@@ -1436,7 +1436,7 @@ bool World::Impl::sinks_into(const Sweep& sweep, real fraction, const ShapeRecor
 
 bool World::Impl::lands_within_target(ToiInput input, const Sweep& sweep, const ShapeRecord& shape,
                                       const ShapeRecord& wall) {
-    input.proxy_b = shape.core_proxy;
+    input.proxy_b = moving_of(shape).core_proxy;
     return time_of_impact(input).state == CastState::miss && !sinks_into(sweep, 1, shape, wall);
 }
 
@@ -1500,7 +1500,7 @@ real World::Impl::static_impact(const Sweep& sweep, const ShapeRecord& shape,
         // seam, where it may not stop: its core goes on, as for a wall,
         // unless that would sink it deeper than the solver's target.
         const real full_hit = out.fraction;
-        input.proxy_b = shape.core_proxy;
+        input.proxy_b = moving_of(shape).core_proxy;
         out = time_of_impact(input);
         if ((out.state == CastState::hit && out.fraction == 0) ||
             out.state == CastState::overlapped) {
