@@ -1,3 +1,6 @@
+#include <new>
+#include <stdexcept>
+
 #include "move_narrowphase.hpp"
 #include "world_impl.hpp"
 
@@ -297,6 +300,25 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     }
     ++w.live_bodies;
     return BodyId{index, generation};
+}
+
+Result<void> World::reserve(int bodies, int shapes) {
+    Impl& w = *impl_;
+    if (bodies < 0 || shapes < 0) {
+        return Error{ErrorCode::invalid_input, "reserve: a negative count"};
+    }
+    if (std::optional<Error> refused = w.refusal_inside("reserve")) {
+        return *refused; // (a step's references into the records would dangle)
+    }
+    try {
+        w.bodies.reserve(static_cast<std::size_t>(bodies));
+        w.shapes.reserve(static_cast<std::size_t>(shapes));
+    } catch (const std::bad_alloc&) {
+        return Error{ErrorCode::limit_exceeded, "reserve: more records than memory holds"};
+    } catch (const std::length_error&) {
+        return Error{ErrorCode::limit_exceeded, "reserve: more records than an array holds"};
+    }
+    return {};
 }
 
 Result<void> World::destroy_body(BodyId id) {

@@ -1,5 +1,7 @@
 #include "level_bodies.hpp"
 
+#include <limits>
+
 namespace sweep::app {
 namespace {
 
@@ -18,6 +20,17 @@ Result<BodyId> add_static(World& world, Vec2 at, const Shape& shape, const std::
 
 Result<LevelBodies> add_level_bodies(World& world, const io::StaticGeometry& level) {
     LevelBodies out;
+    // Room for them all at once: a large map's records are not copied again
+    // and again as they grow. (A count beyond an int is left to the arrays.)
+    const std::size_t count = level.boxes.size() + level.polygons.size() + level.circles.size() +
+                              level.segments.size() + world.body_count();
+    if (count <= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        if (const Result<void> room =
+                world.reserve(static_cast<int>(count), static_cast<int>(count));
+            !room) {
+            return Error{room.error().code, level.source + ": " + room.error().message};
+        }
+    }
     for (const Aabb& box : level.boxes) {
         const Vec2 e = extents(box);
         auto shape = make_box(e.x, e.y);

@@ -287,6 +287,17 @@ class World {
     /// on a moving body (invalid_input); a call from inside a pre-solve hook
     /// or a move filter (unsupported).
     Result<BodyId> create_body(const BodyDef& def, std::span<const ShapeDef> shapes);
+    /// Makes room for `bodies` bodies and `shapes` shapes in all (alive and
+    /// to come; destroyed ones' records are reused first), so that creating
+    /// up to that many moves none of the records already made. A level
+    /// loader that knows its size saves the growing arrays' copies and the
+    /// page faults of their old and new memory: a 200x200 tile level's first
+    /// load takes about a quarter less time (World/load_200x200_tiles_reserved).
+    /// Never shrinks; handles, results and the simulation are unchanged.
+    /// Errors: a negative count (invalid_input); more than memory holds
+    /// (limit_exceeded, the world as it was); a call from inside a pre-solve
+    /// hook or a move filter (unsupported).
+    Result<void> reserve(int bodies, int shapes);
     /// Removes a body. Errors: stale handle; a call from inside a pre-solve
     /// hook or a move filter (unsupported).
     Result<void> destroy_body(BodyId id);

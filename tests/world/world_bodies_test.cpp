@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "sweep/world.hpp"
@@ -155,6 +156,43 @@ TEST(WorldBodies, SetTransformRejectsBadInputAndChangesNothing) {
 // A body made static and turned dynamic before the first step moves as one
 // made dynamic there, to the bit: the same mass, centre and inertia, the
 // same proxies (a body made kinematic and turned dynamic too).
+// reserve only makes room: a pile made after it, or reserved for when half
+// made (its records moved), steps as one made without it, to the bit, and
+// its handles stay good.
+TEST(WorldBodies, ReserveChangesNoHandleAndNoStep) {
+    Pile plain = make_pile(false);
+    Pile reserved;
+    ASSERT_TRUE(reserved.world.reserve(64, 64));
+    const BodyId early = add_body(reserved.world, BodyType::dynamic, Circle{{}, 0.2f}, {3, 3});
+    ASSERT_TRUE(reserved.world.reserve(4096, 8192)); // its records move
+    ASSERT_TRUE(reserved.world.body_state(early));
+    ASSERT_TRUE(reserved.world.destroy_body(early)); // its record is made again below
+    for (int i = 0; i < 8; ++i) {
+        add_body(reserved.world, BodyType::static_body, make_box(0.5f, 0.5f).value(),
+                 {static_cast<real>(i) - 4, -0.5f});
+    }
+    reserved.box = add_body(reserved.world, BodyType::dynamic, make_box(0.4f, 0.3f).value(),
+                            {-1, 2}, real(0.3));
+    reserved.disc = add_body(reserved.world, BodyType::dynamic, Circle{{}, 0.35f}, {-0.8f, 3.5f});
+    reserved.ledge =
+        add_body(reserved.world, BodyType::static_body, make_box(1, 0.1f).value(), {2, 1});
+    ASSERT_FALSE(reserved.world.body_state(early)); // stale, as always
+    expect_same_piles(plain, plain.box, reserved, reserved.box);
+    expect_same_state(plain.world.body_state(plain.ledge).value(),
+                      reserved.world.body_state(reserved.ledge).value());
+}
+
+TEST(WorldBodies, ReserveRejectsANegativeCountAndChangesNothing) {
+    Pile p = make_pile(false);
+    Pile same = make_pile(false);
+    for (const auto& [bodies, shapes] : {std::pair{-1, 10}, std::pair{10, -1}}) {
+        const Result<void> r = p.world.reserve(bodies, shapes);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().code, ErrorCode::invalid_input);
+    }
+    expect_same_piles(p, p.box, same, same.box);
+}
+
 TEST(WorldBodies, ABodyTurnedDynamicBeforeTheFirstStepMovesAsOneMadeDynamic) {
     for (const BodyType first : {BodyType::static_body, BodyType::kinematic}) {
         SCOPED_TRACE(static_cast<int>(first));
@@ -768,6 +806,7 @@ TEST(WorldBodies, CallsThatChangeTheWorldFromInsideAStepOrAMoveAreRefused) {
         note(world.apply_angular_impulse(ball, 1));
         note(world.set_gravity({0, 1}));
         note(world.set_pre_solve({}));
+        note(world.reserve(100, 100));
         note(world.step(k_dt));
         MoveResult scratch;
         note(world.move(walker, {1, 0}, {}, scratch));
