@@ -197,7 +197,8 @@ class Script {
 
     // A force, torque or impulse on a body for the next step, a new
     // gravity, a new type for a body, a shape added to it or taken away, a
-    // shape's new material, a new gravity scale, damping or fixed rotation.
+    // shape's new material, a new gravity scale, damping or fixed rotation,
+    // or room reserved for more records.
     void change_body() {
         const BodyId id = some_body();
         const Vec2 v = in_.point();
@@ -245,7 +246,14 @@ class Script {
             r = world_.set_damping(id, v.x, v.y);
             break;
         default:
-            r = world_.set_fixed_rotation(id, how / 12 % 2 == 0);
+            if (how / 12 % 3 == 2) { // room for records: it changes nothing, fail or not
+                const int bodies = in_.byte() - 32; // (some negative)
+                const int shapes = 4 * in_.byte() - 64;
+                r = world_.reserve(bodies, shapes);
+                require(snapshot(world_, bodies_) == before, "reserve changed the world");
+            } else {
+                r = world_.set_fixed_rotation(id, how / 12 % 3 == 0);
+            }
             break;
         }
         if (!r) {
