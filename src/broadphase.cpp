@@ -582,6 +582,20 @@ void DynamicTree::partition_leaves(std::vector<BuildLeaf>& leaves, std::size_t b
         split = begin + (end - begin) / 2; // every centre coincides: any halving is as good
         return;
     }
+    if (end - begin == 2) {
+        // The binned answer for two leaves, without the bins: the lower
+        // centre falls in the first bin and the higher in the last, every
+        // plane between costs the same, and the first is kept, so the lower
+        // leaf goes first (as the partition below would swap them).
+        const auto along = [&](std::size_t i) {
+            return along_x ? leaves[i].centre.x : leaves[i].centre.y;
+        };
+        if (along(begin) > along(begin + 1)) {
+            std::swap(leaves[begin], leaves[begin + 1]);
+        }
+        split = begin + 1;
+        return;
+    }
     const real scale = real(k_bins) / width;
     const auto bin_of = [&](const BuildLeaf& leaf) {
         const Vec2 c = leaf.centre;
