@@ -49,10 +49,10 @@ void World::Impl::find_seams() {
     if (8 * seam_shapes.size() >= shapes.size()) {
         covered_stretches.clear();
         seam_holes = 0;
-        for (ShapeRecord& s : shapes) {
-            s.seams_begin = s.seams_end = 0;
-        }
+        // (One pass: a shape's search reads no other shape's seams.)
         for (int si = 0; si < static_cast<int>(shapes.size()); ++si) {
+            ShapeRecord& s = shapes[static_cast<std::size_t>(si)];
+            s.seams_begin = s.seams_end = 0;
             renew_seams_of(si, placed);
         }
     } else {
