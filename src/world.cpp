@@ -1,8 +1,8 @@
-#include <new>
-#include <stdexcept>
-
 #include "move_narrowphase.hpp"
 #include "world_impl.hpp"
+
+#include <new>
+#include <stdexcept>
 
 namespace sweep {
 
