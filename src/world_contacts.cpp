@@ -329,9 +329,7 @@ void World::Impl::add_contact(int shape_a, int shape_b, real dt) {
         return;
     }
     stats.manifolds_carried += before ? 1 : 0;
-    c.position_xf_a = c.made_xf_a;
-    c.position_xf_b = c.made_xf_b;
-    c.manifold_at_position_xf = true;
+    c.manifold_at_made_xf = true;
     c.body_a = sa.body;
     c.body_b = sb.body;
     c.shape_a = shape_a;

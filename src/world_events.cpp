@@ -158,7 +158,8 @@ void World::Impl::update_touching() {
     std::vector<ContactData>& handed = touching_scratch.handed;
     handed.clear();
     touching_data.clear();
-    for (const Contact& c : contacts) {
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        const Contact& c = contacts[k];
         const Body& a = bodies[c.body_a];
         const Body& b = bodies[c.body_b];
         if (!a.alive || !b.alive) {
@@ -166,14 +167,14 @@ void World::Impl::update_touching() {
         }
         // Position correction's manifold, when made where the bodies
         // ended (with the same settings): most pairs of a resting pile.
-        const bool made_here =
-            c.position_made && c.position_xf_a == a.xf && c.position_xf_b == b.xf;
+        const PositionManifold* p = c.position_made ? &position_manifolds[k] : nullptr;
+        const bool made_here = p && p->xf_a == a.xf && p->xf_b == b.xf;
         // (Filled in place: a ContactData made field by field and then
         // copied in is read back in wide loads that the processor cannot
         // forward from the stores.)
         ContactData& d = touching_data.emplace_back();
-        d.manifold = made_here ? c.position_manifold
-                               : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
+        d.manifold =
+            made_here ? p->manifold : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
         keep_points_closer_than(d.manifold, tol.linear_slop);
         if (d.manifold.count == 0) {
             touching_data.pop_back();

@@ -399,20 +399,17 @@ struct Contact {
     real restitution = 0;
     real rolling_resistance = 0; // L: SolverContact::rolling_resistance
     Manifold manifold;           // at the start of the step, for the velocity solver
-    Manifold position_manifold;  // at the current poses, refreshed during position correction
-    // The bodies' poses position_manifold was made at, if it was: the step's
-    // touching pairs at the final poses take it when they are still those.
+    // Its PositionManifold (World::Impl::position_manifolds, by contact) was
+    // made in this step's position correction.
     bool position_made = false;
-    // Until position_made: position_xf_a/b are the poses `manifold` was
-    // made at (the contact search's), for refresh_position_manifolds.
-    bool manifold_at_position_xf = false;
+    // Until position_made: `manifold` was made by the contact search at
+    // made_xf_a/b, where refresh_position_manifolds may carry it.
+    bool manifold_at_made_xf = false;
     // Whether A, B is a circle (SolverContact::round_a, round_b), set with
     // the shapes: prepare_contacts then reads no shape record (hundreds of
     // bytes each, far apart: a quarter of its time in the pyramid).
     bool round_a = false;
     bool round_b = false;
-    Transform position_xf_a;
-    Transform position_xf_b;
     // The poses and speculative distance collide() made `manifold`'s
     // anchors at (made_distance < 0: not made by the contact search, so
     // the next step's search does not carry it; see carried_manifold).
@@ -425,6 +422,18 @@ struct Contact {
     // none; k_previous_unknown when the search did not look (shapes changed
     // since), so the warm start looks it up.
     int previous = k_previous_unknown;
+};
+
+// A contact's manifold at the current poses during position correction,
+// and the poses it was made at: the step's touching pairs at the final
+// poses take it when they are still those. Kept apart from the Contact, in
+// a dense array by contact, as PositionCheck is: the contact search writes
+// every Contact each step, and position correction's sweeps and the
+// touching pairs read these alone.
+struct PositionManifold {
+    Manifold manifold;
+    Transform xf_a;
+    Transform xf_b;
 };
 
 // Position correction's record of what it last saw of a contact, to skip
@@ -887,6 +896,8 @@ struct World::Impl {
     std::uint32_t position_clock = 0;
     std::vector<std::uint32_t> position_moved;
     std::vector<PositionCheck> position_checks; // by contact
+    // By contact; the contact's entry is this step's if it is position_made.
+    std::vector<PositionManifold> position_manifolds;
     std::vector<Vec2> jam_centers;              // by body: poses when a jam's extra sweeps began
     std::vector<real> jam_angles;
     std::vector<Vec2> corrected_centers; // by body: poses before this round's correction
@@ -1738,10 +1749,6 @@ struct World::Impl {
     // slops at every point of B (its centre's move in A's frame, its turn
     // at its extent) from the poses the contact's manifold was made at:
     // the manifold depends on the relative pose alone.
-    bool hardly_moved(const Contact& c, const Body& a, const Body& b) const {
-        return hardly_moved(c.position_xf_a, c.position_xf_b, a, b);
-    }
-
     bool hardly_moved(const Transform& xf_a, const Transform& xf_b, const Body& a,
                       const Body& b) const {
         const Transform then = inv_mul(xf_a, xf_b);
@@ -1817,10 +1824,9 @@ struct World::Impl {
                            -tol.max_linear_correction, real(0))};
     }
 
-    // A contact's position-manifold normal (A to B) at the current poses:
-    // it turns with the body whose face is the reference.
-    Vec2 position_normal(const Contact& c) const {
-        const Manifold& m = c.position_manifold;
+    // The normal (A to B) of contact `c`'s position manifold `m` at the
+    // current poses: it turns with the body whose face is the reference.
+    Vec2 position_normal(const Contact& c, const Manifold& m) const {
         return m.reference_is_b ? -rotate(bodies[c.body_b].xf.q, m.local_normal)
                                 : rotate(bodies[c.body_a].xf.q, m.local_normal);
     }
@@ -1974,8 +1980,8 @@ struct World::Impl {
     void hold_stopped_at_sweep_start();
 
     // Groups a value of each contact by body, as rows of a table: row b of
-    // `values` is [start[b], start[b + 1]), in contact order. `of(contact)`
-    // gives {body, value}, or a negative body for none.
+    // `values` is [start[b], start[b + 1]), in contact order. `of(k)` gives
+    // contact k's {body, value}, or a negative body for none.
     template <class T, class Of>
     void group_by_body(Of&& of, std::vector<int>& start, std::vector<T>& values);
 
@@ -2004,9 +2010,9 @@ struct World::Impl {
     // 500-body piles restless.
     void find_backing();
 
-    // Whether a contact's position manifold touches or overlaps at the
+    // Whether contact `k`'s position manifold touches or overlaps at the
     // current poses.
-    bool touches(const Contact& c) const;
+    bool touches(std::size_t k) const;
 
     // Whether fixed geometry backs body `bi` against a push along `push`
     // (unit, world): within 45 degrees of one backing direction, or between

@@ -21,6 +21,7 @@ void World::Impl::refresh_position_manifolds(bool all) {
     const CollideSettings settings{tol.linear_slop, tol.linear_slop};
     if (all) {
         position_checks.resize(contacts.size());
+        position_manifolds.resize(contacts.size());
     }
     for (std::size_t k = 0; k < contacts.size(); ++k) {
         Contact& c = contacts[k];
@@ -28,20 +29,21 @@ void World::Impl::refresh_position_manifolds(bool all) {
         if (!all && unmoved_since(check, check.refreshed)) {
             continue;
         }
+        PositionManifold& p = position_manifolds[k];
         const Body& a = bodies[c.body_a];
         const Body& b = bodies[c.body_b];
         // A manifold made at these very poses stands.
-        const bool made_here =
-            c.position_made && c.position_xf_a == a.xf && c.position_xf_b == b.xf;
+        const bool made_here = c.position_made && p.xf_a == a.xf && p.xf_b == b.xf;
         if (!made_here) {
-            if (!c.position_made && c.manifold_at_position_xf && hardly_moved(c, a, b)) {
-                move_manifold(c.manifold, a.xf, b.xf, settings, c.position_manifold);
+            if (!c.position_made && c.manifold_at_made_xf &&
+                hardly_moved(c.made_xf_a, c.made_xf_b, a, b)) {
+                move_manifold(c.manifold, a.xf, b.xf, settings, p.manifold);
             } else {
-                c.position_manifold = collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
+                p.manifold = collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
             }
         }
-        c.position_xf_a = a.xf;
-        c.position_xf_b = b.xf;
+        p.xf_a = a.xf;
+        p.xf_b = b.xf;
         c.position_made = true;
         check = {c.body_a, c.body_b, position_clock, 0, 0, false};
     }
@@ -66,12 +68,12 @@ real World::Impl::solve_positions(bool pin_stopped) {
         Contact& c = contacts[ci];
         Body& a = bodies[c.body_a];
         Body& b = bodies[c.body_b];
-        const Manifold& m = c.position_manifold;
+        const Manifold& m = position_manifolds[ci].manifold;
         if (m.count == 0) {
             note_quiet(check, 0); // adds nothing to the deepest until refreshed
             continue;
         }
-        const Vec2 n = position_normal(c);
+        const Vec2 n = position_normal(c, m);
         const PairMass w = pair_mass(c, n, pin_stopped);
         const PositionPoint p1 = position_point(a, b, m, 0, n);
         deepest = std::min(deepest, p1.separation);
@@ -104,8 +106,8 @@ template <class T, class Of>
 void World::Impl::group_by_body(Of&& of, std::vector<int>& start, std::vector<T>& values) {
     const int n = static_cast<int>(bodies.size());
     start.assign(n + 1, 0);
-    for (const Contact& c : contacts) {
-        if (const int body = of(c).first; body >= 0) {
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        if (const int body = of(k).first; body >= 0) {
             ++start[body + 1];
         }
     }
@@ -115,8 +117,8 @@ void World::Impl::group_by_body(Of&& of, std::vector<int>& start, std::vector<T>
     values.resize(static_cast<std::size_t>(start[n]));
     std::vector<int>& cursor = group_cursor;
     cursor.assign(start.begin(), start.end() - 1);
-    for (const Contact& c : contacts) {
-        if (const auto [body, value] = of(c); body >= 0) {
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        if (const auto [body, value] = of(k); body >= 0) {
             values[static_cast<std::size_t>(cursor[body]++)] = value;
         }
     }
@@ -126,11 +128,13 @@ void World::Impl::order_by_support() {
     const int n = static_cast<int>(bodies.size());
     support_level.assign(n, std::numeric_limits<int>::max());
     // The bearing contact's lower and upper body, or {-1, -1}.
-    const auto bearing = [&](const Contact& c) -> std::pair<int, int> {
-        if (c.position_manifold.count == 0 || gravity_direction == Vec2{}) {
+    const auto bearing = [&](std::size_t k) -> std::pair<int, int> {
+        const Contact& c = contacts[k];
+        const Manifold& m = position_manifolds[k].manifold;
+        if (m.count == 0 || gravity_direction == Vec2{}) {
             return {-1, -1};
         }
-        const real up = -dot(position_normal(c), gravity_direction);
+        const real up = -dot(position_normal(c, m), gravity_direction);
         if (up >= k_bearing_cosine) {
             return {c.body_a, c.body_b};
         }
@@ -142,8 +146,8 @@ void World::Impl::order_by_support() {
     group_by_body(bearing, support_start, support_links);
     std::vector<int>& queue = search_queue; // free until the next contact search
     queue.clear();
-    for (const Contact& c : contacts) {
-        const int lower = bearing(c).first;
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        const int lower = bearing(k).first;
         if (lower >= 0 && bodies[lower].type != BodyType::dynamic && support_level[lower] != 0) {
             support_level[lower] = 0;
             queue.push_back(lower);
@@ -175,21 +179,23 @@ void World::Impl::order_by_support() {
 
 void World::Impl::find_backing() {
     // The dynamic body and its direction to the fixed one, or {-1, {}}.
-    const auto backing = [&](const Contact& c) -> std::pair<int, Vec2> {
+    const auto backing = [&](std::size_t k) -> std::pair<int, Vec2> {
+        const Contact& c = contacts[k];
         const bool dynamic_a = bodies[c.body_a].type == BodyType::dynamic;
         const bool dynamic_b = bodies[c.body_b].type == BodyType::dynamic;
-        if (dynamic_a == dynamic_b || !touches(c)) {
+        if (dynamic_a == dynamic_b || !touches(k)) {
             return {-1, {}};
         }
-        const Vec2 normal = position_normal(c); // A to B
+        const Vec2 normal = position_normal(c, position_manifolds[k].manifold); // A to B
         return dynamic_a ? std::pair{c.body_a, normal} : std::pair{c.body_b, -normal};
     };
     group_by_body(backing, backing_start, backing_directions);
 }
 
-bool World::Impl::touches(const Contact& c) const {
-    const Manifold& m = c.position_manifold;
-    const Vec2 n = position_normal(c);
+bool World::Impl::touches(std::size_t k) const {
+    const Contact& c = contacts[k];
+    const Manifold& m = position_manifolds[k].manifold;
+    const Vec2 n = position_normal(c, m);
     for (int i = 0; i < m.count; ++i) {
         if (position_point(bodies[c.body_a], bodies[c.body_b], m, i, n).separation <= 0) {
             return true;
@@ -200,9 +206,10 @@ bool World::Impl::touches(const Contact& c) const {
 
 real World::Impl::deepest_position_penetration() const {
     real deepest = 0;
-    for (const Contact& c : contacts) {
-        const Manifold& m = c.position_manifold;
-        const Vec2 n = position_normal(c);
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        const Contact& c = contacts[k];
+        const Manifold& m = position_manifolds[k].manifold;
+        const Vec2 n = position_normal(c, m);
         for (int i = 0; i < m.count; ++i) {
             deepest = std::min(
                 deepest, position_point(bodies[c.body_a], bodies[c.body_b], m, i, n).separation);
