@@ -334,6 +334,8 @@ void World::Impl::add_contact(int shape_a, int shape_b, real dt) {
     c.body_b = sb.body;
     c.shape_a = shape_a;
     c.shape_b = shape_b;
+    c.generation_a = sa.generation;
+    c.generation_b = sb.generation;
     c.round_a = sa.shape.type == ShapeType::circle;
     c.round_b = sb.shape.type == ShapeType::circle;
     c.friction = combine_friction(sa.material, sb.material);

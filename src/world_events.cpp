@@ -29,6 +29,26 @@ void keep_points_closer_than(Manifold& m, real slop) {
     m.count = kept;
 }
 
+// `to` made `from` with keep_points_closer_than's points, to the bit, from
+// reads of `from` alone: the points kept, and the rest as `from` has them.
+// (Copied whole and then filtered, the manifold's points were read back in
+// wide loads just after their stores, which the processor cannot forward.)
+void copy_points_closer_than(const Manifold& from, real slop, Manifold& to) {
+    to.normal = from.normal;
+    to.local_normal = from.local_normal;
+    to.reference_is_b = from.reference_is_b;
+    int kept = 0;
+    for (int i = 0; i < from.count; ++i) {
+        if (from.points[i].separation < slop) {
+            to.points[kept++] = from.points[i];
+        }
+    }
+    for (int i = kept; i < static_cast<int>(to.points.size()); ++i) {
+        to.points[i] = from.points[i];
+    }
+    to.count = kept;
+}
+
 } // namespace
 
 void World::Impl::report_hits() {
@@ -46,14 +66,13 @@ void World::Impl::report_hits() {
         if (fastest < 0) {
             continue; // most contacts: resting ones need no search below
         }
-        const ShapePair pair = unordered_pair(shape_id(c.shape_a), shape_id(c.shape_b));
+        const ShapePair pair = unordered_pair(c.id_a(), c.id_b());
         const bool reported = std::any_of(
             events.contact_hit.begin(),
             events.contact_hit.begin() + static_cast<std::ptrdiff_t>(earlier),
             [&](const ContactHitEvent& e) { return unordered_pair(e.shape_a, e.shape_b) == pair; });
         if (!reported) {
-            events.contact_hit.push_back({shape_id(c.shape_a), shape_id(c.shape_b),
-                                          body_id(c.body_a), body_id(c.body_b),
+            events.contact_hit.push_back({c.id_a(), c.id_b(), body_id(c.body_a), body_id(c.body_b),
                                           c.manifold.points[fastest].point, c.manifold.normal,
                                           -c.impulses[fastest].approach_speed});
         }
@@ -173,16 +192,19 @@ void World::Impl::update_touching() {
         // copied in is read back in wide loads that the processor cannot
         // forward from the stores.)
         ContactData& d = touching_data.emplace_back();
-        d.manifold =
-            made_here ? p->manifold : collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings);
-        keep_points_closer_than(d.manifold, tol.linear_slop);
+        if (made_here) {
+            copy_points_closer_than(p->manifold, tol.linear_slop, d.manifold);
+        } else {
+            copy_points_closer_than(collide_pair(c.shape_a, c.shape_b, a.xf, b.xf, settings),
+                                    tol.linear_slop, d.manifold);
+        }
         if (d.manifold.count == 0) {
             touching_data.pop_back();
             touch_chain_handover(c, settings, handed);
             continue;
         }
-        d.shape_a = shape_id(c.shape_a);
-        d.shape_b = shape_id(c.shape_b);
+        d.shape_a = c.id_a();
+        d.shape_b = c.id_b();
         d.body_a = body_id(c.body_a);
         d.body_b = body_id(c.body_b);
         for (int i = 0; i < c.manifold.count; ++i) {

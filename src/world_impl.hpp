@@ -190,6 +190,9 @@ struct MovingShape {
 // few shapes a move meets.
 struct ShapeRecord {
     int body = -1; // -1 once destroyed
+    // Bumped when the shape is destroyed: its ShapeIds go stale. (Beside
+    // the fields the contact search reads, which copies it to the Contact.)
+    std::uint32_t generation = 0;
     bool sensor = false;
     bool moving = false; // its proxy is in the moving tree: World::Impl::moving_of holds the rest
     Filter filter;
@@ -210,7 +213,6 @@ struct ShapeRecord {
     mutable std::array<int, k_max_polygon_vertices> buried_by = no_buriers();
     mutable bool seams_known = true;
     std::uint64_t user_data = 0;
-    std::uint32_t generation = 0;
     // World::Impl::shape_clock when this record was last made, destroyed or
     // given new seams: no manifold stored before is carried for it.
     std::uint64_t changed_at = 0;
@@ -395,6 +397,11 @@ struct Contact {
     int body_b = -1;
     int shape_a = -1;
     int shape_b = -1;
+    // The shapes' generations (ShapeRecord::generation), for their ids: the
+    // touching pairs and the events name every contact's shapes each step,
+    // and the records' generations are a cache miss each in a large pile.
+    std::uint32_t generation_a = 0;
+    std::uint32_t generation_b = 0;
     real friction = 0;
     real restitution = 0;
     real rolling_resistance = 0; // L: SolverContact::rolling_resistance
@@ -422,6 +429,9 @@ struct Contact {
     // none; k_previous_unknown when the search did not look (shapes changed
     // since), so the warm start looks it up.
     int previous = k_previous_unknown;
+
+    ShapeId id_a() const { return {shape_a, generation_a}; }
+    ShapeId id_b() const { return {shape_b, generation_b}; }
 };
 
 // A contact's manifold at the current poses during position correction,

@@ -1155,6 +1155,8 @@ bool World::Impl::record_toi_contact(int shape_a, int shape_b, const Manifold& m
     Contact c;
     c.shape_a = shape_a;
     c.shape_b = shape_b;
+    c.generation_a = shapes[shape_a].generation;
+    c.generation_b = shapes[shape_b].generation;
     c.body_a = shapes[shape_a].body;
     c.body_b = shapes[shape_b].body;
     c.round_a = shapes[shape_a].shape.type == ShapeType::circle;
