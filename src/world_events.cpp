@@ -245,13 +245,11 @@ void World::Impl::update_touching() {
     std::sort(now.begin() + searched_pairs, now.end());
     std::inplace_merge(now.begin(), now.begin() + searched_pairs, now.end());
     report_touching_changes(now);
-    touching.clear();
     touching_as_met.clear();
-    for (const IndexedPair& p : now) {
-        touching.push_back(p.pair);
-        const ContactData& d = touching_data[p.index];
+    for (const ContactData& d : touching_data) {
         touching_as_met.push_back({d.shape_a, d.shape_b, d.body_a, d.body_b});
     }
+    std::swap(touching, now); // (now is scratch: cleared before its next use)
 }
 
 void World::Impl::report_touching_changes(const std::vector<IndexedPair>& now) {
@@ -259,14 +257,15 @@ void World::Impl::report_touching_changes(const std::vector<IndexedPair>& now) {
     began.assign(touching_data.size(), 0);
     std::size_t k = 0;
     for (std::size_t j = 0; j < touching.size(); ++j) {
-        const ShapePair& before = touching[j];
+        const ShapePair& before = touching[j].pair;
         while (k < now.size() && now[k].pair < before) {
             began[now[k++].index] = 1;
         }
         if (k < now.size() && now[k].pair == before) {
             ++k;
         } else {
-            events.contact_end.push_back(touching_as_met[j]); // (as its begin reported it)
+            // (As its begin reported it.)
+            events.contact_end.push_back(touching_as_met[touching[j].index]);
         }
     }
     for (; k < now.size(); ++k) {
