@@ -14,25 +14,15 @@
 namespace sweep {
 namespace {
 
-// Keeps the points of `m` closer than `slop`, in order. collide() keeps a
-// point whose separation, measured before its last roundings, is within
-// its speculative distance: the separation it reports may exceed that by
-// a rounding (a capsule on a polygon, 0.00500011 L against a slop of
-// 0.005), and touching is "closer than the slop" to the bit.
-void keep_points_closer_than(Manifold& m, real slop) {
-    int kept = 0;
-    for (int i = 0; i < m.count; ++i) {
-        if (m.points[i].separation < slop) {
-            m.points[kept++] = m.points[i];
-        }
-    }
-    m.count = kept;
-}
-
-// `to` made `from` with keep_points_closer_than's points, to the bit, from
-// reads of `from` alone: the points kept, and the rest as `from` has them.
-// (Copied whole and then filtered, the manifold's points were read back in
-// wide loads just after their stores, which the processor cannot forward.)
+// `to` made `from` with only the points closer than `slop`, in order (the
+// rest of `to.points` as `from` has them); `to` may be `from`. collide()
+// keeps a point whose separation, measured before its last roundings, is
+// within its speculative distance: the separation it reports may exceed
+// that by a rounding (a capsule on a polygon, 0.00500011 L against a slop
+// of 0.005), and touching is "closer than the slop" to the bit. (Into
+// another manifold, it reads `from` alone: a copy filtered in place read
+// the points back just after their stores, which the processor cannot
+// forward.)
 void copy_points_closer_than(const Manifold& from, real slop, Manifold& to) {
     to.normal = from.normal;
     to.local_normal = from.local_normal;
@@ -48,6 +38,8 @@ void copy_points_closer_than(const Manifold& from, real slop, Manifold& to) {
     }
     to.count = kept;
 }
+
+void keep_points_closer_than(Manifold& m, real slop) { copy_points_closer_than(m, slop, m); }
 
 } // namespace
 
