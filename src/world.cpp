@@ -287,6 +287,10 @@ Result<BodyId> World::create_body(const BodyDef& def, std::span<const ShapeDef> 
     b.user_data = def.user_data;
     b.fixed_rotation = def.fixed_rotation;
     b.sweep.a1 = b.sweep.a2 = def.angle;
+    if (static_cast<std::size_t>(index) >= w.rider_counts.size()) {
+        w.rider_counts.resize(w.bodies.size());
+    }
+    w.rider_counts[index] = {generation, 0};
 
     for (const ShapeDef& sd : shape_defs) {
         w.add_shape(index, sd);
@@ -312,6 +316,7 @@ Result<void> World::reserve(int bodies, int shapes) {
     }
     try {
         w.bodies.reserve(static_cast<std::size_t>(bodies));
+        w.rider_counts.reserve(static_cast<std::size_t>(bodies));
         w.shapes.reserve(static_cast<std::size_t>(shapes));
     } catch (const std::bad_alloc&) {
         return Error{ErrorCode::limit_exceeded, "reserve: more records than memory holds"};
@@ -346,6 +351,7 @@ void World::Impl::destroy_body(int index) {
         remove_shape(si);
     }
     b.alive = false;
+    rider_counts[index] = {};
     b.shapes.clear();
     free_bodies.push_back(index);
     --live_bodies;

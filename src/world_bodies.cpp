@@ -76,7 +76,7 @@ void World::Impl::teleport(int index, const Transform& xf, real angle) {
     b.sweep.a1 = b.sweep.a2 = angle;
     set_ground(index, {}); // it stands on nothing until a move finds a ground
     const BodyId id = body_id(index);
-    for (std::size_t ri = 0; b.riders > 0 && ri < bodies.size(); ++ri) {
+    for (std::size_t ri = 0; rider_counts[index].riders > 0 && ri < bodies.size(); ++ri) {
         if (bodies[ri].alive && bodies[ri].ground == id) {
             set_ground(static_cast<int>(ri), {}); // nor does anything stand on it
         }

@@ -294,7 +294,6 @@ struct Body {
     real sleep_time = 0;  // seconds it has stayed below the sleep tolerances
     int sleep_next = -1;  // asleep: the next body of its island, a ring (wake_island)
     BodyId ground;        // what its last World::move stood on: a kinematic ground carries it
-    int riders = 0;       // live bodies whose ground this is (World::Impl::set_ground)
     std::vector<int> shapes;
 };
 
@@ -769,6 +768,16 @@ struct World::Impl {
     bool stepping = false; // World::step runs: see refusal_inside
     std::vector<Body> bodies;
     std::vector<int> free_bodies;
+    // By body slot: the generation of the body living there (0 while none
+    // does) and how many live bodies stand on it (set_ground). Apart from
+    // the records: a move that changes its ground would otherwise bring in
+    // the records of its old and new grounds, a cache miss each among a
+    // map's tiles (the Move benchmark's boxes: 0.988 of the time, discs 0.981).
+    struct RiderCount {
+        std::uint32_t generation = 0;
+        int riders = 0;
+    };
+    std::vector<RiderCount> rider_counts;
     std::vector<ShapeRecord> shapes;
     std::vector<int> free_shapes;
     // By static broadphase proxy id: each static shape's own box (static
@@ -1324,13 +1333,15 @@ struct World::Impl {
         if (b.ground == ground) {
             return; // (the usual move: on the same ground as the last, or none)
         }
-        if (find(b.ground)) {
-            --bodies[b.ground.index].riders;
-        }
-        if (find(ground)) {
-            ++bodies[ground.index].riders;
-        }
+        count_rider(b.ground, -1);
+        count_rider(ground, 1);
         b.ground = ground;
+    }
+    void count_rider(BodyId ground, int change) {
+        if (ground.index >= 0 && ground.index < static_cast<int>(rider_counts.size()) &&
+            rider_counts[ground.index].generation == ground.generation) {
+            rider_counts[ground.index].riders += change;
+        }
     }
 
     // What moving shape s keeps apart from its record (s.moving).
