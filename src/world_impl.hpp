@@ -166,21 +166,23 @@ struct ShapeBoxes {
 // level's many static shapes take about a third less memory (a tile
 // level's load is bound by the pages it touches). Held by the shape's
 // moving-tree proxy id (World::Impl::moving_of), made anew with the proxy.
-struct MovingShape {
+struct alignas(64) MovingShape {
+    // The shape's static neighbourhood for World::move (mover.cpp): the
+    // static shapes whose own boxes meet `near_box` and whose filters collide
+    // with this shape's, in the static tree's query order, as of
+    // World::Impl::static_version `near_version` (0: none, as after this
+    // shape's filter changed or the proxy was made anew). First, with the
+    // contact box, in one cache line: what every move, and every contact
+    // search, reads.
+    std::vector<NearStatic> near_static;
+    Aabb near_box;
+    std::uint32_t near_version = 0;
+    Aabb contact_box; // where the step's contact search looked for this shape's pairs
     ShapeProxy core_proxy; // the proxy shrunk by k_core_shrink slops: the CCD fallback
     // Its moving proxy's fat box was last made by refit_strays, around where
     // a step left the shape rather than around a path: the next update of
     // its proxy in a step makes it anew from the path.
     bool refitted = false;
-    Aabb contact_box; // where the step's contact search looked for this shape's pairs
-    // The shape's static neighbourhood for World::move (mover.cpp): the
-    // static shapes whose own boxes meet `near_box` and whose filters collide
-    // with this shape's, in the static tree's query order, as of
-    // World::Impl::static_version `near_version` (0: none, as after this
-    // shape's filter changed or the proxy was made anew).
-    std::vector<NearStatic> near_static;
-    Aabb near_box;
-    std::uint32_t near_version = 0;
     // (Memoized by shape_box, which const passes call too.)
     mutable ShapeBoxes boxes;
 };
