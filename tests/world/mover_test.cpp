@@ -1032,6 +1032,26 @@ TEST(Carry, APlatformTeleportedAwayCarriesNoneOfItsRidersWhoeverCameAndWent) {
     EXPECT_NEAR(s.world.body_state(second)->xf.p.x, carried.x + 1.5f * k_dt, 1e-5f);
 }
 
+// A ground destroyed under its rider leaves the rider's ground stale; a
+// platform made next takes the destroyed one's slot. The rider's move onto
+// it counts it as the new platform's rider and takes nothing from it for
+// the stale ground, so the new platform's teleport still finds the rider
+// and ends its carry.
+TEST(Carry, AGroundDestroyedUnderItsRiderLeavesTheNextBodyInItsSlotUncounted) {
+    Riding s;
+    drop(s);
+    ASSERT_TRUE(s.world.destroy_body(s.platform));
+    const BodyId next = add_character(s.world, {0, -1}, make_box(2, 0.25f).value());
+    ASSERT_EQ(next.index, s.platform.index); // the slot reused, a new generation
+    ASSERT_NE(next, s.platform);
+    ASSERT_EQ(s.world.move(s.rider, {0, -5})->ground, next);
+    ASSERT_TRUE(s.world.set_transform(next, {0, -40}, 0));
+    ASSERT_TRUE(s.world.set_velocity(next, {1.5f, 0}, 0));
+    const Vec2 rider = s.world.body_state(s.rider)->xf.p;
+    ASSERT_TRUE(s.world.step(k_dt));
+    EXPECT_EQ(s.world.body_state(s.rider)->xf.p, rider);
+}
+
 TEST(Carry, ARisingPlatformLiftsTheBox) {
     Riding s;
     drop(s);
