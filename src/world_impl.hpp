@@ -1339,6 +1339,8 @@ struct World::Impl {
         count_rider(ground, 1);
         b.ground = ground;
     }
+    // Adds `change` to the riders of `ground` if it names the body living in
+    // its slot (a stale or empty id counts nothing).
     void count_rider(BodyId ground, int change) {
         if (ground.index >= 0 && ground.index < static_cast<int>(rider_counts.size()) &&
             rider_counts[ground.index].generation == ground.generation) {
