@@ -29,10 +29,10 @@ enum class OwnForm { box, round };
 // gather asks it).
 std::optional<OwnForm> own_form(const World::Impl& w, int body) {
     const Body& b = w.bodies[body];
-    if (b.shapes.size() != 1) {
+    if (b.only_shape < 0) {
         return std::nullopt;
     }
-    const ShapeRecord& s = w.shapes[b.shapes.front()];
+    const ShapeRecord& s = w.shapes[b.only_shape];
     if (s.sensor) {
         return std::nullopt;
     }
@@ -56,7 +56,7 @@ std::optional<OwnForm> own_form(const World::Impl& w, int body) {
 template <OwnForm Form> class FastMover {
   public:
     FastMover(World::Impl& w, int body, const MoveFilter& filter)
-        : w_(w), body_(body), shape_(w.bodies[body].shapes.front()), record_(w.shapes[shape_]),
+        : w_(w), body_(body), shape_(w.bodies[body].only_shape), record_(w.shapes[shape_]),
           scratch_(w.move_scratch), filter_(filter) {}
 
     // Moves by `translation` into `result` (cleared by reset_result) as

@@ -848,7 +848,7 @@ void World::Impl::sync_moving_proxies(int body, Vec2 displacement, real asked) {
     const Body& b = bodies[body];
     wake_island(body, false);
     const real margin = tol.aabb_margin + k_move_aabb_multiplier * asked;
-    for (int si : b.shapes) {
+    for (int si : b.shape_indices()) {
         const ShapeRecord& s = shapes[si];
         // compute_aabb's box, from the shape's own box when it is an
         // axis-aligned one (a character's), as a move finds it.

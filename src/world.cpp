@@ -180,7 +180,7 @@ int World::Impl::add_shape(int body, const ShapeDef& sd) {
     const Aabb box = compute_aabb(sd.shape, b.xf);
     s.tree_proxy = b.type == BodyType::static_body ? create_static_proxy(si, box)
                                                    : create_moving_proxy(box, si);
-    b.shapes.push_back(si);
+    b.add_shape_index(si);
     return si;
 }
 
@@ -352,7 +352,7 @@ void World::Impl::destroy_body(int index) {
     }
     b.alive = false;
     rider_counts[index] = {};
-    b.shapes.clear();
+    b.clear_shape_indices();
     free_bodies.push_back(index);
     --live_bodies;
 }

@@ -147,7 +147,7 @@ Result<void> World::destroy_shape(ShapeId id) {
     w.wake_near_shape(w.shapes[id.index].shape, b.xf);
     w.note_seams_of(b);
     w.remove_shape(id.index);
-    b.shapes.erase(std::find(b.shapes.begin(), b.shapes.end(), id.index));
+    b.remove_shape_index(id.index);
     w.reset_mass(index, *mass);
     return {};
 }

@@ -354,6 +354,33 @@ TEST(WorldBodies, AddingAndRemovingAShapeMovesTheCentreOfMassAndKeepsTheMotion) 
     EXPECT_EQ(world.shape_info(second).error().code, ErrorCode::stale_handle);
 }
 
+// A move meets walls with the shapes its body has now: a body of two boxes
+// 3 L apart stops where the leading one touches the right wall; with that
+// one taken away, where the other does; given a third, 3 L behind, it
+// stops where that one touches the left wall.
+TEST(WorldBodies, AMoveMeetsTheWallWithTheShapesItsBodyHasNow) {
+    World world = make_world({0, 0});
+    add_body(world, BodyType::static_body, make_offset_box(0.5f, 2, {5.5f, 0}, 0).value(), {});
+    add_body(world, BodyType::static_body, make_offset_box(0.5f, 2, {-2.5f, 0}, 0).value(), {});
+    BodyDef def;
+    def.type = BodyType::kinematic;
+    const std::array<ShapeDef, 2> boxes{
+        ShapeDef{make_box(0.5f, 0.5f).value(), {}},
+        ShapeDef{make_offset_box(0.5f, 0.5f, {3, 0}, 0).value(), {}}};
+    const BodyId body = world.create_body(def, boxes).value();
+    ASSERT_TRUE(world.move(body, {10, 0}));
+    EXPECT_NEAR(world.body_state(body)->xf.p.x, 1.5f, 1e-5f); // 1.5 + 3 + 0.5 = 5
+    ASSERT_TRUE(world.destroy_shape(world.body_shapes(body)->at(1)));
+    const MoveResult alone = world.move(body, {10, 0}).value();
+    EXPECT_EQ(alone.position, (Vec2{4.5f, 0}));
+    EXPECT_EQ(alone.contacts.size(), 1u);
+    ASSERT_TRUE(world.create_shape(body, {make_offset_box(0.5f, 0.5f, {-3, 0}, 0).value(), {}}));
+    ASSERT_TRUE(world.move(body, {10, 0}));
+    EXPECT_NEAR(world.body_state(body)->xf.p.x, 4.5f, 1e-5f);
+    ASSERT_TRUE(world.move(body, {-10, 0}));
+    EXPECT_NEAR(world.body_state(body)->xf.p.x, 1.5f, 1e-5f); // 1.5 - 3 - 0.5 = -2
+}
+
 // A box asleep on the left tile of a static floor of two: the right tile's
 // removal leaves it asleep and standing; the left's wakes it and it falls.
 TEST(WorldBodies, RemovingTheShapeABoxRestsOnWakesItAndItFalls) {
