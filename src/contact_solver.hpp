@@ -242,7 +242,9 @@ template <class Visit>
 void visit_solved_impulses(const ContactBatches& batches, std::span<const SolverContact> contacts,
                            Visit&& visit) {
     for_each_lane(batches, [&](const ContactBatch& batch, int l, int ci) {
-        for (int i = 0; i < contacts[static_cast<std::size_t>(ci)].count; ++i) {
+        // (Its points from the lane's, not from `contacts`: the lanes are
+        // read in order, the contacts in none.)
+        for (int i = 0; i < 2 && batch.points[static_cast<std::size_t>(i)].active[l] != 0; ++i) {
             const PointLanes& q = batch.points[static_cast<std::size_t>(i)];
             visit(ci, i, q.normal_impulse[l], q.tangent_impulse[l], q.max_normal_impulse[l]);
         }

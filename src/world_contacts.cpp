@@ -352,7 +352,7 @@ void World::Impl::prepare_contacts(real dt) {
     solver_contacts.resize(contacts.size());
     any_restitution = false;
     for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
-        const Contact& c = contacts[ci];
+        Contact& c = contacts[ci];
         const Body& a = bodies[c.body_a];
         const Body& b = bodies[c.body_b];
         SolverContact& s = solver_contacts[ci];
@@ -383,6 +383,13 @@ void World::Impl::prepare_contacts(real dt) {
             }
         }
         prepare_contact(s, solver_bodies, separations, dt);
+        // (Here, in the contacts' order, rather than where the solve's
+        // impulses are kept, in the batches' order: a cache miss a contact
+        // in a large pile.)
+        for (int i = 0; i < c.manifold.count; ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            c.impulses[k].approach_speed = s.points[k].approach_speed;
+        }
     }
     pack_contacts(solver_contacts, solver_bodies, static_cast<int>(bodies.size()), contact_batches);
 }
@@ -394,14 +401,15 @@ void World::Impl::keep_solve_results() {
         bodies[i].w = solver_bodies[i].w;
     }
     if (!any_restitution) { // (then nothing unpacked them: read where the solve left them)
-        visit_solved_impulses(contact_batches, solver_contacts,
-                              [&](int ci, int i, real normal, real tangent, real max_normal) {
-                                  const auto c = static_cast<std::size_t>(ci);
-                                  const auto k = static_cast<std::size_t>(i);
-                                  contacts[c].impulses[k] = {
-                                      normal, tangent, max_normal,
-                                      solver_contacts[c].points[k].approach_speed};
-                              });
+        visit_solved_impulses(
+            contact_batches, solver_contacts,
+            [&](int ci, int i, real normal, real tangent, real max_normal) {
+                PointImpulse& p =
+                    contacts[static_cast<std::size_t>(ci)].impulses[static_cast<std::size_t>(i)];
+                p.normal = normal;
+                p.tangent = tangent;
+                p.max_normal = max_normal; // (approach_speed: prepare_contacts)
+            });
         return;
     }
     for (std::size_t ci = 0; ci < solver_contacts.size(); ++ci) {
