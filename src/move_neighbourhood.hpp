@@ -97,9 +97,9 @@ void query_static_near(World::Impl& w, int own, const Aabb& box, real reach, Vis
 
 // `visit(shape index, ShapeRecord, Body)` for every shape of another
 // moving body whose fat box meets `box` and whose filter collides with
-// `own`'s, as the moving tree reports them. The occupancy shows most
-// moves, among characters spread over a map, that there are none, or only
-// one to look at, without the tree's walk.
+// `own`'s, as the moving tree reports them (in its order where it walks).
+// The occupancy shows most moves, among characters spread over a map, that
+// there are none, or only a few to look at, without the tree's walk.
 template <class Visit>
 void query_movers_near(const World::Impl& w, int own, const Aabb& box, Visit&& visit) {
     const ShapeRecord& s = w.shapes[own];
@@ -116,11 +116,15 @@ void query_movers_near(const World::Impl& w, int own, const Aabb& box, Visit&& v
     switch (others.kind) {
     case OccupancyGrid::Others::Kind::none:
         break;
-    case OccupancyGrid::Others::Kind::one:
-        // What the walk would report: that one, if its fat box meets
-        // `box` (every proxy's categories meet the walk's mask).
-        if (overlaps(box, w.moving_tree.fat_aabb(others.id))) {
-            visit_mover(others.id, w.moving_tree.user_data(others.id));
+    case OccupancyGrid::Others::Kind::named:
+        // What the walk would report: those whose fat boxes meet `box`
+        // (every proxy's categories meet the walk's mask), here in another
+        // order, which a move's result does not depend on.
+        for (int i = 0; i < others.count; ++i) {
+            const ProxyId id = others.ids[static_cast<std::size_t>(i)];
+            if (overlaps(box, w.moving_tree.fat_aabb(id))) {
+                visit_mover(id, w.moving_tree.user_data(id));
+            }
         }
         break;
     case OccupancyGrid::Others::Kind::several:

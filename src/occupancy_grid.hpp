@@ -1,21 +1,25 @@
 // Private to the world: how many boxes (the moving shapes' fat boxes) overlap
-// each cell of a uniform grid, and the sum of their ids, so that a box can be
-// shown to meet none of them but one, its own, or but one other, named,
-// without a walk of the tree that holds them. World::move asks it before
-// looking for other movers: in a crowd spread over a map most moves are
-// alone or near one other, and the moving tree's walk (a chain of dependent
-// loads and unpredictable branches per level) was a quarter of a move's
-// time.
+// each cell of a uniform grid, and the sums of their ids and of their ids'
+// squares, so that a box can be shown to meet none of them but one, its
+// own, or but a few others, named, without a walk of the tree that holds
+// them. World::move asks it before looking for other movers: in a crowd
+// spread over a map most moves are alone or near one or two others, and the
+// moving tree's walk (a chain of dependent loads and unpredictable branches
+// per level) was a quarter of a move's time. A cell with one other box
+// names it by the sum of ids; with two, by the sums of ids and of squares,
+// which two ids alone give (their difference is the root of twice the sum
+// of squares less the square of the sum).
 //
 // The grid is a torus: cell (x, y) is counted in slot (x mod side, y mod
 // side) of a fixed table, so it needs no bounds, and cells a side apart
 // share a slot. Shared slots and the cells' coarseness only make a slot hold
 // more than the boxes overlapping one cell: `others` may then name a box
-// that lies apart, or say several where there is one or none (the caller
-// walks the tree), never fewer than overlap.
+// that lies apart, or say several where there are fewer (the caller walks
+// the tree), never fewer than overlap.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -44,21 +48,27 @@ class OccupancyGrid {
     /// Removes a box that was added with this id (the same box, to the bit).
     void remove(const Aabb& box, std::int32_t id) { count(box, id, -1); }
 
+    /// The most boxes Others names.
+    static constexpr int k_max_named = 4;
+
     /// The boxes counted besides one's own that a query may meet.
     struct Others {
         enum class Kind {
             none,    ///< no box but the own one can overlap the query
-            one,     ///< only the box `id` can (it may still lie apart)
-            several, ///< more than one may, or the query wraps onto itself
+            named,   ///< only the boxes ids[0, count) can (some may still lie apart)
+            several, ///< more may, or the query wraps onto itself
         };
         Kind kind = Kind::none;
-        std::int32_t id = -1; ///< for `one`
+        int count = 0; ///< for `named`: 1 to k_max_named, each id once
+        std::array<std::int32_t, k_max_named> ids{};
     };
 
     /// What, besides `own` (counted with id `own_id`), may overlap `query`
     /// (touching counts): read from the slots of the cells `query`
-    /// overlaps. A slot holding one box besides `own` names it by its sum
-    /// of ids. Never none or one when more boxes overlap `query`.
+    /// overlaps. A slot holding one or two boxes besides `own` names them
+    /// (by its sums); one holding more says several, as do more than
+    /// k_max_named named in all. Never names fewer boxes than overlap
+    /// `query`.
     Others others(const Aabb& query, const Aabb& own, std::int32_t own_id) const {
         const Cells q = cells(query);
         const Cells o = cells(own);
@@ -93,23 +103,75 @@ class OccupancyGrid {
     template <class OwnHere>
     Others others_in(const Cells& q, OwnHere own_here, std::int32_t own_id) const {
         Others found;
+        const auto own_square = square(own_id);
         for (std::int32_t y = q.y0; y <= q.y1; ++y) {
             for (std::int32_t x = q.x0; x <= q.x1; ++x) {
                 const bool own = own_here(x, y);
-                const Slot& s = slots_[slot(x, y)];
+                const std::size_t at = slot(x, y);
+                const Slot& s = slots_[at];
                 const std::uint32_t count = s.count - (own ? 1 : 0);
                 if (count == 0) {
                     continue;
                 }
-                const auto id = static_cast<std::int32_t>(
-                    s.id_sum - (own ? static_cast<std::uint32_t>(own_id) : 0));
-                if (count > 1 || (found.kind == Others::Kind::one && found.id != id)) {
-                    return {Others::Kind::several, -1};
+                const std::uint32_t id_sum =
+                    s.id_sum - (own ? static_cast<std::uint32_t>(own_id) : 0);
+                if (count == 1) {
+                    if (!name(found, static_cast<std::int32_t>(id_sum))) {
+                        return {Others::Kind::several};
+                    }
+                    continue;
                 }
-                found = {Others::Kind::one, id};
+                const std::uint64_t square_sum = square_sums_[at] - (own ? own_square : 0);
+                if (count > 2 || !name_two(found, id_sum, square_sum)) {
+                    return {Others::Kind::several};
+                }
             }
         }
         return found;
+    }
+
+    static std::uint64_t square(std::int32_t id) {
+        const auto u = static_cast<std::uint64_t>(static_cast<std::uint32_t>(id));
+        return u * u;
+    }
+
+    // Adds `id` to the boxes `found` names, once; false if that makes more
+    // than k_max_named.
+    static bool name(Others& found, std::int32_t id) {
+        const auto named = found.ids.begin() + found.count;
+        if (std::find(found.ids.begin(), named, id) != named) {
+            return true;
+        }
+        if (found.count == k_max_named) {
+            return false;
+        }
+        found.ids[static_cast<std::size_t>(found.count++)] = id;
+        found.kind = Others::Kind::named;
+        return true;
+    }
+
+    // Names the two boxes a slot holds, a + b = `id_sum` and a^2 + b^2 =
+    // `square_sum`: exact in these widths for ids below 2^31, since
+    // (a - b)^2 = 2 (a^2 + b^2) - (a + b)^2. False where that gives no two
+    // ids (a slot's sums are exact, so only past k_max_named in practice).
+    static bool name_two(Others& found, std::uint32_t id_sum, std::uint64_t square_sum) {
+        const std::uint64_t sum = id_sum;
+        const std::uint64_t difference_squared = 2 * square_sum - sum * sum;
+        auto difference =
+            static_cast<std::uint64_t>(std::sqrt(static_cast<double>(difference_squared)));
+        // (The root of a double within one of the integer's: corrected.)
+        while (difference > 0 && difference * difference > difference_squared) {
+            --difference;
+        }
+        while ((difference + 1) * (difference + 1) <= difference_squared) {
+            ++difference;
+        }
+        if (difference * difference != difference_squared || (sum + difference) % 2 != 0 ||
+            difference > sum) {
+            return false;
+        }
+        return name(found, static_cast<std::int32_t>((sum + difference) / 2)) &&
+               name(found, static_cast<std::int32_t>((sum - difference) / 2));
     }
 
     // The cell holding coordinate `v`, clamped far beyond any world so that
@@ -150,7 +212,9 @@ class OccupancyGrid {
     }
 
     // A slot's boxes: how many, and the sum of their ids (modulo 2^32),
-    // which is the id of the box when there is one.
+    // which is the id of the box when there is one. (The sums of their ids'
+    // squares, read only for a slot of two, are in a table of their own:
+    // square_sums_.)
     struct Slot {
         std::uint32_t count = 0;
         std::uint32_t id_sum = 0;
@@ -162,21 +226,25 @@ class OccupancyGrid {
     void count(const Aabb& box, std::int32_t id, int delta) {
         if (slots_.empty()) {
             slots_.resize(static_cast<std::size_t>(k_side * k_side));
+            square_sums_.resize(slots_.size());
         }
         const Cells c = cells(box);
         const std::int32_t x1 = std::min(c.x1, c.x0 + k_side - 1);
         const std::int32_t y1 = std::min(c.y1, c.y0 + k_side - 1);
         for (std::int32_t y = c.y0; y <= y1; ++y) {
             for (std::int32_t x = c.x0; x <= x1; ++x) {
-                Slot& s = slots_[slot(x, y)];
+                const std::size_t at = slot(x, y);
+                Slot& s = slots_[at];
                 s.count += static_cast<std::uint32_t>(delta);
                 s.id_sum += static_cast<std::uint32_t>(delta) * static_cast<std::uint32_t>(id);
+                square_sums_[at] += static_cast<std::uint64_t>(delta) * square(id);
             }
         }
     }
 
     real inv_cell_;
     std::vector<Slot> slots_;
+    std::vector<std::uint64_t> square_sums_; // by slot, modulo 2^64
 };
 
 } // namespace sweep::detail

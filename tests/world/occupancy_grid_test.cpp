@@ -1,11 +1,14 @@
 // The moving shapes' occupancy (src/occupancy_grid.hpp): `others` may say
-// several where there are fewer, or name a box that lies apart, never fewer
+// several where there are fewer, or name boxes that lie apart, never fewer
 // than overlap the query.
 #include "occupancy_grid.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace sweep::detail {
@@ -72,28 +75,73 @@ TEST(OccupancyGrid, CellsATableSideApartShareASlotAndSayNotAlone) {
     EXPECT_FALSE(alone(grid, box_at({-side, 0}, 2 * side, 1), own));
 }
 
-TEST(OccupancyGrid, NamesTheOnlyOtherBoxAndSaysSeveralForTwo) {
+// The ids `others` names, sorted; none unless it names some.
+std::vector<std::int32_t> named(const OccupancyGrid::Others& others) {
+    std::vector<std::int32_t> ids;
+    if (others.kind == Kind::named) {
+        ids.assign(others.ids.begin(), others.ids.begin() + others.count);
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+TEST(OccupancyGrid, NamesOneOrTwoOthersACellAndSaysSeveralForThree) {
     OccupancyGrid grid(1);
     const Aabb own = box_at({10.2f, 10.2f}, 2, 2);
     const Aabb query = box_at({10.5f, 10.5f}, 3, 1.5f);
     grid.add(own, 7);
     grid.add(box_at({12.8f, 10.8f}, 1, 1), 41); // shares cells with `own`
-    const OccupancyGrid::Others one = grid.others(query, own, 7);
-    EXPECT_EQ(one.kind, Kind::one);
-    EXPECT_EQ(one.id, 41);
+    EXPECT_EQ(named(grid.others(query, own, 7)), (std::vector<std::int32_t>{41}));
     // A second box in another cell of the query, then in the same one.
     const Aabb second = box_at({10.3f, 11.9f}, 0.5f, 0.5f);
     grid.add(second, 3);
-    EXPECT_EQ(grid.others(query, own, 7).kind, Kind::several);
+    EXPECT_EQ(named(grid.others(query, own, 7)), (std::vector<std::int32_t>{3, 41}));
     grid.remove(second, 3);
-    EXPECT_EQ(grid.others(query, own, 7).id, 41);
-    grid.add(box_at({12.9f, 10.9f}, 0.5f, 0.5f), 3);
+    EXPECT_EQ(named(grid.others(query, own, 7)), (std::vector<std::int32_t>{41}));
+    const Aabb beside = box_at({12.9f, 10.9f}, 0.5f, 0.5f);
+    grid.add(beside, 3);
+    EXPECT_EQ(named(grid.others(query, own, 7)), (std::vector<std::int32_t>{3, 41}));
+    // A third in that cell: its sums no longer tell which.
+    grid.add(box_at({12.7f, 10.7f}, 0.5f, 0.5f), 5);
     EXPECT_EQ(grid.others(query, own, 7).kind, Kind::several);
 }
 
+// Two boxes a cell holds are named by its sums to the id, for ids from 0
+// to the largest an int32 holds (where the sums wrap).
+TEST(OccupancyGrid, NamesTwoBoxesOfACellWhateverTheirIds) {
+    const std::int32_t top = std::numeric_limits<std::int32_t>::max();
+    const std::vector<std::pair<std::int32_t, std::int32_t>> pairs{
+        {0, 1}, {0, top}, {top - 1, top}, {1, 2}, {123456789, 987654321}, {65536, 65537}};
+    for (const auto& [a, b] : pairs) {
+        OccupancyGrid grid(1);
+        const Aabb own = box_at({0.1f, 0.1f}, 0.2f, 0.2f);
+        grid.add(own, 5);
+        grid.add(box_at({0.4f, 0.4f}, 0.2f, 0.2f), a);
+        grid.add(box_at({0.5f, 0.6f}, 0.2f, 0.2f), b);
+        const std::vector<std::int32_t> expected{std::min(a, b), std::max(a, b)};
+        EXPECT_EQ(named(grid.others(box_at({0, 0}, 0.9f, 0.9f), own, 5)), expected)
+            << a << ", " << b;
+    }
+}
+
+// More than k_max_named others, one or two a cell: several.
+TEST(OccupancyGrid, SaysSeveralForMoreOthersThanItNames) {
+    OccupancyGrid grid(1);
+    const Aabb own = box_at({0.5f, 0.5f}, 5, 0.2f);
+    grid.add(own, 0);
+    const Aabb query = box_at({0.2f, 0.2f}, 5.6f, 0.6f);
+    for (int i = 1; i <= OccupancyGrid::k_max_named; ++i) {
+        grid.add(box_at({static_cast<real>(i) + 0.3f, 0.3f}, 0.2f, 0.2f), i);
+    }
+    EXPECT_EQ(named(grid.others(query, own, 0)).size(),
+              static_cast<std::size_t>(OccupancyGrid::k_max_named));
+    grid.add(box_at({0.6f, 0.6f}, 0.2f, 0.2f), 99);
+    EXPECT_EQ(grid.others(query, own, 0).kind, Kind::several);
+}
+
 // Random boxes against brute force: `others` never says fewer than overlap
-// the query, and names the one that does; with cells of half a box or so it
-// says none for most queries that are alone.
+// the query, and names every one that does; with cells of half a box or so
+// it says none for most queries that are alone.
 TEST(OccupancyGrid, NeverFewerOthersThanOverlap) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<real> where(-60, 60);
@@ -112,7 +160,7 @@ TEST(OccupancyGrid, NeverFewerOthersThanOverlap) {
     }
     int said_alone = 0;
     int truly_alone = 0;
-    int named = 0;
+    int named_some = 0;
     const auto check = [&](const Aabb& query, std::size_t own) {
         std::vector<int> met;
         for (std::size_t other = 0; other < boxes.size(); ++other) {
@@ -124,12 +172,13 @@ TEST(OccupancyGrid, NeverFewerOthersThanOverlap) {
             grid.others(query, boxes[own], static_cast<std::int32_t>(own));
         if (said.kind == Kind::none) {
             EXPECT_TRUE(met.empty()) << "box " << own;
-        } else if (said.kind == Kind::one) {
-            EXPECT_LE(met.size(), 1u) << "box " << own;
-            if (met.size() == 1) {
-                EXPECT_EQ(said.id, met[0]) << "box " << own;
+        } else if (said.kind == Kind::named) {
+            const std::vector<std::int32_t> ids = sweep::detail::named(said);
+            for (const int m : met) {
+                EXPECT_TRUE(std::binary_search(ids.begin(), ids.end(), m))
+                    << "box " << own << " meets " << m;
             }
-            named += met.size() == 1;
+            named_some += !met.empty();
         }
         said_alone += said.kind == Kind::none;
         truly_alone += met.empty();
@@ -146,7 +195,7 @@ TEST(OccupancyGrid, NeverFewerOthersThanOverlap) {
     }
     EXPECT_GT(truly_alone, 100);
     EXPECT_GT(said_alone, truly_alone / 3);
-    EXPECT_GT(named, 10);
+    EXPECT_GT(named_some, 10);
 }
 
 } // namespace
