@@ -135,7 +135,8 @@ template <OwnForm Form> class FastMover {
     // known to be its box.)
     PlacedShape placed_other(const MoveCandidate& c) const {
         const ShapeRecord& o = w_.shapes[c.other_shape];
-        return {&o.shape, &o.proxy, w_.bodies[o.body].xf, c.exact_box ? &c.other.box : nullptr};
+        const Transform xf = c.unrotated ? Transform{c.other.origin, Rot{}} : w_.bodies[o.body].xf;
+        return {&o.shape, &o.proxy, xf, c.exact_box ? &c.other.box : nullptr};
     }
 
     // Whether a round mover takes shape `other` (placed), which is not an
@@ -217,7 +218,7 @@ template <OwnForm Form> class FastMover {
         bool fits = true;
         const bool filtered = static_cast<bool>(filter_);
         const auto consider = [&](int other, const OtherBox& placed, BodyId body, bool exact_box,
-                                  bool sensor) {
+                                  bool unrotated, bool sensor) {
             // (Most moves have no filter and meet no sensor: they slide.)
             if (filtered || sensor) {
                 const MoveResponse response = respond(other, body, sensor);
@@ -238,10 +239,11 @@ template <OwnForm Form> class FastMover {
             c.other = placed;
             c.body = body;
             c.exact_box = exact_box; // (as the general mover records it; its response: slide)
+            c.unrotated = unrotated;
         };
         query_static_near(w_, shape_, box, reach_, [&](const NearStatic& n) {
             if (!gathered || !before.meets(n.other.box)) {
-                consider(n.shape, n.other, n.body, n.exact_box, n.sensor);
+                consider(n.shape, n.other, n.body, n.exact_box, n.unrotated, n.sensor);
             }
         });
         query_movers_near(w_, shape_, box, [&](int other, const ShapeRecord& o, const Body& b) {
@@ -249,7 +251,7 @@ template <OwnForm Form> class FastMover {
             const Aabb other_aabb = exact ? *exact : compute_aabb(o.shape, b.xf);
             if (overlaps(box, other_aabb) && (!gathered || !overlaps(*gathered, other_aabb))) {
                 consider(other, other_box(other_aabb, b.xf.p), w_.body_id(o.body),
-                         exact.has_value(), o.sensor);
+                         exact.has_value(), is_unrotated(b.xf), o.sensor);
             }
         });
         return fits;

@@ -9,8 +9,12 @@ std::optional<NearStatic> near_static(const World::Impl& w, const ShapeRecord& s
     if (!should_collide(s.filter, p.filter)) {
         return std::nullopt;
     }
-    return NearStatic{other_box(w.static_boxes[slot], p.origin), p.body, p.shape, p.sensor,
-                      p.exact_box};
+    return NearStatic{other_box(w.static_boxes[slot], p.origin),
+                      p.body,
+                      p.shape,
+                      p.sensor,
+                      p.exact_box,
+                      p.unrotated};
 }
 
 bool renew_neighbourhood(const World::Impl& w, MovingShape& m) {

@@ -32,9 +32,13 @@ ProxyId World::Impl::create_static_proxy(int shape, const Aabb& aabb) {
     const ShapeRecord& s = shapes[shape];
     const Transform& xf = bodies[s.body].xf;
     static_boxes[slot] = aabb;
-    static_proxies[slot] = {
-        xf.p,  s.filter, body_id(s.body),
-        shape, s.sensor, axis_aligned_box(s.shape, s.local_box, xf).has_value()};
+    static_proxies[slot] = {xf.p,
+                            s.filter,
+                            body_id(s.body),
+                            shape,
+                            s.sensor,
+                            axis_aligned_box(s.shape, s.local_box, xf).has_value(),
+                            is_unrotated(xf)};
     note_static_proxy_change(id);
     return id;
 }

@@ -40,6 +40,12 @@ constexpr std::array<int, k_max_polygon_vertices> no_buriers() {
     return none;
 }
 
+// Whether `xf` only translates: its rotation the identity to the bit (a
+// sine of -0 is not), so that xf is (xf.p, Rot{}).
+inline bool is_unrotated(const Transform& xf) {
+    return xf.q.c == 1 && xf.q.s == 0 && !std::signbit(xf.q.s);
+}
+
 // A static shape as World::move's gather sees it, by its static broadphase
 // proxy (World::Impl::static_boxes holds its box apart): what the gather
 // reads of a shape in reach, and what a box's closed-form narrowphase
@@ -53,6 +59,7 @@ struct StaticProxy {
     int shape = -1;
     bool sensor = false;
     bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
+    bool unrotated = false; // its body's transform is (origin, identity): is_unrotated
 };
 
 // A static shape in a moving shape's neighbourhood (MovingShape::near_static),
@@ -67,6 +74,7 @@ struct NearStatic {
     int shape = -1;
     bool sensor = false;
     bool exact_box = false; // the shape is its box (move_narrowphase.hpp's axis_aligned_box)
+    bool unrotated = false; // StaticProxy's
 };
 
 // A pair the contact search found with the searching shape's fat box (grown
@@ -352,6 +360,11 @@ struct MoveCandidate {
     BodyId body;    // its body
     MoveResponse response = MoveResponse::slide;
     bool exact_box = false; // the other shape is `box` (move_narrowphase.hpp's axis_aligned_box)
+    // Its body's transform is known to be (other.origin, identity)
+    // (is_unrotated): the fast path places the shape without reading the
+    // body's record (a cache miss for each tile a round character casts
+    // against). The general mover leaves it false and reads the record.
+    bool unrotated = false;
 };
 
 // One of the mover's shapes where the mover is now (mover.cpp).
