@@ -157,6 +157,9 @@ class OccupancyGrid {
     static bool name_two(Others& found, std::uint32_t id_sum, std::uint64_t square_sum) {
         const std::uint64_t sum = id_sum;
         const std::uint64_t difference_squared = 2 * square_sum - sum * sum;
+        if (difference_squared >= std::uint64_t{1} << 62) {
+            return false; // (no two ids below 2^31 differ so much: the root below cannot overflow)
+        }
         auto difference =
             static_cast<std::uint64_t>(std::sqrt(static_cast<double>(difference_squared)));
         // (The root of a double within one of the integer's: corrected.)

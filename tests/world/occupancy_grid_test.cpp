@@ -124,6 +124,21 @@ TEST(OccupancyGrid, NamesTwoBoxesOfACellWhateverTheirIds) {
     }
 }
 
+// A slot whose sums no two ids give (a box taken away under another id
+// than it was counted with, against remove's precondition) says several
+// rather than naming ids nothing was counted with.
+TEST(OccupancyGrid, SumsNoTwoIdsGiveSaySeveral) {
+    OccupancyGrid grid(1);
+    const Aabb own = box_at({0.1f, 0.1f}, 0.2f, 0.2f);
+    grid.add(own, 0);
+    const Aabb third = box_at({0.6f, 0.1f}, 0.2f, 0.2f);
+    grid.add(box_at({0.4f, 0.4f}, 0.2f, 0.2f), 1);
+    grid.add(box_at({0.5f, 0.6f}, 0.2f, 0.2f), 2);
+    grid.add(third, 3);
+    grid.remove(third, 2000000000);
+    EXPECT_EQ(grid.others(box_at({0, 0}, 0.9f, 0.9f), own, 0).kind, Kind::several);
+}
+
 // More than k_max_named others, one or two a cell: several.
 TEST(OccupancyGrid, SaysSeveralForMoreOthersThanItNames) {
     OccupancyGrid grid(1);
