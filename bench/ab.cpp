@@ -1,9 +1,9 @@
 // sweep-ab A.so B.so [scene] [chunks] [frames]: the in-process A/B of two
 // builds (scripts/ab builds the modules). Opens the two modules
 // (ab_module.cpp, each linked with one build's library), builds the scene
-// in each (0, 1, 2: the Move benchmark's characters, boxes, discs or
-// capsules, a frame 1000 moves; 3: the pyramid of World/pyramid_5050, 4:
-// World/fall_1k, a frame a step), and times them in chunks of `frames`
+// in each (0, 1, 2, 5: the Move benchmark's characters, boxes, discs,
+// capsules or octagons, a frame 1000 moves; 3: the pyramid of
+// World/pyramid_5050, 4: World/fall_1k, a frame a step), and times them in chunks of `frames`
 // frames, alternating which goes first, `chunks` times. Prints each side's
 // time a frame over all chunks, B's time over A's, and whether the bodies
 // ended where they did in both (a change that should not move anything
@@ -45,14 +45,15 @@ bool open_module(const char* path, Module& m, void*& handle, const void* other) 
     return true;
 }
 
-constexpr int k_last_scene = 4;
-constexpr int k_first_step_scene = 3;
+constexpr int k_last_scene = 5;
+
+bool is_step_scene(int scene) { return scene == 3 || scene == 4; }
 
 } // namespace
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: sweep-ab A.so B.so [scene 0..4] [chunks] [frames]\n");
+        std::fprintf(stderr, "usage: sweep-ab A.so B.so [scene 0..5] [chunks] [frames]\n");
         return 2;
     }
     Module a;
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     const int scene = argc > 3 ? std::atoi(argv[3]) : 0;
-    const bool steps = scene >= k_first_step_scene;
+    const bool steps = is_step_scene(scene);
     const int chunks = argc > 4 ? std::atoi(argv[4]) : (steps ? 20 : 60);
     const int frames = argc > 5 ? std::atoi(argv[5]) : (steps ? 10 : 20);
     if (scene < 0 || scene > k_last_scene || chunks < 1 || frames < 1) {

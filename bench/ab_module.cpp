@@ -6,8 +6,9 @@
 // steps over 50 %) fall on both alike. The module exports C functions only:
 // its library's symbols stay inside it.
 //
-// Scenes: 0, 1, 2: the Move benchmark's (move_scene.hpp), 1000 characters
-// of boxes, discs or capsules, a frame a move of each; 3: Box2D's pyramid
+// Scenes: 0, 1, 2, 5: the Move benchmark's (move_scene.hpp), 1000
+// characters of boxes, discs, capsules or octagons, a frame a move of each;
+// 3: Box2D's pyramid
 // of World/pyramid_5050, 4: the 1,000 falling bodies of World/fall_1k
 // (world_scenes.hpp), a frame a step of 1/60 s.
 #include <chrono>
@@ -23,6 +24,7 @@ namespace {
 
 constexpr int k_pyramid = 3;
 constexpr int k_fall_1k = 4;
+constexpr int k_octagons = 5;
 
 struct Run {
     std::unique_ptr<sweep::World> world;
@@ -46,8 +48,10 @@ extern "C" __attribute__((visibility("default"))) void sweep_ab_build(int scene)
             sweep::WorldDef{}.solver_substeps, &run->bodies);
         return;
     }
-    bench::move::Scene characters = bench::move::make_scene(
-        1000, sweep::StaticBroadphase::tree, static_cast<bench::move::Character>(scene));
+    const auto character = scene == k_octagons ? bench::move::Character::octagon
+                                               : static_cast<bench::move::Character>(scene);
+    bench::move::Scene characters =
+        bench::move::make_scene(1000, sweep::StaticBroadphase::tree, character);
     run->world = std::make_unique<sweep::World>(std::move(characters.world));
     run->bodies = std::move(characters.characters);
     run->results.resize(run->bodies.size());

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <random>
 #include <span>
 #include <vector>
@@ -35,9 +37,11 @@ struct Scene {
 
 // The characters' shape: the 12x12 box (World::move's fast path for
 // box characters), or a round one as tall (a disc of radius 6; a capsule 12
-// tall and 6 wide, radius 3 about a 6-long upright core), which the general
-// mover moves, meeting the tiles through its closed forms for round shapes.
-enum class Character { box, circle, capsule };
+// tall and 6 wide, radius 3 about a 6-long upright core), which the fast
+// path moves through its closed forms for round shapes among boxes; or a
+// regular octagon as tall and as wide (flat sides 6 from its centre), which
+// only the general mover takes (mover.cpp: GJK casts and manifolds).
+enum class Character { box, circle, capsule, octagon };
 
 inline sweep::Shape character_shape(Character character) {
     switch (character) {
@@ -45,6 +49,16 @@ inline sweep::Shape character_shape(Character character) {
         return sweep::Shape(sweep::Circle{{0, 0}, 6});
     case Character::capsule:
         return sweep::make_capsule({0, -3}, {0, 3}, 3).value();
+    case Character::octagon: {
+        const float pi = 3.14159265f;
+        const float radius = 6 / std::cos(pi / 8); // its corners' distance
+        std::array<sweep::Vec2, 8> corners;
+        for (std::size_t k = 0; k < corners.size(); ++k) {
+            const float angle = (static_cast<float>(k) + 0.5f) * pi / 4;
+            corners[k] = {radius * std::cos(angle), radius * std::sin(angle)};
+        }
+        return sweep::make_polygon(corners).value();
+    }
     case Character::box:
         break;
     }

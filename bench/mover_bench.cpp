@@ -103,6 +103,10 @@ BENCHMARK_CAPTURE(Move_Characters, circle, sweep::StaticBroadphase::tree, Charac
 BENCHMARK_CAPTURE(Move_Characters, capsule, sweep::StaticBroadphase::tree, Character::capsule)
     ->Name("Move/capsules_1000_on_200x200_tiles/sweep")
     ->Unit(benchmark::kMillisecond);
+// Octagons among the same tiles: the general mover.
+BENCHMARK_CAPTURE(Move_Characters, octagon, sweep::StaticBroadphase::tree, Character::octagon)
+    ->Name("Move/octagons_1000_on_200x200_tiles/sweep")
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(Move_Characters_fresh_result)
     ->Name("Move/characters_1000_on_200x200_tiles_fresh_result/sweep")
     ->Unit(benchmark::kMillisecond);
