@@ -73,7 +73,8 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
             return;
         }
         for (int i = 0; i < ref_count; ++i) {
-            const Vec2 n = normalize(right_perp(ref[(i + 1) % ref_count] - ref[i]));
+            const int next = i + 1 < ref_count ? i + 1 : 0; // (not %: a division each edge)
+            const Vec2 n = normalize(right_perp(ref[next] - ref[i]));
             if (n == Vec2{}) {
                 continue;
             }
@@ -99,8 +100,7 @@ inline CoreSeparation core_separation(const ShapeProxy& a, const Transform& xf_a
                 // onto A's face, within the face's ends (a box beside a
                 // wall tile, its corner past the tile's, had its point on
                 // the line of the tile's face, off the tile).
-                best.point_a = sign > 0 ? onto_edge(other[deepest] - gap * n, ref[i],
-                                                     ref[(i + 1) % ref_count])
+                best.point_a = sign > 0 ? onto_edge(other[deepest] - gap * n, ref[i], ref[next])
                                         : other[deepest];
             }
         }
@@ -132,7 +132,8 @@ bool touching_plane_holds(const ShapeProxy& a, const Transform& xf_a, const Shap
         [&](const std::array<Vec2, k_max_polygon_vertices>& ref, int ref_count,
             const std::array<Vec2, k_max_polygon_vertices>& other, int other_count, real sign) {
             for (int i = 0; ref_count >= 2 && i < ref_count; ++i) {
-                const Vec2 n = normalize(right_perp(ref[(i + 1) % ref_count] - ref[i]));
+                const int next = i + 1 < ref_count ? i + 1 : 0;
+                const Vec2 n = normalize(right_perp(ref[next] - ref[i]));
                 if (n == Vec2{} || closing(sign * n) > 0) {
                     continue;
                 }
