@@ -3,8 +3,8 @@
 // (ab_module.cpp, each linked with one build's library), builds the scene
 // in each (0, 1, 2, 5: the Move benchmark's characters, boxes, discs,
 // capsules or octagons, a frame 1000 moves; 3: the pyramid of
-// World/pyramid_5050, 4: World/fall_1k, a frame a step), and times them in chunks of `frames`
-// frames, alternating which goes first, `chunks` times. Prints each side's
+// World/pyramid_5050, 4: World/fall_1k, a frame a step), and times them in
+// chunks of `frames` frames, alternating which goes first, `chunks` times. Prints each side's
 // time a frame over all chunks, B's time over A's, and whether the bodies
 // ended where they did in both (a change that should not move anything
 // must keep that "equal"). Two copies of one build read within 1 % of each

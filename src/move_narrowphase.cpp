@@ -41,7 +41,7 @@ int edge_normals(const ShapeProxy& p, const Transform& xf,
 
 // A proxy's points placed in the world, with its count and radius: what
 // gap_along reads, placed once for the many normals grazes tries (placed
-// for each, they were a sixth of a polygon character's move).
+// for each, gap_along was a tenth of an octagon character's instructions).
 struct PlacedProxy {
     std::array<Vec2, k_max_polygon_vertices> points;
     int count = 0;
