@@ -109,6 +109,28 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
                                           bool may_touch, bool deep_blocks, const Tolerances& tol,
                                           TouchingManifold* touching = nullptr);
 
+/// Whether B (proxy `b` placed by `xfb`) only grazes A (`a` by `xfa`) on
+/// `motion` (world, L): some edge normal n of either shape (from A to B)
+/// has their gap along n, radii included, at least -`tolerance` (L), and
+/// the motion does not close it by more than k_along_cosine of its length.
+/// A contact found there is not a block: a box sliding on a row of tiles
+/// grazes the corner at each seam (the seeds' crack problem). False for
+/// two points (no edges). cast_to_contact asks it at its hit.
+bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, const Transform& xfb,
+            Vec2 motion, real tolerance);
+
+/// Whether grazes() holds at every pose of B along `motion` from `xfb`
+/// (xfb translated by any fraction of it in [0, 1]), shown where B starts:
+/// an edge normal n of either shape along which the motion does not
+/// approach at all (dot(motion, n) >= 0) and their gap is at least
+/// -`tolerance` plus a margin for the rounding of poses farther along (16
+/// ulps of the largest coordinate of the placed shapes and the motion).
+/// Then the gap along n only grows and B's normals do not turn, so
+/// cast_to_contact drops any hit without casting. False where it cannot
+/// show it (then grazes() may still hold). Inputs finite.
+bool grazes_all_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b,
+                      const Transform& xfb, Vec2 motion, real tolerance);
+
 /// Whether B, where it is, may press into A when moved by `motion` (world,
 /// L): false only where it clearly does not, so that the manifold of a
 /// touching start (cast_to_contact's `may_touch`, into_exposed_face) need

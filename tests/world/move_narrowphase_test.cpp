@@ -20,7 +20,9 @@
 #include "move_narrowphase.hpp"
 #include "move_round_box.hpp"
 #include "property.hpp"
+#include "sweep/distance.hpp"
 #include "sweep/manifold.hpp"
+#include "sweep/shape_cast.hpp"
 #include "sweep/world.hpp"
 
 namespace sweep::detail {
@@ -736,6 +738,115 @@ TEST(MoveNarrowphase, ARoundMoverThatDoesNotPressIntoABoxNeedsNoTouchingManifold
     RecordProperty("touching", touching);
     EXPECT_GT(skipped, n / 4) << skipped << " of " << n;
     EXPECT_GT(touching, skipped / 10) << touching << " of " << skipped;
+}
+
+// The gap between proxies a (placed by xfa) and b (by xfb) along n, radii
+// included: B's least extent along n less A's greatest.
+real gap_along_for_test(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b,
+                        const Transform& xfb, Vec2 n) {
+    real a_most = -std::numeric_limits<real>::max();
+    real b_least = std::numeric_limits<real>::max();
+    for (int i = 0; i < a.count; ++i) {
+        a_most = std::max(a_most, dot(n, transform_point(xfa, a.points[i])));
+    }
+    for (int i = 0; i < b.count; ++i) {
+        b_least = std::min(b_least, dot(n, transform_point(xfb, b.points[i])));
+    }
+    return b_least - a_most - a.radius - b.radius;
+}
+
+// A random convex shape for the graze tests, `unit` long or so: a box, a
+// triangle, an octagon or a capsule, as a proxy.
+ShapeProxy random_convex(Cases& cases, real unit) {
+    switch (cases.pick(4)) {
+    case 0:
+        return make_proxy(
+            make_box(cases.uniform(0.2f, 1) * unit, cases.uniform(0.2f, 1) * unit).value());
+    case 1: {
+        const std::array<Vec2, 3> corners{Vec2{-unit, -0.5f * unit},
+                                          Vec2{unit, cases.uniform(-0.5f, 0.5f) * unit},
+                                          Vec2{cases.uniform(-0.5f, 0.5f) * unit, unit}};
+        return make_proxy(make_polygon(corners).value());
+    }
+    case 2: {
+        std::array<Vec2, 8> corners;
+        for (std::size_t k = 0; k < corners.size(); ++k) {
+            const real angle = (static_cast<real>(k) + real(0.5)) * real(0.785398163);
+            corners[k] = {unit * std::cos(angle), unit * std::sin(angle)};
+        }
+        return make_proxy(make_polygon(corners).value());
+    }
+    default:
+        return make_proxy(make_capsule({0, -0.5f * unit}, {0, 0.5f * unit}, 0.3f * unit).value());
+    }
+}
+
+// Wherever grazes_all_along shows that B grazes A all along a motion (for
+// which cast_to_contact casts nothing), grazes() holds at B's start, at its
+// end, at a random pose between and at the shape cast's hit, if it has one:
+// every pose cast_to_contact could have tested. Random convex shapes at
+// random angles, near the origin or 200 units off, B beside a face of A at
+// a gap near the touch tolerance, moving along that face, a hair into or
+// away from it, or anywhere.
+TEST(MoveNarrowphase, AShapeThatGrazesAllAlongGrazesAtEveryPose) {
+    Cases cases(43);
+    const int n = test::property_cases(40000);
+    int held = 0;
+    int hits = 0;
+    for (int i = 0; i < n; ++i) {
+        const Tolerances tol = cases.tolerances();
+        const real unit = tol.linear_slop / k_linear_slop;
+        const real touch = tol.touch_tolerance;
+        const ShapeProxy a = random_convex(cases, unit);
+        const ShapeProxy b = random_convex(cases, unit);
+        const real reach = cases.pick(2) == 0 ? 2 * unit : 200 * unit;
+        const Transform xfa{{cases.uniform(-reach, reach), cases.uniform(-reach, reach)},
+                            cases.pick(3) == 0 ? Rot{} : Rot::from_angle(cases.uniform(-3, 3))};
+        Transform xfb{xfa.p, cases.pick(3) == 0 ? Rot{} : Rot::from_angle(cases.uniform(-3, 3))};
+        // Beside A's face `face`, `gap` along its normal, anywhere along it.
+        const int face = cases.pick(a.count);
+        const Vec2 edge = a.points[face + 1 < a.count ? face + 1 : 0] - a.points[face];
+        const Vec2 normal = rotate(xfa.q, normalize(right_perp(edge)));
+        const Vec2 tangent = left_perp(normal);
+        xfb.p += cases.uniform(-1.5f, 1.5f) * unit * tangent + 3 * unit * normal;
+        // (-1: at the threshold, where only the margin keeps it sound.)
+        constexpr std::array<real, 11> gaps{0, 0, 0, -1, -1, -1.1f, -0.9f, -0.5f, 0.5f, 1, 3};
+        const real gap = gaps[static_cast<std::size_t>(cases.pick(11))] * touch;
+        xfb.p += (gap - gap_along_for_test(a, xfa, b, xfb, normal)) * normal;
+        const real length = cases.uniform(0, 2) * unit;
+        constexpr std::array<real, 7> leans{0, 0, 1e-7f, -1e-7f, 1e-3f, -1e-3f, 0.3f};
+        const real lean = leans[static_cast<std::size_t>(cases.pick(7))];
+        const Vec2 motion =
+            cases.pick(5) == 0
+                ? Vec2{cases.uniform(-length, length), cases.uniform(-length, length)}
+                : length * ((cases.pick(2) == 0 ? 1 : -1) * tangent + lean * normal);
+        if (!grazes_all_along(a, xfa, b, xfb, motion, touch)) {
+            continue;
+        }
+        ++held;
+        std::vector<real> fractions{0, cases.uniform(0, 1), 1};
+        ShapeCastInput input;
+        input.proxy_a = a;
+        input.proxy_b = b;
+        input.xf_a = xfa;
+        input.xf_b = xfb;
+        input.translation_b = motion;
+        input.target_separation = touch;
+        input.touch_tolerance = real(0.5) * touch;
+        if (const CastOutput cast = shape_cast(input); cast.state == CastState::hit) {
+            ++hits;
+            fractions.push_back(cast.fraction);
+        }
+        for (const real f : fractions) {
+            Transform at = xfb;
+            at.p += f * motion;
+            EXPECT_TRUE(grazes(a, xfa, b, at, motion, touch)) << "case " << i << " at " << f;
+        }
+    }
+    RecordProperty("held", held);
+    RecordProperty("hits", hits);
+    EXPECT_GT(held, n / 10) << held << " of " << n;
+    EXPECT_GT(hits, held / 100) << hits << " of " << held;
 }
 
 // A round mover that a face of the box holds off within the touch
