@@ -26,19 +26,6 @@
 namespace sweep::detail {
 namespace {
 
-// The world-frame outward normals of a proxy's edges (none for a point).
-int edge_normals(const ShapeProxy& p, const Transform& xf,
-                 std::array<Vec2, k_max_polygon_vertices>& out) {
-    if (p.count < 2) {
-        return 0;
-    }
-    for (int i = 0; i < p.count; ++i) {
-        const int next = i + 1 < p.count ? i + 1 : 0; // (not %: a division each edge)
-        out[i] = rotate(xf.q, normalize(right_perp(p.points[next] - p.points[i])));
-    }
-    return p.count;
-}
-
 // A proxy's points placed in the world, with its count and radius: what
 // gap_along reads, placed once for the many normals grazes tries (placed
 // for each, gap_along was a tenth of an octagon character's instructions).
@@ -70,32 +57,42 @@ real gap_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, c
     return gap_along(place(a, xfa), place(b, xfb), n);
 }
 
+// Whether an edge normal n of either shape (A's outward, B's inward: from
+// A to B, rotated from the proxy's edge and normalized, in that order)
+// separates A and B (placed) by at least `least_gap` while the motion closes
+// along it by at most `most_closing` (dot(motion, n) >= -most_closing). An
+// edge the motion clearly closes on faster, by twice that for its length,
+// is passed over before it is normalized: its normal would fail the test.
+bool some_face_separates(const ShapeProxy& a, const Transform& xfa, const PlacedProxy& placed_a,
+                         const ShapeProxy& b, const Transform& xfb, const PlacedProxy& placed_b,
+                         Vec2 motion, real most_closing, real least_gap) {
+    const auto separates = [&](const ShapeProxy& p, const Transform& xf, real sign) {
+        for (int i = 0; p.count >= 2 && i < p.count; ++i) {
+            const int next = i + 1 < p.count ? i + 1 : 0; // (not %: a division each edge)
+            const Vec2 edge = right_perp(p.points[next] - p.points[i]);
+            const real closing = sign * dot(motion, rotate(xf.q, edge));
+            if (closing < 0 &&
+                closing * closing > 4 * most_closing * most_closing * dot(edge, edge)) {
+                continue;
+            }
+            const Vec2 n = sign * rotate(xf.q, normalize(edge));
+            if (dot(motion, n) >= -most_closing && gap_along(placed_a, placed_b, n) >= least_gap) {
+                return true;
+            }
+        }
+        return false;
+    };
+    return separates(a, xfa, 1) || separates(b, xfb, -1);
+}
+
 } // namespace
 
 bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, const Transform& xfb,
             Vec2 motion, real tolerance) {
-    const PlacedProxy placed_a = place(a, xfa);
-    const PlacedProxy placed_b = place(b, xfb);
-    std::array<Vec2, k_max_polygon_vertices> normals{};
-    const real along = k_along_cosine * length(motion);
-    const int na = edge_normals(a, xfa, normals);
-    for (int i = 0; i < na; ++i) {
-        if (dot(motion, normals[i]) >= -along &&
-            gap_along(placed_a, placed_b, normals[i]) >= -tolerance) {
-            return true;
-        }
-    }
-    const int nb = edge_normals(b, xfb, normals);
-    for (int i = 0; i < nb; ++i) {
-        const Vec2 n = -normals[i];
-        if (dot(motion, n) >= -along && gap_along(placed_a, placed_b, n) >= -tolerance) {
-            return true;
-        }
-    }
-    return false;
+    return some_face_separates(a, xfa, place(a, xfa), b, xfb, place(b, xfb), motion,
+                               k_along_cosine * length(motion), -tolerance);
 }
 
-// (An edge is normalized only if it faces along the motion before it is.)
 bool grazes_all_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b,
                       const Transform& xfb, Vec2 motion, real tolerance) {
     const PlacedProxy placed_a = place(a, xfa);
@@ -106,25 +103,8 @@ bool grazes_all_along(const ShapeProxy& a, const Transform& xfa, const ShapeProx
             scale = std::max({scale, std::abs(p->points[i].x), std::abs(p->points[i].y)});
         }
     }
-    const real least = -tolerance + 16 * std::numeric_limits<real>::epsilon() * (scale + 1);
-    // The faces of `p` (placed by `xf`), outward (`sign` 1: A's) or inward
-    // (-1: B's, whose outward normal points from B to A), as grazes() makes
-    // their normals.
-    const auto separates = [&](const ShapeProxy& p, const Transform& xf, real sign) {
-        for (int i = 0; p.count >= 2 && i < p.count; ++i) {
-            const int next = i + 1 < p.count ? i + 1 : 0;
-            const Vec2 edge = right_perp(p.points[next] - p.points[i]);
-            if (sign * dot(motion, rotate(xf.q, edge)) < 0) {
-                continue;
-            }
-            const Vec2 n = sign * rotate(xf.q, normalize(edge));
-            if (dot(motion, n) >= 0 && gap_along(placed_a, placed_b, n) >= least) {
-                return true;
-            }
-        }
-        return false;
-    };
-    return separates(a, xfa, 1) || separates(b, xfb, -1);
+    const real margin = 16 * std::numeric_limits<real>::epsilon() * (scale + 1);
+    return some_face_separates(a, xfa, placed_a, b, xfb, placed_b, motion, 0, margin - tolerance);
 }
 
 namespace {
@@ -805,7 +785,8 @@ std::optional<CastOutput> cast_to_contact(const PlacedShape& a, const PlacedShap
     if (round && round->held_off(motion, tol.touch_tolerance)) {
         return std::nullopt; // (most of the tiles beside a round character)
     }
-    if (!round && grazes_all_along(*a.proxy, a.xf, *b.proxy, b.xf, motion, tol.touch_tolerance)) {
+    if (!round && may_touch &&
+        grazes_all_along(*a.proxy, a.xf, *b.proxy, b.xf, motion, tol.touch_tolerance)) {
         // (The grazes() test below would drop any hit: 57 % of an octagon
         // character's casts, each a shape_cast and often a manifold.)
         return std::nullopt;
