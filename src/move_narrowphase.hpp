@@ -126,7 +126,8 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
 /// -`tolerance` plus a margin for the rounding of poses farther along (16
 /// ulps of the largest coordinate of the placed shapes and the motion).
 /// Then the gap along n only grows and B's normals do not turn, so
-/// cast_to_contact drops any hit without casting. False where it cannot
+/// cast_to_contact, asked of a start that may touch, answers none without
+/// casting. False where it cannot
 /// show it (then grazes() may still hold). Inputs finite.
 bool grazes_all_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b,
                       const Transform& xfb, Vec2 motion, real tolerance);

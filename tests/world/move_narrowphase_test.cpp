@@ -782,7 +782,7 @@ ShapeProxy random_convex(Cases& cases, real unit) {
 }
 
 // Wherever grazes_all_along shows that B grazes A all along a motion (for
-// which cast_to_contact casts nothing), grazes() holds at B's start, at its
+// which cast_to_contact casts nothing where B may touch A), grazes() holds at B's start, at its
 // end, at a random pose between and at the shape cast's hit, if it has one:
 // every pose cast_to_contact could have tested. Random convex shapes at
 // random angles, near the origin or 200 units off, B beside a face of A at
