@@ -127,8 +127,8 @@ bool grazes(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, cons
 /// ulps of the largest coordinate of the placed shapes and the motion).
 /// Then the gap along n only grows and B's normals do not turn, so
 /// cast_to_contact, asked of a start that may touch, answers none without
-/// casting. False where it cannot
-/// show it (then grazes() may still hold). Inputs finite.
+/// casting. False where it cannot show it (then grazes() may still hold).
+/// Inputs finite.
 bool grazes_all_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b,
                       const Transform& xfb, Vec2 motion, real tolerance);
 

@@ -849,6 +849,66 @@ TEST(MoveNarrowphase, AShapeThatGrazesAllAlongGrazesAtEveryPose) {
     EXPECT_GT(hits, held / 100) << hits << " of " << held;
 }
 
+// grazes() as its definition reads, every face tested in full: each edge
+// normal of A (outward) and of B (inward), the motion closing along it by
+// at most k_along_cosine of its length and the gap at least -tolerance.
+bool grazes_in_full(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b,
+                    const Transform& xfb, Vec2 motion, real tolerance) {
+    const real along = k_along_cosine * length(motion);
+    for (const bool of_a : {true, false}) {
+        const ShapeProxy& p = of_a ? a : b;
+        const Rot q = of_a ? xfa.q : xfb.q;
+        for (int i = 0; p.count >= 2 && i < p.count; ++i) {
+            const Vec2 edge = p.points[i + 1 < p.count ? i + 1 : 0] - p.points[i];
+            const Vec2 outward = rotate(q, normalize(right_perp(edge)));
+            const Vec2 n = of_a ? outward : -outward;
+            if (dot(motion, n) >= -along && gap_along_for_test(a, xfa, b, xfb, n) >= -tolerance) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// grazes() passes over the faces the motion clearly closes on before
+// normalizing them; its answers are those of every face tested in full, on
+// motions leaning into a face by about k_along_cosine (either side of the
+// threshold) as well as anywhere.
+TEST(MoveNarrowphase, GrazesAnswersAsEveryFaceTestedInFull) {
+    Cases cases(44);
+    const int n = test::property_cases(40000);
+    int grazing = 0;
+    for (int i = 0; i < n; ++i) {
+        const Tolerances tol = cases.tolerances();
+        const real unit = tol.linear_slop / k_linear_slop;
+        const ShapeProxy a = random_convex(cases, unit);
+        const ShapeProxy b = random_convex(cases, unit);
+        const Transform xfa{{cases.uniform(-200, 200) * unit, cases.uniform(-200, 200) * unit},
+                            Rot::from_angle(cases.uniform(-3, 3))};
+        const int face = cases.pick(a.count);
+        const Vec2 edge = a.points[face + 1 < a.count ? face + 1 : 0] - a.points[face];
+        const Vec2 normal = rotate(xfa.q, normalize(right_perp(edge)));
+        Transform xfb{xfa.p + cases.uniform(-1, 1) * unit * left_perp(normal) + 3 * unit * normal,
+                      Rot::from_angle(cases.uniform(-3, 3))};
+        xfb.p += (cases.uniform(-1.5f, 1) * tol.touch_tolerance -
+                  gap_along_for_test(a, xfa, b, xfb, normal)) *
+                 normal;
+        constexpr std::array<real, 6> leans{0, 1, 2, 4, 5, 8}; // (in k_along_cosine)
+        const real lean = leans[static_cast<std::size_t>(cases.pick(6))] * k_along_cosine *
+                          cases.uniform(0.9f, 1.1f);
+        const real length = cases.uniform(0.01f, 2) * unit;
+        const Vec2 motion = cases.pick(4) == 0 ? Vec2{cases.uniform(-length, length),
+                                                      cases.uniform(-length, length)}
+                                               : length * (left_perp(normal) - lean * normal);
+        const bool full = grazes_in_full(a, xfa, b, xfb, motion, tol.touch_tolerance);
+        grazing += full;
+        EXPECT_EQ(grazes(a, xfa, b, xfb, motion, tol.touch_tolerance), full) << "case " << i;
+    }
+    RecordProperty("grazing", grazing);
+    EXPECT_GT(grazing, n / 10) << grazing << " of " << n;
+    EXPECT_LT(grazing, n - n / 10) << grazing << " of " << n;
+}
+
 // A round mover that a face of the box holds off within the touch
 // tolerance, on a motion that never closes that face (held_off, which
 // cast_to_contact takes for no contact at once), grazes at every pose
