@@ -57,6 +57,22 @@ real gap_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, c
     return gap_along(place(a, xfa), place(b, xfb), n);
 }
 
+// gap_along(a, b, n) >= least, to the bit, stopping at the first point of
+// B that brings the gap below `least`: each point's gap, computed as the
+// gap is, is no less than the gap (rounding keeps the order of its terms).
+bool gap_at_least(const PlacedProxy& a, const PlacedProxy& b, Vec2 n, real least) {
+    real max_a = -std::numeric_limits<real>::max();
+    for (int i = 0; i < a.count; ++i) {
+        max_a = std::max(max_a, dot(n, a.points[i]));
+    }
+    for (int i = 0; i < b.count; ++i) {
+        if (dot(n, b.points[i]) - max_a - a.radius - b.radius < least) {
+            return false;
+        }
+    }
+    return b.count > 0 || std::numeric_limits<real>::max() - max_a - a.radius - b.radius >= least;
+}
+
 // Whether an edge normal n of either shape (A's outward, B's inward: from
 // A to B, rotated from the proxy's edge and normalized, in that order)
 // separates A and B (placed) by at least `least_gap` while the motion closes
@@ -79,7 +95,7 @@ bool some_face_separates(const ShapeProxy& a, const Transform& xfa, const Placed
                 continue;
             }
             const Vec2 n = sign * rotate(xf.q, normalize(edge));
-            if (dot(motion, n) >= -most_closing && gap_along(placed_a, placed_b, n) >= least_gap) {
+            if (dot(motion, n) >= -most_closing && gap_at_least(placed_a, placed_b, n, least_gap)) {
                 return true;
             }
         }
