@@ -39,13 +39,19 @@ PlacedProxy place(const ShapeProxy& p, const Transform& xf) {
     return {placed_points(p, xf), p.count, p.radius};
 }
 
+// A's farthest reach along n (its points only).
+real farthest_along(const PlacedProxy& a, Vec2 n) {
+    real most = -std::numeric_limits<real>::max();
+    for (int i = 0; i < a.count; ++i) {
+        most = std::max(most, dot(n, a.points[i]));
+    }
+    return most;
+}
+
 // Gap between two placed proxies along n (from A to B), radii included.
 real gap_along(const PlacedProxy& a, const PlacedProxy& b, Vec2 n) {
-    real max_a = -std::numeric_limits<real>::max();
+    const real max_a = farthest_along(a, n);
     real min_b = std::numeric_limits<real>::max();
-    for (int i = 0; i < a.count; ++i) {
-        max_a = std::max(max_a, dot(n, a.points[i]));
-    }
     for (int i = 0; i < b.count; ++i) {
         min_b = std::min(min_b, dot(n, b.points[i]));
     }
@@ -60,17 +66,15 @@ real gap_along(const ShapeProxy& a, const Transform& xfa, const ShapeProxy& b, c
 // gap_along(a, b, n) >= least, to the bit, stopping at the first point of
 // B that brings the gap below `least`: each point's gap, computed as the
 // gap is, is no less than the gap (rounding keeps the order of its terms).
+// (A proxy has at least one point.)
 bool gap_at_least(const PlacedProxy& a, const PlacedProxy& b, Vec2 n, real least) {
-    real max_a = -std::numeric_limits<real>::max();
-    for (int i = 0; i < a.count; ++i) {
-        max_a = std::max(max_a, dot(n, a.points[i]));
-    }
+    const real max_a = farthest_along(a, n);
     for (int i = 0; i < b.count; ++i) {
         if (dot(n, b.points[i]) - max_a - a.radius - b.radius < least) {
             return false;
         }
     }
-    return b.count > 0 || std::numeric_limits<real>::max() - max_a - a.radius - b.radius >= least;
+    return true;
 }
 
 // Whether an edge normal n of either shape (A's outward, B's inward: from
