@@ -115,6 +115,9 @@ inline constexpr int k_gjk_max_iterations = 20;
 /// Iteration cap of conservative advancement in time_of_impact and of the
 /// GJK ray cast in shape_cast.
 inline constexpr int k_toi_max_iterations = 64;
+/// Cap of time_of_impact's advancement steps along one GJK normal's axis
+/// between two GJK calls, where one body turns.
+inline constexpr int k_toi_axis_steps = 32;
 
 /// The tolerances in world units for a world of L length units per metre.
 struct Tolerances {

@@ -38,7 +38,7 @@ struct ToiOutput {
         CastState::miss; ///< hit, miss ("separated"), overlapped, failed, invalid_input
     real fraction = 0;   ///< time of the hit; for failed, the last safe time
     Vec2 normal;         ///< from A to B at the hit (world)
-    int iterations = 0;
+    int iterations = 0;  ///< separations computed by GJK (axis steps between them not counted)
 };
 
 /// First time t in [0, max_fraction] at which the two moving shapes come
@@ -51,7 +51,12 @@ struct ToiOutput {
 /// separation's normal or along any face normal of either core that holds
 /// them apart to within the touch tolerance (at a corner touching a corner,
 /// either face's). Overlapping beyond the touch tolerance at t = 0:
-/// overlapped. At most k_toi_max_iterations; then failed with the safe time.
+/// overlapped. At most k_toi_max_iterations GJK calls; then failed with the
+/// safe time. Where one body turns and the other does not, up to
+/// k_toi_axis_steps steps between two GJK calls advance on the last normal's
+/// axis alone, by the same bound on the gap of the cores along it (never more
+/// than their separation): the same guarantee, at the cost of a rotation and
+/// a support point of each core a step rather than a GJK call.
 ToiOutput time_of_impact(const ToiInput& input);
 
 } // namespace sweep

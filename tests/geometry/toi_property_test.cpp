@@ -165,6 +165,38 @@ TEST(TimeOfImpactProperty, RandomShapesTranslatingAndTurningNeverPassTheFirstCon
     EXPECT_GT(tally.misses, cases / 20);
 }
 
+// Where only B turns, time_of_impact advances on GJK normals' axes between
+// GJK calls (toi.cpp): round and sharp shapes of every kind, A still or
+// drifting without turning.
+TEST(TimeOfImpactProperty, OneShapeTurningNeverPassesTheFirstContact) {
+    std::mt19937 rng(79);
+    const int cases = test::property_cases(1000);
+    Tally tally;
+    for (int c = 0; c < cases; ++c) {
+        ToiInput in;
+        in.proxy_a = make_proxy(test::random_shape(rng, c));
+        in.proxy_b = make_proxy(test::random_shape(rng, c / 4));
+        const Vec2 a_c{real(uniform(rng, -0.5, 0.5)), real(uniform(rng, -0.5, 0.5))};
+        const real a_angle = real(uniform(rng, -3.14159, 3.14159));
+        const Vec2 a_drift =
+            c % 2 ? Vec2{real(uniform(rng, -0.5, 0.5)), real(uniform(rng, -0.5, 0.5))} : Vec2{};
+        in.sweep_a = {{}, a_c, a_c + a_drift, a_angle, a_angle};
+        const Vec2 c1{real(uniform(rng, -5, 5)), real(uniform(rng, -5, 5))};
+        const Vec2 c2 = c1 + real(uniform(rng, 0, 1.5)) * (Vec2{} - c1) +
+                        Vec2{real(uniform(rng, -1, 1)), real(uniform(rng, -1, 1))};
+        const real a1 = real(uniform(rng, -3.14159, 3.14159));
+        in.sweep_b = {{real(uniform(rng, -0.3, 0.3)), real(uniform(rng, -0.3, 0.3))},
+                      c1,
+                      c2,
+                      a1,
+                      a1 + real(uniform(rng, -8, 8))};
+        SCOPED_TRACE("case " + std::to_string(c));
+        check_against_sampling(in, tally);
+    }
+    EXPECT_GT(tally.hits, cases / 5);
+    EXPECT_GT(tally.misses, cases / 20);
+}
+
 /// Both stop anywhere within the touch band around the target: each
 /// separation (measured by GJK) is in the band (or within the target at a
 /// start there, fraction 0), and their fractions differ by
