@@ -45,9 +45,9 @@ bool open_module(const char* path, Module& m, void*& handle, const void* other) 
     return true;
 }
 
-constexpr int k_last_scene = 5;
+constexpr int k_last_scene = 6;
 
-bool is_step_scene(int scene) { return scene == 3 || scene == 4; }
+bool is_step_scene(int scene) { return scene == 3 || scene == 4 || scene == 6; }
 
 } // namespace
 

@@ -9,8 +9,9 @@
 // Scenes: 0, 1, 2, 5: the Move benchmark's (move_scene.hpp), 1000
 // characters of boxes, discs, capsules or octagons, a frame a move of each;
 // 3: Box2D's pyramid
-// of World/pyramid_5050, 4: the 1,000 falling bodies of World/fall_1k
-// (world_scenes.hpp), a frame a step of 1/60 s.
+// of World/pyramid_5050, 4: the 1,000 falling bodies of World/fall_1k, 6:
+// the 1,000 thrown, spinning bars of World/spinners_1k (world_scenes.hpp),
+// a frame a step of 1/60 s.
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -25,6 +26,7 @@ namespace {
 constexpr int k_pyramid = 3;
 constexpr int k_fall_1k = 4;
 constexpr int k_octagons = 5;
+constexpr int k_spinners = 6;
 
 struct Run {
     std::unique_ptr<sweep::World> world;
@@ -36,16 +38,27 @@ struct Run {
 
 std::unique_ptr<Run> run;
 
+// The World benchmark's scene of step scene `scene`.
+bench::world::FallScene step_scene(int scene) {
+    switch (scene) {
+    case k_pyramid:
+        return bench::world::pyramid_scene();
+    case k_fall_1k:
+        return bench::world::fall_scene(1000);
+    default:
+        return bench::world::spinners_scene(1000);
+    }
+}
+
 } // namespace
 
 // Builds scene `scene` (see above); again if called again.
 extern "C" __attribute__((visibility("default"))) void sweep_ab_build(int scene) {
     run = std::make_unique<Run>();
-    if (scene == k_pyramid || scene == k_fall_1k) {
+    if (scene == k_pyramid || scene == k_fall_1k || scene == k_spinners) {
         run->moves = false;
         run->world = bench::world::make_sweep_world(
-            scene == k_pyramid ? bench::world::pyramid_scene() : bench::world::fall_scene(1000),
-            sweep::WorldDef{}.solver_substeps, &run->bodies);
+            step_scene(scene), sweep::WorldDef{}.solver_substeps, &run->bodies);
         return;
     }
     const auto character = scene == k_octagons ? bench::move::Character::octagon

@@ -27,6 +27,7 @@ using bench::world::k_dt;
 using bench::world::make_sweep_world;
 using bench::world::pyramid_scene;
 using bench::world::Spawn;
+using bench::world::spinners_scene;
 using bench::world::Wall;
 
 constexpr int k_steps = 120; // two seconds: the bottom rows land and pile up
@@ -43,11 +44,16 @@ std::unique_ptr<b2World> make_box2d_world(const FallScene& scene, bool bullets) 
         box.SetAsBox(w.half.x, w.half.y);
         world->CreateBody(&def)->CreateFixture(&box, 0);
     }
-    for (const Spawn& s : scene.spawns) {
+    for (std::size_t i = 0; i < scene.spawns.size(); ++i) {
+        const Spawn& s = scene.spawns[i];
+        const bench::world::Thrown t = bench::world::thrown_of(scene, i);
         b2BodyDef def;
         def.type = b2_dynamicBody;
         def.bullet = bullets;
         def.position.Set(s.x, s.y);
+        def.angle = t.angle;
+        def.linearVelocity = to_b2(t.velocity);
+        def.angularVelocity = t.spin;
         b2Body* body = world->CreateBody(&def);
         b2FixtureDef fd;
         fd.density = 1;
@@ -55,7 +61,7 @@ std::unique_ptr<b2World> make_box2d_world(const FallScene& scene, bool bullets) 
         b2CircleShape circle;
         circle.m_radius = s.size;
         b2PolygonShape box;
-        box.SetAsBox(s.size, s.size);
+        box.SetAsBox(s.size, t.half_height);
         fd.shape = s.circle ? static_cast<b2Shape*>(&circle) : static_cast<b2Shape*>(&box);
         body->CreateFixture(&fd);
     }
@@ -132,6 +138,14 @@ void World_Pyramid_box2d_discrete(benchmark::State& state) {
     run_box2d(state, pyramid_scene(), false);
 }
 
+void World_Spinners_sweep(benchmark::State& state) { run_sweep(state, spinners_scene(1000)); }
+
+void World_Spinners_box2d(benchmark::State& state) { run_box2d(state, spinners_scene(1000), true); }
+
+void World_Spinners_box2d_discrete(benchmark::State& state) {
+    run_box2d(state, spinners_scene(1000), false);
+}
+
 } // namespace
 
 BENCHMARK(World_Fall_sweep<1000>)->Name("World/fall_1k/sweep")->Unit(benchmark::kMillisecond);
@@ -160,6 +174,11 @@ BENCHMARK(World_Pyramid_sweep)->Name("World/pyramid_5050/sweep")->Unit(benchmark
 BENCHMARK(World_Pyramid_box2d)->Name("World/pyramid_5050/box2d")->Unit(benchmark::kMillisecond);
 BENCHMARK(World_Pyramid_box2d_discrete)
     ->Name("World/pyramid_5050/box2d_discrete")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(World_Spinners_sweep)->Name("World/spinners_1k/sweep")->Unit(benchmark::kMillisecond);
+BENCHMARK(World_Spinners_box2d)->Name("World/spinners_1k/box2d")->Unit(benchmark::kMillisecond);
+BENCHMARK(World_Spinners_box2d_discrete)
+    ->Name("World/spinners_1k/box2d_discrete")
     ->Unit(benchmark::kMillisecond);
 // The same scenes with the one-step solve: compare with the rows above.
 BENCHMARK(World_Fall_sweep_one_step<1000>)

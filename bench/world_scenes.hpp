@@ -22,6 +22,15 @@ struct Spawn {
     bool circle;
 };
 
+// A spawned box's shape and motion beyond Spawn's: its other half extent,
+// its angle and its velocities.
+struct Thrown {
+    float half_height; // metres
+    float angle;       // radians
+    sweep::Vec2 velocity;
+    float spin; // rad/s
+};
+
 struct Wall {
     sweep::Vec2 center, half;
 };
@@ -30,7 +39,8 @@ struct Wall {
 // twice as wide as the pile is high, so each case is the same drop, wider.
 struct FallScene {
     std::vector<Spawn> spawns;
-    std::vector<Wall> walls; // floor, left, right
+    std::vector<Wall> walls;    // floor, left, right
+    std::vector<Thrown> thrown; // one a spawn, or none: square, level and at rest
 };
 
 inline FallScene fall_scene(int count) {
@@ -70,6 +80,41 @@ inline FallScene pyramid_scene() {
     return scene;
 }
 
+// n thin bars (1 m by 0.1 m) thrown and spinning in a closed box: each
+// starts on a grid 2 m apart at a random angle, flying at 20 to 40 m/s in a
+// random direction and turning at up to 30 rad/s, so that every step moves
+// each bar 3 to 7 times its thickness: the continuous phase against the
+// walls (one body turning) and between bars (both turning) from the first
+// step on.
+inline FallScene spinners_scene(int count) {
+    const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<float>(count))));
+    const float half = static_cast<float>(columns) + 1; // the box's inner half width
+    FallScene scene;
+    scene.walls = {{{0, -half - 0.5f}, {half + 1, 0.5f}},
+                   {{0, half + 0.5f}, {half + 1, 0.5f}},
+                   {{-half - 0.5f, 0}, {0.5f, half}},
+                   {{half + 0.5f, 0}, {0.5f, half}}};
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<float> unit(0, 1);
+    constexpr float k_two_pi = 6.2831853f;
+    for (int i = 0; i < count; ++i) {
+        const float direction = k_two_pi * unit(rng);
+        const float speed = 20 + 20 * unit(rng);
+        scene.spawns.push_back({-half + 2 + 2 * static_cast<float>(i % columns),
+                                -half + 2 + 2 * static_cast<float>(i / columns), 0.5f, false});
+        const float angle = k_two_pi * unit(rng);
+        scene.thrown.push_back(
+            {0.05f, angle, sweep::Vec2{speed * std::cos(direction), speed * std::sin(direction)},
+             60 * unit(rng) - 30});
+    }
+    return scene;
+}
+
+// Spawn i's Thrown: the scene's, or a square box's at rest.
+inline Thrown thrown_of(const FallScene& scene, std::size_t i) {
+    return scene.thrown.empty() ? Thrown{scene.spawns[i].size, 0, {}, 0} : scene.thrown[i];
+}
+
 // Sleeping off, as on Box2D's side (SetAllowSleeping(false)).
 inline sweep::WorldDef no_sleep(int solver_substeps = sweep::WorldDef{}.solver_substeps) {
     sweep::WorldDef def;
@@ -91,13 +136,19 @@ make_sweep_world(const FallScene& scene, int solver_substeps = sweep::WorldDef{}
         def.position = w.center;
         (void)world->create_body(def, std::span(&sd, 1));
     }
-    for (const Spawn& s : scene.spawns) {
-        const sweep::Shape shape = s.circle ? sweep::Shape(sweep::Circle{{}, s.size})
-                                            : sweep::Shape(sweep::make_box(s.size, s.size).value());
+    for (std::size_t i = 0; i < scene.spawns.size(); ++i) {
+        const Spawn& s = scene.spawns[i];
+        const Thrown t = thrown_of(scene, i);
+        const sweep::Shape shape =
+            s.circle ? sweep::Shape(sweep::Circle{{}, s.size})
+                     : sweep::Shape(sweep::make_box(s.size, t.half_height).value());
         const sweep::ShapeDef sd{shape, {}};
         sweep::BodyDef def;
         def.type = sweep::BodyType::dynamic;
         def.position = {s.x, s.y};
+        def.angle = t.angle;
+        def.linear_velocity = t.velocity;
+        def.angular_velocity = t.spin;
         const sweep::BodyId id = world->create_body(def, std::span(&sd, 1)).value();
         if (dynamic) {
             dynamic->push_back(id);
