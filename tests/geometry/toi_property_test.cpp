@@ -137,6 +137,21 @@ TEST(TimeOfImpactProperty, ThinSpinningBarNeverPassesTheFirstSampledContact) {
     RecordProperty("failed", tally.failures);
 }
 
+// A sweep starting within `range` of the origin on each axis, heading up to
+// `travel` of the way there and up to 1 L aside, its centre of mass up to
+// 0.3 L off the body's origin, turning by up to 8 radians either way.
+Sweep random_sweep(std::mt19937& rng, double range, double travel) {
+    const Vec2 c1{real(uniform(rng, -range, range)), real(uniform(rng, -range, range))};
+    const Vec2 c2 = c1 + real(uniform(rng, 0, travel)) * (Vec2{} - c1) +
+                    Vec2{real(uniform(rng, -1, 1)), real(uniform(rng, -1, 1))};
+    const real a1 = real(uniform(rng, -3.14159, 3.14159));
+    return Sweep{{real(uniform(rng, -0.3, 0.3)), real(uniform(rng, -0.3, 0.3))},
+                 c1,
+                 c2,
+                 a1,
+                 a1 + real(uniform(rng, -8, 8))};
+}
+
 TEST(TimeOfImpactProperty, RandomShapesTranslatingAndTurningNeverPassTheFirstContact) {
     std::mt19937 rng(78);
     const int cases = test::property_cases(2000);
@@ -145,19 +160,8 @@ TEST(TimeOfImpactProperty, RandomShapesTranslatingAndTurningNeverPassTheFirstCon
         ToiInput in;
         in.proxy_a = make_proxy(test::random_shape(rng, c));
         in.proxy_b = make_proxy(test::random_shape(rng, c / 4));
-        const auto random_sweep = [&](double range, double travel) {
-            const Vec2 c1{real(uniform(rng, -range, range)), real(uniform(rng, -range, range))};
-            const Vec2 c2 = c1 + real(uniform(rng, 0, travel)) * (Vec2{} - c1) +
-                            Vec2{real(uniform(rng, -1, 1)), real(uniform(rng, -1, 1))};
-            const real a1 = real(uniform(rng, -3.14159, 3.14159));
-            return Sweep{{real(uniform(rng, -0.3, 0.3)), real(uniform(rng, -0.3, 0.3))},
-                         c1,
-                         c2,
-                         a1,
-                         a1 + real(uniform(rng, -8, 8))};
-        };
-        in.sweep_a = random_sweep(0.5, 0.5);
-        in.sweep_b = random_sweep(5, 1.5);
+        in.sweep_a = random_sweep(rng, 0.5, 0.5);
+        in.sweep_b = random_sweep(rng, 5, 1.5);
         SCOPED_TRACE("case " + std::to_string(c));
         check_against_sampling(in, tally);
     }
@@ -181,15 +185,7 @@ TEST(TimeOfImpactProperty, OneShapeTurningNeverPassesTheFirstContact) {
         const Vec2 a_drift =
             c % 2 ? Vec2{real(uniform(rng, -0.5, 0.5)), real(uniform(rng, -0.5, 0.5))} : Vec2{};
         in.sweep_a = {{}, a_c, a_c + a_drift, a_angle, a_angle};
-        const Vec2 c1{real(uniform(rng, -5, 5)), real(uniform(rng, -5, 5))};
-        const Vec2 c2 = c1 + real(uniform(rng, 0, 1.5)) * (Vec2{} - c1) +
-                        Vec2{real(uniform(rng, -1, 1)), real(uniform(rng, -1, 1))};
-        const real a1 = real(uniform(rng, -3.14159, 3.14159));
-        in.sweep_b = {{real(uniform(rng, -0.3, 0.3)), real(uniform(rng, -0.3, 0.3))},
-                      c1,
-                      c2,
-                      a1,
-                      a1 + real(uniform(rng, -8, 8))};
+        in.sweep_b = random_sweep(rng, 5, 1.5);
         SCOPED_TRACE("case " + std::to_string(c));
         check_against_sampling(in, tally);
     }
