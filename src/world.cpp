@@ -569,6 +569,7 @@ real World::Impl::measure_penetration() const {
 
 void World::Impl::single_step(real dt) {
     PhaseClock clock;
+    keep_sleeping_contacts();
     integrate_velocities(dt);
     clock.lap(stats.solver_seconds);
     update_moving_proxies(dt);
@@ -591,6 +592,7 @@ void World::Impl::single_step(real dt) {
         apply_restitution(solver_contacts, solver_bodies, tol.restitution_threshold);
     }
     keep_solve_results();
+    velocities_dt = 0; // (a body woken later stays put this step)
     report_hits();
     store_impulses();
     if (def.solver_substeps > 1) {

@@ -92,7 +92,7 @@ void World::Impl::find_candidate_pairs(real dt) {
     pair_search.valid = true;
     pair_search.moving_version = moving_version;
     pair_search.queue = search_queue;
-    candidates_from_kept_pairs(); // (the search woke every body they meet)
+    candidates_from_kept_pairs(std::nullopt); // (the search woke every body it wakes)
 }
 
 void World::Impl::start_contact_search(real dt) {
@@ -195,20 +195,33 @@ bool World::Impl::reuse_pair_search(real dt) {
     for (const int bi : search_queue) {
         note_search(bi, dt);
     }
-    return candidates_from_kept_pairs();
+    return candidates_from_kept_pairs(dt);
 }
 
-bool World::Impl::candidates_from_kept_pairs() {
+bool World::Impl::candidates_from_kept_pairs(std::optional<real> reuse_dt) {
     for (const WidePair& p : pair_search.pairs) {
         if (!overlaps(moving_of(shapes[p.shape]).contact_box, p.box)) {
             continue;
         }
-        if (p.other_body >= 0 && !bodies[p.other_body].awake && !shapes[p.other].sensor) {
-            return false;
+        if (reuse_dt && p.other_body >= 0 && !bodies[p.other_body].awake &&
+            !shapes[p.other].sensor && search_wakes(p.shape, p.other, p.other_body, *reuse_dt)) {
+            return false; // (the search wakes it, and seeks its pairs)
         }
-        candidate_pairs.push_back({p.shape, p.other});
+        candidate_pairs.push_back(search_pair(p.shape, p.other, p.other_body));
     }
     return true;
+}
+
+bool World::Impl::search_wakes(int shape, int other, int other_body, real dt) const {
+    const auto [shape_a, shape_b] = search_pair(shape, other, other_body);
+    const ShapeRecord& sa = shapes[shape_a];
+    const ShapeRecord& sb = shapes[shape_b];
+    if (!may_collide(sa, sb)) {
+        return false;
+    }
+    const Body& a = bodies[sa.body];
+    const Body& b = bodies[sb.body];
+    return collide_pair(shape_a, shape_b, a.xf, b.xf, contact_reach(a, b, dt).settings).count > 0;
 }
 
 void World::Impl::note_search(int bi, real dt) {
@@ -254,9 +267,10 @@ void World::Impl::seek_pairs(int bi, real dt, bool wide) {
             if (wide) {
                 pair_search.pairs.push_back({si, static_cast<int>(other), ob, fat});
             } else {
-                candidate_pairs.push_back({si, static_cast<int>(other)});
+                candidate_pairs.push_back(search_pair(si, static_cast<int>(other), ob));
             }
-            if (!o.awake && !shapes[other].sensor && overlaps(box, fat)) {
+            if (!o.awake && !shapes[other].sensor && overlaps(box, fat) &&
+                search_wakes(si, static_cast<int>(other), ob, dt)) {
                 wake_island(ob, true);
             }
             return true;
@@ -284,25 +298,7 @@ void World::Impl::add_contact(int shape_a, int shape_b, real dt) {
     }
     const Body& a = bodies[sa.body];
     const Body& b = bodies[sb.body];
-    const real turn_a = std::abs(a.w) * a.extent;
-    const real turn_b = std::abs(b.w) * b.extent;
-    const real closing = dt * (length(b.v - a.v) + turn_a + turn_b);
-    // Two slow bodies close at most this far in a step; a fast one meets
-    // moving bodies beyond it through time-of-impact events instead
-    // (world_toi.cpp), so a fast crowd does not make every pair a contact.
-    const bool bounded =
-        b.type != BodyType::static_body && closing > a.inner_radius + b.inner_radius;
-    real margin = bounded ? a.inner_radius + b.inner_radius : closing;
-    if (dt * turn_a > a.inner_radius || dt * turn_b > b.inner_radius) {
-        // A fast turn brings a surface no nearer than turn_reach: a spinning
-        // blade's corners sweep a circle. Beyond it, the corner speed, taken
-        // as straight for the step, pushed what the blade never reached: a
-        // box 0.8 L beyond went off at 357 L/s, and a blade beside a wall
-        // was thrown off it at the speed limit.
-        margin = std::min(margin, dt * length(b.v - a.v) + std::min(dt * turn_a, a.turn_reach) +
-                                      std::min(dt * turn_b, b.turn_reach));
-    }
-    const CollideSettings settings{tol.speculative_distance + margin, tol.linear_slop};
+    const auto [settings, bounded] = contact_reach(a, b, dt);
     // (Filled in place: a whole Contact copied in cost more than its collide.)
     Contact& c = contacts.emplace_back();
     const Contact* before = carried_from(shape_a, shape_b, a, b, settings, c.manifold, c.previous);
@@ -428,26 +424,44 @@ void World::Impl::store_impulses() {
     stored_at = shape_clock;
 }
 
+CachedImpulse detail::cached_impulse(const Contact& c, int contact) {
+    CachedImpulse e;
+    e.key = pair_key(c.shape_a, c.shape_b);
+    e.contact = contact;
+    e.count = c.manifold.count;
+    for (int i = 0; i < c.manifold.count; ++i) {
+        e.ids[i] = c.manifold.points[i].id;
+        e.normal[i] = c.impulses[i].normal;
+        e.tangent[i] = c.impulses[i].tangent;
+    }
+    return e;
+}
+
 void World::Impl::make_impulse_cache() {
     impulse_cache.clear();
     // (The search swapped the stored contacts in, and more after them: the
     // min only guards the read.)
     const std::size_t stored = std::min(stored_contacts, previous_contacts.size());
     for (std::size_t ci = 0; ci < stored; ++ci) {
-        const Contact& c = previous_contacts[ci];
-        CachedImpulse e;
-        e.key = pair_key(c.shape_a, c.shape_b);
-        e.contact = static_cast<int>(ci);
-        e.count = c.manifold.count;
-        for (int i = 0; i < c.manifold.count; ++i) {
-            e.ids[i] = c.manifold.points[i].id;
-            e.normal[i] = c.impulses[i].normal;
-            e.tangent[i] = c.impulses[i].tangent;
-        }
-        impulse_cache.push_back(e);
+        impulse_cache.push_back(cached_impulse(previous_contacts[ci], static_cast<int>(ci)));
     }
-    std::sort(impulse_cache.begin(), impulse_cache.end(),
-              [](const CachedImpulse& x, const CachedImpulse& y) { return x.key < y.key; });
+    const auto by_key = [](const CachedImpulse& x, const CachedImpulse& y) {
+        return x.key < y.key;
+    };
+    std::sort(impulse_cache.begin(), impulse_cache.end(), by_key);
+    // And the sleeping pairs', but for a pair with a contact among the last
+    // step's (it slept and woke within a step or two: its contact's
+    // impulses are as fresh or fresher), so that the keys stay unique.
+    const auto searched = static_cast<std::ptrdiff_t>(impulse_cache.size());
+    for (const SleepingContact& s : sleeping_contacts) {
+        if (!std::binary_search(impulse_cache.begin(), impulse_cache.begin() + searched, s.impulse,
+                                by_key)) {
+            impulse_cache.push_back(s.impulse);
+        }
+    }
+    if (impulse_cache.size() > static_cast<std::size_t>(searched)) {
+        std::sort(impulse_cache.begin(), impulse_cache.end(), by_key);
+    }
     impulse_cache_made = true;
 }
 

@@ -519,7 +519,30 @@ struct CachedImpulse {
     std::array<real, 2> normal{};
     std::array<real, 2> tangent{};
     int count = 0;
-    int contact = -1; // its index in World::Impl::previous_contacts
+    int contact = -1; // its index in World::Impl::previous_contacts; -1: a SleepingContact's
+};
+
+// Contact `c`'s impulses for the cache, with `contact` its index in
+// World::Impl::previous_contacts (-1: none there).
+CachedImpulse cached_impulse(const Contact& c, int contact);
+
+// A contact whose dynamic bodies all fell asleep, with its impulses as the
+// step before they slept stored them: the warm start of the pair when they
+// wake (World::Impl::keep_sleeping_contacts). The contact search finds no
+// pair of sleeping bodies, so a step after they slept the last step's
+// contacts hold none of theirs, and a pile woken without them started its
+// solve cold and jumped: 1,000 boxes of a settled pile moved at 10 cm/s on
+// average, up to 30, in the steps after set_awake woke them, and the jolt
+// kept the pile from ever sleeping long (Box2D 2.4 keeps a sleeping pair's
+// contact, and its pile wakes still).
+struct SleepingContact {
+    CachedImpulse impulse; // impulse.contact: -1
+    int body_a = -1;
+    int body_b = -1;
+    int shape_a = -1;
+    int shape_b = -1;
+    std::uint64_t kept_at = 0; // World::Impl::stored_at of the contact kept
+    int awake_steps = 0;       // steps begun with one of its bodies awake
 };
 
 // How far, in linear slops, the CCD fallback's core lies inside a moving
@@ -881,6 +904,9 @@ struct World::Impl {
     // (ShapeRecord::changed_at), or any shape refiltered or retyped, which
     // may change what every seam rule reads (all_shapes_changed_at).
     std::vector<Contact> previous_contacts;
+    // What the cache adds to previous_contacts' impulses: the contacts of
+    // sleeping pairs (keep_sleeping_contacts).
+    std::vector<SleepingContact> sleeping_contacts;
     std::uint64_t shape_clock = 0; // ticks at each change to a shape
     std::uint64_t all_shapes_changed_at = 0;
     std::uint64_t stored_at = 0;
@@ -1441,7 +1467,29 @@ struct World::Impl {
     std::vector<int> step_bodies;
     void list_step_bodies();
 
+    // Gravity, forces and damping over a step of dt into the velocities of
+    // the awake bodies (integrate_velocity each), before the contact
+    // search; the bodies the search wakes get theirs as it wakes them
+    // (wake_sleeping_island), until the velocity solve has run
+    // (velocities_dt: the step's dt until then, else 0).
     void integrate_velocities(real dt);
+    void integrate_velocity(Body& b, real dt);
+    real velocities_dt = 0;
+
+    // The candidate pair of shape `shape`, whose body searched, and shape
+    // `other` of body `other_body` (-1: static): a pair of two dynamic
+    // bodies' shapes with the lower body's first, as a search in body
+    // order finds it whichever body searched. (An island the search wakes
+    // is searched after the awake bodies, in the order it woke in: its
+    // pairs came the other way round, their normals, feature ids and
+    // warm starts with them, and a pile woken so started its solve cold.)
+    std::pair<int, int> search_pair(int shape, int other, int other_body) const {
+        if (other_body >= 0 && other_body < shapes[shape].body &&
+            bodies[other_body].type == BodyType::dynamic) {
+            return {other, shape};
+        }
+        return {shape, other};
+    }
 
     // Candidate pairs from the broadphase, in a reused buffer so that the
     // narrowphase (collide_candidates) is timed apart from the tree queries.
@@ -1487,9 +1535,11 @@ struct World::Impl {
     void seek_pairs_of_moved(int m, std::vector<WidePair>& found);
 
     // The kept wide pairs whose box meets their shape's contact box (noted
-    // by note_search), in order, as the step's candidates; false, leaving
-    // them partial, when one would wake a sleeping body (a search does that).
-    bool candidates_from_kept_pairs();
+    // by note_search), in order, as the step's candidates. Reusing the
+    // search of an earlier step (reuse_dt: the step's dt): false, leaving
+    // them partial, when one would wake a sleeping body (search_wakes: a
+    // search does that); after this step's search, which woke them, none.
+    bool candidates_from_kept_pairs(std::optional<real> reuse_dt);
 
     // Whether shape `s` seeks its pairs in the contact search: a solid shape
     // of an awake dynamic body.
@@ -1542,6 +1592,15 @@ struct World::Impl {
     // body has stayed below the sleep tolerances for time_to_sleep fall
     // asleep together; a body touching a moving kinematic body never rests.
     void update_sleep(real dt);
+    // At the start of a step, before the contact search: keeps the last
+    // step's stored contacts whose dynamic bodies all sleep now (an island
+    // fell asleep, or set_awake(false)) in sleeping_contacts, and drops
+    // those of pairs awake for a whole step (searched since: their
+    // contacts hold the impulses again), of dead bodies, and of shapes
+    // changed since.
+    void keep_sleeping_contacts();
+    // Sorts sleeping_contacts by pair, keeping the one kept last of each.
+    void keep_newest_of_each_pair();
 
     int island_root(int bi) {
         while (island_parent[bi] != bi) {
@@ -1556,6 +1615,47 @@ struct World::Impl {
     void collide_candidates(real dt);
 
     void add_contact(int shape_a, int shape_b, real dt);
+
+    // How far the contact of bodies a and b looks in a step of dt
+    // (add_contact): the speculative distance and how far they may close;
+    // `bounded`: a fast pair of moving bodies, held to their inner radii,
+    // whose meeting beyond them is time of impact's.
+    struct ContactReach {
+        CollideSettings settings;
+        bool bounded = false;
+    };
+    ContactReach contact_reach(const Body& a, const Body& b, real dt) const {
+        const real turn_a = std::abs(a.w) * a.extent;
+        const real turn_b = std::abs(b.w) * b.extent;
+        const real closing = dt * (length(b.v - a.v) + turn_a + turn_b);
+        // Two slow bodies close at most this far in a step; a fast one meets
+        // moving bodies beyond it through time-of-impact events instead
+        // (world_toi.cpp), so a fast crowd does not make every pair a contact.
+        const bool bounded =
+            b.type != BodyType::static_body && closing > a.inner_radius + b.inner_radius;
+        real margin = bounded ? a.inner_radius + b.inner_radius : closing;
+        if (dt * turn_a > a.inner_radius || dt * turn_b > b.inner_radius) {
+            // A fast turn brings a surface no nearer than turn_reach: a
+            // spinning blade's corners sweep a circle. Beyond it, the corner
+            // speed, taken as straight for the step, pushed what the blade
+            // never reached: a box 0.8 L beyond went off at 357 L/s, and a
+            // blade beside a wall was thrown off it at the speed limit.
+            margin = std::min(margin, dt * length(b.v - a.v) + std::min(dt * turn_a, a.turn_reach) +
+                                          std::min(dt * turn_b, b.turn_reach));
+        }
+        return {{tol.speculative_distance + margin, tol.linear_slop}, bounded};
+    }
+
+    // Whether the search of shape `shape` (its body awake) wakes the
+    // sleeping body `other_body` of shape `other`: the pair makes a contact
+    // this step, as add_contact will make it (which then joins their
+    // islands), not merely the boxes meet (Box2D wakes a sleeping body as a
+    // contact with it begins to touch). Waking every sleeping body whose
+    // fat box a search met, islands near one another but not in contact
+    // woke each other for ever, each falling asleep a step after the other
+    // (a settled pile of 1,000 boxes beside two columns of three never
+    // slept).
+    bool search_wakes(int shape, int other, int other_body, real dt) const;
 
     // The velocity solve's compact copies (contact_solver.hpp): every
     // body's velocities and inverse masses, and each contact's lever arms,
@@ -1592,10 +1692,13 @@ struct World::Impl {
             return nullptr;
         }
         const Contact* found = previous_contact(shape_a, shape_b);
-        previous = found ? static_cast<int>(found - previous_contacts.data()) : k_no_previous;
         if (!found) {
+            // (A pair of bodies that slept has its impulses in the cache
+            // alone: the warm start looks there.)
+            previous = sleeping_contacts.empty() ? k_no_previous : k_previous_unknown;
             return nullptr;
         }
+        previous = static_cast<int>(found - previous_contacts.data());
         const Contact& c = *found;
         if (c.made_distance + k_carried_distance_slack * tol.linear_slop <
                 settings.speculative_distance ||

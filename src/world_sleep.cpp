@@ -41,6 +41,13 @@ void World::Impl::wake_sleeping_island(int body, bool queue) {
         // stands where the step began.)
         b.step_center = b.sweep.c2;
         b.step_angle = b.sweep.a2;
+        // Woken after the step gave the awake bodies their gravity, before
+        // its solve: the solve takes the step's gravity back a sub-step's
+        // share at a time, and the warm start holds the pile up, so that a
+        // body without it rose (at 7/8 of g dt: a woken pile jumped).
+        if (velocities_dt > 0) {
+            integrate_velocity(b, velocities_dt);
+        }
         --sleeping_bodies;
         const int next = b.sleep_next;
         b.sleep_next = -1;
@@ -59,6 +66,67 @@ void World::Impl::wake_near(const Aabb& box, bool queue) {
         wake_island(shapes[other].body, queue);
         return true;
     });
+}
+
+void World::Impl::keep_sleeping_contacts() {
+    if (sleeping_contacts.empty() && sleeping_bodies == 0) {
+        return; // (most worlds' steps)
+    }
+    const auto awake_dynamic = [&](int bi) {
+        return bodies[bi].type == BodyType::dynamic && bodies[bi].awake;
+    };
+    const auto changed_since = [&](int si, std::uint64_t at) {
+        return shapes[si].changed_at > at || all_shapes_changed_at > at;
+    };
+    std::erase_if(sleeping_contacts, [&](SleepingContact& s) {
+        if (!bodies[s.body_a].alive || !bodies[s.body_b].alive ||
+            changed_since(s.shape_a, s.kept_at) || changed_since(s.shape_b, s.kept_at)) {
+            return true;
+        }
+        // Woken: searched in the step that begins now (or the one before,
+        // where the search woke them), whose contacts then hold the pair.
+        return (awake_dynamic(s.body_a) || awake_dynamic(s.body_b)) && ++s.awake_steps > 1;
+    });
+    if (sleeping_bodies == 0) {
+        return;
+    }
+    // The stored contacts whose bodies slept since they were made.
+    const std::size_t kept = sleeping_contacts.size();
+    const std::size_t stored = std::min(stored_contacts, contacts.size());
+    for (std::size_t ci = 0; ci < stored; ++ci) {
+        const Contact& c = contacts[ci];
+        const Body& a = bodies[c.body_a];
+        const Body& b = bodies[c.body_b];
+        const bool asleep =
+            (a.type == BodyType::dynamic && !a.awake) || (b.type == BodyType::dynamic && !b.awake);
+        if (!asleep || awake_dynamic(c.body_a) || awake_dynamic(c.body_b) || !a.alive || !b.alive ||
+            changed_since(c.shape_a, stored_at) || changed_since(c.shape_b, stored_at)) {
+            continue;
+        }
+        sleeping_contacts.push_back(
+            {cached_impulse(c, -1), c.body_a, c.body_b, c.shape_a, c.shape_b, stored_at, 0});
+    }
+    if (sleeping_contacts.size() > kept) {
+        keep_newest_of_each_pair();
+    }
+}
+
+void World::Impl::keep_newest_of_each_pair() {
+    // (A pair kept before may have woken and slept again within a step,
+    // with time_to_sleep 0: its new contact replaces it. The entries kept
+    // last come last among equal keys.)
+    std::vector<SleepingContact>& kept = sleeping_contacts;
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const SleepingContact& x, const SleepingContact& y) {
+                         return x.impulse.key < y.impulse.key;
+                     });
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+        if (i + 1 == kept.size() || kept[i + 1].impulse.key != kept[i].impulse.key) {
+            kept[out++] = kept[i];
+        }
+    }
+    kept.resize(out);
 }
 
 void World::Impl::update_sleep(real dt) {

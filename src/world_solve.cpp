@@ -55,29 +55,32 @@ real World::Impl::spin_change(const Body& b, real dt) {
 }
 
 void World::Impl::integrate_velocities(real dt) {
-    const real h = dt / static_cast<real>(def.solver_substeps);
     for (const int bi : step_bodies) {
         Body& b = bodies[static_cast<std::size_t>(bi)];
-        if (!moves(b)) {
-            continue;
+        if (moves(b)) {
+            integrate_velocity(b, dt);
         }
-        if (b.type == BodyType::dynamic) {
-            b.v = capped_velocity(b.v + velocity_change(b, dt), tol.max_translation_speed);
-            if (b.torque != 0) {
-                b.w += spin_change(b, dt);
-            }
-            b.v *= real(1) / (real(1) + dt * b.linear_damping);
-            b.w *= real(1) / (real(1) + dt * b.angular_damping);
+    }
+    velocities_dt = dt;
+}
+
+void World::Impl::integrate_velocity(Body& b, real dt) {
+    const real h = dt / static_cast<real>(def.solver_substeps);
+    if (b.type == BodyType::dynamic) {
+        b.v = capped_velocity(b.v + velocity_change(b, dt), tol.max_translation_speed);
+        if (b.torque != 0) {
+            b.w += spin_change(b, dt);
         }
-        // Kinematic too. The spin the pose will turn by, so that the
-        // solve's impulses follow the turn it makes (as Box2D v3 cuts it
-        // before its solve), and within k_max_coordinate L/s at the
-        // extent: the impulses are a mass times a point's speed
-        // (k_max_mass).
-        b.w = capped_spin(b.w, h);
-        if (std::abs(b.w) * b.extent > k_max_coordinate) {
-            b.w = std::copysign(k_max_coordinate / b.extent, b.w);
-        }
+        b.v *= real(1) / (real(1) + dt * b.linear_damping);
+        b.w *= real(1) / (real(1) + dt * b.angular_damping);
+    }
+    // Kinematic too. The spin the pose will turn by, so that the solve's
+    // impulses follow the turn it makes (as Box2D v3 cuts it before its
+    // solve), and within k_max_coordinate L/s at the extent: the impulses
+    // are a mass times a point's speed (k_max_mass).
+    b.w = capped_spin(b.w, h);
+    if (std::abs(b.w) * b.extent > k_max_coordinate) {
+        b.w = std::copysign(k_max_coordinate / b.extent, b.w);
     }
 }
 

@@ -94,10 +94,14 @@ struct WorldDef {
     /// (Tolerances::linear_sleep_tolerance, k_angular_sleep_tolerance) for
     /// time_to_sleep seconds, together with every dynamic body they are in
     /// contact with (an island), stop being simulated until something wakes
-    /// them: a moving body reaching them, a kinematic body moving into them,
-    /// a body created, moved, destroyed or refiltered near them,
-    /// set_velocity, set_awake. A sleeping body keeps its pose and touching contacts and
-    /// costs nothing per step (Catto, "Box2D 2.4", b2World::Solve's islands).
+    /// them: a moving body coming into contact with one of them (within the
+    /// speculative distance: a body merely near, its box meeting theirs,
+    /// does not), a kinematic body moving into them, a body created, moved,
+    /// destroyed or refiltered near them, set_velocity, set_awake. A
+    /// sleeping body keeps its pose, its touching contacts and their
+    /// impulses, so that a woken island starts where it slept, as still,
+    /// and costs nothing per step (Catto, "Box2D 2.4", b2World::Solve's
+    /// islands).
     /// Off, every dynamic body is simulated every step (benchmarks turn it off).
     bool enable_sleep = true;
     real time_to_sleep = real(0.5); ///< seconds (finite, >= 0) at rest before an island sleeps
