@@ -424,16 +424,25 @@ void World::Impl::store_impulses() {
     stored_at = shape_clock;
 }
 
-CachedImpulse detail::cached_impulse(const Contact& c, int contact) {
-    CachedImpulse e;
-    e.key = pair_key(c.shape_a, c.shape_b);
-    e.contact = contact;
+namespace {
+
+// Contact `c`'s points' feature ids and impulses into `e`, in place.
+void copy_impulses(const Contact& c, CachedImpulse& e) {
     e.count = c.manifold.count;
     for (int i = 0; i < c.manifold.count; ++i) {
         e.ids[i] = c.manifold.points[i].id;
         e.normal[i] = c.impulses[i].normal;
         e.tangent[i] = c.impulses[i].tangent;
     }
+}
+
+} // namespace
+
+CachedImpulse detail::cached_impulse(const Contact& c, int contact) {
+    CachedImpulse e;
+    e.key = pair_key(c.shape_a, c.shape_b);
+    e.contact = contact;
+    copy_impulses(c, e);
     return e;
 }
 
@@ -481,13 +490,7 @@ CachedImpulse World::Impl::warm_impulses(const Contact& c) {
     }
     // What store_impulses kept of it. (A contact added after that in its
     // step was not kept, and holds no impulses: the same zeros.)
-    const Contact& p = previous_contacts[static_cast<std::size_t>(c.previous)];
-    e.count = p.manifold.count;
-    for (int i = 0; i < p.manifold.count; ++i) {
-        e.ids[i] = p.manifold.points[i].id;
-        e.normal[i] = p.impulses[i].normal;
-        e.tangent[i] = p.impulses[i].tangent;
-    }
+    copy_impulses(previous_contacts[static_cast<std::size_t>(c.previous)], e);
     return e;
 }
 
