@@ -714,14 +714,16 @@ real solve_batches_baseline(std::span<ContactBatch> batches, std::span<SolverBod
 }
 #endif
 
-// Applies the batch's accumulated impulses (warm_start, lane by lane). A
-// point a contact lacks holds no impulse.
+// Damps and applies the batch's accumulated impulses (the sub-steps'
+// warm_start, lane by lane). A point a contact lacks holds no impulse, and
+// no mean.
 template <std::size_t points>
-[[gnu::always_inline]] inline
-void warm_start_batch(const ContactBatch& c, std::span<SolverBody> bodies) {
+[[gnu::always_inline]] inline void warm_start_batch(ContactBatch& c, std::span<SolverBody> bodies) {
     BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
     BodyLanes b = gather(bodies, c.body_b, c.inv_mass_b, c.inv_inertia_b);
-    for (const PointLanes& p : points_of<points>(c)) {
+    for (PointLanes& p : points_of<points>(c)) {
+        p.mean_normal_impulse += k_impulse_mean_rate * (p.normal_impulse - p.mean_normal_impulse);
+        p.normal_impulse += k_warm_start_leak * (p.mean_normal_impulse - p.normal_impulse);
         const Lanes px = p.normal_impulse * c.nx + p.tangent_impulse * c.ny;
         const Lanes py = p.normal_impulse * c.ny + p.tangent_impulse * -c.nx;
         a.vx -= a.inv_mass * px;
@@ -738,16 +740,16 @@ void warm_start_batch(const ContactBatch& c, std::span<SolverBody> bodies) {
 }
 
 // warm_start_batch over every batch, run by run (as solve_batches).
-[[gnu::always_inline]] inline
-void warm_start_batches(std::span<const ContactBatch> batches, std::span<SolverBody> bodies) {
+[[gnu::always_inline]] inline void warm_start_batches(std::span<ContactBatch> batches,
+                                                      std::span<SolverBody> bodies) {
     for (std::size_t begin = 0; begin < batches.size();) {
         const std::size_t end = run_end(batches, begin);
         if (batches[begin].points_solved == 2) {
-            for (const ContactBatch& c : batches.subspan(begin, end - begin)) {
+            for (ContactBatch& c : batches.subspan(begin, end - begin)) {
                 warm_start_batch<2>(c, bodies);
             }
         } else {
-            for (const ContactBatch& c : batches.subspan(begin, end - begin)) {
+            for (ContactBatch& c : batches.subspan(begin, end - begin)) {
                 warm_start_batch<1>(c, bodies);
             }
         }
@@ -755,13 +757,12 @@ void warm_start_batches(std::span<const ContactBatch> batches, std::span<SolverB
     }
 }
 
-void warm_start_batches_baseline(std::span<const ContactBatch> batches,
-                                 std::span<SolverBody> bodies) {
+void warm_start_batches_baseline(std::span<ContactBatch> batches, std::span<SolverBody> bodies) {
     warm_start_batches(batches, bodies);
 }
 
 #if SWEEP_AVX_LANES
-[[gnu::target("avx")]] void warm_start_batches_avx(std::span<const ContactBatch> batches,
+[[gnu::target("avx")]] void warm_start_batches_avx(std::span<ContactBatch> batches,
                                                    std::span<SolverBody> bodies) {
     warm_start_batches(batches, bodies);
 }
@@ -863,6 +864,7 @@ void put_lane(ContactBatch& batch, int l, const SolverContact& c,
         q.target_speed[l] = p.target_speed;
         q.max_normal_impulse[l] = p.max_normal_impulse;
         q.step_normal_impulse[l] = p.step_normal_impulse;
+        q.mean_normal_impulse[l] = p.mean_normal_impulse;
         q.base_separation[l] = p.base_separation;
         q.active[l] = i < c.count ? -1 : 0;
     }
@@ -986,6 +988,7 @@ void unpack_contacts(const ContactBatches& batches, std::span<SolverContact> con
             p.tangent_impulse = q.tangent_impulse[l];
             p.max_normal_impulse = q.max_normal_impulse[l];
             p.step_normal_impulse = q.step_normal_impulse[l];
+            p.mean_normal_impulse = q.mean_normal_impulse[l];
         }
     });
 }
@@ -1045,7 +1048,7 @@ real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
     return solve_sweep(batches, contacts, bodies, &targets, isa);
 }
 
-void warm_start(const ContactBatches& batches, std::span<const SolverContact> contacts,
+void warm_start(ContactBatches& batches, std::span<SolverContact> contacts,
                 std::span<SolverBody> bodies, [[maybe_unused]] LaneIsa isa) {
 #if SWEEP_AVX_LANES
     if (isa == LaneIsa::avx) {
@@ -1057,7 +1060,14 @@ void warm_start(const ContactBatches& batches, std::span<const SolverContact> co
     warm_start_batches_baseline(batches.batches, bodies);
 #endif
     for (const int ci : batches.rest) {
-        warm_start(contacts.subspan(static_cast<std::size_t>(ci), 1), bodies);
+        SolverContact& c = contacts[static_cast<std::size_t>(ci)];
+        for (int i = 0; i < c.count; ++i) {
+            SolverPoint& p = c.points[static_cast<std::size_t>(i)];
+            p.mean_normal_impulse +=
+                k_impulse_mean_rate * (p.normal_impulse - p.mean_normal_impulse);
+            p.normal_impulse += k_warm_start_leak * (p.mean_normal_impulse - p.normal_impulse);
+        }
+        warm_start(std::span(&c, 1), bodies);
     }
 }
 
@@ -1068,6 +1078,7 @@ void scale_impulses(ContactBatches& batches, std::span<SolverContact> contacts, 
             p.normal_impulse *= factor;
             p.tangent_impulse *= factor;
             p.max_normal_impulse *= factor;
+            p.mean_normal_impulse *= factor;
         }
     }
     for (const int ci : batches.rest) {
@@ -1076,6 +1087,7 @@ void scale_impulses(ContactBatches& batches, std::span<SolverContact> contacts, 
             p.normal_impulse *= factor;
             p.tangent_impulse *= factor;
             p.max_normal_impulse *= factor;
+            p.mean_normal_impulse *= factor;
         }
     }
 }

@@ -375,6 +375,7 @@ void World::Impl::prepare_contacts(real dt) {
                 if (cached.ids[k] == mp.id) {
                     p.normal_impulse = cached.normal[k];
                     p.tangent_impulse = cached.tangent[k];
+                    p.mean_normal_impulse = cached.mean_normal[k];
                 }
             }
         }
@@ -398,13 +399,13 @@ void World::Impl::keep_solve_results() {
     }
     if (!any_restitution) { // (then nothing unpacked them: read where the solve left them)
         visit_solved_impulses(
-            contact_batches, solver_contacts,
-            [&](int ci, int i, real normal, real tangent, real max_normal) {
+            contact_batches, solver_contacts, [&](int ci, int i, const SolvedImpulse& solved) {
                 PointImpulse& p =
                     contacts[static_cast<std::size_t>(ci)].impulses[static_cast<std::size_t>(i)];
-                p.normal = normal;
-                p.tangent = tangent;
-                p.max_normal = max_normal; // (approach_speed: prepare_contacts)
+                p.normal = solved.normal;
+                p.tangent = solved.tangent;
+                p.max_normal = solved.max_normal; // (approach_speed: prepare_contacts)
+                p.mean_normal = solved.mean_normal;
             });
         return;
     }
@@ -413,7 +414,8 @@ void World::Impl::keep_solve_results() {
         for (int i = 0; i < s.count; ++i) {
             const SolverPoint& p = s.points[static_cast<std::size_t>(i)];
             contacts[ci].impulses[static_cast<std::size_t>(i)] = {
-                p.normal_impulse, p.tangent_impulse, p.max_normal_impulse, p.approach_speed};
+                p.normal_impulse, p.tangent_impulse, p.max_normal_impulse, p.approach_speed,
+                p.mean_normal_impulse};
         }
     }
 }
@@ -433,6 +435,7 @@ void copy_impulses(const Contact& c, CachedImpulse& e) {
         e.ids[i] = c.manifold.points[i].id;
         e.normal[i] = c.impulses[i].normal;
         e.tangent[i] = c.impulses[i].tangent;
+        e.mean_normal[i] = c.impulses[i].mean_normal;
     }
 }
 

@@ -426,6 +426,7 @@ struct PointImpulse {
     real tangent = 0;
     real max_normal = 0;     // did it push during the solve?
     real approach_speed = 0; // normal velocity before the solve (negative approaches)
+    real mean_normal = 0;    // SolverPoint::mean_normal_impulse, per step
 };
 
 // Contact::previous when the pair had no contact in the last step, or when
@@ -518,6 +519,7 @@ struct CachedImpulse {
     std::array<std::uint32_t, 2> ids{};
     std::array<real, 2> normal{};
     std::array<real, 2> tangent{};
+    std::array<real, 2> mean_normal{};
     int count = 0;
     int contact = -1; // its index in World::Impl::previous_contacts; -1: a SleepingContact's
 };

@@ -146,6 +146,9 @@ TEST(WorldEvents, LandingBeginsOneContactAndLiftingOffEndsIt) {
 // it last made some pairs' manifolds), every touching pair's manifold is
 // collide() with the linear slop as speculative distance at the final
 // poses: the same points, where they are there within a tenth of a slop.
+// (A pair resting on two nearly parallel faces may keep the manifold made
+// on the face collide() preferred then, while collide() now takes the
+// other: the same points, the other face's normal.)
 TEST(WorldEvents, TouchingContactsAreTheManifoldsAtTheFinalPoses) {
     World world = make_world();
     add_ground(world);
@@ -169,6 +172,7 @@ TEST(WorldEvents, TouchingContactsAreTheManifoldsAtTheFinalPoses) {
     };
     const real slop = world.tolerances().linear_slop;
     int checked = 0;
+    int other_face = 0;
     for (int s = 0; s < 120; ++s) {
         step(world);
         for (const ContactData& d : world.touching_contacts()) {
@@ -183,6 +187,24 @@ TEST(WorldEvents, TouchingContactsAreTheManifoldsAtTheFinalPoses) {
             // turns as much over its radius (0.25 L or more here).
             const real moved = slop / 10;
             ASSERT_EQ(d.manifold.count, m.count) << "step " << s;
+            if (d.manifold.reference_is_b != m.reference_is_b) {
+                // Two nearly parallel faces, the kept manifold made on the
+                // one collide() then preferred (the carry's documented
+                // difference): the same points, the other face's normal,
+                // turned from it by the faces' angle (here under 0.01 rad).
+                ++other_face;
+                EXPECT_LE(length(d.manifold.normal - m.normal), real(0.01)) << "step " << s;
+                for (int i = 0; i < d.manifold.count; ++i) {
+                    const ManifoldPoint& p = d.manifold.points[i];
+                    const auto same = [&](const ManifoldPoint& q) {
+                        return length(p.point - q.point) <= moved &&
+                               std::abs(p.separation - q.separation) <= moved;
+                    };
+                    EXPECT_TRUE(same(m.points[0]) || (m.count == 2 && same(m.points[1])))
+                        << "step " << s;
+                }
+                continue;
+            }
             EXPECT_LE(length(d.manifold.normal - m.normal), moved / real(0.25)) << "step " << s;
             for (int i = 0; i < m.count; ++i) {
                 EXPECT_NEAR(d.manifold.points[i].separation, m.points[i].separation, moved)
@@ -194,6 +216,7 @@ TEST(WorldEvents, TouchingContactsAreTheManifoldsAtTheFinalPoses) {
         }
     }
     EXPECT_GT(checked, 2000);
+    EXPECT_LT(other_face, checked / 10); // (two resting pairs here, not the rule)
 }
 
 TEST(WorldEvents, HitEventReportsTheImpactSpeed) {
