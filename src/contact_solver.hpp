@@ -40,7 +40,7 @@ inline constexpr real k_max_condition_number = 1000;
 /// a still half second, after 11 s on average, and none moves after 30 s
 /// (before: 10 never had one, and still rocked at 1 to 30 cm/s after 60
 /// s). The cost, while loads grow faster than their means follow: Box2D's
-/// 5050-box pyramid sinks 10.8 slops in its first 2 s rather than 8, then
+/// 5050-box pyramid sinks 10.8 slops in its first 4 s rather than 8, then
 /// stands still (before, it still swayed at 2 mm/s after 20 s); the 40-row
 /// one sinks 1.8 slops rather than 1.2. A leak of 0.01 sinks the large
 /// pyramid 14.4 slops; one of 0.003 sinks it 9.4, and the piles come to

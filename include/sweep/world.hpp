@@ -51,7 +51,7 @@ struct WorldDef {
     /// landings stay down; each sub-step's warm start damps the impulses it
     /// carries, so that piles come to rest rather than rock): stacks settle
     /// in few sweeps, sway and sink less (Box2D's 5050-box pyramid sinks 11
-    /// slops in its first 2 s and then stands still, rather than 67). 1:
+    /// slops in its first 4 s and then stands still, rather than 67). 1:
     /// sequential-impulse sweeps over the whole step until they converge
     /// (velocity_iterations), which follows one-step semi-implicit Euler
     /// exactly. Position correction and the continuous phase follow either
