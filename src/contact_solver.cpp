@@ -1048,6 +1048,17 @@ real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
     return solve_sweep(batches, contacts, bodies, &targets, isa);
 }
 
+namespace {
+
+// A point's share of the sub-steps' damped warm start (warm_start of
+// batches; warm_start_batch does the same lane by lane).
+void damp_warm_start(SolverPoint& p) {
+    p.mean_normal_impulse += k_impulse_mean_rate * (p.normal_impulse - p.mean_normal_impulse);
+    p.normal_impulse += k_warm_start_leak * (p.mean_normal_impulse - p.normal_impulse);
+}
+
+} // namespace
+
 void warm_start(ContactBatches& batches, std::span<SolverContact> contacts,
                 std::span<SolverBody> bodies, [[maybe_unused]] LaneIsa isa) {
 #if SWEEP_AVX_LANES
@@ -1062,10 +1073,7 @@ void warm_start(ContactBatches& batches, std::span<SolverContact> contacts,
     for (const int ci : batches.rest) {
         SolverContact& c = contacts[static_cast<std::size_t>(ci)];
         for (int i = 0; i < c.count; ++i) {
-            SolverPoint& p = c.points[static_cast<std::size_t>(i)];
-            p.mean_normal_impulse +=
-                k_impulse_mean_rate * (p.normal_impulse - p.mean_normal_impulse);
-            p.normal_impulse += k_warm_start_leak * (p.mean_normal_impulse - p.normal_impulse);
+            damp_warm_start(c.points[static_cast<std::size_t>(i)]);
         }
         warm_start(std::span(&c, 1), bodies);
     }

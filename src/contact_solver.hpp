@@ -377,7 +377,7 @@ real solve_substep(ContactBatches& batches, std::span<SolverContact> contacts,
 /// by eigenvalues r +- i sqrt(r - r^2), of modulus sqrt(r), so a mode the
 /// sweeps reduce slowly (r near 1) swings with a period of 2 pi / sqrt(1 -
 /// r) sub-steps and barely decays; a pile of 100 random boxes rocked so
-/// for ever (at 5 to 20 cm/s, never asleep), and more sweeps only shortened
+/// for ever (at 1 to 30 cm/s, never asleep), and more sweeps only shortened
 /// the swing. So each point's normal impulse is low-passed over the
 /// sub-steps (mean_normal_impulse, at k_impulse_mean_rate a sub-step) and
 /// the impulse applied is pulled towards that mean by k_warm_start_leak of
