@@ -553,11 +553,6 @@ TEST(WorldSleep, AStackWokenByTheContactSearchStaysStill) {
     EXPECT_LE(step_until_asleep(world, 120), 120) << "and all sleep again";
 }
 
-// A body created where a box sleeps wakes it, as set_transform and
-// create_shape wake what sleeps where they put a shape: a kinematic disc
-// at rest, or a static block, made 0.05 L deep in a sleeping box pushes it
-// out within a few steps. The box slept on inside it for good (134 of 400
-// probe scenes with a kinematic disc).
 TEST(WorldSleep, PilesOfRandomBoxesFallAsleep) {
     // Box2D 2.4.1 puts such piles to sleep in 13 to 43 s; ours never did
     // (they rocked: WorldSolverSubsteps.PilesOfRandomBoxesComeToRest). Now
@@ -569,6 +564,11 @@ TEST(WorldSleep, PilesOfRandomBoxesFallAsleep) {
     }
 }
 
+// A body created where a box sleeps wakes it, as set_transform and
+// create_shape wake what sleeps where they put a shape: a kinematic disc
+// at rest, or a static block, made 0.05 L deep in a sleeping box pushes it
+// out within a few steps. The box slept on inside it for good (134 of 400
+// probe scenes with a kinematic disc).
 TEST(WorldSleep, ABodyCreatedInsideASleepingBoxWakesIt) {
     for (const BodyType type : {BodyType::kinematic, BodyType::static_body}) {
         World world = make_world();

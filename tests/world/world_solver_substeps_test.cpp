@@ -157,10 +157,11 @@ TEST(WorldSolverSubsteps, PilesOfRandomBoxesComeToRest) {
         real fastest = 0;
         for (int i = 0; i < 1800; ++i) {
             ASSERT_TRUE(world.step(k_dt));
+            if (i < 1500) {
+                continue; // (settling)
+            }
             for (const BodyId id : boxes) {
-                fastest = i >= 1500
-                              ? std::max(fastest, length(world.body_state(id)->linear_velocity))
-                              : fastest;
+                fastest = std::max(fastest, length(world.body_state(id)->linear_velocity));
             }
         }
         EXPECT_LT(fastest, real(0.01)) << "seed " << seed;
