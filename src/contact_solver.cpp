@@ -70,11 +70,18 @@ std::optional<std::array<real, 2>> solve_block_of(const SolverContact& c, const 
     return solve_block_lcp({c.k11, c.k12, c.k22, true}, b1, b2);
 }
 
-// Both normal impulses of a two-point manifold at once (solve_block_of).
-// Solving the points one after the other makes a resting box rock, and a
-// stack drift. Returns the change of the points' normal speeds; 0, the
-// impulses kept, when no case of the problem holds.
-real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
+// The over-relaxation factor of a point with target speed `target`
+// (SubstepTargets::over_relaxation, touch_speed); 1 without targets.
+real over_relaxation_of(real target, const SubstepTargets* t) {
+    return t && target >= -t->touch_speed ? t->over_relaxation : real(1);
+}
+
+// Both normal impulses of a two-point manifold at once (solve_block_of),
+// over-relaxed as `t` says (none without it). Solving the points one after
+// the other makes a resting box rock, and a stack drift. Returns the
+// change of the points' normal speeds; 0, the impulses kept, when no case
+// of the problem holds.
+real solve_block(SolverContact& c, SolverBody& a, SolverBody& b, const SubstepTargets* t) {
     const Vec2 n = c.normal;
     SolverPoint& p1 = c.points[0];
     SolverPoint& p2 = c.points[1];
@@ -85,8 +92,12 @@ real solve_block(SolverContact& c, SolverBody& a, SolverBody& b) {
     if (!x) {
         return 0;
     }
-    const real x1 = (*x)[0];
-    const real x2 = (*x)[1];
+    real x1 = (*x)[0];
+    real x2 = (*x)[1];
+    if (t && t->over_relaxation != 1) {
+        x1 = std::max(a1 + over_relaxation_of(p1.target_speed, t) * (x1 - a1), real(0));
+        x2 = std::max(a2 + over_relaxation_of(p2.target_speed, t) * (x2 - a2), real(0));
+    }
     p1.normal_impulse = x1;
     p2.normal_impulse = x2;
     p1.max_normal_impulse = std::max(p1.max_normal_impulse, x1);
@@ -166,23 +177,26 @@ real solve_friction(SolverContact& c, SolverBody& a, SolverBody& b) {
     return change;
 }
 
-// One contact of the sweep: the normal, then rolling resistance and
-// friction, bounded by the normal impulse just solved (Box2D v3's
-// b2SolveContact order), so that every sweep leaves each point within
-// Coulomb's cone (friction solved first, bounded by the normal impulse of
-// the sweep before, left a fifth of a sliding pile's points beyond it).
-// Returns the largest change it made to a point's relative speed (L/s).
-real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b) {
+// One contact of the sweep: the normal (over-relaxed as `t` says, if
+// given), then rolling resistance and friction, bounded by the normal
+// impulse just solved (Box2D v3's b2SolveContact order), so that every
+// sweep leaves each point within Coulomb's cone (friction solved first,
+// bounded by the normal impulse of the sweep before, left a fifth of a
+// sliding pile's points beyond it). Returns the largest change it made to
+// a point's relative speed (L/s).
+real solve_contact(SolverContact& c, SolverBody& a, SolverBody& b,
+                   const SubstepTargets* t = nullptr) {
     real change = 0;
     if (c.block) {
-        change = solve_block(c, a, b);
+        change = solve_block(c, a, b, t);
     } else {
         const Vec2 n = c.normal;
         for (int i = 0; i < c.count; ++i) {
             SolverPoint& p = c.points[static_cast<std::size_t>(i)];
             const real vn = dot(relative_velocity(a, b, p), n);
+            const real mass = over_relaxation_of(p.target_speed, t) * p.normal_mass;
             const real new_impulse =
-                std::max(p.normal_impulse - p.normal_mass * (vn - p.target_speed), real(0));
+                std::max(p.normal_impulse - mass * (vn - p.target_speed), real(0));
             const real lambda = new_impulse - p.normal_impulse;
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = std::max(p.max_normal_impulse, new_impulse);
@@ -398,13 +412,21 @@ void apply_impulse(BodyLanes& a, BodyLanes& b, const PointLanes& p, Lanes lambda
     b.w += b.inv_inertia * (p.rbx * py - p.rby * px);
 }
 
-// solve_block's four cases, chosen lane by lane; lanes where none holds
-// (or that are no block) keep their impulses. Returns the change of the
-// points' normal speeds, 0 in those lanes; `x1`, `x2`: the new impulses;
-// `solved`: the lanes that take them.
-[[gnu::always_inline]] inline
-Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes& b, Lanes& x1,
-                     Lanes& x2, LaneMask& solved) {
+// over_relaxation_of, lane by lane.
+[[gnu::always_inline]] inline Lanes over_relaxation_of(Lanes target, const SubstepTargets& t) {
+    const Lanes zero{};
+    return target < zero - t.touch_speed ? zero + 1 : zero + t.over_relaxation;
+}
+
+// solve_block's four cases, chosen lane by lane, over-relaxed as `t` says
+// when `over_relax`; lanes where none holds (or that are no block) keep
+// their impulses. Returns the change of the points' normal speeds, 0 in
+// those lanes; `x1`, `x2`: the new impulses; `solved`: the lanes that take
+// them.
+template <bool over_relax>
+[[gnu::always_inline]] inline Lanes block_impulses(const ContactBatch& c, const BodyLanes& a,
+                                                   const BodyLanes& b, Lanes& x1, Lanes& x2,
+                                                   LaneMask& solved, const SubstepTargets* t) {
     const PointLanes& p1 = c.points[0];
     const PointLanes& p2 = c.points[1];
     const Lanes a1 = p1.normal_impulse;
@@ -427,6 +449,12 @@ Lanes block_impulses(const ContactBatch& c, const BodyLanes& a, const BodyLanes&
     x2 = select(both, both2, masked(~only1 & only2, second));
     x1 = select(solved, x1, a1);
     x2 = select(solved, x2, a2);
+    if constexpr (over_relax) {
+        x1 = select(solved,
+                    max_of(a1 + over_relaxation_of(p1.target_speed, *t) * (x1 - a1), Lanes{}), a1);
+        x2 = select(solved,
+                    max_of(a2 + over_relaxation_of(p2.target_speed, *t) * (x2 - a2), Lanes{}), a2);
+    }
     const Lanes d1 = x1 - a1;
     const Lanes d2 = x2 - a2;
     const Lanes s1 = c.k11 * d1 + c.k12 * d2;
@@ -461,12 +489,13 @@ void solve_rolling(ContactBatch& c, BodyLanes& a, BodyLanes& b) {
     b.w += b.inv_inertia * lambda;
 }
 
-// solve_contact on the batch's k_lanes contacts; `change` grows lane by lane
-// when `measure` (a sub-step's sweeps run a fixed count, so no one reads it:
-// the divisions are left out).
-template <bool measure, std::size_t points>
-[[gnu::always_inline]] inline
-Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
+// solve_contact on the batch's k_lanes contacts, over-relaxed as `t` says
+// when `over_relax`; `change` grows lane by lane when `measure` (a
+// sub-step's sweeps run a fixed count, so no one reads it: the divisions
+// are left out).
+template <bool measure, std::size_t points, bool over_relax>
+[[gnu::always_inline]] inline Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies,
+                                                Lanes change, const SubstepTargets* t) {
     BodyLanes a = gather(bodies, c.body_a, c.inv_mass_a, c.inv_inertia_a);
     BodyLanes b = gather(bodies, c.body_b, c.inv_mass_b, c.inv_inertia_b);
     // The normal first: the block's impulses, applied after the
@@ -478,7 +507,7 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
     LaneMask solved{};
     const bool blocks = points == 2 && c.blocks; // (a block has two points)
     if (blocks) {
-        const Lanes block_change = block_impulses(c, a, b, x1, x2, solved);
+        const Lanes block_change = block_impulses<over_relax>(c, a, b, x1, x2, solved, t);
         if constexpr (measure) {
             change = max_of(change, block_change);
         }
@@ -487,8 +516,11 @@ Lanes solve_batch(ContactBatch& c, std::span<SolverBody> bodies, Lanes change) {
         for (PointLanes& p : points_of<points>(c)) {
             const LaneMask active = p.active & ~c.block;
             const Lanes vn = relative_speed(a, b, p, c.nx, c.ny);
-            const Lanes next =
-                max_of(p.normal_impulse - p.normal_mass * (vn - p.target_speed), Lanes{});
+            Lanes mass = p.normal_mass;
+            if constexpr (over_relax) {
+                mass = over_relaxation_of(p.target_speed, *t) * p.normal_mass;
+            }
+            const Lanes next = max_of(p.normal_impulse - mass * (vn - p.target_speed), Lanes{});
             const Lanes lambda = masked(active, next - p.normal_impulse);
             p.normal_impulse = select(active, next, p.normal_impulse);
             p.max_normal_impulse =
@@ -629,10 +661,16 @@ void mark_disturbed(const ContactBatch& c, Lanes change, const SubstepTargets& t
 // batches' solve 10 % more instructions in the pyramid.
 enum class Tracking { none, mark, focus };
 
+// Whether a sweep with `targets` focuses (Tracking::focus: it measures and
+// tracks what it disturbs), and so over-relaxes if they ask.
+bool focuses(const SubstepTargets* targets) {
+    return targets && targets->measure && !targets->disturbed.empty() && targets->focus;
+}
+
 // The batches of a run in order (each aiming at `targets` first, if any,
 // and if they aim), each with `points` points; with Tracking::focus only
-// those disturbed lately.
-template <bool measure, Tracking tracking, std::size_t points>
+// those disturbed lately, over-relaxed when `over_relax`.
+template <bool measure, Tracking tracking, std::size_t points, bool over_relax = false>
 [[gnu::always_inline]] inline Lanes solve_run(std::span<ContactBatch> run,
                                               std::span<SolverBody> bodies,
                                               const SubstepTargets* targets, Lanes change) {
@@ -646,14 +684,29 @@ template <bool measure, Tracking tracking, std::size_t points>
             set_targets<points>(batch, *targets);
         }
         if constexpr (tracking == Tracking::none) {
-            change = solve_batch<measure, points>(batch, bodies, change);
+            change = solve_batch<measure, points, false>(batch, bodies, change, targets);
         } else {
-            const Lanes batch_change = solve_batch<measure, points>(batch, bodies, Lanes{});
+            const Lanes batch_change =
+                solve_batch<measure, points, over_relax>(batch, bodies, Lanes{}, targets);
             mark_disturbed(batch, batch_change, *targets);
             change = max_of(change, batch_change);
         }
     }
     return change;
+}
+
+// solve_run, over-relaxed in a sweep that focuses and asks for it (the
+// others, and Gauss-Seidel's, keep their code).
+template <bool measure, Tracking tracking, std::size_t points>
+[[gnu::always_inline]] inline Lanes solve_run_of(std::span<ContactBatch> run,
+                                                 std::span<SolverBody> bodies,
+                                                 const SubstepTargets* targets, Lanes change) {
+    if constexpr (tracking == Tracking::focus) {
+        if (targets->over_relaxation != 1) {
+            return solve_run<measure, tracking, points, true>(run, bodies, targets, change);
+        }
+    }
+    return solve_run<measure, tracking, points>(run, bodies, targets, change);
 }
 
 // Every batch in order, run by run (a loop of its own for each count of
@@ -668,8 +721,8 @@ template <bool measure, Tracking tracking>
         const std::size_t end = run_end(batches, begin);
         const std::span<ContactBatch> run = batches.subspan(begin, end - begin);
         change = batches[begin].points_solved == 2
-                     ? solve_run<measure, tracking, 2>(run, bodies, targets, change)
-                     : solve_run<measure, tracking, 1>(run, bodies, targets, change);
+                     ? solve_run_of<measure, tracking, 2>(run, bodies, targets, change)
+                     : solve_run_of<measure, tracking, 1>(run, bodies, targets, change);
         begin = end;
     }
     real most = 0;
@@ -785,7 +838,7 @@ real solve_sweep(ContactBatches& batches, std::span<SolverContact> contacts,
         }
         SolverBody& a = bodies[static_cast<std::size_t>(c.body_a)];
         SolverBody& b = bodies[static_cast<std::size_t>(c.body_b)];
-        const real change = solve_contact(c, a, b);
+        const real change = solve_contact(c, a, b, focuses(targets) ? targets : nullptr);
         if (targets && targets->measure && !targets->disturbed.empty() && change > targets->mark) {
             const auto mark = [&](int index, const SolverBody& body) {
                 if (body.inv_mass > 0) {

@@ -359,6 +359,17 @@ struct SubstepTargets {
     /// on after an impact then cost as much as the impact's reach, not as
     /// the whole world (the contacts no colour took are solved anyway).
     bool focus = false;
+    /// The factor ω by which a focused sweep over-relaxes the normal
+    /// impulse of each point in touch (projected successive
+    /// over-relaxation: the impulse moves ω times as far as Gauss-Seidel's
+    /// step, and stays at or above zero): 1 is Gauss-Seidel. A point is in
+    /// touch when its target speed is at least -touch_speed (L/s): it
+    /// overlaps, or the sub-step would close its gap at no more than that.
+    /// Speculative points farther apart are not over-relaxed: an impulse
+    /// there sent past Gauss-Seidel's stops the bodies short of where they
+    /// meet (a column landing at 21 L/s stopped 0.33 L above the ground).
+    real over_relaxation = 1;
+    real touch_speed = 0;
 };
 
 /// One sweep of a sub-step: each point's target speed from `targets`

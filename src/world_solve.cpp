@@ -133,6 +133,7 @@ void World::Impl::solve_substepped(real dt) {
     targets.max_push = k_substep_max_push * tol.linear_slop;
     targets.disturbed = substep_disturbed;
     targets.mark = sweep_tolerance / k_substep_disturbance_fraction;
+    targets.touch_speed = sweep_tolerance;
     int sweeps = 0;
     for (int sub = 0; sub < n; ++sub) {
         if (sub > 0) {
@@ -151,9 +152,12 @@ void World::Impl::solve_substepped(real dt) {
         targets.focus = true;
         for (int extra = 0; extra < k_max_extra_push_sweeps && change > sweep_tolerance; ++extra) {
             ++targets.sweep;
+            targets.over_relaxation =
+                extra < k_push_sweeps_before_over_relaxation ? 1 : k_push_over_relaxation;
             change = solve_substep(contact_batches, solver_contacts, solver_bodies, targets);
             ++sweeps;
         }
+        targets.over_relaxation = 1;
         move_substep(h);
         record_substep_path(sub);
         targets.push = false;

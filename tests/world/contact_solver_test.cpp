@@ -270,12 +270,16 @@ bool disturbed_since(const Case& c, const std::vector<int>& contacts,
 // contacts one by one) only if a body of it was disturbed in the sweep
 // before or earlier in this one, and every contact solved whose speed
 // change exceeds the mark disturbs its bodies that impulses move. The
-// same bits, the same marks, and both kinds of batch met.
-void expect_focused_sweeps_match_the_rule(LaneIsa isa) {
+// same bits, the same marks, and both kinds of batch met. With an
+// over-relaxation (SubstepTargets::over_relaxation), both kinds of point
+// are met too: in touch (over-relaxed) and speculative beyond it.
+void expect_focused_sweeps_match_the_rule(LaneIsa isa, real over_relaxation = 1) {
     std::mt19937 rng(29);
     std::vector<BodyMotion> motions;
     int solved = 0;
     int skipped = 0;
+    int in_touch = 0;
+    int beyond_touch = 0;
     for (int trial = 0; trial < 100; ++trial) {
         const Case c = random_case(rng, 20 + trial % 40, 10 + trial % 120);
         motions.assign(c.bodies.size(), BodyMotion{});
@@ -290,12 +294,15 @@ void expect_focused_sweeps_match_the_rule(LaneIsa isa) {
         t.inv_h = 480;
         t.measure = true;
         t.mark = real(0.1) * static_cast<real>(1 + trial % 16); // L/s: few to most skipped
+        t.over_relaxation = over_relaxation;
+        t.touch_speed = 2; // L/s: gaps up to 0.0042 L (random_case's reach 0.01)
         for (int sweep = 1; sweep <= 6; ++sweep) {
             t.sweep = sweep;
             t.focus = sweep > 1;
             t.disturbed = disturbed_wide;
             const real change_wide = solve_substep(packed, wide.contacts, wide.bodies, t, isa);
-            t.focus = false;
+            // (One by one, every contact is of the rest, which a sweep that
+            // focuses solves all of, over-relaxed as the batches are.)
             t.disturbed = disturbed_narrow;
             real change_narrow = 0;
             for (std::size_t k = 0; k < packed.batches.size(); ++k) {
@@ -317,9 +324,19 @@ void expect_focused_sweeps_match_the_rule(LaneIsa isa) {
         }
         unpack_contacts(packed, wide.contacts);
         expect_same_bits(wide, narrow, trial);
+        for (const SolverContact& s : narrow.contacts) { // (the sweeps set their targets)
+            for (int i = 0; i < s.count; ++i) {
+                const bool touch =
+                    s.points[static_cast<std::size_t>(i)].target_speed >= -t.touch_speed;
+                in_touch += touch;
+                beyond_touch += !touch;
+            }
+        }
     }
     EXPECT_GT(solved, 1000);
-    EXPECT_GT(skipped, 1000);
+    EXPECT_GT(skipped, 500);
+    EXPECT_GT(in_touch, 1000);
+    EXPECT_GT(beyond_touch, 100);
 }
 
 TEST(ContactSolver, FocusedSweepsSolveTheBatchesOfBodiesDisturbedLately) {
@@ -331,6 +348,17 @@ TEST(ContactSolver, AvxFocusedSweepsSolveTheBatchesOfBodiesDisturbedLately) {
         GTEST_SKIP() << "this CPU or compiler has no AVX copy of the batch solve";
     }
     expect_focused_sweeps_match_the_rule(LaneIsa::avx);
+}
+
+TEST(ContactSolver, OverRelaxedFocusedSweepsMatchTheRule) {
+    expect_focused_sweeps_match_the_rule(LaneIsa::baseline, real(1.6));
+}
+
+TEST(ContactSolver, AvxOverRelaxedFocusedSweepsMatchTheRule) {
+    if (best_lane_isa() != LaneIsa::avx) {
+        GTEST_SKIP() << "this CPU or compiler has no AVX copy of the batch solve";
+    }
+    expect_focused_sweeps_match_the_rule(LaneIsa::avx, real(1.6));
 }
 
 // Each batch's flags say what its lanes hold, and a colour's contacts are

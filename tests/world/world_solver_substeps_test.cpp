@@ -354,6 +354,45 @@ TEST(WorldSolverSubsteps, AColumnWhosePairMeetsOnItsSubstepPathsStaysWhole) {
         337.403229f, false, true, k_any_rise);
 }
 
+// A light disc under two capsules and a disc, 51 times its mass in all,
+// landing at 395 L/s within one sub-step: Gauss-Seidel passed the heavy
+// bodies' momentum through the disc a little a sweep, and after 128 sweeps
+// the column still fell at 188 L/s, sank 0.07 L into the ground and flew
+// back up at 8 L/s, 3 L high. The sweeps that go on over-relax the points
+// in touch (k_push_over_relaxation): it stops at the ground.
+TEST(WorldSolverSubsteps, ALightDiscUnderHeavyBodiesLandingInOneSubstepStaysDown) {
+    // (Case 516 of the mixed columns' property test at ten times its cases.)
+    const real r0 = 0.109626785f;
+    const real r1 = 0.1992338f;
+    const real r2 = 0.397262841f;
+    const real r3 = 0.411530852f;
+    expect_column_lands(
+        {{Circle{{}, r0}, r0, {0.0032250667f, 0.425796628f}},
+         {Capsule{{-r1, 0}, {r1, 0}, r1}, 0.41848737f, {0.00632515317f, 0.74115026f}},
+         {Capsule{{-r2, 0}, {r2, 0}, r2}, 1.01498401f, {0.00644424325f, 1.3389312f}},
+         {Circle{{}, r3}, 1.82377779f, {-0.00758308498f, 2.15580034f}}},
+        395.207214f, false);
+}
+
+// A disc, a disc a third its mass and two capsules landing at 355 L/s: the
+// light disc in the middle let the capsules' momentum through so slowly
+// that the whole column flew back up at 24 L/s. Now it lands, and the
+// light disc, squeezed, leaves sideways spinning at 195 rad/s (the
+// capsules rise after it at 3.3 L/s).
+TEST(WorldSolverSubsteps, ALightDiscBetweenHeavyBodiesLandingFastStaysDown) {
+    // (Case 3020 of the same test's columns at seed 7016.)
+    const real r0 = 0.191128403f;
+    const real r1 = 0.110383734f;
+    const real r2 = 0.364375502f;
+    const real r3 = 0.494160593f;
+    expect_column_lands(
+        {{Circle{{}, r0}, r0, {-0.0041326154f, 0.420603722f}},
+         {Circle{{}, r1}, 0.492640555f, {0.00371248717f, 0.72880441f}},
+         {Capsule{{-r2, 0}, {r2, 0}, r2}, 0.967399716f, {0.00624070968f, 1.21088183f}},
+         {Capsule{{-r3, 0}, {r3, 0}, r3}, 1.82593584f, {0.00695002079f, 2.07187462f}}},
+        355.056793f, false, true, 5);
+}
+
 // Four mixed bodies landing together at 83 L/s: the solve lands them, and
 // impact events between them at the step's start, with the small approach
 // their end velocities left, no longer send them back there for the step
