@@ -349,6 +349,8 @@ bool World::Impl::blocked_by_static(int bi, real t) {
 }
 
 // Ends a body's motion at step fraction t: the rest of its step is lost.
+// It stays there, and the bodies whose paths reach it there meet it: the
+// events they had with its old path are stale.
 void World::Impl::clamp_at(int bi, real t, real dt) {
     Body& b = bodies[bi];
     if (b.type != BodyType::dynamic || b.toi_clamped) {
@@ -357,12 +359,14 @@ void World::Impl::clamp_at(int bi, real t, real dt) {
     const Sweep rest = sweep_from(b, t);
     b.sweep.c2 = rest.c1;
     b.sweep.a2 = rest.a1;
-    sync_transform(b);
+    b.path_v = {};
+    b.path_w = 0;
     b.toi_clamped = true;
-    ++b.toi_stamp;
     ++stats.toi_cap_hits;
     stats.toi_time_lost += (1 - t) * dt;
     report_stop(TimeOfImpactKind::clamped, bi, t);
+    restart_path(bi, t, rest.c1, rest.a1);
+    find_toi_events(bi);
 }
 
 // Puts a body at its pose at step fraction t, with its clock there, moving
@@ -581,10 +585,15 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     }
     // Past its cap a body is clamped here, and so is its partner: treating
     // the capped one as immovable instead would hand the partner energy
-    // from nowhere (a heavy box kicked away by a pinned grain).
+    // from nowhere (a heavy box kicked away by a pinned grain). Unless the
+    // partner's path takes it no deeper than the correction's slop: a
+    // resting neighbour of a clamped body (whose path stops) goes on.
     if (toi_capped(a) || toi_capped(b)) {
-        clamp_at(ia, e.t, dt);
-        clamp_at(ib, e.t, dt);
+        if (path_deepening({&a, sa.c1, 0, 0}, {&b, sb.c1, 0, 0}, m, (1 - e.t) * dt) >
+            tol.linear_slop) {
+            clamp_at(ia, e.t, dt);
+            clamp_at(ib, e.t, dt);
+        }
         return;
     }
     // A body a wall event rested against a wall, pushed towards it, is

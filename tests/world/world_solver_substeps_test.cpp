@@ -393,6 +393,33 @@ TEST(WorldSolverSubsteps, ALightDiscBetweenHeavyBodiesLandingFastStaysDown) {
         355.056793f, false, true, 5);
 }
 
+// A box, a disc, a small box and a disc landing at 361 L/s: the impacts
+// of the box and the disc with each other reach their caps at one time,
+// and both are clamped there. The small box, moving on at 85 L/s, never
+// met them (no event came from their new paths) and landed on the ground
+// under the box; now it meets them and is clamped there too.
+TEST(WorldSolverSubsteps, ABodyMovingOnMeetsTheBodiesClampedBelowIt) {
+    // (Case 423 of the mixed columns' property test at seed 7016.)
+    World world = make_world({0, -10}, false);
+    const Material inelastic{1, real(0.5), 0};
+    add(world, BodyType::static_body, make_box(50, 0.5f).value(), {0, -0.5f}, {}, inelastic);
+    const std::vector<BodyId> column = {
+        add(world, BodyType::dynamic, make_box(0.64654243f, 0.325064391f).value(),
+            {0.00180834765f, 1.40980542f}, {0, -361.246216f}, inelastic),
+        add(world, BodyType::dynamic, Circle{{}, 0.140521795f}, {0.00805531256f, 1.88386512f},
+            {0, -361.246216f}, inelastic),
+        add(world, BodyType::dynamic, make_box(0.276234627f, 0.175874293f).value(),
+            {-0.0066587436f, 2.20828247f}, {0, -361.246216f}, inelastic),
+        add(world, BodyType::dynamic, Circle{{}, 0.264454454f}, {0.00135508296f, 2.65711713f},
+            {0, -361.246216f}, inelastic)};
+    ASSERT_TRUE(world.step(k_dt));
+    EXPECT_GE(world.stats().toi_cap_hits, 2);
+    for (std::size_t k = 1; k < column.size(); ++k) {
+        EXPECT_GT(world.body_state(column[k])->center.y, world.body_state(column[k - 1])->center.y)
+            << "body " << k;
+    }
+}
+
 // Four mixed bodies landing together at 83 L/s: the solve lands them, and
 // impact events between them at the step's start, with the small approach
 // their end velocities left, no longer send them back there for the step
