@@ -348,24 +348,29 @@ bool World::Impl::blocked_by_static(int bi, real t) {
     return true;
 }
 
-// Ends a body's motion at step fraction t: the rest of its step is lost.
-// It stays there, and the bodies whose paths reach it there meet it: the
-// events they had with its old path are stale.
+// Ends a body's motion at step fraction t (or at a wall its path meets
+// before then): the rest of its step is lost. It stays there, and the
+// bodies whose paths reach it there meet it: the events they had with its
+// old path are stale. (Its path then starts there, so the final sweep
+// against static geometry starts there too: the path to there is swept
+// here.)
 void World::Impl::clamp_at(int bi, real t, real dt) {
     Body& b = bodies[bi];
     if (b.type != BodyType::dynamic || b.toi_clamped) {
         return;
     }
-    const Sweep rest = sweep_from(b, t);
-    b.sweep.c2 = rest.c1;
-    b.sweep.a2 = rest.a1;
+    if (!blocked_by_static(bi, t)) { // (else its path ends at the wall)
+        const Sweep rest = sweep_from(b, t);
+        b.sweep.c2 = rest.c1;
+        b.sweep.a2 = rest.a1;
+    }
     b.path_v = {};
     b.path_w = 0;
     b.toi_clamped = true;
     ++stats.toi_cap_hits;
     stats.toi_time_lost += (1 - t) * dt;
     report_stop(TimeOfImpactKind::clamped, bi, t);
-    restart_path(bi, t, rest.c1, rest.a1);
+    restart_path(bi, t, b.sweep.c2, b.sweep.a2);
     find_toi_events(bi);
 }
 
