@@ -608,6 +608,9 @@ struct ToiEvent {
     std::uint32_t stamp_a = 0; // the bodies' toi_stamp when it was found
     std::uint32_t stamp_b = 0;
     bool failed = false; // the TOI gave up: t is the last safe time
+    // Where the pair is known to meet (on its sub-step paths, or deeper than
+    // at a graze): resolved here, not searched for on its sub-step paths.
+    bool known = false;
 };
 
 // Events resolved per body per step before the body is clamped at its next
@@ -623,6 +626,17 @@ constexpr int k_min_toi_events_per_step = 64;
 // slops (search_after_graze): each graze shortens the distance by at least
 // 3/8, so a pair grazes at most about ten times a step.
 constexpr real k_min_graze_distance = real(0.01);
+
+// A graze that leaves the pair touching or overlapping has no gap to
+// search nearer than: the pair's overlap is sampled along its paths instead
+// (search_deepening), each sample's motion (the bodies' relative travel
+// and turns, a bound on any point's) at most this fraction of the thinner
+// body's inner radius, and at most k_max_deepening_samples samples.
+constexpr real k_deepening_sample_reach = real(0.5);
+constexpr int k_max_deepening_samples = 64;
+// Bisections that find where a sampled pair first overlaps a linear slop
+// deeper than at its graze: the time to 1/256 of a sample's interval.
+constexpr int k_deepening_bisections = 8;
 
 // Bisections that find where a shape whose core may not hold it sinks no
 // deeper than the core promises (limit_sinking): the time to 1/4096 of
@@ -2589,6 +2603,15 @@ struct World::Impl {
     void push_toi_event(int shape_a, int shape_b, real t0, real target, real tolerance,
                         bool keep_failure);
     void search_after_graze(const ToiEvent& e, const Manifold& m);
+    // After a graze at event e, whose manifold m finds the pair touching or
+    // overlapping, where a body turns fast: the first time the pair's
+    // overlap along its paths exceeds m's by a linear slop, sampled and
+    // bisected, becomes a known event there (a turn sweeps a surface into
+    // the other body away from where they touch now).
+    void search_deepening(const ToiEvent& e, const Manifold& m);
+    // The deepest overlap (L, >= 0) of event e's pair at step fraction t on
+    // their paths from e.t.
+    real pair_overlap_at(const ToiEvent& e, real t) const;
     bool blocked_by_static(int body, real t);
     void resolve_toi_event(const ToiEvent& e, real dt);
     void clamp_at(int body, real t, real dt);

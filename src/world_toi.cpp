@@ -19,7 +19,9 @@
 // when it approaches, and events are capped per body and per step. A pair
 // that only grazes at its event (touching, but parting) may still meet
 // later in the step if a body turns: it joins the contacts, and a fast
-// turner's next meeting is searched for nearer than the graze. An
+// turner's next meeting is searched for nearer than the graze, or where
+// the graze leaves the pair touching, the first time its overlap grows by
+// a linear slop (search_deepening). An
 // event with a body over its cap clamps both bodies at the time of impact
 // (the rest of their step is lost, and counted). Before a body is moved to an event's time, its
 // path up to then is swept against static geometry: a wall met first stops it there, and it hits
@@ -42,6 +44,15 @@ namespace {
 // its turn times its extent, a bound on any point's.
 real path_length(const Body& b) {
     return distance(b.sweep.c1, b.sweep.c2) + std::abs(b.sweep.a2 - b.sweep.a1) * b.extent;
+}
+
+// How far a manifold's deepest point overlaps (L): 0 when none does.
+real overlap_of(const Manifold& m) {
+    real overlap = 0;
+    for (int i = 0; i < m.count; ++i) {
+        overlap = std::max(overlap, -m.points[i].separation);
+    }
+    return overlap;
 }
 
 // The heap's order: earliest first, ties by shape ids (deterministic).
@@ -638,10 +649,21 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
     // landing at 250 L/s met so a quarter of the way down, and the impact,
     // with the velocities they had after landing, left them there.) One
     // whose paths do meets where they do, where resolve_on_substep_paths
-    // applies.
-    if (held && has_substep_path(ia, ib)) {
+    // applies; elsewhere as below, but then, not now (a disc with
+    // restitution sliding along a spinning bar, met where the step began,
+    // where nothing approached, ended the step through the bar's far half,
+    // which the turn swept into it).
+    if (held && has_substep_path(ia, ib) && !e.known) {
         const std::optional<real> met = substep_path_meeting(e, dt);
         if (!met || resolve_on_substep_paths(e, *met, dt)) {
+            return;
+        }
+        if (*met > e.t) {
+            ToiEvent later_event = e;
+            later_event.t = *met;
+            later_event.known = true;
+            toi_queue.push_back(later_event);
+            std::push_heap(toi_queue.begin(), toi_queue.end(), later);
             return;
         }
     }
@@ -911,10 +933,59 @@ void World::Impl::search_after_graze(const ToiEvent& e, const Manifold& m) {
                                       cache);
     if (d.state != DistanceState::separated ||
         d.distance < k_min_graze_distance * tol.linear_slop) {
+        search_deepening(e, m);
         return;
     }
     const real target = real(0.5) * std::min(d.distance, tol.linear_slop);
     push_toi_event(e.shape_a, e.shape_b, e.t, target, real(0.25) * target, false);
+}
+
+real World::Impl::pair_overlap_at(const ToiEvent& e, real t) const {
+    const real beta = (t - e.t) / (1 - e.t);
+    const Sweep sa = sweep_from(bodies[shapes[e.shape_a].body], e.t);
+    const Sweep sb = sweep_from(bodies[shapes[e.shape_b].body], e.t);
+    return overlap_of(collide_pair(e.shape_a, e.shape_b, get_transform(sa, beta),
+                                   get_transform(sb, beta), {0, tol.linear_slop}));
+}
+
+void World::Impl::search_deepening(const ToiEvent& e, const Manifold& m) {
+    if (e.t >= 1) {
+        return;
+    }
+    const Body& a = bodies[shapes[e.shape_a].body];
+    const Body& b = bodies[shapes[e.shape_b].body];
+    const Sweep sa = sweep_from(a, e.t);
+    const Sweep sb = sweep_from(b, e.t);
+    const real motion = distance(sb.c2 - sb.c1, sa.c2 - sa.c1) +
+                        std::abs(sa.a2 - sa.a1) * a.extent + std::abs(sb.a2 - sb.a1) * b.extent;
+    const real reach = k_deepening_sample_reach * std::min(a.inner_radius, b.inner_radius);
+    const int samples =
+        std::clamp(static_cast<int>(std::ceil(motion / reach)), 1, k_max_deepening_samples);
+    const real deeper = overlap_of(m) + tol.linear_slop;
+    real shallow = e.t;
+    for (int k = 1; k <= samples; ++k) {
+        const real t = e.t + (1 - e.t) * static_cast<real>(k) / static_cast<real>(samples);
+        if (pair_overlap_at(e, t) <= deeper) {
+            shallow = t;
+            continue;
+        }
+        real deep = t;
+        for (int i = 0; i < k_deepening_bisections; ++i) {
+            const real mid = real(0.5) * (shallow + deep);
+            (pair_overlap_at(e, mid) <= deeper ? shallow : deep) = mid;
+        }
+        if (shallow > e.t) { // (else deeper at once, where the velocities part the pair)
+            ToiEvent next = e;
+            next.t = shallow;
+            next.stamp_a = a.toi_stamp;
+            next.stamp_b = b.toi_stamp;
+            next.failed = false;
+            next.known = true;
+            toi_queue.push_back(next);
+            std::push_heap(toi_queue.begin(), toi_queue.end(), later);
+        }
+        return;
+    }
 }
 
 // Ends the paths of an event's dynamic bodies at its time: they rest there
