@@ -232,6 +232,7 @@ void World::Impl::change_type(int index, BodyType type, const BodyMass& mass) {
         b.stopped = false;
         b.fast = false;
         b.toi_clamped = false;
+        b.toi_carried = false;
         b.into_wall = {};
     }
     set_mass(b, mass);

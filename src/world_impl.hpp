@@ -303,6 +303,7 @@ struct Body {
     int toi_count = 0;           // events resolved this step
     bool fast = false;           // moves farther than inner_radius this step
     bool toi_clamped = false;    // its motion ended at an impact: a cap was hit
+    bool toi_carried = false;    // clamped against a kinematic body, and moved with it
     Vec2 searched_center;        // the end pose its contact search assumed: the
     real searched_angle = 0;     // start pose moved at its velocities then
     Vec2 step_center;            // its centre of mass and angle when the step
@@ -2614,7 +2615,17 @@ struct World::Impl {
     real pair_overlap_at(const ToiEvent& e, real t) const;
     bool blocked_by_static(int body, real t);
     void resolve_toi_event(const ToiEvent& e, real dt);
-    void clamp_at(int body, real t, real dt);
+    // Clamps body at step fraction t (clamp_at); against kinematic body
+    // `carrier` (>= 0), whose path no event changes, the rest of its step is
+    // carried with it, as if fixed to it (carry_on).
+    void clamp_at(int body, real t, real dt, int carrier = -1);
+    // clamp_at for both bodies of event e: a dynamic body against a
+    // kinematic one is carried with it.
+    void clamp_pair_at(const ToiEvent& e, real dt);
+    // The path from step fraction t (the body's clock) of a body clamped
+    // there against kinematic body `carrier`: it ends where the carrier's
+    // motion over the rest of the step takes the body's pose, rigidly.
+    void carry_on(int body, int carrier, real t, real dt);
     void advance_after_toi(int body, real t, real dt, Vec2 v, real w);
     // advance_after_toi from centre of mass c and angle `angle` (world, L,
     // rad) at step fraction t.

@@ -82,7 +82,8 @@ enum class TimeOfImpactKind {
     pair,
     /// The body was stopped at an impact the world did not resolve (a cap
     /// on events was hit, or the impact could not be computed); the rest of
-    /// its step was lost. Counted in StepStats::toi_cap_hits.
+    /// its step was lost (against a kinematic body it was carried with that
+    /// body instead, as if fixed to it). Counted in StepStats::toi_cap_hits.
     clamped,
     /// The body was in a jam that position correction and the final sweep
     /// left deeper than 2 linear slops, though it was within 2 where the
