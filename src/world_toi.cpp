@@ -1005,8 +1005,9 @@ void World::Impl::search_deepening(const ToiEvent& e, const Manifold& m) {
     const real motion = distance(sb.c2 - sb.c1, sa.c2 - sa.c1) +
                         std::abs(sa.a2 - sa.a1) * a.extent + std::abs(sb.a2 - sb.a1) * b.extent;
     const real reach = k_deepening_sample_reach * std::min(a.inner_radius, b.inner_radius);
-    const int samples =
-        std::clamp(static_cast<int>(std::ceil(motion / reach)), 1, k_max_deepening_samples);
+    // (Clamped as a real: a tiny body's ratio may exceed an int.)
+    const int samples = static_cast<int>(
+        std::clamp(std::ceil(motion / reach), real(1), real(k_max_deepening_samples)));
     const real deeper = overlap_of(m) + tol.linear_slop;
     real shallow = e.t;
     for (int k = 1; k <= samples; ++k) {
