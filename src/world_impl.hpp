@@ -2610,6 +2610,8 @@ struct World::Impl {
     // bisected, becomes a known event there (a turn sweeps a surface into
     // the other body away from where they touch now).
     void search_deepening(const ToiEvent& e, const Manifold& m);
+    // Queues event e's pair again at step fraction t, as a known event.
+    void push_known_event(const ToiEvent& e, real t);
     // The deepest overlap (L, >= 0) of event e's pair at step fraction t on
     // their paths from e.t.
     real pair_overlap_at(const ToiEvent& e, real t) const;
@@ -2624,7 +2626,8 @@ struct World::Impl {
     void clamp_pair_at(const ToiEvent& e, real dt);
     // The path from step fraction t (the body's clock) of a body clamped
     // there against kinematic body `carrier`: it ends where the carrier's
-    // motion over the rest of the step takes the body's pose, rigidly.
+    // motion over the rest of the step takes the body's pose, rigidly; its
+    // first wall on that path is an event (push_wall_event).
     void carry_on(int body, int carrier, real t, real dt);
     void advance_after_toi(int body, real t, real dt, Vec2 v, real w);
     // advance_after_toi from centre of mass c and angle `angle` (world, L,

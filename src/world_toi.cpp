@@ -67,6 +67,12 @@ bool later(const ToiEvent& x, const ToiEvent& y) {
     return x.shape_b > y.shape_b;
 }
 
+// Adds event e to the min-heap `queue`.
+void push_event(std::vector<ToiEvent>& queue, const ToiEvent& e) {
+    queue.push_back(e);
+    std::push_heap(queue.begin(), queue.end(), later);
+}
+
 // Moves the start of a sweep that begins at step fraction `from` forward to
 // step fraction `to` (Box2D's b2Sweep::Advance), keeping its end.
 Sweep advanced(const Sweep& sweep, real from, real to) {
@@ -261,8 +267,7 @@ void World::Impl::push_wall_event(int bi) {
     e.shape_a = hit.shape;
     e.wall = hit.wall;
     e.stamp_a = b.toi_stamp;
-    toi_queue.push_back(e);
-    std::push_heap(toi_queue.begin(), toi_queue.end(), later);
+    push_event(toi_queue, e);
 }
 
 // A body meets the wall of its wall event: it rests there for the rest of
@@ -325,8 +330,7 @@ void World::Impl::push_toi_event(int shape_a, int shape_b, real t0, real target,
     if (e.failed) {
         ++stats.toi_failures;
     }
-    toi_queue.push_back(e);
-    std::push_heap(toi_queue.begin(), toi_queue.end(), later);
+    push_event(toi_queue, e);
 }
 
 // Sweeps a dynamic body's path from its clock to step fraction t against
@@ -377,7 +381,6 @@ void World::Impl::clamp_at(int bi, real t, real dt, int carrier) {
         if (carrier >= 0 && !b.toi_carried && t >= b.toi_clock) {
             restart_path(bi, t, b.sweep.c2, b.sweep.a2);
             carry_on(bi, carrier, t, dt);
-            push_wall_event(bi);
             find_toi_events(bi);
         }
         return;
@@ -397,7 +400,6 @@ void World::Impl::clamp_at(int bi, real t, real dt, int carrier) {
     restart_path(bi, t, b.sweep.c2, b.sweep.a2);
     if (!blocked && carrier >= 0) {
         carry_on(bi, carrier, t, dt);
-        push_wall_event(bi);
     }
     find_toi_events(bi);
 }
@@ -432,6 +434,7 @@ void World::Impl::carry_on(int bi, int carrier, real t, real dt) {
     }
     sync_transform(b);
     fit_moving_proxies(b);
+    push_wall_event(bi);
 }
 
 // Puts a body at its pose at step fraction t, with its clock there, moving
@@ -705,11 +708,7 @@ void World::Impl::resolve_toi_event(const ToiEvent& e, real dt) {
             return;
         }
         if (*met > e.t) {
-            ToiEvent later_event = e;
-            later_event.t = *met;
-            later_event.known = true;
-            toi_queue.push_back(later_event);
-            std::push_heap(toi_queue.begin(), toi_queue.end(), later);
+            push_known_event(e, *met);
             return;
         }
     }
@@ -986,6 +985,16 @@ void World::Impl::search_after_graze(const ToiEvent& e, const Manifold& m) {
     push_toi_event(e.shape_a, e.shape_b, e.t, target, real(0.25) * target, false);
 }
 
+void World::Impl::push_known_event(const ToiEvent& e, real t) {
+    ToiEvent known = e;
+    known.t = t;
+    known.stamp_a = bodies[shapes[e.shape_a].body].toi_stamp;
+    known.stamp_b = bodies[shapes[e.shape_b].body].toi_stamp;
+    known.failed = false;
+    known.known = true;
+    push_event(toi_queue, known);
+}
+
 real World::Impl::pair_overlap_at(const ToiEvent& e, real t) const {
     const real beta = (t - e.t) / (1 - e.t);
     const Sweep sa = sweep_from(bodies[shapes[e.shape_a].body], e.t);
@@ -1022,14 +1031,7 @@ void World::Impl::search_deepening(const ToiEvent& e, const Manifold& m) {
             (pair_overlap_at(e, mid) <= deeper ? shallow : deep) = mid;
         }
         if (shallow > e.t) { // (else deeper at once, where the velocities part the pair)
-            ToiEvent next = e;
-            next.t = shallow;
-            next.stamp_a = a.toi_stamp;
-            next.stamp_b = b.toi_stamp;
-            next.failed = false;
-            next.known = true;
-            toi_queue.push_back(next);
-            std::push_heap(toi_queue.begin(), toi_queue.end(), later);
+            push_known_event(e, shallow);
         }
         return;
     }
